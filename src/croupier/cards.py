@@ -1,0 +1,203 @@
+"""Playing cards: ranks, suits, the joker, parsing and integer codes.
+
+Per-game point values live with the games (``croupier.hands``), not here.
+
+>>> Card.parse("As"), Card.parse("10h") == Card.parse("Th")
+(Card.parse('As'), True)
+>>> parse_cards("Kd 5h JK")
+(Card.parse('Kd'), Card.parse('5h'), Card.parse('JK'))
+>>> str(Card.parse("10h")), Card.parse("Td").code, JOKER.code
+('Th', 33, 52)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum, unique
+
+from croupier.errors import CardParseError
+
+__all__ = [
+    "JOKER",
+    "Card",
+    "Rank",
+    "Suit",
+    "full_deck",
+    "parse_cards",
+]
+
+
+@unique
+class Rank(IntEnum):
+    """A card rank; the integer is the poker order (ace high = 14)."""
+
+    TWO = 2
+    """Deuce."""
+    THREE = 3
+    """Three."""
+    FOUR = 4
+    """Four."""
+    FIVE = 5
+    """Five."""
+    SIX = 6
+    """Six."""
+    SEVEN = 7
+    """Seven."""
+    EIGHT = 8
+    """Eight."""
+    NINE = 9
+    """Nine."""
+    TEN = 10
+    """Ten."""
+    JACK = 11
+    """Jack."""
+    QUEEN = 12
+    """Queen."""
+    KING = 13
+    """King."""
+    ACE = 14
+    """Ace."""
+    JOKER = 15
+    """The joker (Six-Card Fortune Pai Gow Poker's 53rd card)."""
+
+    @property
+    def symbol(self) -> str:
+        """One-character symbol: ``A``, ``K``, ..., ``T``, ``9``..``2``."""
+        return _RANK_SYMBOLS[self]
+
+
+_RANK_SYMBOLS = {
+    Rank.TWO: "2",
+    Rank.THREE: "3",
+    Rank.FOUR: "4",
+    Rank.FIVE: "5",
+    Rank.SIX: "6",
+    Rank.SEVEN: "7",
+    Rank.EIGHT: "8",
+    Rank.NINE: "9",
+    Rank.TEN: "T",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+    Rank.ACE: "A",
+    Rank.JOKER: "JK",
+}
+_SYMBOL_RANKS = {v: k for k, v in _RANK_SYMBOLS.items() if k != Rank.JOKER}
+_SYMBOL_RANKS["10"] = Rank.TEN
+
+
+@unique
+class Suit(StrEnum):
+    """A suit; the order of members is the order of integer codes."""
+
+    CLUBS = "c"
+    """Clubs (black)."""
+    DIAMONDS = "d"
+    """Diamonds (red)."""
+    HEARTS = "h"
+    """Hearts (red)."""
+    SPADES = "s"
+    """Spades (black)."""
+
+    @property
+    def is_red(self) -> bool:
+        """Whether the suit is red (diamonds, hearts)."""
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+_SUITS = tuple(Suit)
+_CARD_RE = re.compile(r"^(10|[2-9TJQKA])([cdhs])$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """An immutable playing card, or the joker (``suit`` is ``None``).
+
+    ``repr`` is a constructor expression and ``str`` the short notation,
+    so ``Card.parse(str(card)) == card`` always holds.
+    """
+
+    rank: Rank
+    """The rank; :attr:`Rank.JOKER` for the joker."""
+    suit: Suit | None
+    """The suit; ``None`` only for the joker."""
+
+    def __post_init__(self) -> None:
+        if (self.rank == Rank.JOKER) != (self.suit is None):
+            msg = f"a joker has no suit and every other card has one: {self!r}"
+            raise CardParseError(msg)
+
+    @classmethod
+    def parse(cls, raw: str) -> Card:
+        """Parse one card: ``As``, ``10h``/``Th``, ``JK``/``Jo`` (joker)."""
+        text = raw.strip()
+        if text.upper() in ("JK", "JO", "JOKER"):
+            return JOKER
+        match = _CARD_RE.match(text)
+        if match is None:
+            msg = f"unknown card {raw!r} (expected e.g. As, Th, 10h, JK)"
+            raise CardParseError(msg)
+        rank_text, suit_text = match.groups()
+        return cls(_SYMBOL_RANKS[rank_text.upper()], Suit(suit_text.lower()))
+
+    @classmethod
+    def from_code(cls, code: int) -> Card:
+        """The card of an integer code (see :attr:`code`)."""
+        if code == JOKER_CODE:
+            return JOKER
+        if not 0 <= code < JOKER_CODE:
+            msg = f"card codes run from 0 to 52, not {code}"
+            raise CardParseError(msg)
+        return cls(Rank(code // 4 + 2), _SUITS[code % 4])
+
+    @property
+    def code(self) -> int:
+        """Integer code for kernels: ``(rank - 2) * 4 + suit``; joker 52."""
+        if self.suit is None:
+            return JOKER_CODE
+        return (self.rank - 2) * 4 + _SUITS.index(self.suit)
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this card is the joker."""
+        return self.suit is None
+
+    def __str__(self) -> str:
+        if self.suit is None:
+            return "JK"
+        return f"{self.rank.symbol}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.code < other.code
+
+
+JOKER_CODE = 52
+"""The integer code of the joker."""
+
+JOKER = Card(Rank.JOKER, None)
+"""The joker."""
+
+
+def parse_cards(raw: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse cards separated by spaces or commas, or an iterable of them.
+
+    >>> parse_cards("As,10h  Kd")
+    (Card.parse('As'), Card.parse('Th'), Card.parse('Kd'))
+    """
+    tokens = re.split(r"[\s,]+", raw.strip()) if isinstance(raw, str) else raw
+    return tuple(Card.parse(token) for token in tokens if token)
+
+
+def full_deck(*, jokers: int = 0) -> list[Card]:
+    """One 52-card deck in code order, followed by ``jokers`` jokers."""
+    return [Card.from_code(code) for code in range(52)] + [JOKER] * jokers
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards in notation separated by single spaces."""
+    return " ".join(str(card) for card in cards)

@@ -1,0 +1,93 @@
+"""The exception tree: every refusal names the rule that forbids it.
+
+All errors a caller can provoke derive from :class:`CroupierError`, itself
+a :class:`ValueError`, and carry the regulation reference (``ref``) that
+forbids what was tried. Internal invariant failures (a lost card, an
+unbalanced ledger) are :class:`InvariantError`, which is *not* a
+``ValueError``: they mean a bug, never bad input.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from croupier.regs import Ref
+
+
+class CroupierError(ValueError):
+    """Base of every error caused by a caller's input or action.
+
+    >>> from croupier.regs import Ref
+    >>> err = CroupierError("no draw on 21", ref=Ref.parse("591.7(k)(1)"))
+    >>> str(err)
+    'no draw on 21 [591.7(k)(1)]'
+    """
+
+    def __init__(self, message: str, *, ref: Ref | None = None) -> None:
+        self.message = message
+        self.ref = ref
+        suffix = f" [{ref}]" if ref is not None else ""
+        super().__init__(f"{message}{suffix}")
+
+
+class CardParseError(CroupierError):
+    """A card or a card list could not be parsed."""
+
+
+class RulesError(CroupierError):
+    """A Rules Submission option is unknown, mistyped or out of range."""
+
+    def __init__(
+        self, message: str, *, key: str, ref: Ref | None = None
+    ) -> None:
+        self.key = key
+        super().__init__(f"rules option {key!r}: {message}", ref=ref)
+
+
+class ProcedureError(CroupierError):
+    """An action that the dealing procedure does not allow now."""
+
+
+class IllegalActionError(ProcedureError):
+    """A decision that the rules do not allow for this hand."""
+
+
+class WrongPhaseError(ProcedureError):
+    """An action tried in a phase of the round where it has no place."""
+
+
+class OutOfTurnError(ProcedureError):
+    """A seat tried to act when another seat is to act."""
+
+
+class WagerError(ProcedureError):
+    """A wager that is not allowed (spot, amount, seat or timing)."""
+
+
+class ShoeError(CroupierError):
+    """A shoe or cut operation that the procedure forbids."""
+
+
+class ShoeExhaustedError(ShoeError):
+    """The shoe (or a stacked scenario deck) ran out of cards."""
+
+
+class ScenarioError(CroupierError):
+    """A scenario file that does not follow the scenario contract."""
+
+
+class InvariantError(RuntimeError):
+    """An internal invariant failed: a card or a chip is unaccounted for.
+
+    This is never the caller's fault; it is raised with ``if``/``raise``
+    (not ``assert``) so that ``python -O`` keeps the check.
+    """
+
+
+class CardConservationError(InvariantError):
+    """Shoe + table + discard rack + set-aside differ from the complement."""
+
+
+class LedgerError(InvariantError):
+    """A chip placed on the layout was not returned, paid or collected."""

@@ -1,0 +1,317 @@
+"""The event record: frozen, sequenced events, each citing its subsection.
+
+Events are nouns in the past tense (``CardDealt``); the round's verbs
+return them. The :class:`EventLog` is append-only and serialises to JSON
+Lines; :func:`EventLog.loads` rebuilds identical events, and replaying a
+round's inputs (see :mod:`croupier.history`) rebuilds the same state.
+
+>>> log = EventLog()
+>>> burn = Ref.parse("591.7(c)")
+>>> event = log.emit(CardBurned, ref=burn, card=Card.parse("Kd"))
+>>> event.seq, event.type_name, str(event.card)
+(1, 'card_burned', 'Kd')
+>>> EventLog.loads(log.dumps()).events == log.events
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar, get_type_hints
+
+from croupier.cards import Card, format_cards, parse_cards
+from croupier.regs import Ref
+
+__all__ = [
+    "Announced",
+    "CardBurned",
+    "CardDealt",
+    "CardExposed",
+    "CardsCollected",
+    "CoverCardInserted",
+    "CoverCardReached",
+    "CutOffered",
+    "DecisionMade",
+    "Event",
+    "EventLog",
+    "PhaseEntered",
+    "RoundVoided",
+    "Shuffled",
+    "WagerPlaced",
+    "WagerSettled",
+]
+
+_E = TypeVar("_E", bound="Event")
+_EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base of every event: a sequence number and the subsection cited."""
+
+    type_name: ClassVar[str] = "event"
+    seq: int
+    """Position in the round's log, from 1."""
+    ref: Ref
+    """The subsection of 58 Pa. Code under which this step happened."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super(Event, cls).__init_subclass__(**kwargs)
+        name = "".join(
+            "_" + c.lower() if c.isupper() else c for c in cls.__name__
+        ).lstrip("_")
+        cls.type_name = name
+        _EVENT_TYPES[name] = cls
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form: ``seq``, ``ref``, ``type``, then the fields."""
+        out: dict[str, object] = {
+            "seq": self.seq,
+            "ref": str(self.ref),
+            "type": self.type_name,
+        }
+        for f in fields(self):
+            if f.name in ("seq", "ref"):
+                continue
+            out[f.name] = _encode(getattr(self, f.name))
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        """Rebuild an event from :meth:`to_dict` output."""
+        event_type = _EVENT_TYPES[data["type"]]
+        hints = get_type_hints(event_type)
+        kwargs: dict[str, Any] = {}
+        for f in fields(event_type):
+            if f.name in data:
+                kwargs[f.name] = _decode(hints[f.name], data[f.name])
+        return event_type(**kwargs)
+
+
+def _encode(value: object) -> object:
+    if isinstance(value, Card | Ref):
+        return str(value)
+    if isinstance(value, tuple) and value and isinstance(value[0], Card):
+        return format_cards(value)
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(hint: object, value: object) -> object:
+    if value is None:
+        return None
+    text = str(hint)
+    if hint is Ref:
+        return Ref.parse(str(value))
+    if hint is Card or text == "croupier.cards.Card | None":
+        return Card.parse(str(value))
+    if "tuple[croupier.cards.Card" in text:
+        raw = value if isinstance(value, list) else str(value)
+        return parse_cards(raw)
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseEntered(Event):
+    """The round entered a new phase."""
+
+    phase: str
+    """The phase's name."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Shuffled(Event):
+    """The cards were shuffled (or arrived preshuffled or stacked)."""
+
+    source: str
+    """``secure``, ``seeded``, ``preshuffled`` or ``stacked``."""
+    cards: int
+    """How many cards went into the stack."""
+    seed: int | None = None
+    """The seed of a seeded stream (analysis only)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CutOffered(Event):
+    """The stack was offered for the cut to a seat (or taken by the dealer)."""
+
+    to: str
+    """``seat N`` or ``dealer``."""
+    accepted: bool
+    """Whether the offer was accepted."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoverCardInserted(Event):
+    """A cover card went into the stack."""
+
+    position: int
+    """Cards above the cover card once it is placed."""
+    purpose: str
+    """``cut`` or ``reshuffle marker``."""
+    by: str = "dealer"
+    """Who placed it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardBurned(Event):
+    """A card went from the shoe to the discard rack unplayed."""
+
+    card: Card
+    """The card (recorded for reconstruction even when face down)."""
+    face_up: bool = False
+    """Whether it was exposed."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDealt(Event):
+    """A card was dealt to a hand."""
+
+    to: str
+    """``seat N``, ``dealer``, ``player hand``, ``banker hand``..."""
+    card: Card
+    """The card."""
+    face_up: bool = True
+    """Whether it was dealt face up."""
+    hand: int = 0
+    """Hand index at the seat (split hands)."""
+    purpose: str = ""
+    """Special use: ``double``, ``second chance``, ``bonus only``..."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardExposed(Event):
+    """A face-down card was turned face up."""
+
+    to: str
+    """Whose card."""
+    card: Card
+    """The card."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoverCardReached(Event):
+    """The cover card came out: set aside, finish the hand, reshuffle."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsCollected(Event):
+    """Cards went from the layout to the discard rack, in this order."""
+
+    source: str
+    """Whose cards."""
+    cards: tuple[Card, ...]
+    """The cards, in the order placed in the rack."""
+    exposed: bool = True
+    """False when collected without being exposed."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WagerPlaced(Event):
+    """A wager was placed on the layout."""
+
+    seat: int
+    """Layout position."""
+    wager: str
+    """Wager name."""
+    amount: int
+    """Minor units."""
+    hand: int = 0
+    """Hand index (split hands)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionMade(Event):
+    """A player's decision."""
+
+    seat: int
+    """Layout position."""
+    action: str
+    """Action name as in the scenario contract."""
+    hand: int = 0
+    """Hand index."""
+    amount: int | None = None
+    """Amount wagered by the decision, if any."""
+    detail: str = ""
+    """Anything else the decision carried (a pai gow hand setting)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WagerSettled(Event):
+    """A wager was paid, returned or collected."""
+
+    seat: int
+    """Layout position."""
+    wager: str
+    """Wager name."""
+    amount: int
+    """The stake."""
+    outcome: str
+    """``win``, ``lose``, ``push`` or ``void``."""
+    net: int
+    """The player's gain (negative: loss)."""
+    hand: int = 0
+    """Hand index."""
+    commission: int = 0
+    """Commission taken from the winnings."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Announced(Event):
+    """The dealer announced something (a total, no more bets...)."""
+
+    text: str
+    """What was announced."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundVoided(Event):
+    """The round was declared void; every wager is returned."""
+
+    reason: str
+    """Why."""
+
+
+class EventLog:
+    """An append-only, sequenced list of events."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+
+    def emit(self, event_type: type[_E], /, **fields_: Any) -> _E:
+        """Create the next event (``seq`` assigned here) and append it."""
+        event = event_type(seq=len(self._events) + 1, **fields_)
+        self._events.append(event)
+        return event
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events so far."""
+        return tuple(self._events)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._events)
+
+    def dumps(self) -> str:
+        """JSON Lines, one event per line."""
+        return "".join(
+            json.dumps(e.to_dict(), separators=(",", ":")) + "\n"
+            for e in self._events
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> EventLog:
+        """Rebuild a log from :meth:`dumps` output."""
+        log = cls()
+        for line in text.splitlines():
+            if line.strip():
+                log._events.append(Event.from_dict(json.loads(line)))
+        return log

@@ -1,0 +1,1 @@
+"""Pure hand evaluators, no state: totals, points, poker ranks."""

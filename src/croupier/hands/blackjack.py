@@ -1,0 +1,56 @@
+"""Blackjack-style totals, shared by Double Back Jack and 21 Baccarat.
+
+2-10 count their face value, J/Q/K count 10, an ace counts 11 unless
+that would take the total over 21, when it counts 1 (673a.3).
+
+>>> from croupier.cards import parse_cards
+>>> blackjack_total(parse_cards("As 6d"))
+Total(value=17, soft=True)
+>>> blackjack_total(parse_cards("As 6d Kh"))
+Total(value=17, soft=False)
+>>> is_blackjack(parse_cards("Kd As"))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from croupier.cards import Card, Rank
+
+__all__ = ["Total", "blackjack_total", "card_value", "is_blackjack"]
+
+
+class Total(NamedTuple):
+    """A hand total; ``soft`` when an ace is counted as 11."""
+
+    value: int
+    """The best total (an ace as 11 only if that does not bust)."""
+    soft: bool
+    """Whether an ace is counted as 11 in ``value``."""
+
+
+def card_value(card: Card) -> int:
+    """Hard value of a card: ace 1, face cards 10, others face value."""
+    if card.rank == Rank.ACE:
+        return 1
+    return min(int(card.rank), 10)
+
+
+def blackjack_total(cards: Iterable[Card]) -> Total:
+    """The total of a hand, counting one ace as 11 when it fits."""
+    hard = 0
+    has_ace = False
+    for card in cards:
+        value = card_value(card)
+        hard += value
+        has_ace = has_ace or value == 1
+    if has_ace and hard + 10 <= 21:
+        return Total(hard + 10, soft=True)
+    return Total(hard, soft=False)
+
+
+def is_blackjack(cards: Sequence[Card]) -> bool:
+    """An ace and a 10-value card as the first two cards."""
+    return len(cards) == 2 and blackjack_total(cards).value == 21

@@ -1,0 +1,103 @@
+"""Shoe, burn and cover-card steps shared by 591.7 and 681a.7 (a)-(d).
+
+Double Back Jack (591.7, now 673a.7) and 21 Baccarat (681a.7) word their
+subsections (a)-(d) identically; the functions here take the section so
+that each game's events cite its own chapter.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from croupier.errors import ShoeError
+from croupier.events import (
+    CardBurned,
+    CardsCollected,
+    CoverCardInserted,
+    Event,
+    EventLog,
+    Shuffled,
+)
+from croupier.regs import Ref, implements
+from croupier.rng import Rng
+from croupier.shoe import Shoe
+
+__all__ = [
+    "burn_for_new_batch",
+    "burn_for_new_dealer",
+    "collect_and_reshuffle",
+    "insert_cover_card_at_penetration",
+]
+
+
+@implements("591.7(c)", "681a.7(c)")
+def burn_for_new_batch(shoe: Shoe, log: EventLog, section: str) -> Event:
+    """Burn the first card after a full batch is placed in the shoe."""
+    (card,) = shoe.burn(1)
+    return log.emit(CardBurned, ref=Ref(section, ("c",)), card=card)
+
+
+@implements("591.7(c)", "681a.7(c)")
+def burn_for_new_dealer(shoe: Shoe, log: EventLog, section: str) -> Event:
+    """Burn one card when a new dealer comes to the table."""
+    (card,) = shoe.burn(1)
+    return log.emit(CardBurned, ref=Ref(section, ("c",)), card=card)
+
+
+@implements("591.7(a)", "681a.7(a)")
+def insert_cover_card_at_penetration(
+    shoe: Shoe, log: EventLog, section: str, penetration: Fraction
+) -> Event:
+    """Place the cover card after ``penetration`` of the stack.
+
+    The regulation leaves the position to the casino; the fraction is a
+    Rules Submission option (D8).
+    """
+    if not 0 < penetration < 1:
+        msg = f"penetration must lie strictly between 0 and 1: {penetration}"
+        raise ShoeError(msg, ref=Ref(section, ("a",)))
+    position = int(len(shoe) * penetration)
+    shoe.insert_cover_card(position)
+    return log.emit(
+        CoverCardInserted,
+        ref=Ref(section, ("a",)),
+        position=position,
+        purpose="reshuffle marker",
+    )
+
+
+@implements("591.7(d)", "681a.7(d)")
+def collect_and_reshuffle(
+    shoe: Shoe, log: EventLog, section: str, rng: Rng
+) -> list[Event]:
+    """After a cover-card round: cards to the rack, then reshuffle.
+
+    (d)(1) the cards left in the shoe go to the discard rack so none is
+    missing; (d)(2) the whole stack is shuffled.
+    """
+    remaining = shoe.cards_in_stack()
+    shoe.stack = []
+    shoe.discard_cards(remaining)
+    events: list[Event] = [
+        log.emit(
+            CardsCollected,
+            ref=Ref(section, ("d", "1")),
+            source="shoe",
+            cards=tuple(remaining),
+            exposed=False,
+        )
+    ]
+    shoe.gather()
+    shoe.shuffle(rng)
+    described = rng.describe()
+    seed = described.get("seed")
+    events.append(
+        log.emit(
+            Shuffled,
+            ref=Ref(section, ("d", "2")),
+            source=str(described["kind"]),
+            cards=len(shoe),
+            seed=seed if isinstance(seed, int) else None,
+        )
+    )
+    return events

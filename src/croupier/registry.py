@@ -1,0 +1,100 @@
+"""The registry of games: name to specification (python-chess variants).
+
+Each game module registers a :class:`GameSpec` at import;
+:mod:`croupier.games` imports every game module, so
+``find_game("midibaccarat")`` works once :mod:`croupier.games` is loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from croupier.errors import ScenarioError
+from croupier.events import EventLog
+from croupier.rng import Rng
+from croupier.round import Round
+from croupier.rules import GameRules
+from croupier.shoe import Shoe
+
+__all__ = ["GameSpec", "all_games", "find_game", "register_game"]
+
+
+class RoundFactory:
+    """Signature of a game's round constructor, for type checkers."""
+
+    def __call__(  # pragma: no cover - protocol only
+        self,
+        *,
+        rules: GameRules,
+        shoe: Shoe,
+        rng: Rng | None = None,
+        new_shoe: bool = True,
+        starting_position: int | None = None,
+    ) -> Round:
+        """Create a round."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameSpec:
+    """What the rest of the system needs to know about a game."""
+
+    name: str
+    """Registry name, as in ``croupier scenario`` (``double-back-jack``)."""
+    title: str
+    """Human title."""
+    section: str
+    """The seed section that governs the round (``591.7``)."""
+    rules_type: type[GameRules]
+    """The frozen options class."""
+    new_round: Callable[..., Round]
+    """Factory: ``new_round(rules=, shoe=, rng=, new_shoe=,
+    starting_position=)``."""
+    new_shoe: Callable[[GameRules, Rng], Shoe]
+    """A full, unshuffled shoe (or deck) for these rules."""
+    wagers: tuple[str, ...]
+    """Wager names a player may place before the deal."""
+    actions: tuple[str, ...] = ()
+    """Decision names the game may ask for."""
+    max_seats: int
+    """Number of betting positions."""
+    uses_starting_position: bool = False
+    """Whether the game determines a starting position (670a.9(b))."""
+    prepare_shoe: (
+        Callable[[GameRules, Shoe, Rng, EventLog, tuple[int, ...]], None]
+        | None
+    ) = None
+    """Shuffle and cut a gathered shoe for a new shoe (``rules, shoe, rng,
+    log, occupied_seats``); ``None``: shuffle and place the cover card at
+    ``rules.penetration`` (:func:`croupier.table.default_prepare_shoe`)."""
+    reshuffle_every_round: bool = False
+    """Whether every round starts from a freshly shuffled deck."""
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    """Add a game to the registry (called by each game module)."""
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def find_game(name: str) -> GameSpec:
+    """The game registered as ``name``; a clear error if unknown."""
+    import croupier.games  # noqa: F401 - registers the games
+
+    try:
+        return _GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES)) or "(none)"
+        msg = f"unknown game {name!r}; games are: {known}"
+        raise ScenarioError(msg) from None
+
+
+def all_games() -> list[GameSpec]:
+    """Every registered game, by name."""
+    import croupier.games  # noqa: F401 - registers the games
+
+    return [_GAMES[name] for name in sorted(_GAMES)]

@@ -1,0 +1,328 @@
+"""Rules Submission options: typed, documented, overridable game settings.
+
+Each game's options are a frozen dataclass deriving from
+:class:`GameRules`. Every field is declared with :func:`option`, which
+records its provenance (``REG``, ``INFER`` or ``ASSUMED``), the
+project decision it comes from (D1-D25) and a one-line description. A
+casino's Rules Submission file (TOML or JSON) or ``--set key=value``
+overrides any of them; unknown keys, wrong types and out-of-range values
+raise :class:`~croupier.errors.RulesError` naming the key.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
+from enum import Enum, StrEnum, unique
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Self, get_args, get_origin, get_type_hints
+
+from croupier.errors import RulesError
+from croupier.money import Odds, Rounding
+
+__all__ = [
+    "GameRules",
+    "OptionInfo",
+    "Paytable",
+    "Provenance",
+    "load_rules_file",
+    "option",
+    "parse_settings",
+]
+
+
+@unique
+class Provenance(StrEnum):
+    """Where an option's default comes from."""
+
+    REG = "REG"
+    """Fixed by retrieved regulation text."""
+    INFER = "INFER"
+    """Inferred from the structure of the regulations or a calculation."""
+    ASSUMED = "ASSUMED"
+    """An industry-typical choice made by this project."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paytable:
+    """A named paytable: category to payout odds, in paying order.
+
+    >>> table = Paytable.parse({"perfect": "25:1", "mixed": "6:1"})
+    >>> table["perfect"], table.to_dict()
+    (Odds.parse('25:1'), {'perfect': '25:1', 'mixed': '6:1'})
+    """
+
+    entries: tuple[tuple[str, Odds], ...]
+    """(category, odds) pairs."""
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, object] | Paytable) -> Paytable:
+        """Build from a mapping of category to odds strings."""
+        if isinstance(raw, Paytable):
+            return raw
+        return cls(
+            tuple((str(k), Odds.parse(v)) for k, v in raw.items())  # type: ignore[arg-type]
+        )
+
+    def __getitem__(self, category: str) -> Odds:
+        for name, odds in self.entries:
+            if name == category:
+                return odds
+        raise KeyError(category)
+
+    def get(self, category: str) -> Odds | None:
+        """The odds of ``category``, or ``None`` if it does not pay."""
+        try:
+            return self[category]
+        except KeyError:
+            return None
+
+    def __iter__(self) -> Iterator[tuple[str, Odds]]:
+        return iter(self.entries)
+
+    def categories(self) -> tuple[str, ...]:
+        """The categories that pay."""
+        return tuple(name for name, _ in self.entries)
+
+    def to_dict(self) -> dict[str, str]:
+        """Category to odds string."""
+        return {name: str(odds) for name, odds in self.entries}
+
+
+def option(
+    default: Any,
+    *,
+    provenance: Provenance,
+    doc: str,
+    ref: str | None = None,
+    decision: str | None = None,
+    minimum: int | Fraction | None = None,
+    maximum: int | Fraction | None = None,
+    choices: Iterable[str] | None = None,
+) -> Any:
+    """Declare a Rules Submission option (a dataclass field with metadata).
+
+    ``choices`` restricts a string option, or names the categories a
+    :class:`Paytable` may have.
+    """
+    metadata = {
+        "provenance": provenance,
+        "doc": doc,
+        "ref": ref,
+        "decision": decision,
+        "minimum": minimum,
+        "maximum": maximum,
+        "choices": tuple(choices) if choices is not None else None,
+    }
+    return field(default=default, metadata=metadata)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One option's documentation, for ``croupier rules`` and the README."""
+
+    name: str
+    """The option's snake_case key."""
+    default: object
+    """The default, in Rules Submission form."""
+    provenance: Provenance
+    """REG, INFER or ASSUMED."""
+    doc: str
+    """What it controls."""
+    ref: str | None
+    """The subsection it concerns, if any."""
+    decision: str | None
+    """The project decision (D1-D25) behind the default, if any."""
+
+
+def _to_plain(value: object) -> object:
+    if isinstance(value, Paytable):
+        return value.to_dict()
+    if isinstance(value, Odds | Fraction):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_to_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameRules:
+    """Base of every game's options.
+
+    Subclasses declare fields with :func:`option` only.
+    """
+
+    @classmethod
+    def options(cls) -> list[OptionInfo]:
+        """Documentation of every option with its default and provenance."""
+        infos = []
+        for f in fields(cls):
+            default = f.default
+            if default is MISSING and f.default_factory is not MISSING:
+                default = f.default_factory()
+            infos.append(
+                OptionInfo(
+                    name=f.name,
+                    default=_to_plain(default),
+                    provenance=f.metadata["provenance"],
+                    doc=f.metadata["doc"],
+                    ref=f.metadata["ref"],
+                    decision=f.metadata["decision"],
+                )
+            )
+        return infos
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, object]) -> Self:
+        """The defaults overridden by ``mapping`` (a parsed Rules file)."""
+        return cls().with_overrides(mapping)
+
+    def with_overrides(self, mapping: Mapping[str, object]) -> Self:
+        """A copy with the options in ``mapping`` replaced, validated."""
+        known = {f.name: f for f in fields(self)}
+        hints = get_type_hints(type(self))
+        changes: dict[str, object] = {}
+        for key, raw in mapping.items():
+            if key not in known:
+                msg = "unknown option; known options are " + ", ".join(
+                    sorted(known)
+                )
+                raise RulesError(msg, key=key)
+            changes[key] = _convert(key, hints[key], raw, known[key].metadata)
+        return replace(self, **changes)
+
+    def with_settings(self, settings: Iterable[str]) -> Self:
+        """A copy with ``key=value`` settings (CLI ``--set``) applied."""
+        return self.with_overrides(parse_settings(settings))
+
+    def to_dict(self) -> dict[str, object]:
+        """Every option in Rules Submission form (JSON/TOML ready)."""
+        return {f.name: _to_plain(getattr(self, f.name)) for f in fields(self)}
+
+
+def _convert(
+    key: str, hint: Any, raw: object, meta: Mapping[str, Any]
+) -> object:
+    value = _convert_type(key, hint, raw)
+    minimum, maximum = meta.get("minimum"), meta.get("maximum")
+    if isinstance(value, int | Fraction) and not isinstance(value, bool):
+        if minimum is not None and value < minimum:
+            msg = f"{value} is below the minimum {minimum}"
+            raise RulesError(msg, key=key)
+        if maximum is not None and value > maximum:
+            msg = f"{value} is above the maximum {maximum}"
+            raise RulesError(msg, key=key)
+    choices = meta.get("choices")
+    if choices is not None:
+        if isinstance(value, Paytable):
+            bad = [c for c in value.categories() if c not in choices]
+            if bad:
+                msg = f"unknown categories {bad}; allowed: {list(choices)}"
+                raise RulesError(msg, key=key)
+        elif isinstance(value, str) and value not in choices:
+            msg = f"{value!r} is not one of {list(choices)}"
+            raise RulesError(msg, key=key)
+    return value
+
+
+def _convert_type(key: str, hint: Any, raw: object) -> object:
+    def fail(expected: str) -> RulesError:
+        return RulesError(f"expected {expected}, got {raw!r}", key=key)
+
+    origin = get_origin(hint)
+    if hint is bool:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.lower() in ("true", "false"):
+            return raw.lower() == "true"
+        raise fail("true or false")
+    if hint is int:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        raise fail("an integer")
+    if hint is str:
+        if isinstance(raw, str):
+            return raw
+        raise fail("a string")
+    if hint is Fraction:
+        try:
+            return Fraction(str(raw))
+        except (ValueError, ZeroDivisionError):
+            raise fail("a fraction such as 3/4 or 0.75") from None
+    if hint is Odds:
+        try:
+            return Odds.parse(raw)  # type: ignore[arg-type]
+        except ValueError:
+            raise fail("payout odds such as '3:2'") from None
+    if hint is Paytable:
+        if not isinstance(raw, Mapping | Paytable):
+            raise fail("a table of category = 'n:d'")
+        try:
+            return Paytable.parse(raw)
+        except ValueError:
+            raise fail("a table of category = 'n:d'") from None
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        try:
+            return hint(raw)
+        except ValueError:
+            allowed = [m.value for m in hint]
+            raise fail(f"one of {allowed}") from None
+    if origin is tuple:
+        (item_hint, *_rest) = get_args(hint)
+        if not isinstance(raw, list | tuple):
+            raise fail("a list")
+        return tuple(_convert_type(key, item_hint, item) for item in raw)
+    msg = f"unsupported option type {hint!r}"  # pragma: no cover
+    raise RulesError(msg, key=key)  # pragma: no cover
+
+
+def parse_settings(settings: Iterable[str]) -> dict[str, object]:
+    """Parse ``key=value`` strings; values are TOML literals or strings.
+
+    >>> parse_settings(["decks=8", "tie_payout=9:1", "peek=true"])
+    {'decks': 8, 'tie_payout': '9:1', 'peek': True}
+    """
+    out: dict[str, object] = {}
+    for setting in settings:
+        key, sep, text = setting.partition("=")
+        if not sep or not key.strip():
+            msg = "expected key=value"
+            raise RulesError(msg, key=setting)
+        try:
+            value: object = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = text
+        out[key.strip()] = value
+    return out
+
+
+def load_rules_file(path: str | Path) -> dict[str, object]:
+    """Read a Rules Submission file (``.toml`` or ``.json``) into a dict.
+
+    A TOML file may hold the options at top level or under ``[rules]``.
+    """
+    file = Path(path)
+    text = file.read_text(encoding="utf-8")
+    try:
+        data: dict[str, object] = (
+            json.loads(text)
+            if file.suffix.lower() == ".json"
+            else tomllib.loads(text)
+        )
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        msg = f"cannot parse {file}: {exc}"
+        raise RulesError(msg, key=str(file)) from None
+    rules = data.get("rules", data)
+    if not isinstance(rules, dict):
+        msg = "the [rules] table must be a table"
+        raise RulesError(msg, key="rules")
+    return rules
+
+
+# Re-exported for games that take a rounding policy as an option.
+RoundingPolicy = Rounding

@@ -1,0 +1,141 @@
+"""The scenario runner: replay an exact, stacked situation of any game.
+
+The contract (input keys, output shape, exit codes 0/2/3) is documented
+in the README under "Scenarios"; :func:`run_scenario` implements it and
+``croupier scenario FILE.json`` exposes it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from croupier.cards import parse_cards
+from croupier.errors import CroupierError, ScenarioError, ShoeExhaustedError
+from croupier.registry import GameSpec, find_game
+from croupier.rng import SeededRng
+from croupier.round import Action, Round
+from croupier.shoe import Shoe
+
+__all__ = ["ScenarioResult", "run_scenario", "run_scenario_text"]
+
+_KEYS = {
+    "game",
+    "rules",
+    "shoe",
+    "new_shoe",
+    "starting_position",
+    "wagers",
+    "decisions",
+    "seed",
+    "description",
+    "expect",
+}
+_FILLER_DECKS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioResult:
+    """What the runner prints and the exit code it ends with."""
+
+    exit_code: int
+    """0 done, 2 refused, 3 waiting for a decision."""
+    stdout: str
+    """JSON document (empty on refusal)."""
+    stderr: str
+    """One line on refusal."""
+    round: Round | None = None
+    """The round, for tests and tools (``None`` if it never started)."""
+
+
+def _play(
+    spec: GameSpec, data: Mapping[str, Any], shoe: Shoe
+) -> tuple[Round, dict[str, Any] | None]:
+    rules = spec.rules_type.from_mapping(data.get("rules", {}))
+    start = data.get("starting_position")
+    if start is not None and not spec.uses_starting_position:
+        msg = f"{spec.name} does not determine a starting position"
+        raise ScenarioError(msg)
+    rnd = spec.new_round(
+        rules=rules,
+        shoe=shoe,
+        rng=SeededRng(int(data.get("seed", 0))),
+        new_shoe=bool(data.get("new_shoe", True)),
+        starting_position=None if start is None else int(start),
+    )
+    for wager in data.get("wagers", []):
+        rnd.place_wager(
+            int(wager["seat"]), str(wager["wager"]), int(wager["amount"])
+        )
+    rnd.deal()
+    for decision in data.get("decisions", []):
+        if rnd.pending() is None:
+            msg = f"decision {decision} given but no decision is pending"
+            raise ScenarioError(msg)
+        rnd.apply(Action.from_dict(decision))
+    pending = rnd.pending()
+    return rnd, None if pending is None else pending.to_dict()
+
+
+def _missing_cards(spec: GameSpec, data: Mapping[str, Any]) -> int:
+    """Count the cards a round needs beyond the listed ones (filler run)."""
+    listed = parse_cards(str(data["shoe"]).replace("CC", " "))
+    filler = Shoe.new(decks=_FILLER_DECKS, jokers=1).cards_in_stack()
+    shoe = Shoe.stacked(str(data["shoe"]))
+    shoe.stack.extend(filler)
+    try:
+        _play(spec, data, shoe)
+    except CroupierError:
+        return 1
+    return max(1, len(listed) + len(filler) - len(shoe) - len(listed))
+
+
+def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
+    """Run one scenario document; never raises for bad input."""
+    try:
+        unknown = set(data) - _KEYS
+        if unknown:
+            msg = f"unknown scenario keys {sorted(unknown)}"
+            raise ScenarioError(msg)
+        if "game" not in data or "shoe" not in data:
+            msg = "a scenario needs 'game' and 'shoe'"
+            raise ScenarioError(msg)
+        spec = find_game(str(data["game"]))
+        try:
+            rnd, pending = _play(spec, data, Shoe.stacked(str(data["shoe"])))
+        except ShoeExhaustedError:
+            missing = _missing_cards(spec, data)
+            listed = len(parse_cards(str(data["shoe"]).replace("CC", " ")))
+            msg = (
+                f"the shoe lists {listed} cards but the round needs "
+                f"{missing} more"
+            )
+            raise ScenarioError(msg) from None
+    except CroupierError as exc:
+        return ScenarioResult(2, "", f"{type(exc).__name__}: {exc}")
+    except (KeyError, TypeError, ValueError) as exc:
+        return ScenarioResult(
+            2, "", f"ScenarioError: malformed scenario: {exc!r}"
+        )
+    output: dict[str, Any] = {}
+    if pending is not None:
+        output["pending"] = pending
+    output["events"] = [event.to_dict() for event in rnd.events]
+    output["hands"] = rnd.hands()
+    output["settlements"] = [s.to_dict() for s in rnd.settlements]
+    return ScenarioResult(
+        3 if pending is not None else 0, json.dumps(output), "", rnd
+    )
+
+
+def run_scenario_text(text: str) -> ScenarioResult:
+    """Parse a JSON scenario document and run it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return ScenarioResult(2, "", f"ScenarioError: not JSON: {exc}")
+    if not isinstance(data, dict):
+        return ScenarioResult(2, "", "ScenarioError: expected a JSON object")
+    return run_scenario(data)

@@ -1,0 +1,210 @@
+"""The dealing shoe (or the deck in the dealer's hand) and the discard rack.
+
+The :class:`Shoe` holds an ordered stack, top card first, with cover
+cards at their positions, and the discard rack in the order cards
+arrive, so that every hand can be reconstructed (591.7(u), 681a.7(l)).
+Its conservation check proves that no card was lost or duplicated.
+
+>>> shoe = Shoe.stacked("As Kd 9c")
+>>> shoe.draw(), len(shoe)
+(Card.parse('As'), 2)
+>>> shoe.verify_conservation(on_table=[Card.parse("As")])
+>>> Shoe.stacked(shoe.notation()).notation()
+'Kd 9c'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from croupier.cards import Card, full_deck, parse_cards
+from croupier.errors import (
+    CardConservationError,
+    ShoeError,
+    ShoeExhaustedError,
+)
+from croupier.rng import Rng, fisher_yates
+
+__all__ = ["COVER_CARD", "CoverCard", "Shoe"]
+
+
+@dataclass(frozen=True, slots=True)
+class CoverCard:
+    """A plastic cover card (cut card); it is equipment, not a card."""
+
+    def __str__(self) -> str:
+        return "CC"
+
+    def __repr__(self) -> str:
+        return "COVER_CARD"
+
+
+COVER_CARD = CoverCard()
+"""The cover card. Written ``CC`` in stacked notation."""
+
+StackItem = Card | CoverCard
+
+
+def _parse_stack(raw: str | Iterable[str]) -> list[StackItem]:
+    tokens = raw.split() if isinstance(raw, str) else list(raw)
+    items: list[StackItem] = []
+    for token in tokens:
+        if token.upper() == "CC":
+            items.append(COVER_CARD)
+        else:
+            items.extend(parse_cards(token.replace(",", " ")))
+    return items
+
+
+class Shoe:
+    """An ordered stack of cards (top first), a discard rack, set-asides.
+
+    ``complement`` is the full set of cards this shoe is accountable for;
+    by default the cards it was built with.
+    """
+
+    def __init__(
+        self,
+        stack: Iterable[StackItem],
+        *,
+        complement: Counter[Card] | None = None,
+    ) -> None:
+        self.stack: list[StackItem] = list(stack)
+        """The cards in the shoe, top first, cover cards included."""
+        self.discard: list[Card] = []
+        """The discard rack, in the order cards were placed in it."""
+        self.set_aside: list[Card] = []
+        """Cards removed from play (a withdrawn deck, say)."""
+        self.covers_aside: int = 0
+        """Cover cards taken out of the stack during play."""
+        self.complement: Counter[Card] = (
+            Counter(self.cards_in_stack())
+            if complement is None
+            else Counter(complement)
+        )
+        """Every card the shoe is accountable for."""
+
+    @classmethod
+    def new(cls, *, decks: int = 1, jokers: int = 0) -> Shoe:
+        """``decks`` fresh decks in code order, each with ``jokers``."""
+        if decks < 1:
+            msg = f"a shoe needs at least one deck, not {decks}"
+            raise ShoeError(msg)
+        cards: list[Card] = []
+        for _ in range(decks):
+            cards.extend(full_deck(jokers=jokers))
+        return cls(cards)
+
+    @classmethod
+    def stacked(cls, notation: str | Iterable[str]) -> Shoe:
+        """A shoe stacked from notation, top first (``CC`` = cover card).
+
+        >>> Shoe.stacked("As CC Kd").notation()
+        'As CC Kd'
+        """
+        return cls(_parse_stack(notation))
+
+    def notation(self) -> str:
+        """The stack in notation, top first."""
+        return " ".join(str(item) for item in self.stack)
+
+    def cards_in_stack(self) -> list[Card]:
+        """The cards in the stack, top first, without cover cards."""
+        return [item for item in self.stack if isinstance(item, Card)]
+
+    def __len__(self) -> int:
+        """Number of cards (not cover cards) left in the stack."""
+        return sum(1 for item in self.stack if isinstance(item, Card))
+
+    def __repr__(self) -> str:
+        return f"Shoe.stacked({self.notation()!r})"
+
+    @property
+    def next_is_cover_card(self) -> bool:
+        """Whether the cover card is the next item in the shoe."""
+        return bool(self.stack) and isinstance(self.stack[0], CoverCard)
+
+    def remove_cover_card(self) -> None:
+        """Take the cover card at the top of the stack and set it aside."""
+        if not self.next_is_cover_card:
+            msg = "the next item in the shoe is not the cover card"
+            raise ShoeError(msg)
+        self.stack.pop(0)
+        self.covers_aside += 1
+
+    def draw(self, on_cover_card: Callable[[], None] | None = None) -> Card:
+        """Remove and return the top card.
+
+        A cover card met on the way is set aside and ``on_cover_card`` is
+        called (591.7(d), 681a.7(d)); the card beneath it is returned.
+        """
+        while self.next_is_cover_card:
+            self.remove_cover_card()
+            if on_cover_card is not None:
+                on_cover_card()
+        if not self.stack:
+            msg = "the shoe is empty: no card to deal"
+            raise ShoeExhaustedError(msg)
+        item = self.stack.pop(0)
+        if not isinstance(item, Card):  # pragma: no cover - loop above
+            msg = "cover card where a card was expected"
+            raise ShoeError(msg)
+        return item
+
+    def burn(self, count: int = 1) -> list[Card]:
+        """Move ``count`` cards from the top to the discard rack."""
+        burned = [self.draw() for _ in range(count)]
+        self.discard.extend(burned)
+        return burned
+
+    def discard_cards(self, cards: Iterable[Card]) -> None:
+        """Place cards from the layout in the discard rack, in order."""
+        self.discard.extend(cards)
+
+    def insert_cover_card(self, index: int) -> None:
+        """Put a cover card so that ``index`` items lie above it."""
+        if not 0 <= index <= len(self.stack):
+            msg = f"no position {index} in a stack of {len(self.stack)}"
+            raise ShoeError(msg)
+        self.stack.insert(index, COVER_CARD)
+
+    def gather(self) -> None:
+        """Collect the discard rack and the stack into one stack.
+
+        Cover cards are removed; the table must already be cleared.
+        """
+        cards = self.cards_in_stack() + self.discard
+        self.stack = list(cards)
+        self.discard = []
+        self.covers_aside = 0
+
+    def shuffle(self, rng: Rng) -> None:
+        """Fisher–Yates shuffle of the whole stack (cover cards removed)."""
+        cards = self.cards_in_stack()
+        fisher_yates(cards, rng)
+        self.stack = list(cards)
+
+    def withdraw(self, cards: Sequence[Card]) -> None:
+        """Set cards aside from play (a deck removed from the table)."""
+        self.set_aside.extend(cards)
+
+    def verify_conservation(self, *, on_table: Iterable[Card] = ()) -> None:
+        """Raise unless shoe + table + discard + set-aside = complement.
+
+        A real ``if``/``raise`` (not an ``assert``), so it survives ``-O``.
+        """
+        seen = Counter(self.cards_in_stack())
+        seen.update(on_table)
+        seen.update(self.discard)
+        seen.update(self.set_aside)
+        if seen != self.complement:
+            missing = self.complement - seen
+            extra = seen - self.complement
+            msg = (
+                f"card conservation failed: missing "
+                f"{sorted(missing.elements())}, extra "
+                f"{sorted(extra.elements())}"
+            )
+            raise CardConservationError(msg)
