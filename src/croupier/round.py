@@ -121,6 +121,8 @@ class Round(ABC):
         """Every wager of the round and its settlement."""
         self.cover_card_reached = False
         """Whether the cover card came out (reshuffle after the round)."""
+        self.initial_stack = shoe.notation()
+        """The shoe as it stood when the round began (for replay)."""
 
     # -- the interface every game implements --------------------------
 
