@@ -1,0 +1,59 @@
+# Two commands for a fresh machine (Python 3.11, pip, gcc):
+#   make run   - set everything up and run the main job
+#   make test  - set everything up and pass the tests (what CI runs)
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+CROUPIER := $(VENV)/bin/croupier
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run test lint typecheck pytest bench coverage demo browser clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+# Debian's chromium for the browser tests (Playwright drives it; no
+# browser download). Needs root, as on CI and the project's machines.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+run: setup
+	@if $(CROUPIER) --help | grep -q " serve "; then \
+	  $(CROUPIER) serve; \
+	else \
+	  $(CROUPIER) demo; \
+	fi
+
+demo: setup
+	$(CROUPIER) demo
+
+lint: setup
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff format --check src tests bench
+
+typecheck: setup
+	$(VENV)/bin/mypy
+
+pytest: setup browser
+	$(PY) -m pytest
+
+test: lint typecheck pytest
+	$(CROUPIER) regs coverage --tests tests | tail -n 1
+
+coverage: setup
+	$(CROUPIER) regs coverage --tests tests
+
+bench: setup
+	@for script in bench/bench_*.py; do \
+	  echo "== $$script"; $(PY) $$script; \
+	done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

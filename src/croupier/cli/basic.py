@@ -1,0 +1,99 @@
+"""``croupier games``, ``croupier rules`` and ``croupier scenario``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from croupier.cli.common import console, fail, load_game_rules
+from croupier.errors import CroupierError
+from croupier.registry import all_games
+from croupier.scenario import run_scenario_text
+
+__all__ = ["games", "rules", "scenario"]
+
+RulesFile = Annotated[
+    Path | None,
+    typer.Option("--rules", help="Rules Submission file (TOML or JSON)."),
+]
+Settings = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override one option: key=value."),
+]
+
+
+def games() -> None:
+    """List the games with their governing section."""
+    table = RichTable(title="Games")
+    table.add_column("name")
+    table.add_column("game")
+    table.add_column("§")
+    table.add_column("positions", justify="right")
+    table.add_column("wagers")
+    for spec in all_games():
+        table.add_row(
+            spec.name,
+            spec.title,
+            spec.section,
+            str(spec.max_seats),
+            ", ".join(spec.wagers),
+        )
+    console.print(table)
+
+
+def rules(
+    game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
+    rules_file: RulesFile = None,
+    settings: Settings = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Show a game's options: value, default, provenance and meaning."""
+    try:
+        spec, loaded = load_game_rules(game, rules_file, settings)
+    except CroupierError as exc:
+        raise fail(exc) from None
+    values = loaded.to_dict()
+    if as_json:
+        print(json.dumps(values, indent=2))
+        return
+    table = RichTable(title=f"{spec.title}: Rules Submission options")
+    for column in ("option", "value", "default", "source", "§", "meaning"):
+        table.add_column(column, overflow="fold")
+    for info in spec.rules_type.options():
+        value = values[info.name]
+        source = info.provenance.value
+        if info.decision:
+            source += f" {info.decision}"
+        table.add_row(
+            info.name,
+            json.dumps(value),
+            json.dumps(info.default) if value != info.default else "",
+            source,
+            info.ref or "",
+            info.doc,
+        )
+    console.print(table)
+
+
+def scenario(
+    file: Annotated[
+        str, typer.Argument(help="Scenario JSON file, or - for stdin.")
+    ],
+) -> None:
+    """Run a stacked scenario; print its events, hands and settlements."""
+    text = (
+        sys.stdin.read()
+        if file == "-"
+        else Path(file).read_text(encoding="utf-8")
+    )
+    result = run_scenario_text(text)
+    if result.stdout:
+        sys.stdout.write(result.stdout + "\n")
+    if result.stderr:
+        sys.stderr.write(result.stderr + "\n")
+    raise typer.Exit(result.exit_code)

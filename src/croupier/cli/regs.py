@@ -1,0 +1,75 @@
+"""``croupier regs coverage``: the subsection-by-subsection report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from croupier.cli.common import console
+from croupier.coverage import coverage_report
+from croupier.regs import SEED_SECTIONS
+
+__all__ = ["coverage", "regs_app"]
+
+regs_app = typer.Typer(help="Regulation references and coverage.")
+
+
+@regs_app.command()
+def coverage(
+    tests: Annotated[
+        Path, typer.Option(help="The tests directory to scan.")
+    ] = Path("tests"),
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """For each seed subsection: implementing code, tests, and the total."""
+    rows = coverage_report(tests)
+    covered = sum(row.covered for row in rows)
+    percent = 100 * covered / len(rows)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "covered": covered,
+                    "total": len(rows),
+                    "percent": round(percent, 1),
+                    "subsections": [
+                        {
+                            "ref": str(row.ref),
+                            "summary": row.summary,
+                            "code": list(row.code),
+                            "tests": list(row.tests),
+                            "covered": row.covered,
+                        }
+                        for row in rows
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
+    for section, title in SEED_SECTIONS.items():
+        table = RichTable(title=f"§ {section}  {title}")
+        table.add_column("§")
+        table.add_column("summary (ours)")
+        table.add_column("code", overflow="fold")
+        table.add_column("tests", justify="right")
+        table.add_column("")
+        for row in rows:
+            if row.ref.section != section:
+                continue
+            code = row.code[0].removeprefix("croupier.") if row.code else "-"
+            if len(row.code) > 1:
+                code += f" (+{len(row.code) - 1})"
+            mark = "[green]covered" if row.covered else "[red]uncovered"
+            table.add_row(
+                str(row.ref), row.summary, code, str(len(row.tests)), mark
+            )
+        console.print(table)
+    console.print(
+        f"[bold]{covered} of {len(rows)} subsections covered "
+        f"({percent:.1f} %)[/bold]"
+    )

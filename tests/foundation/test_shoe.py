@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from croupier.cards import Card, parse_cards
+from croupier.errors import (
+    CardConservationError,
+    ShoeError,
+    ShoeExhaustedError,
+)
+from croupier.rng import SeededRng
+from croupier.shoe import Shoe
+
+
+def test_stacked_notation_round_trip_with_cover_card() -> None:
+    shoe = Shoe.stacked("As Kd CC 9c")
+    assert Shoe.stacked(shoe.notation()).notation() == "As Kd CC 9c"
+    assert len(shoe) == 3
+
+
+def test_draw_sets_cover_card_aside_and_reports_it() -> None:
+    shoe = Shoe.stacked("As CC Kd")
+    seen: list[str] = []
+    assert shoe.draw(lambda: seen.append("cover")) == Card.parse("As")
+    assert seen == []
+    assert shoe.draw(lambda: seen.append("cover")) == Card.parse("Kd")
+    assert seen == ["cover"]
+    assert shoe.covers_aside == 1
+
+
+def test_empty_shoe_raises_typed_error() -> None:
+    shoe = Shoe.stacked("As")
+    shoe.draw()
+    with pytest.raises(ShoeExhaustedError):
+        shoe.draw()
+
+
+def test_discard_rack_keeps_arrival_order() -> None:
+    shoe = Shoe.stacked("As Kd 9c 8h")
+    shoe.burn(1)
+    dealt = [shoe.draw(), shoe.draw()]
+    shoe.discard_cards(reversed(dealt))
+    assert shoe.discard == list(parse_cards("As 9c Kd"))
+
+
+def test_conservation_detects_a_lost_and_a_duplicated_card() -> None:
+    shoe = Shoe.stacked("As Kd 9c")
+    card = shoe.draw()
+    shoe.verify_conservation(on_table=[card])
+    with pytest.raises(CardConservationError, match="missing"):
+        shoe.verify_conservation()
+    with pytest.raises(CardConservationError, match="extra"):
+        shoe.verify_conservation(on_table=[card, card])
+
+
+def test_insert_cover_card_out_of_range_refused() -> None:
+    shoe = Shoe.stacked("As Kd")
+    with pytest.raises(ShoeError):
+        shoe.insert_cover_card(5)
+    assert shoe.notation() == "As Kd"
+
+
+def test_new_shoe_needs_a_deck() -> None:
+    with pytest.raises(ShoeError):
+        Shoe.new(decks=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    decks=st.integers(min_value=1, max_value=8),
+    draws=st.integers(min_value=0, max_value=200),
+    burns=st.integers(min_value=0, max_value=10),
+)
+def test_shuffle_burn_deal_gather_never_loses_a_card(
+    seed: int, decks: int, draws: int, burns: int
+) -> None:
+    shoe = Shoe.new(decks=decks)
+    complement = Counter(shoe.complement)
+    rng = SeededRng(seed)
+    shoe.shuffle(rng)
+    shoe.insert_cover_card(len(shoe) // 2)
+    shoe.burn(burns)
+    table: list[Card] = []
+    for _ in range(min(draws, len(shoe))):
+        table.append(shoe.draw())
+        shoe.verify_conservation(on_table=table)
+    shoe.discard_cards(table)
+    shoe.verify_conservation()
+    shoe.gather()
+    shoe.shuffle(rng)
+    assert Counter(shoe.cards_in_stack()) == complement
