@@ -189,4 +189,3 @@ def replay(record: RoundRecord) -> ReplayResult:
             f"settlements differ: {record.settlements} != {settlements}"
         )
     return ReplayResult(rnd, tuple(differences))
-

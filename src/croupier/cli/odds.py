@@ -1,0 +1,167 @@
+"""``croupier analyze``, ``croupier simulate`` and ``croupier strategy``."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import Progress
+from rich.table import Table as RichTable
+
+from croupier.cli.basic import RulesFile, Settings
+from croupier.cli.common import console, err_console, fail, load_game_rules
+from croupier.errors import CroupierError, ScenarioError
+from croupier.odds.registry import find_analyzer, find_simulator
+from croupier.odds.report import GameReport
+from croupier.odds.simulate import DEFAULT_CHUNK_ROUNDS
+from croupier.odds.simulate import simulate as run_simulation
+
+__all__ = ["analyze", "simulate", "strategy"]
+
+GameArg = Annotated[str, typer.Argument(help="Game name (croupier games).")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="JSON contract.")]
+
+
+def _print_report(report: GameReport) -> None:
+    for name, wager in report.wagers.items():
+        table = RichTable(
+            title=(
+                f"{report.game} · {name} · house edge "
+                f"{100 * wager.house_edge:.4f} % · σ {wager.std_dev:.4f}"
+                + (
+                    f" · 95 % CI [{100 * wager.ci95[0]:.4f}, "
+                    f"{100 * wager.ci95[1]:.4f}] %"
+                    if wager.ci95
+                    else ""
+                )
+            )
+        )
+        for column in ("event", "pays", "probability", "return"):
+            table.add_column(
+                column, justify="left" if column == "event" else "right"
+            )
+        for row in wager.events:
+            table.add_row(
+                str(row["event"]),
+                str(row.get("pays", "")),
+                f"{row['probability']:.8f}",
+                f"{row['return']:+.8f}",
+            )
+        console.print(table)
+    what = (
+        f"{report.rounds:,} rounds, {report.rounds / report.seconds:,.0f}/s"
+        if report.rounds and report.seconds
+        else "exact"
+    )
+    console.print(
+        f"[dim]{report.method}: {what}; {report.seconds:.3f} s "
+        f"(+{report.compile_seconds:.2f} s compile)[/dim]"
+    )
+
+
+def _emit(report: GameReport, as_json: bool) -> None:
+    if as_json:
+        data: dict[str, Any] = report.to_dict()
+        data.pop("running", None)
+        print(json.dumps(data, indent=2))
+    else:
+        _print_report(report)
+
+
+def analyze(
+    game: GameArg,
+    rules_file: RulesFile = None,
+    settings: Settings = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Exact house edge and return table of every wager where feasible."""
+    try:
+        spec, rules = load_game_rules(game, rules_file, settings)
+        analyzer = find_analyzer(spec.name)
+        if analyzer is None:
+            msg = f"no exact analysis for {spec.name}; use simulate"
+            raise ScenarioError(msg)
+        report = analyzer(rules)
+    except CroupierError as exc:
+        raise fail(exc) from None
+    _emit(report, as_json)
+
+
+def simulate(
+    game: GameArg,
+    rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Seed of the streams.")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Processes (0 = all cores).")
+    ] = 1,
+    chunk: Annotated[
+        int, typer.Option(help="Rounds per seeded chunk.")
+    ] = DEFAULT_CHUNK_ROUNDS,
+    rules_file: RulesFile = None,
+    settings: Settings = None,
+    as_json: JsonFlag = False,
+    plot: Annotated[
+        Path | None, typer.Option(help="PNG of the running edge and CI.")
+    ] = None,
+) -> None:
+    """Monte Carlo through real shoes: edge per wager with a 95 % CI."""
+    try:
+        spec, rules = load_game_rules(game, rules_file, settings)
+        simulator = find_simulator(spec.name)
+        if simulator is None:
+            msg = f"no simulator for {spec.name}"
+            raise ScenarioError(msg)
+    except CroupierError as exc:
+        raise fail(exc) from None
+    count = workers if workers > 0 else (os.cpu_count() or 1)
+    with Progress(console=err_console, transient=True) as bar:
+        task = bar.add_task(f"simulating {spec.name}", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        report = run_simulation(
+            spec.name,
+            simulator,
+            rules,
+            rounds=rounds,
+            seed=seed,
+            workers=count,
+            chunk_rounds=min(chunk, rounds),
+            progress=progress,
+        )
+    if plot is not None:
+        from croupier.odds.plot import plot_running_edge
+
+        plot_running_edge(report, plot)
+    _emit(report, as_json)
+
+
+def strategy(
+    game: GameArg = "double-back-jack",
+    rules_file: RulesFile = None,
+    settings: Settings = None,
+    png: Annotated[
+        Path | None, typer.Option(help="Write the chart as a picture.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The composition-dependent strategy chart of Double Back Jack."""
+    try:
+        spec, rules = load_game_rules(game, rules_file, settings)
+        if spec.name != "double-back-jack":
+            msg = "strategy charts exist for double-back-jack only"
+            raise ScenarioError(msg)
+        from croupier.odds import double_back_jack
+    except CroupierError as exc:
+        raise fail(exc) from None
+    chart = double_back_jack.strategy_chart(rules)
+    if png is not None:
+        chart.plot(png)
+    if as_json:
+        print(json.dumps(chart.to_dict(), indent=2))
+        return
+    console.print(chart.rich_table())

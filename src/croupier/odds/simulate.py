@@ -1,0 +1,141 @@
+"""The simulation driver: seeded chunks, worker processes, exact merging.
+
+Rounds are split into chunks of at most ``chunk_rounds``; chunk ``i``
+draws from ``SeedSequence(seed, spawn_key=(i,))``, so a result depends
+only on the seed and the chunking, never on the number of workers or the
+order in which chunks finish. Sums are integers and merge exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from croupier.odds.registry import Simulator
+from croupier.odds.report import GameReport, WagerReport, WagerSums
+from croupier.rules import GameRules
+
+__all__ = ["Chunk", "merge_sums", "plan_chunks", "simulate"]
+
+DEFAULT_CHUNK_ROUNDS = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One seeded piece of a simulation."""
+
+    index: int
+    """Spawn key of the chunk's stream."""
+    rounds: int
+    """Rounds in the chunk."""
+
+
+def plan_chunks(rounds: int, chunk_rounds: int) -> list[Chunk]:
+    """Split ``rounds`` into chunks of at most ``chunk_rounds``.
+
+    >>> [c.rounds for c in plan_chunks(25, 10)]
+    [10, 10, 5]
+    """
+    if rounds <= 0 or chunk_rounds <= 0:
+        msg = "rounds and chunk size must be positive"
+        raise ValueError(msg)
+    full, rest = divmod(rounds, chunk_rounds)
+    sizes = [chunk_rounds] * full + ([rest] if rest else [])
+    return [Chunk(i, n) for i, n in enumerate(sizes)]
+
+
+def merge_sums(
+    parts: list[dict[str, WagerSums]],
+) -> dict[str, WagerSums]:
+    """Merge chunk results wager by wager (exact integer sums)."""
+    merged: dict[str, WagerSums] = {}
+    for part in parts:
+        for wager, sums in part.items():
+            if wager not in merged:
+                merged[wager] = WagerSums(unit=sums.unit)
+            merged[wager].merge(sums)
+    return merged
+
+
+def simulate(
+    game: str,
+    simulator: Simulator,
+    rules: GameRules,
+    *,
+    rounds: int,
+    seed: int,
+    workers: int = 1,
+    chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameReport:
+    """Run ``rounds`` rounds and report every wager with its 95 % CI.
+
+    ``progress(done, total)`` is called as chunks complete.
+    """
+    started = time.perf_counter()
+    simulator.warm_up(rules)
+    compiled = time.perf_counter()
+    chunks = plan_chunks(rounds, chunk_rounds)
+    parts: dict[int, dict[str, WagerSums]] = {}
+    if workers <= 1:
+        for done, chunk in enumerate(chunks, start=1):
+            parts[chunk.index] = simulator.run_chunk(
+                rules, chunk.rounds, seed, (chunk.index,)
+            )
+            if progress is not None:
+                progress(done, len(chunks))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {
+                pool.submit(
+                    simulator.run_chunk,
+                    rules,
+                    chunk.rounds,
+                    seed,
+                    (chunk.index,),
+                ): chunk.index
+                for chunk in chunks
+            }
+            for done, future in enumerate(as_completed(futures), start=1):
+                parts[futures[future]] = future.result()
+                if progress is not None:
+                    progress(done, len(chunks))
+    finished = time.perf_counter()
+    ordered = [parts[chunk.index] for chunk in chunks]
+    merged = merge_sums(ordered)
+    return GameReport(
+        game=game,
+        rules=rules.to_dict(),
+        method="simulation",
+        seconds=finished - compiled,
+        rounds=rounds,
+        compile_seconds=compiled - started,
+        wagers={k: WagerReport.simulated(v) for k, v in merged.items()},
+        extra={
+            "seed": seed,
+            "workers": workers,
+            "chunk_rounds": chunk_rounds,
+            "running": running_edges(ordered),
+        },
+    )
+
+
+def running_edges(
+    ordered: list[dict[str, WagerSums]],
+) -> dict[str, list[list[float]]]:
+    """Per wager, ``[rounds, edge, ci_half_width]`` after each chunk."""
+    out: dict[str, list[list[float]]] = {}
+    merged: dict[str, WagerSums] = {}
+    for part in ordered:
+        for wager, sums in part.items():
+            merged.setdefault(wager, WagerSums(unit=sums.unit)).merge(sums)
+            report = WagerReport.simulated(merged[wager])
+            if report.ci95 is None:  # pragma: no cover - always set
+                continue
+            half = (report.ci95[1] - report.ci95[0]) / 2
+            out.setdefault(wager, []).append(
+                [float(merged[wager].count), report.house_edge, half]
+            )
+    return out
