@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from croupier.cards import parse_cards
 from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
@@ -35,6 +36,8 @@ class RoundRecord:
     """The stack when the round began, top first (cover cards ``CC``)."""
     new_shoe: bool
     """Whether the round ran the new-shoe burn."""
+    discard: str = ""
+    """The discard rack when the round began (a reshuffle gathers it)."""
     starting_position: int | None = None
     """The starting position, for games that determine one."""
     wagers: list[dict[str, Any]] = field(default_factory=list)
@@ -66,6 +69,7 @@ class RoundRecord:
             {
                 **self.to_scenario(),
                 "starting_position": self.starting_position,
+                "discard": self.discard,
                 "events": self.events,
                 "settlements": self.settlements,
             }
@@ -80,6 +84,7 @@ class RoundRecord:
             rules=data["rules"],
             shoe=data["shoe"],
             new_shoe=data["new_shoe"],
+            discard=data.get("discard", ""),
             starting_position=data.get("starting_position"),
             wagers=data["wagers"],
             decisions=data["decisions"],
@@ -101,6 +106,7 @@ class Recorder:
             rules=rnd.rules.to_dict(),
             shoe=rnd.initial_stack,
             new_shoe=rnd.new_shoe,
+            discard=rnd.initial_discard,
             starting_position=starting_position,
         )
         """The record, updated as the round goes."""
@@ -158,9 +164,12 @@ def replay(record: RoundRecord) -> ReplayResult:
     """
     spec = find_game(record.game)
     rules = spec.rules_type.from_mapping(record.rules)
+    shoe = Shoe.stacked(record.shoe)
+    shoe.discard = list(parse_cards(record.discard))
+    shoe.complement.update(shoe.discard)
     rnd = spec.new_round(
         rules=rules,
-        shoe=Shoe.stacked(record.shoe),
+        shoe=shoe,
         rng=SeededRng(0),
         new_shoe=record.new_shoe,
         starting_position=record.starting_position,

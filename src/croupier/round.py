@@ -123,6 +123,8 @@ class Round(ABC):
         """Whether the cover card came out (reshuffle after the round)."""
         self.initial_stack = shoe.notation()
         """The shoe as it stood when the round began (for replay)."""
+        self.initial_discard = " ".join(str(c) for c in shoe.discard)
+        """The discard rack when the round began (for replay)."""
 
     # -- the interface every game implements --------------------------
 

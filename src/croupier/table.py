@@ -29,7 +29,7 @@ from croupier.regs import Ref
 from croupier.rng import Rng, SecureRng
 from croupier.round import Round
 from croupier.rules import GameRules
-from croupier.shoe import Shoe
+from croupier.shoe import CoverCard, Shoe
 
 __all__ = ["Table", "default_prepare_shoe"]
 
@@ -127,7 +127,7 @@ class Table:
             msg = "the current round is not finished"
             raise ProcedureError(msg)
         new_shoe = self._new_shoe_due or self.spec.reshuffle_every_round
-        if new_shoe:
+        if new_shoe and not self._reshuffled_by_round():
             self.shoe = self._prepare(tuple(sorted(occupied_seats)))
         if self.shoe is None:  # pragma: no cover - prepared above
             msg = "no shoe at the table"
@@ -141,6 +141,21 @@ class Table:
         )
         self._new_shoe_due = False
         return self._current
+
+    def _reshuffled_by_round(self) -> bool:
+        """Whether the last round already reshuffled (591.7(d)).
+
+        A round that met the cover card collects, reshuffles and places a
+        new cover card itself (591.7(d), 681a.7(d)); the next round then
+        needs only its burn.
+        """
+        shoe = self.shoe
+        return (
+            shoe is not None
+            and not self.spec.reshuffle_every_round
+            and not shoe.discard
+            and any(isinstance(item, CoverCard) for item in shoe.stack)
+        )
 
     def finish_round(self, rnd: Round) -> None:
         """Record the end of a round; a cover card makes a new shoe due."""
