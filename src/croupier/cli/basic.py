@@ -30,7 +30,7 @@ Settings = Annotated[
 def games() -> None:
     """List the games with their governing section."""
     table = RichTable(title="Games")
-    table.add_column("name")
+    table.add_column("name", no_wrap=True)
     table.add_column("game")
     table.add_column("§")
     table.add_column("positions", justify="right")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated
 
 import typer
@@ -127,11 +128,13 @@ def play(
 def _demo_round(spec: GameSpec, seed: int) -> Round:
     table = Table(spec, rng=SeededRng(seed))
     rnd = table.new_round(occupied_seats=(1, 2, 3))
-    for seat, wager in enumerate(spec.wagers, start=1):
-        try:
-            rnd.place_wager(min(seat, spec.max_seats), wager, 1000)
-        except CroupierError:
-            continue
+    main, *sides = spec.wagers
+    plan = [(1, wager) for wager in spec.wagers]
+    plan += [(2, main), (3, main), (3, sides[0] if sides else main)]
+    for seat, wager in plan:
+        # A wager the rules refuse (two sides at one seat, say) is skipped.
+        with contextlib.suppress(CroupierError):
+            rnd.place_wager(seat, wager, 1000)
     rnd.deal()
     while (pending := rnd.pending()) is not None:
         rnd.apply(auto_action(rnd, pending))

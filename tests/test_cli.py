@@ -1,0 +1,89 @@
+"""The command line: games, rules, regs coverage, demo, play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from croupier.cli import app
+from croupier.registry import all_games
+
+runner = CliRunner()
+TESTS = Path(__file__).parent
+
+
+def test_games_lists_every_registered_game() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    for spec in all_games():
+        assert spec.name in result.output
+
+
+def test_rules_json_applies_file_and_settings(tmp_path: Path) -> None:
+    rules_file = tmp_path / "casino.toml"
+    rules_file.write_text("[rules]\ndecks = 2\n", encoding="utf-8")
+    spec = next(g for g in all_games() if g.name == "21-baccarat")
+    result = runner.invoke(
+        app,
+        [
+            "rules",
+            spec.name,
+            "--rules",
+            str(rules_file),
+            "--set",
+            "tie_payout=9:1",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["decks"] == 2
+    assert data["tie_payout"] == "9:1"
+
+
+def test_rules_refuses_an_unknown_option_naming_it() -> None:
+    result = runner.invoke(app, ["rules", "21-baccarat", "--set", "dekcs=2"])
+    assert result.exit_code == 2
+    assert "dekcs" in result.output
+
+
+def test_rules_table_shows_provenance() -> None:
+    result = runner.invoke(app, ["rules", "double-back-jack"])
+    assert result.exit_code == 0
+    assert "ASSUMED" in result.output
+
+
+def test_regs_coverage_reports_every_seed_subsection() -> None:
+    result = runner.invoke(
+        app, ["regs", "coverage", "--tests", str(TESTS), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["total"] == 47
+    refs = {row["ref"] for row in data["subsections"]}
+    assert "591.7(l)" in refs
+    assert "670a.9(e)" in refs
+    burn = next(r for r in data["subsections"] if r["ref"] == "591.7(c)")
+    assert burn["covered"]
+    assert any("test_591_7_c" in t for t in burn["tests"])
+
+
+def test_demo_plays_a_narrated_round_of_every_game() -> None:
+    result = runner.invoke(app, ["demo", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    for spec in all_games():
+        assert spec.title in result.output
+    assert "§ " in result.output
+
+
+def test_play_terminal_round_of_21_baccarat() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "21-baccarat", "--seats", "1", "--seed", "4"],
+        input="player 1000\n\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Settlements" in result.output
+    assert "681a.7" in result.output
