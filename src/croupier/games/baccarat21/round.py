@@ -1,0 +1,516 @@
+"""The 21 Baccarat round: a state machine run entirely by the dealer.
+
+See :mod:`croupier.games.baccarat21` for the procedure and the choices
+made where § 681a.7 is silent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from croupier.cards import Card
+from croupier.errors import (
+    CroupierError,
+    IllegalActionError,
+    InvariantError,
+    WagerError,
+    WrongPhaseError,
+)
+from croupier.events import Announced, CardsCollected, Event, WagerPlaced
+from croupier.games.baccarat21.definitions import (
+    DRAW_BELOW,
+    SECTION,
+    TRANSITIONS,
+    Baccarat21Rules,
+    Phase,
+    Side,
+    Wager,
+    cite,
+    compare_totals,
+    main_wager_outcome,
+)
+from croupier.hands.blackjack import Total, blackjack_total, is_blackjack
+from croupier.hands.bonus21 import BonusCategory, bonus_payout
+from croupier.money import Odds, Outcome, Settlement, WagerKey
+from croupier.procedures.shoe_games import (
+    burn_for_new_batch,
+    burn_for_new_dealer,
+    collect_and_reshuffle,
+    insert_cover_card_at_penetration,
+)
+from croupier.regs import Ref, implements
+from croupier.rng import Rng
+from croupier.round import Action, Pending, Round, cards_text
+from croupier.rules import GameRules
+from croupier.shoe import Shoe
+
+__all__ = ["Baccarat21Round"]
+
+_BONUS_SIDE = {
+    Wager.BONUS_PLAYER: Side.PLAYER,
+    Wager.BONUS_BANKER: Side.BANKER,
+}
+_BONUS_WAGER = {side: wager for wager, side in _BONUS_SIDE.items()}
+_MAIN_SIDE = {Wager.PLAYER: Side.PLAYER, Wager.BANKER: Side.BANKER}
+_MAIN_LETTER = {Side.PLAYER: "i", Side.BANKER: "j"}
+_BONUS_PART = {Side.PLAYER: "(k)(2)", Side.BANKER: "(k)(3)"}
+
+
+class Baccarat21Round(Round):
+    """One round of 21 Baccarat, from wagering to the discard rack.
+
+    ``needs_new_shoe`` tells the table whether the shoe was reshuffled
+    under (d), in which case the next round starts with the (c) burn.
+    """
+
+    game = "21-baccarat"
+    cover_card_ref = cite("(d)")
+    wager_names = tuple(wager.value for wager in Wager)
+
+    def __init__(
+        self,
+        *,
+        rules: GameRules,
+        shoe: Shoe,
+        rng: Rng | None = None,
+        new_shoe: bool = True,
+        starting_position: int | None = None,
+    ) -> None:
+        if not isinstance(rules, Baccarat21Rules):
+            msg = f"21 Baccarat needs Baccarat21Rules, not {type(rules)}"
+            raise CroupierError(msg)
+        if starting_position is not None:
+            msg = "21 Baccarat determines no starting position"
+            raise CroupierError(msg, ref=cite("(e)"))
+        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
+        self.options: Baccarat21Rules = rules
+        """The Rules Submission in force, with its concrete type."""
+        self._phase = Phase.WAGERING
+        self._cards: dict[Side, list[Card]] = {s: [] for s in Side}
+        self._bonus_only: dict[Side, list[Card]] = {s: [] for s in Side}
+        self._collected = False
+        self.needs_new_shoe = False
+        """Whether the shoe was reshuffled (d): burn first next round."""
+        if new_shoe:
+            self._burn_first_card()
+        self._enter(self._phase, cite("(e)"))
+
+    # -- phases ----------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
+
+    def _transition(self, target: Phase) -> None:
+        ref = TRANSITIONS[self._phase].get(target)
+        if ref is None:
+            msg = f"no transition from {self._phase} to {target}"
+            raise InvariantError(msg)
+        self._phase = target
+        self._enter(target, ref)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round is complete."""
+        return self._phase is Phase.COMPLETE
+
+    # -- (a)-(d): the shoe -------------------------------------------------
+
+    def _take_cover_card_from_top(self) -> None:
+        """A cover card on top at the start is set aside (d)."""
+        while self.shoe.next_is_cover_card:
+            self.shoe.remove_cover_card()
+            self._on_cover_card()
+
+    @implements("681a.7(c)")
+    def _burn_first_card(self) -> Event:
+        self._take_cover_card_from_top()
+        return burn_for_new_batch(self.shoe, self.log, SECTION)
+
+    @implements("681a.7(c)")
+    def change_dealer(self) -> Event:
+        """A new dealer comes to the table and burns one card (c)."""
+        if self._phase is not Phase.WAGERING:
+            msg = f"a new dealer burns before dealing, not in {self._phase}"
+            raise WrongPhaseError(msg, ref=cite("(c)"))
+        self._take_cover_card_from_top()
+        return burn_for_new_dealer(self.shoe, self.log, SECTION)
+
+    @implements("681a.7(a)", "681a.7(b)")
+    def _deal_card(self, side: Side, ref: Ref, purpose: str = "") -> Card:
+        """Take the top card of the shoe and place it face up for ``side``.
+
+        Every card comes out of the dealing shoe (a), one at a time, by
+        the dealer (b).
+        """
+        card = self._deal_to(
+            f"{side.value} hand", ref, face_up=True, purpose=purpose
+        )
+        if purpose:
+            self._bonus_only[side].append(card)
+        else:
+            self._cards[side].append(card)
+        return card
+
+    @implements("681a.7(d)")
+    def _reshuffle(self) -> None:
+        self._transition(Phase.RESHUFFLING)
+        collect_and_reshuffle(self.shoe, self.log, SECTION, self.rng)
+        insert_cover_card_at_penetration(
+            self.shoe, self.log, SECTION, self.options.penetration
+        )
+        self.needs_new_shoe = True
+
+    # -- wagers ------------------------------------------------------------
+
+    def verify_wager(self, seat: int, wager: str, amount: int) -> Wager:
+        """Raise unless the wager may be placed now; return its name."""
+        ref = cite("(e)")
+        if self._phase is not Phase.WAGERING:
+            msg = f"wagers are placed before the deal, not in {self._phase}"
+            raise WrongPhaseError(msg, ref=ref)
+        try:
+            name = Wager(wager)
+        except ValueError:
+            known = ", ".join(w.value for w in Wager)
+            msg = f"no {wager!r} wager in 21 Baccarat (wagers: {known})"
+            raise WagerError(msg, ref=ref) from None
+        if not 1 <= seat <= self.options.seats:
+            msg = f"no seat {seat}: seats are 1 to {self.options.seats}"
+            raise WagerError(msg, ref=ref)
+        if amount <= 0:
+            msg = f"a wager must be a positive amount, not {amount}"
+            raise WagerError(msg, ref=ref)
+        if WagerKey(seat, name.value) in self.ledger.stakes:
+            msg = f"seat {seat} already has a {name.value} wager"
+            raise WagerError(msg, ref=ref)
+        return name
+
+    def can_place_wager(self, seat: int, wager: str, amount: int) -> bool:
+        """Whether :meth:`place_wager` would accept the wager."""
+        try:
+            self.verify_wager(seat, wager, amount)
+        except CroupierError:
+            return False
+        return True
+
+    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
+        """Place a Player, Banker, Tie or Bonus Wager before the deal (e)."""
+        name = self.verify_wager(seat, wager, amount)
+        return self._record_wager(
+            WagerKey(seat, name.value), amount, cite("(e)")
+        )
+
+    def _has(self, seat: int, wager: Wager) -> bool:
+        return WagerKey(seat, wager.value) in self.ledger.stakes
+
+    def _seats_counter_clockwise(self) -> Iterator[int]:
+        """Seats with a wager, from the dealer's right (h)."""
+        return iter(sorted({k.seat for k in self.ledger.stakes}, reverse=True))
+
+    @property
+    def bonus_on_table(self) -> bool:
+        """Whether any Bonus Wager is on the layout (f)(2)."""
+        return any(
+            k.wager in (Wager.BONUS_PLAYER.value, Wager.BONUS_BANKER.value)
+            for k in self.ledger.stakes
+        )
+
+    # -- the deal ------------------------------------------------------------
+
+    def verify_deal(self) -> None:
+        """Raise unless the cards may be dealt now."""
+        if self._phase is not Phase.WAGERING:
+            msg = f"the cards are dealt after wagering, not in {self._phase}"
+            raise WrongPhaseError(msg, ref=cite("(e)"))
+        if not self.ledger.stakes:
+            msg = "no wager on the layout: the dealer deals after wagers"
+            raise WagerError(msg, ref=cite("(e)"))
+
+    def deal(self) -> list[Event]:
+        """Close wagering and run the whole round (e)-(l), and (d)."""
+        self.verify_deal()
+        start = len(self.log)
+        self._transition(Phase.DEALING)
+        self._deal_initial()
+        if self.natural:
+            self._declare_natural()
+        else:
+            self._transition(Phase.DRAWING)
+            self._draw_counting_cards()
+        self._transition(Phase.SETTLING)
+        self._settle_round()
+        self._transition(Phase.COLLECTING)
+        self._collect()
+        if self.cover_card_reached:
+            self._reshuffle()
+        self._transition(Phase.COMPLETE)
+        self.ledger.verify()
+        self.verify_conservation()
+        return list(self.log.events[start:])
+
+    @implements("681a.7(e)")
+    def _deal_initial(self) -> None:
+        """Player, Banker, Player, Banker, one card each, face up (e)."""
+        order = (Side.PLAYER, Side.BANKER, Side.PLAYER, Side.BANKER)
+        for step, side in enumerate(order, start=1):
+            self._deal_card(side, cite(f"(e)({step})"))
+        self.verify_conservation()
+
+    @implements("681a.7(f)")
+    def _declare_natural(self) -> None:
+        """A natural stops the counting draws (f); Bonus-only cards (f)(2)."""
+        holders = [s.value.title() for s in Side if self.is_natural(s)]
+        self.log.emit(
+            Announced,
+            ref=cite("(f)"),
+            text="natural: " + " and ".join(holders),
+        )
+        if not self.bonus_on_table:
+            return  # (f)(1): straight on to settlement
+        self._transition(Phase.BONUS_DRAWING)
+        for side in Side:  # Player first, then Banker (D17)
+            if self.total(side).value < DRAW_BELOW:
+                self._deal_card(side, cite("(f)(2)"), purpose="bonus only")
+        self.verify_conservation()
+
+    @implements("681a.7(g)")
+    def _draw_counting_cards(self) -> None:
+        """One card to each hand under 17, Player first (g)."""
+        for side in Side:
+            if self.total(side).value < DRAW_BELOW:
+                self._deal_card(side, cite("(g)"))
+        self.verify_conservation()
+
+    # -- hands ---------------------------------------------------------
+
+    def counting_cards(self, side: Side) -> tuple[Card, ...]:
+        """The cards that count for the Player and Banker Wagers."""
+        return tuple(self._cards[side])
+
+    def bonus_cards(self, side: Side) -> tuple[Card, ...]:
+        """The hand's final cards for its Bonus Wager (f)(2), (k)."""
+        return tuple(self._cards[side] + self._bonus_only[side])
+
+    def total(self, side: Side) -> Total:
+        """The hand's blackjack-style total (Bonus-only card excluded)."""
+        return blackjack_total(self._cards[side])
+
+    def is_natural(self, side: Side) -> bool:
+        """Whether the hand is a natural (D13: ace and 10-value card)."""
+        return is_blackjack(self._cards[side])
+
+    @property
+    def natural(self) -> bool:
+        """Whether either hand is a natural (f)."""
+        return any(self.is_natural(side) for side in Side)
+
+    @property
+    def winner(self) -> Side | None:
+        """The winning hand once the cards are out; ``None``: equal."""
+        return compare_totals(
+            self.total(Side.PLAYER).value, self.total(Side.BANKER).value
+        )
+
+    # -- settlement ----------------------------------------------------------
+
+    @implements("681a.7(h)")
+    def _settle_round(self) -> None:
+        """Compare, then settle from the dealer's right (h), then (k)."""
+        player = self.total(Side.PLAYER).value
+        banker = self.total(Side.BANKER).value
+        winner = self.winner
+        result = "tie" if winner is None else f"{winner.value.title()} wins"
+        self.log.emit(
+            Announced,
+            ref=cite("(h)"),
+            text=f"Player {player}, Banker {banker}: {result}",
+        )
+        seats = list(self._seats_counter_clockwise())
+        for seat in seats:
+            for wager in (Wager.PLAYER, Wager.BANKER):
+                if self._has(seat, wager):
+                    self._settle_main(seat, _MAIN_SIDE[wager])
+        self._announce_bonus()
+        for seat in seats:
+            if self._has(seat, Wager.TIE):
+                self._settle_tie(seat)
+            for wager in (Wager.BONUS_PLAYER, Wager.BONUS_BANKER):
+                if self._has(seat, wager):
+                    self._settle_bonus(seat, _BONUS_SIDE[wager])
+
+    @implements("681a.7(i)", "681a.7(j)")
+    def _settle_main(self, seat: int, side: Side) -> Settlement:
+        """Settle a Player (i) or Banker (j) Wager at ``seat``."""
+        key = WagerKey(seat, side.value)
+        outcome, clause = main_wager_outcome(
+            self.total(side).value, self.total(side.other).value
+        )
+        ref = cite(f"({_MAIN_LETTER[side]}){clause}")
+        amount = self.ledger.stakes[key]
+        if outcome is Outcome.WIN:
+            odds = (
+                self.options.player_payout
+                if side is Side.PLAYER
+                else self.options.banker_payout
+            )
+            net = odds.winnings(amount, self.options.rounding)
+            commission = max(0, amount - net) if odds.fraction < 1 else 0
+            return self._settle(key, outcome, net, ref, commission=commission)
+        net = -amount if outcome is Outcome.LOSE else 0
+        return self._settle(key, outcome, net, ref)
+
+    @implements("681a.7(k)")
+    def _settle_tie(self, seat: int) -> Settlement:
+        """Settle a Tie Wager (k)(1): equal totals win, busts included."""
+        key = WagerKey(seat, Wager.TIE.value)
+        amount = self.ledger.stakes[key]
+        if self.winner is None:
+            net = self.options.tie_payout.winnings(
+                amount, self.options.rounding
+            )
+            return self._settle(key, Outcome.WIN, net, cite("(k)(1)(i)"))
+        return self._settle(key, Outcome.LOSE, -amount, cite("(k)(1)(ii)"))
+
+    def bonus_result(self, side: Side) -> tuple[BonusCategory, Odds] | None:
+        """The Bonus category and odds the hand pays, or ``None``."""
+        return bonus_payout(
+            self.bonus_cards(side), self.options.bonus_paytable
+        )
+
+    def _announce_bonus(self) -> None:
+        for side in Side:
+            wager = _BONUS_WAGER[side].value
+            if not any(k.wager == wager for k in self.ledger.stakes):
+                continue
+            result = self.bonus_result(side)
+            text = "no pair or better" if result is None else result[0].value
+            self.log.emit(
+                Announced,
+                ref=cite(_BONUS_PART[side]),
+                text=f"{side.value.title()} Bonus: {text}",
+            )
+
+    @implements("681a.7(k)")
+    def _settle_bonus(self, seat: int, side: Side) -> Settlement:
+        """Settle a Bonus Wager on ``side`` (k)(2) or (k)(3)."""
+        wager = _BONUS_WAGER[side]
+        key = WagerKey(seat, wager.value)
+        amount = self.ledger.stakes[key]
+        result = self.bonus_result(side)
+        if result is None:
+            ref = cite(_BONUS_PART[side] + "(ii)")
+            return self._settle(key, Outcome.LOSE, -amount, ref)
+        _, odds = result
+        net = odds.winnings(amount, self.options.rounding)
+        ref = cite(_BONUS_PART[side] + "(i)")
+        return self._settle(key, Outcome.WIN, net, ref)
+
+    # -- (l): the discard rack -----------------------------------------------
+
+    @implements("681a.7(l)")
+    def _collect(self) -> list[Event]:
+        """Each hand to the discard rack as a unit, Player first (l).
+
+        Within a hand the cards keep dealing order, the Bonus-only card
+        last, so the rack alone rebuilds both hands.
+        """
+        events: list[Event] = []
+        for side in Side:
+            cards = self.bonus_cards(side)
+            self.shoe.discard_cards(cards)
+            events.append(
+                self.log.emit(
+                    CardsCollected,
+                    ref=cite("(l)"),
+                    source=f"{side.value} hand",
+                    cards=cards,
+                )
+            )
+        self._collected = True
+        self.verify_conservation()
+        return events
+
+    # -- (m): no player decisions --------------------------------------------
+
+    def pending(self) -> Pending | None:
+        """Always ``None``: no patron decides anything in 21 Baccarat."""
+        return None
+
+    @implements("681a.7(m)")
+    def apply(self, action: Action) -> list[Event]:
+        """Refuse: players neither decide nor handle any card (m)."""
+        msg = (
+            f"seat {action.seat} tried {action.name!r}: in 21 Baccarat the "
+            "dealer's procedure decides every card and players may not "
+            "handle any card"
+        )
+        raise IllegalActionError(msg, ref=cite("(m)"))
+
+    # -- the layout ----------------------------------------------------------
+
+    def table_cards(self) -> list[Card]:
+        """Cards on the layout now (none once collected)."""
+        if self._collected:
+            return []
+        return [c for side in Side for c in self.bonus_cards(side)]
+
+    def hands(self) -> dict[str, list[str]]:
+        """Each hand's counting cards; Bonus-only cards under their own key.
+
+        Labels: ``player``, ``banker``, and ``player bonus only`` /
+        ``banker bonus only`` when (f)(2) dealt one.
+        """
+        out: dict[str, list[str]] = {}
+        for side in Side:
+            out[side.value] = cards_text(self._cards[side])
+        for side in Side:
+            if self._bonus_only[side]:
+                out[f"{side.value} bonus only"] = cards_text(
+                    self._bonus_only[side]
+                )
+        return out
+
+    def _hand_view(self, side: Side) -> dict[str, Any]:
+        dealt = bool(self._cards[side])
+        total = self.total(side)
+        category = self.bonus_result(side) if dealt else None
+        return {
+            "cards": cards_text(self._cards[side]),
+            "bonus_only": cards_text(self._bonus_only[side]),
+            "total": total.value if dealt else None,
+            "soft": total.soft if dealt else False,
+            "natural": self.is_natural(side),
+            "bonus": None if category is None else category[0].value,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see.
+
+        Every card on the layout is face up (e); the burned card never
+        shows. A seat also sees its own wagers and their settlements.
+        """
+        out: dict[str, Any] = {
+            "game": self.game,
+            "phase": self._phase.value,
+            "player": self._hand_view(Side.PLAYER),
+            "banker": self._hand_view(Side.BANKER),
+            "cover_card_reached": self.cover_card_reached,
+        }
+        if seat is None:
+            return out
+        if not 1 <= seat <= self.options.seats:
+            msg = f"no seat {seat}: seats are 1 to {self.options.seats}"
+            raise CroupierError(msg, ref=cite("(h)"))
+        out["seat"] = seat
+        out["wagers"] = {
+            key.wager: amount
+            for key, amount in self.ledger.stakes.items()
+            if key.seat == seat
+        }
+        out["settlements"] = [
+            s.to_dict() for s in self.settlements if s.key.seat == seat
+        ]
+        return out
