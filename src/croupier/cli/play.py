@@ -108,7 +108,14 @@ def play(
         shown = len(table.log)
         rnd = table.new_round(occupied_seats=seat_list)
         _show(table.log.events[shown:], hidden=True)
-        _ask_wagers(rnd, spec, seat_list)
+        try:
+            _ask_wagers(rnd, spec, seat_list)
+            while not rnd.ledger.stakes:
+                console.print("[yellow]no wager on the layout; place one")
+                _ask_wagers(rnd, spec, seat_list)
+        except EOFError:
+            console.print("no more input: the table closes")
+            return
         try:
             _show(rnd.deal(), hidden=True)
         except CroupierError as exc:
