@@ -101,9 +101,13 @@ def describe(event: Event, *, hide_face_down: bool = False) -> str:
     if isinstance(event, RoundVoided):
         return f"round void: {event.reason}"
     fields = {
-        k: v for k, v in event.to_dict().items() if k not in ("seq", "ref")
+        k: v
+        for k, v in event.to_dict().items()
+        if k not in ("seq", "ref", "type")
     }
-    return ", ".join(f"{k}={v}" for k, v in fields.items())
+    what = event.type_name.replace("_", " ")
+    details = ", ".join(f"{k} {v}" for k, v in fields.items())
+    return f"{what}: {details}" if details else what
 
 
 def narrate(event: Event, *, hide_face_down: bool = False) -> str:

@@ -85,6 +85,7 @@ def _missing_cards(spec: GameSpec, data: Mapping[str, Any]) -> int:
     filler = Shoe.new(decks=_FILLER_DECKS, jokers=1).cards_in_stack()
     shoe = Shoe.stacked(str(data["shoe"]))
     shoe.stack.extend(filler)
+    shoe.complement.update(filler)
     try:
         _play(spec, data, shoe)
     except CroupierError:

@@ -1,0 +1,204 @@
+"""Rules Submission options of both forms of Midibaccarat (D9-D12)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum, unique
+
+from croupier.money import Odds, Rounding
+from croupier.rules import GameRules, Paytable, Provenance, option
+
+__all__ = [
+    "PP_CATEGORIES",
+    "SETTLE_ORDER",
+    "BaccaratRules",
+    "CommissionFreeRule",
+    "CommissionFreeRules",
+    "Dealing",
+    "MidibaccaratRules",
+    "Wager",
+]
+
+
+@unique
+class Dealing(StrEnum):
+    """The two initial-deal options of 629a.8(c) (INFER from 627a.8)."""
+
+    FACE_UP = "face_up"
+    """(c)(1): four cards face up, Player, Banker, Player, Banker."""
+    FACE_DOWN = "face_down"
+    """(c)(2): face down; the Banker cards wait under the shoe until the
+    Player's Hand is called, then are turned face up."""
+
+
+@unique
+class CommissionFreeRule(StrEnum):
+    """How commission-free Midibaccarat takes its edge (D11)."""
+
+    DRAGON7_PUSH = "dragon7_push"
+    """A Banker win with a three-card 7 against a lower Player pushes."""
+    BANKER6_PAYS_HALF = "banker6_pays_half"
+    """A Banker win with a Point Count of 6 pays 1 to 2."""
+
+
+@unique
+class Wager(StrEnum):
+    """Wager names, as in the scenario contract."""
+
+    PLAYER = "player"
+    """On the Player's Hand."""
+    BANKER = "banker"
+    """On the Banker's Hand."""
+    TIE = "tie"
+    """On equal Point Counts."""
+    PERFECT_PAIRS_PLAYER = "perfect_pairs_player"
+    """Perfect Pairs on the Player's Hand (629b.1)."""
+    PERFECT_PAIRS_BANKER = "perfect_pairs_banker"
+    """Perfect Pairs on the Banker's Hand (629b.1)."""
+    DRAGON7 = "dragon7"
+    """Dragon 7 (commission-free only)."""
+    PANDA8 = "panda8"
+    """Panda 8 (commission-free only)."""
+
+
+PP_CATEGORIES = ("perfect", "colored", "mixed")
+SETTLE_ORDER = (
+    Wager.PLAYER,
+    Wager.BANKER,
+    Wager.TIE,
+    Wager.DRAGON7,
+    Wager.PANDA8,
+)
+"""Order of a seat's wagers at the final settlement (ASSUMED)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaccaratRules(GameRules):
+    """Options shared by both forms of Midibaccarat."""
+
+    decks: int = option(
+        8,
+        provenance=Provenance.ASSUMED,
+        decision="D9",
+        doc="decks in the shoe (629a.3 not retrieved)",
+        ref="629a.3",
+        minimum=1,
+        maximum=8,
+    )
+    player_payout: Odds = option(
+        Odds(1, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D9",
+        doc="a winning Player Wager pays these odds",
+        ref="629a.12",
+    )
+    tie_payout: Odds = option(
+        Odds(8, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D9",
+        doc="a winning Tie Wager pays these odds (9:1 is the usual option)",
+        ref="629a.12",
+    )
+    perfect_pairs_offered: bool = option(
+        True,
+        provenance=Provenance.ASSUMED,
+        decision="D12",
+        doc="whether the Perfect Pairs wagers are offered",
+        ref="629b.1(c)",
+    )
+    perfect_pairs: Paytable = option(
+        Paytable.parse({"perfect": "25:1", "colored": "12:1", "mixed": "6:1"}),
+        provenance=Provenance.ASSUMED,
+        decision="D12",
+        doc="Perfect Pairs paytable: perfect, colored and mixed pairs",
+        ref="629b.1(c)",
+        choices=PP_CATEGORIES,
+    )
+    dealing: Dealing = option(
+        Dealing.FACE_UP,
+        provenance=Provenance.INFER,
+        doc="initial deal: face_up (629a.8(c)(1)) or face_down ((c)(2))",
+        ref="629a.8(c)",
+    )
+    payout_rounding: Rounding = option(
+        Rounding.DOWN,
+        provenance=Provenance.ASSUMED,
+        decision="D10",
+        doc="rounding of fractional winnings (commission) to minor units",
+        ref="629a.12",
+    )
+    second_cover_from_bottom: int = option(
+        14,
+        provenance=Provenance.ASSUMED,
+        doc="cards below the second cover card when a shoe is prepared",
+        ref="629a.5(d)",
+        minimum=14,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MidibaccaratRules(BaccaratRules):
+    """Midibaccarat (629a) options."""
+
+    banker_payout: Odds = option(
+        Odds(19, 20),
+        provenance=Provenance.ASSUMED,
+        decision="D9",
+        doc="a winning Banker Wager pays these odds (19:20 = 5 % vigorish)",
+        ref="629a.12",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommissionFreeRules(BaccaratRules):
+    """Commission-free Midibaccarat (629b.2) options."""
+
+    banker_payout: Odds = option(
+        Odds(1, 1),
+        provenance=Provenance.INFER,
+        decision="D11",
+        doc="a winning Banker Wager pays these odds (no commission)",
+        ref="629b.2",
+    )
+    commission_free_rule: CommissionFreeRule = option(
+        CommissionFreeRule.DRAGON7_PUSH,
+        provenance=Provenance.INFER,
+        decision="D11",
+        doc="dragon7_push, or banker6_pays_half (banker_six_payout)",
+        ref="629b.2",
+    )
+    banker_six_payout: Odds = option(
+        Odds(1, 2),
+        provenance=Provenance.ASSUMED,
+        decision="D11",
+        doc="Banker win on 6 under the banker6_pays_half rule",
+        ref="629b.2",
+    )
+    dragon7_offered: bool = option(
+        True,
+        provenance=Provenance.ASSUMED,
+        decision="D12",
+        doc="whether the Dragon 7 wager is offered",
+        ref="629b.2",
+    )
+    dragon7_payout: Odds = option(
+        Odds(40, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D12",
+        doc="a winning Dragon 7 wager pays these odds",
+        ref="629b.2",
+    )
+    panda8_offered: bool = option(
+        True,
+        provenance=Provenance.ASSUMED,
+        decision="D12",
+        doc="whether the Panda 8 wager is offered",
+        ref="629b.2",
+    )
+    panda8_payout: Odds = option(
+        Odds(25, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D12",
+        doc="a winning Panda 8 wager pays these odds",
+        ref="629b.2",
+    )
