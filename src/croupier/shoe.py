@@ -153,9 +153,16 @@ class Shoe:
             raise ShoeError(msg)
         return item
 
-    def burn(self, count: int = 1) -> list[Card]:
-        """Move ``count`` cards from the top to the discard rack."""
-        burned = [self.draw() for _ in range(count)]
+    def burn(
+        self,
+        count: int = 1,
+        on_cover_card: Callable[[], None] | None = None,
+    ) -> list[Card]:
+        """Move ``count`` cards from the top to the discard rack.
+
+        A cover card met on the way is handled as in :meth:`draw`.
+        """
+        burned = [self.draw(on_cover_card) for _ in range(count)]
         self.discard.extend(burned)
         return burned
 

@@ -19,7 +19,14 @@ from typing import NamedTuple
 
 from croupier.cards import Card, Rank
 
-__all__ = ["Total", "blackjack_total", "card_value", "is_blackjack"]
+__all__ = [
+    "Total",
+    "blackjack_total",
+    "card_value",
+    "is_blackjack",
+    "same_value",
+    "second_chance_total",
+]
 
 
 class Total(NamedTuple):
@@ -54,3 +61,29 @@ def blackjack_total(cards: Iterable[Card]) -> Total:
 def is_blackjack(cards: Sequence[Card]) -> bool:
     """An ace and a 10-value card as the first two cards."""
     return len(cards) == 2 and blackjack_total(cards).value == 21
+
+
+def same_value(first: Card, second: Card) -> bool:
+    """Whether two cards are identical in value (a king and a 10 are).
+
+    >>> same_value(Card.parse("Kd"), Card.parse("10s"))
+    True
+    >>> same_value(Card.parse("As"), Card.parse("Kd"))
+    False
+    """
+    return card_value(first) == card_value(second)
+
+
+def second_chance_total(cards: Iterable[Card], extra: Card) -> int:
+    """A busted hand's total less a Second Chance card (an ace as 1).
+
+    The hand's total is over 21, so every ace in it already counts 1;
+    the extra card's value is subtracted (Double Back Jack, 591.7(l)).
+
+    >>> from croupier.cards import parse_cards
+    >>> second_chance_total(parse_cards("10s 6d 9c"), Card.parse("5h"))
+    20
+    >>> second_chance_total(parse_cards("Kd 6d 9c"), Card.parse("Ah"))
+    24
+    """
+    return blackjack_total(cards).value - card_value(extra)

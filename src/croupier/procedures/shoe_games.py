@@ -7,6 +7,7 @@ that each game's events cite its own chapter.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from croupier.errors import ShoeError
@@ -31,16 +32,29 @@ __all__ = [
 
 
 @implements("591.7(c)", "681a.7(c)")
-def burn_for_new_batch(shoe: Shoe, log: EventLog, section: str) -> Event:
-    """Burn the first card after a full batch is placed in the shoe."""
-    (card,) = shoe.burn(1)
+def burn_for_new_batch(
+    shoe: Shoe,
+    log: EventLog,
+    section: str,
+    on_cover_card: Callable[[], None] | None = None,
+) -> Event:
+    """Burn the first card after a full batch is placed in the shoe.
+
+    A cover card on top is set aside through ``on_cover_card`` (591.7(d)).
+    """
+    (card,) = shoe.burn(1, on_cover_card)
     return log.emit(CardBurned, ref=Ref(section, ("c",)), card=card)
 
 
 @implements("591.7(c)", "681a.7(c)")
-def burn_for_new_dealer(shoe: Shoe, log: EventLog, section: str) -> Event:
+def burn_for_new_dealer(
+    shoe: Shoe,
+    log: EventLog,
+    section: str,
+    on_cover_card: Callable[[], None] | None = None,
+) -> Event:
     """Burn one card when a new dealer comes to the table."""
-    (card,) = shoe.burn(1)
+    (card,) = shoe.burn(1, on_cover_card)
     return log.emit(CardBurned, ref=Ref(section, ("c",)), card=card)
 
 

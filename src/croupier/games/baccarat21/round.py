@@ -127,7 +127,9 @@ class Baccarat21Round(Round):
     @implements("681a.7(c)")
     def _burn_first_card(self) -> Event:
         self._take_cover_card_from_top()
-        return burn_for_new_batch(self.shoe, self.log, SECTION)
+        return burn_for_new_batch(
+            self.shoe, self.log, SECTION, self._on_cover_card
+        )
 
     @implements("681a.7(c)")
     def change_dealer(self) -> Event:
@@ -136,7 +138,9 @@ class Baccarat21Round(Round):
             msg = f"a new dealer burns before dealing, not in {self._phase}"
             raise WrongPhaseError(msg, ref=cite("(c)"))
         self._take_cover_card_from_top()
-        return burn_for_new_dealer(self.shoe, self.log, SECTION)
+        return burn_for_new_dealer(
+            self.shoe, self.log, SECTION, self._on_cover_card
+        )
 
     @implements("681a.7(a)", "681a.7(b)")
     def _deal_card(self, side: Side, ref: Ref, purpose: str = "") -> Card:

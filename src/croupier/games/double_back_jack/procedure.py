@@ -1,0 +1,641 @@
+"""The dealer's side of a Double Back Jack round (591.7 (a)-(h), (j)-(u)).
+
+:class:`DealerProcedure` holds the round's state and runs every step the
+dealer takes without a player's decision: the (c) burn, the (e) deal,
+(f) Blackjacks, the (h) card-reader check, the (m) 21s, (n)-(p) the
+dealer's hand, (q)-(t) settlement, (u) clearing and the (d) reshuffle.
+The players' decisions and the per-seat view are added by
+:class:`~.round.DoubleBackJackRound`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import ClassVar
+
+from croupier.cards import Card, Rank
+from croupier.errors import (
+    InvariantError,
+    ProcedureError,
+    WagerError,
+    WrongPhaseError,
+)
+from croupier.events import (
+    Announced,
+    CardExposed,
+    CardsCollected,
+    Event,
+    WagerPlaced,
+)
+from croupier.hands.blackjack import (
+    blackjack_total,
+    is_blackjack,
+)
+from croupier.money import Odds, Outcome, WagerKey
+from croupier.procedures.shoe_games import (
+    burn_for_new_batch,
+    collect_and_reshuffle,
+)
+from croupier.regs import Ref, implements
+from croupier.rng import Rng
+from croupier.round import Round
+from croupier.shoe import Shoe
+
+from .model import (
+    BLACKJACK,
+    INSURANCE,
+    PHASE_REFS,
+    CardReaderChecked,
+    HandStatus,
+    Payment,
+    Phase,
+    PlayerHand,
+    can_transition,
+    settlement_order,
+)
+from .rules import CollectionProcedure, DoubleBackJackRules
+
+__all__ = ["SECTION", "DealerProcedure", "cite"]
+
+SECTION = "591.7"
+"""The seed section (now 673a.7) that governs the round."""
+DEALER_STANDS = 17
+"""The dealer stands on any hard or soft 17-21 (591.7(o))."""
+TWENTY_ONE = 21
+"""The best total."""
+DEALER_PUSH_TOTAL = 22
+"""A dealer 22 returns every remaining wager (591.7(q)(1))."""
+
+
+def cite(text: str) -> Ref:
+    """Parse a reference (shorthand for :meth:`Ref.parse`)."""
+    return Ref.parse(text)
+
+
+_TEN_OR_ACE = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE})
+
+
+class DealerProcedure(Round):
+    """State and dealer steps of a Double Back Jack round (591.7).
+
+    Seats are the boxes 1..``rules.boxes``, seat 1 farthest to the
+    dealer's left; clockwise is ascending, and the dealer's right (where
+    settlements start) is the highest seat.
+    """
+
+    game = "double-back-jack"
+    cover_card_ref = cite("591.7(d)")
+    wager_names = (BLACKJACK,)
+
+    def __init__(
+        self,
+        *,
+        rules: DoubleBackJackRules,
+        shoe: Shoe,
+        rng: Rng | None = None,
+        new_shoe: bool = True,
+        starting_position: int | None = None,
+    ) -> None:
+        if starting_position is not None:
+            msg = (
+                "Double Back Jack has no starting position: the deal starts "
+                "with the player farthest to the dealer's left"
+            )
+            raise ProcedureError(msg, ref=cite("591.7(e)"))
+        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
+        self.dbj_rules = rules
+        """The Rules Submission in force (typed)."""
+        self._phase = Phase.WAGERING
+        self._boxes: dict[int, list[PlayerHand]] = {}
+        self._players: dict[int, str] = {}
+        self._dealer: list[Card] = []
+        self._dealer_on_table = False
+        self._hole_exposed = False
+        self._insurance_queue: list[int] = []
+        self._current: PlayerHand | None = None
+        if new_shoe:
+            burn_for_new_batch(
+                self.shoe, self.log, SECTION, self._on_cover_card
+            )
+        self._enter(Phase.WAGERING, PHASE_REFS[Phase.WAGERING])
+
+    # -- state -----------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round is complete."""
+        return self._phase is Phase.COMPLETE
+
+    @property
+    def needs_new_shoe(self) -> bool:
+        """Whether the cover card came out: the next round burns anew.
+
+        After a (d) reshuffle the stack must be cut and given a cover
+        card (591.5) and the next round created with ``new_shoe=True``
+        so that its (c) burn runs.
+        """
+        return self.cover_card_reached
+
+    def player_hands(self) -> list[PlayerHand]:
+        """Every player hand, seat by seat clockwise (a copy of the list)."""
+        return [
+            hand for seat in sorted(self._boxes) for hand in self._boxes[seat]
+        ]
+
+    @property
+    def dealer_cards(self) -> tuple[Card, ...]:
+        """The dealer's cards (the state, not a view: includes the hole)."""
+        return tuple(self._dealer)
+
+    def _set_phase(self, target: Phase, ref: Ref | None = None) -> None:
+        if not can_transition(self._phase, target):
+            msg = f"no transition {self._phase} -> {target}"
+            raise InvariantError(msg)
+        self._phase = target
+        self._enter(target, ref if ref is not None else PHASE_REFS[target])
+
+    def table_cards(self) -> list[Card]:
+        """Cards on the layout now."""
+        cards = [
+            card
+            for hand in self.player_hands()
+            if hand.on_table
+            for card in hand.all_cards()
+        ]
+        if self._dealer_on_table:
+            cards.extend(self._dealer)
+        return cards
+
+    def hands(self) -> dict[str, list[str]]:
+        """Every hand's cards: ``seat N``, ``seat N hand 2``, ``dealer``."""
+        out = {
+            hand.label: [str(card) for card in hand.all_cards()]
+            for hand in self.player_hands()
+        }
+        out["dealer"] = [str(card) for card in self._dealer]
+        return out
+
+    # -- wagering ----------------------------------------------------------
+
+    def verify_wager(
+        self, seat: int, wager: str, amount: int, player: str | None = None
+    ) -> None:
+        """Raise unless the wager may be placed now."""
+        rules = self.dbj_rules
+        if self._phase is not Phase.WAGERING:
+            msg = f"wagers close before the first card; phase is {self._phase}"
+            raise WrongPhaseError(msg, ref=cite("673a.6(c)"))
+        if wager != BLACKJACK:
+            msg = (
+                "only a Blackjack Wager is placed before the deal, "
+                f"not {wager!r}"
+            )
+            raise WagerError(msg, ref=cite("673a.6(d)"))
+        if not 1 <= seat <= rules.boxes:
+            msg = f"the table has boxes 1 to {rules.boxes}, not {seat}"
+            raise WagerError(msg, ref=cite("673a.2(a)"))
+        if amount <= 0:
+            msg = f"a wager must be a positive amount, not {amount}"
+            raise WagerError(msg, ref=cite("673a.6(a)"))
+        if not rules.table_minimum <= amount <= rules.table_maximum:
+            msg = (
+                f"{amount} is outside the table limits "
+                f"{rules.table_minimum}-{rules.table_maximum}"
+            )
+            raise WagerError(msg, ref=cite("673a.6(a)"))
+        if seat in self._boxes:
+            msg = f"box {seat} already holds a Blackjack Wager"
+            raise WagerError(msg, ref=cite("673a.6(c)"))
+        if player is not None:
+            self._verify_player_boxes(seat, player)
+
+    def _verify_player_boxes(self, seat: int, player: str) -> None:
+        owned = [s for s, p in self._players.items() if p == player]
+        if len(owned) + 1 > self.dbj_rules.boxes_per_player:
+            msg = (
+                f"player {player!r} may wager on at most "
+                f"{self.dbj_rules.boxes_per_player} boxes"
+            )
+            raise WagerError(msg, ref=cite("673a.6(e)"))
+        if owned and not any(abs(seat - s) == 1 for s in owned):
+            msg = f"box {seat} is not adjacent to {player!r}'s boxes {owned}"
+            raise WagerError(msg, ref=cite("673a.6(e)"))
+
+    def place_wager(
+        self, seat: int, wager: str, amount: int, player: str | None = None
+    ) -> WagerPlaced:
+        """Place a Blackjack Wager on box ``seat`` (673a.6).
+
+        ``player`` names who plays the box, so that one player's boxes
+        can be held to the adjacent-box limit of the Rules Submission
+        (673a.6(e)); without it each box is its own player.
+        """
+        self.verify_wager(seat, wager, amount, player)
+        if player is not None:
+            self._players[seat] = player
+        self._boxes[seat] = [PlayerHand(seat=seat)]
+        return self._record_wager(
+            WagerKey(seat, BLACKJACK), amount, cite("673a.6(d)")
+        )
+
+    # -- the automatic procedure --------------------------------------------
+
+    def deal(self) -> list[Event]:
+        """Close wagering, deal (e) and run the procedure to a decision."""
+        if self._phase is not Phase.WAGERING:
+            msg = f"the cards are dealt once per round; phase is {self._phase}"
+            raise WrongPhaseError(msg, ref=cite("591.7(e)"))
+        if not self._boxes:
+            msg = "no box holds a Blackjack Wager"
+            raise WagerError(msg, ref=cite("673a.6(d)"))
+        start = len(self.log)
+        self._set_phase(Phase.DEALING)
+        self._continue()
+        return list(self.log.events[start:])
+
+    def _continue(self) -> None:
+        """Run dealer steps until a player must decide or the round ends."""
+        while self._phase is not Phase.COMPLETE and self.pending() is None:
+            self._STEPS[self._phase](self)
+
+    @implements("591.7(a)", "591.7(b)")
+    def _deal_card(
+        self,
+        to: str,
+        ref: Ref,
+        *,
+        face_up: bool = True,
+        hand: int = 0,
+        purpose: str = "",
+    ) -> Card:
+        """The dealer takes the next card from the dealing shoe.
+
+        Every card of the round comes from the shoe (a), drawn and placed
+        by the dealer alone (b); a cover card met on the way is set aside
+        and the round completed (d).
+        """
+        return self._deal_to(
+            to, ref, face_up=face_up, hand=hand, purpose=purpose
+        )
+
+    @implements("591.7(e)")
+    def _step_deal(self) -> None:
+        seats = sorted(self._boxes)
+        for seat in seats:
+            hand = self._boxes[seat][0]
+            hand.cards.append(self._deal_card(hand.label, cite("591.7(e)(1)")))
+        self._dealer_on_table = True
+        self._dealer.append(self._deal_card("dealer", cite("591.7(e)(2)")))
+        for seat in seats:
+            hand = self._boxes[seat][0]
+            hand.cards.append(self._deal_card(hand.label, cite("591.7(e)(3)")))
+        self._dealer.append(
+            self._deal_card(
+                "dealer", cite("591.7(e)(4)"), face_up=False, purpose="hole"
+            )
+        )
+        self._set_phase(Phase.PLAYER_BLACKJACKS)
+
+    @implements("591.7(f)")
+    def _step_player_blackjacks(self) -> None:
+        rules = self.dbj_rules
+        for seat in sorted(self._boxes, reverse=True):
+            hand = self._boxes[seat][0]
+            if is_blackjack(hand.cards):
+                self._pay(
+                    Payment(
+                        hand.key,
+                        Outcome.WIN,
+                        self._winnings(rules.blackjack_payout, hand.key),
+                        cite("591.7(f)"),
+                    )
+                )
+                self._collect(hand, cite("591.7(f)"))
+                hand.status = HandStatus.SETTLED
+        up = self._dealer[0]
+        live = [h.seat for h in self.player_hands() if self._is_live(h)]
+        if up.rank == Rank.ACE and rules.insurance and live:
+            self._insurance_queue = live
+            self._set_phase(Phase.INSURANCE)
+            self.log.emit(
+                Announced, ref=cite("591.7(g)"), text="insurance is open"
+            )
+        elif up.rank in _TEN_OR_ACE:
+            self._set_phase(Phase.CARD_READER)
+        else:
+            self._set_phase(Phase.PLAYER_DECISIONS)
+
+    def _step_insurance_closed(self) -> None:
+        self._set_phase(Phase.CARD_READER)
+
+    @implements("591.7(h)")
+    def _step_card_reader(self) -> None:
+        blackjack = is_blackjack(self._dealer)
+        self.log.emit(
+            CardReaderChecked, ref=cite("591.7(h)"), blackjack=blackjack
+        )
+        if blackjack:
+            self._set_phase(Phase.DEALER_BLACKJACK)
+            return
+        self._settle_many(
+            Payment(
+                key, Outcome.LOSE, -self.ledger.stakes[key], cite("591.7(h)")
+            )
+            for key in self._open_insurance()
+        )
+        self._set_phase(Phase.PLAYER_DECISIONS)
+
+    def _step_dealer_blackjack(self) -> None:
+        ref = cite("591.7(h)")
+        self._expose_hole(ref)
+        self.log.emit(Announced, ref=ref, text="dealer has Blackjack")
+        payments = [
+            Payment(hand.key, Outcome.LOSE, -self.ledger.stakes[hand.key], ref)
+            for hand in self.player_hands()
+            if self.ledger.is_open(hand.key)
+        ]
+        payments.extend(
+            Payment(
+                key,
+                Outcome.WIN,
+                self._winnings(self.dbj_rules.insurance_payout, key),
+                ref,
+            )
+            for key in self._open_insurance()
+        )
+        self._settle_many(payments)
+        for hand in self.player_hands():
+            hand.status = HandStatus.SETTLED
+        self._set_phase(Phase.CLEARING)
+
+    def _step_decisions(self) -> None:
+        """Find the next hand to decide, left to right (591.7(i))."""
+        for hand in self.player_hands():
+            if hand.status is not HandStatus.PLAYING:
+                continue
+            if len(hand.cards) == 1:
+                hand.cards.append(
+                    self._deal_card(
+                        hand.label,
+                        cite("673a.11(b)"),
+                        hand=hand.index,
+                        purpose="split",
+                    )
+                )
+                self._after_card(hand)
+                if hand.status is not HandStatus.PLAYING:
+                    if self._phase is Phase.SECOND_CHANCE:
+                        return
+                    continue
+            self._current = hand
+            return
+        self._current = None
+        self._set_phase(Phase.HOLE_CARD)
+
+    @implements("591.7(n)")
+    def _step_hole_card(self) -> None:
+        self._expose_hole(cite("591.7(n)"))
+        self._announce_total(cite("591.7(n)"))
+        self._set_phase(Phase.DEALER_DRAW)
+
+    @implements("591.7(o)", "591.7(p)")
+    def _step_dealer_draw(self) -> None:
+        if not any(
+            h.status is HandStatus.STANDING for h in self.player_hands()
+        ):
+            self.log.emit(
+                Announced,
+                ref=cite("591.7(p)"),
+                text="every hand is decided: the dealer draws no card",
+            )
+        else:
+            while blackjack_total(self._dealer).value < DEALER_STANDS:
+                self._dealer.append(
+                    self._deal_card("dealer", cite("591.7(o)"))
+                )
+                self._announce_total(cite("591.7(o)"))
+        self._set_phase(Phase.SETTLEMENT)
+
+    @implements("591.7(q)", "591.7(r)", "591.7(s)")
+    def _step_settlement(self) -> None:
+        procedure = self.dbj_rules.collection_procedure
+        part = (
+            "1" if procedure is CollectionProcedure.COLLECT_THEN_PAY else "2"
+        )
+        self.log.emit(
+            Announced,
+            ref=Ref(SECTION, ("t", part)),
+            text=f"collection procedure {procedure.value}",
+        )
+        dealer = blackjack_total(self._dealer).value
+        payments: list[Payment] = []
+        for hand in self.player_hands():
+            if hand.status is HandStatus.STANDING:
+                payments.extend(self._compare(hand, dealer))
+                hand.status = HandStatus.SETTLED
+        self._settle_many(payments)
+        self._set_phase(Phase.CLEARING)
+
+    def _compare(self, hand: PlayerHand, dealer: int) -> list[Payment]:
+        """The (q)-(s) settlement of one remaining hand."""
+        rules = self.dbj_rules
+        player = hand.total()
+        chance = hand.second_chance_key
+        has_chance = self.ledger.is_open(chance)
+        keys = [hand.key, chance] if has_chance else [hand.key]
+        if dealer == DEALER_PUSH_TOTAL:
+            return [
+                Payment(key, Outcome.PUSH, 0, cite("591.7(q)(1)"))
+                for key in keys
+            ]
+        if player > TWENTY_ONE:  # only when busts stay on the layout (D1)
+            outcome = Outcome.LOSE
+        elif dealer > TWENTY_ONE or player > dealer:
+            outcome = Outcome.WIN
+        elif player == dealer:
+            outcome = Outcome.PUSH
+        else:
+            outcome = Outcome.LOSE
+        if outcome is Outcome.WIN and has_chance:
+            ref = cite("591.7(s)(1)(i)")
+            return [
+                Payment(hand.key, Outcome.PUSH, 0, ref),
+                Payment(
+                    chance,
+                    Outcome.WIN,
+                    self._winnings(rules.second_chance_win_payout, chance),
+                    ref,
+                ),
+            ]
+        if outcome is Outcome.WIN:
+            return [
+                Payment(
+                    hand.key,
+                    Outcome.WIN,
+                    self._winnings(rules.win_payout, hand.key),
+                    cite("591.7(s)(1)(ii)"),
+                )
+            ]
+        if outcome is Outcome.PUSH:
+            return [
+                Payment(key, Outcome.PUSH, 0, cite("591.7(s)(2)"))
+                for key in keys
+            ]
+        return [
+            Payment(
+                key,
+                Outcome.LOSE,
+                -self.ledger.stakes[key],
+                cite("591.7(s)(3)"),
+            )
+            for key in keys
+        ]
+
+    @implements("591.7(u)")
+    def _step_clearing(self) -> None:
+        ref = cite("591.7(u)")
+        for hand in sorted(
+            self.player_hands(), key=lambda h: (-h.seat, -h.index)
+        ):
+            if hand.on_table:
+                self._collect(hand, ref)
+        if self._dealer_on_table:
+            self._dealer_on_table = False
+            self.shoe.discard_cards(self._dealer)
+            self.log.emit(
+                CardsCollected,
+                ref=ref,
+                source="dealer",
+                cards=tuple(self._dealer),
+                exposed=self._hole_exposed,
+            )
+        self.ledger.verify()
+        self._set_phase(
+            Phase.RESHUFFLE if self.cover_card_reached else Phase.COMPLETE
+        )
+
+    @implements("591.7(d)")
+    def _step_reshuffle(self) -> None:
+        collect_and_reshuffle(self.shoe, self.log, SECTION, self.rng)
+        self._set_phase(Phase.COMPLETE)
+
+    _STEPS: ClassVar[dict[Phase, Callable[[DealerProcedure], None]]] = {
+        Phase.DEALING: _step_deal,
+        Phase.PLAYER_BLACKJACKS: _step_player_blackjacks,
+        Phase.INSURANCE: _step_insurance_closed,
+        Phase.CARD_READER: _step_card_reader,
+        Phase.DEALER_BLACKJACK: _step_dealer_blackjack,
+        Phase.PLAYER_DECISIONS: _step_decisions,
+        Phase.HOLE_CARD: _step_hole_card,
+        Phase.DEALER_DRAW: _step_dealer_draw,
+        Phase.SETTLEMENT: _step_settlement,
+        Phase.CLEARING: _step_clearing,
+        Phase.RESHUFFLE: _step_reshuffle,
+    }
+
+    # -- hand bookkeeping ------------------------------------------------
+
+    def _is_live(self, hand: PlayerHand) -> bool:
+        return hand.status is HandStatus.PLAYING
+
+    def _open_insurance(self) -> list[WagerKey]:
+        return [
+            key for key in self.ledger.open_keys() if key.wager == INSURANCE
+        ]
+
+    def _winnings(self, odds: Odds, key: WagerKey) -> int:
+        return odds.winnings(self.ledger.stakes[key], self.dbj_rules.rounding)
+
+    def _pay(self, payment: Payment) -> None:
+        self._settle(payment.key, payment.outcome, payment.net, payment.ref)
+
+    def _settle_many(self, payments: Iterable[Payment]) -> None:
+        ordered = settlement_order(
+            payments, self.dbj_rules.collection_procedure
+        )
+        for payment in ordered:
+            self._pay(payment)
+
+    def _collect(self, hand: PlayerHand, ref: Ref) -> None:
+        """Place a hand's cards in the discard rack, in dealt order."""
+        cards = hand.all_cards()
+        hand.on_table = False
+        self.shoe.discard_cards(cards)
+        self.log.emit(
+            CardsCollected, ref=ref, source=hand.label, cards=tuple(cards)
+        )
+
+    def _expose_hole(self, ref: Ref) -> None:
+        self._hole_exposed = True
+        self.log.emit(CardExposed, ref=ref, to="dealer", card=self._dealer[1])
+
+    def _announce_total(self, ref: Ref) -> None:
+        total = blackjack_total(self._dealer)
+        kind = "soft" if total.soft else "hard"
+        self.log.emit(Announced, ref=ref, text=f"dealer {kind} {total.value}")
+
+    def _after_card(self, hand: PlayerHand) -> None:
+        """Decide what a new card means for the hand ((k), (l), (m))."""
+        total = hand.total()
+        if total > TWENTY_ONE:
+            self._bust(hand)
+        elif total == TWENTY_ONE:
+            self._pay_twenty_one(hand)
+        elif hand.doubled or (
+            hand.split
+            and hand.cards[0].rank == Rank.ACE
+            and not self.dbj_rules.split_aces_may_draw
+        ):
+            hand.status = HandStatus.STANDING
+
+    def _second_chance_offered(self, hand: PlayerHand) -> bool:
+        rules = self.dbj_rules
+        return not (
+            (hand.doubled and not rules.second_chance_on_doubled)
+            or (hand.split and not rules.second_chance_on_split)
+        )
+
+    @implements("591.7(l)")
+    def _bust(self, hand: PlayerHand) -> None:
+        if self._second_chance_offered(hand):
+            hand.status = HandStatus.BUSTED
+            self._current = hand
+            self._set_phase(Phase.SECOND_CHANCE)
+            self.log.emit(
+                Announced,
+                ref=cite("591.7(l)"),
+                text=f"{hand.label} has {hand.total()}: Second Chance?",
+            )
+        else:
+            self._lose_bust(hand)
+
+    def _lose_bust(self, hand: PlayerHand) -> None:
+        """A bust without Second Chance: collected at once (D1)."""
+        if not self.dbj_rules.collect_busts_at_once:
+            hand.status = HandStatus.STANDING
+            return
+        ref = cite("591.7(l)")
+        self._pay(
+            Payment(hand.key, Outcome.LOSE, -self.ledger.stakes[hand.key], ref)
+        )
+        self._collect(hand, ref)
+        hand.status = HandStatus.SETTLED
+
+    @implements("591.7(m)")
+    def _pay_twenty_one(self, hand: PlayerHand) -> None:
+        ref = cite("591.7(m)")
+        self._pay(
+            Payment(
+                hand.key,
+                Outcome.WIN,
+                self._winnings(self.dbj_rules.twenty_one_payout, hand.key),
+                ref,
+            )
+        )
+        self._collect(hand, ref)
+        hand.status = HandStatus.SETTLED
