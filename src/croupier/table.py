@@ -96,7 +96,8 @@ class Table:
         self._current: Round | None = None
 
     def _prepare(self, occupied_seats: tuple[int, ...]) -> Shoe:
-        if self.shoe is None:
+        if self.shoe is None or self.shoe.set_aside:
+            # First shoe, or the deck was removed from the table (670a.9(e)).
             shoe = self.spec.new_shoe(self.rules, self.rng)
         else:
             shoe = self.shoe

@@ -1,0 +1,759 @@
+"""One round of Six-Card Fortune Pai Gow Poker (670a).
+
+The round runs the dealer's procedure itself and stops only where a
+player decides. The order of decisions (chosen here; 670a.11 was not
+retrieved): each seat holding a Six-Card Wager, clockwise from the
+starting position, first decides on the Double Down Wager (when
+offered), then sets its hand (or asks for the house way). Then the
+dealer's hand is exposed and set the house way, and every wager is
+settled seat by seat counter-clockwise from the dealer's right.
+
+>>> from croupier.shoe import Shoe
+>>> from croupier.games.six_card_fortune_pai_gow.rules import SixCardRules
+>>> rnd = SixCardRound(rules=SixCardRules(), shoe=Shoe.new(jokers=1),
+...                    starting_position=1)
+>>> _ = rnd.place_wager(1, "pai_gow", 1000)
+>>> _ = rnd.deal()
+>>> rnd.pending().legal
+('double_down', 'no_double_down')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum, unique
+from typing import Any, ClassVar
+
+from croupier.cards import Card
+from croupier.errors import (
+    IllegalActionError,
+    OutOfTurnError,
+    ProcedureError,
+    WagerError,
+    WrongPhaseError,
+)
+from croupier.events import (
+    Announced,
+    CardExposed,
+    CardsCollected,
+    DecisionMade,
+    Event,
+    RoundVoided,
+    Shuffled,
+    WagerPlaced,
+)
+from croupier.hands.paigow import (
+    Setting,
+    compare,
+    describe,
+    evaluate,
+    find_house_way,
+    set_hand,
+)
+from croupier.money import Outcome, WagerKey
+from croupier.procedures import ch670a
+from croupier.procedures.ch670a import DEALER, Deal, DealFault, position_label
+from croupier.regs import Ref, implements
+from croupier.rng import Rng
+from croupier.round import Action, Pending, Round
+from croupier.shoe import Shoe
+
+from .events import (
+    DeckHeld,
+    EnvyBonusPaid,
+    EnvyLammerPlaced,
+    HandSet,
+    MeterChanged,
+    ProgressiveCountError,
+    ProgressiveWagersCollected,
+)
+from .rules import Dealing, SixCardRules
+from .views import seat_view
+from .wagers import (
+    Wager,
+    commission_on,
+    envy_award,
+    fortune_winnings,
+    progressive_payout,
+)
+
+__all__ = [
+    "DeckHeld",
+    "EnvyBonusPaid",
+    "EnvyLammerPlaced",
+    "HandSet",
+    "MeterChanged",
+    "Phase",
+    "ProgressiveCountError",
+    "ProgressiveWagersCollected",
+    "SixCardRound",
+]
+
+SEATS = (1, 2, 3, 4, 5, 6)
+SETTLE_REF = Ref.parse("670a.11")
+WAGER_REF = Ref.parse("670a.7(c)")
+SIDE_REF = Ref.parse("670a.7(e)")
+
+
+@unique
+class Phase(StrEnum):
+    """The phases of a round."""
+
+    WAGERING = "wagering"
+    """Wagers are being placed."""
+    DEALING = "dealing"
+    """No more bets; the cards are being dealt and counted."""
+    DECISIONS = "decisions"
+    """Players decide on the Double Down and set their hands."""
+    SETTLEMENT = "settlement"
+    """The dealer's hand is set and every wager settled."""
+    COMPLETE = "complete"
+    """Every wager settled and the cards cleared."""
+    VOID = "void"
+    """The round was void (670a.9(e)); every wager returned."""
+
+
+TRANSITIONS: dict[Phase, tuple[Phase, ...]] = {
+    Phase.WAGERING: (Phase.DEALING,),
+    Phase.DEALING: (Phase.DECISIONS, Phase.VOID),
+    Phase.DECISIONS: (Phase.SETTLEMENT,),
+    Phase.SETTLEMENT: (Phase.COMPLETE,),
+    Phase.COMPLETE: (),
+    Phase.VOID: (),
+}
+"""Allowed phase transitions."""
+
+
+@implements("670a.9")
+class SixCardRound(Round):
+    """A round of Six-Card Fortune Pai Gow Poker."""
+
+    game: ClassVar[str] = "six-card-fortune-pai-gow"
+    wager_names: ClassVar[tuple[str, ...]] = (
+        Wager.PAI_GOW,
+        Wager.FORTUNE_BONUS,
+        Wager.PROGRESSIVE,
+    )
+
+    def __init__(
+        self,
+        *,
+        rules: SixCardRules,
+        shoe: Shoe,
+        rng: Rng | None = None,
+        new_shoe: bool = True,
+        starting_position: int | None = None,
+        shuffle: bool = False,
+    ) -> None:
+        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
+        self.rules: SixCardRules = rules
+        self.given_start = starting_position
+        """The starting position a replay gives (else the RNG decides)."""
+        self.shuffle_first = shuffle
+        """Whether the round shuffles the deck itself (670a.9(a)(1))."""
+        self.starting_position: int | None = None
+        """The position that received the first card."""
+        self.deal_record = Deal()
+        """What each position was dealt."""
+        self.on_layout: set[int] = set()
+        """Positions whose cards are still on the layout."""
+        self.spread: list[Card] = []
+        """Remaining cards spread face down while counted."""
+        self.settings: dict[int, Setting] = {}
+        """Hand settings by position (dealer 7)."""
+        self.double_decided: set[int] = set()
+        """Seats that made their Double Down decision."""
+        self.lammers: set[int] = set()
+        """Seats with an Envy lammer."""
+        self.meter = rules.progressive_meter
+        """The progressive meter (input: the rules; output: now)."""
+        self.progressive_system_count: int | None = None
+        """The count the progressive system accepted, once locked."""
+        self.fault: DealFault | None = None
+        """What voided the round, if anything."""
+        self.exposed: set[int] = set()
+        """Positions whose cards have been exposed."""
+        self._phase = Phase.WAGERING
+
+    # -- phase -------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
+
+    def _go(self, phase: Phase, ref: Ref) -> None:
+        if phase not in TRANSITIONS[self._phase]:  # pragma: no cover
+            msg = f"no transition {self._phase} -> {phase}"
+            raise WrongPhaseError(msg, ref=ref)
+        self._phase = phase
+        self._enter(phase, ref)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round is complete or void."""
+        return self._phase in (Phase.COMPLETE, Phase.VOID)
+
+    # -- wagers ------------------------------------------------------
+
+    def _offered(self, wager: str) -> bool:
+        return {
+            Wager.PAI_GOW: True,
+            Wager.FORTUNE_BONUS: self.rules.fortune_bonus_offered,
+            Wager.PROGRESSIVE: self.rules.progressive_offered,
+        }.get(Wager(wager), False)
+
+    def verify_wager(self, seat: int, wager: str, amount: int) -> None:
+        """Raise unless ``wager`` may be placed now."""
+        if self._phase is not Phase.WAGERING:
+            msg = f"{wager} wager after 'no more bets'"
+            raise WrongPhaseError(msg, ref=WAGER_REF)
+        if seat not in SEATS:
+            msg = f"no seat {seat}: the layout has seats 1-6"
+            raise WagerError(msg, ref=Ref.parse("670a.7(a)"))
+        if wager == Wager.DOUBLE_DOWN:
+            msg = "the Double Down Wager is made after the cards are seen"
+            raise WagerError(msg, ref=WAGER_REF)
+        if wager not in self.wager_names or not self._offered(wager):
+            msg = f"{wager!r} is not a wager offered at this table"
+            raise WagerError(msg, ref=SIDE_REF)
+        if amount <= 0:
+            msg = f"a wager must be a positive amount, not {amount}"
+            raise WagerError(msg, ref=Ref.parse("670a.7(a)"))
+        if wager == Wager.PROGRESSIVE:
+            if self.progressive_system_count is not None:
+                msg = "the progressive system is locked: no more wagers"
+                raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
+            if amount != self.rules.progressive_wager_amount:
+                msg = (
+                    f"a Progressive Payout Wager is exactly "
+                    f"{self.rules.progressive_wager_amount}, not {amount}"
+                )
+                raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
+        if WagerKey(seat, wager) in self.ledger.stakes:
+            msg = f"seat {seat} already has a {wager} wager"
+            raise WagerError(msg, ref=WAGER_REF)
+        if wager != Wager.PAI_GOW and not self._stake(seat, Wager.PAI_GOW):
+            msg = (
+                f"a {wager} wager needs a Six-Card Fortune Pai Gow Poker "
+                f"Wager at seat {seat} first"
+            )
+            raise WagerError(msg, ref=SIDE_REF)
+
+    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
+        """Place a wager before "no more bets" (670a.7(a)-(e))."""
+        self.verify_wager(seat, wager, amount)
+        return self._record_wager(
+            WagerKey(seat, wager), amount, Ref.parse("670a.7(a)")
+        )
+
+    def _stake(self, seat: int, wager: str) -> int:
+        return self.ledger.stakes.get(WagerKey(seat, wager), 0)
+
+    def _seats_with(self, wager: str) -> list[int]:
+        return [s for s in SEATS if self._stake(s, wager)]
+
+    def _progressive_ref(self) -> Ref:
+        if self.rules.dealing is Dealing.AUTOMATED_SHOE:
+            return Ref.parse("670a.10(a)(2)(ii)")
+        return Ref.parse("670a.9(a)(3)(ii)")
+
+    def verify_progressive_count(self, system_count: int) -> None:
+        """Raise unless the chips collected equal the system's count."""
+        count = len(self._seats_with(Wager.PROGRESSIVE))
+        if count != system_count:
+            msg = (
+                f"{count} progressive wager(s) on the layout but the "
+                f"progressive system accepted {system_count}: the deal "
+                f"may not begin"
+            )
+            raise ProgressiveCountError(msg, ref=self._progressive_ref())
+
+    def lock_progressive(self, system_count: int) -> None:
+        """Lock the progressive system with the count it accepted.
+
+        The count is checked against the chips when the deal begins
+        (670a.9(a)(3)(ii)); a mismatch refuses the deal.
+        """
+        if self._phase is not Phase.WAGERING:
+            msg = "the progressive system is locked before the deal"
+            raise WrongPhaseError(msg, ref=self._progressive_ref())
+        self.progressive_system_count = system_count
+
+    # -- the deal ----------------------------------------------------
+
+    def _verify_deal(self) -> int:
+        if self._phase is not Phase.WAGERING:
+            msg = "the cards have already been dealt"
+            raise WrongPhaseError(msg, ref=Ref.parse("670a.9(c)"))
+        players = set(self._seats_with(Wager.PAI_GOW))
+        if not players:
+            msg = "no Six-Card Fortune Pai Gow Poker Wager on the layout"
+            raise WagerError(msg, ref=Ref.parse("670a.7(d)"))
+        for key in self.ledger.stakes:
+            if key.seat not in players:
+                msg = (
+                    f"seat {key.seat} has a {key.wager} wager without a "
+                    f"Six-Card Fortune Pai Gow Poker Wager"
+                )
+                raise WagerError(msg, ref=SIDE_REF)
+        if self.rules.dealing_irregularities:
+            if self.rules.dealing is Dealing.AUTOMATED_SHOE:
+                msg = "an automated dealing shoe deals whole stacks"
+                raise ProcedureError(msg, ref=Ref.parse("670a.10(c)"))
+            ch670a.parse_irregularities(self.rules.dealing_irregularities)
+        if self.given_start is not None:
+            ch670a.clockwise_from(self.given_start)
+        system_count = self.progressive_system_count
+        if system_count is None:
+            system_count = (
+                len(self._seats_with(Wager.PROGRESSIVE))
+                + self.rules.progressive_system_count_offset
+            )
+        offered = self.rules.progressive_offered
+        if offered and (self._seats_with(Wager.PROGRESSIVE) or system_count):
+            self.verify_progressive_count(system_count)
+        return system_count
+
+    @implements("670a.9(a)", "670a.10(a)")
+    def deal(self) -> list[Event]:
+        """Announce "no more bets", deal, count and check (670a.9(a)-(f))."""
+        system_count = self._verify_deal()
+        first = len(self.log)
+        hand = self.rules.dealing is Dealing.HAND
+        automated = self.rules.dealing is Dealing.AUTOMATED_SHOE
+        section = "670a.10" if automated else "670a.9"
+        self._go(Phase.DEALING, Ref.parse(f"{section}(a)"))
+        self._prepare_deck(automated=automated)
+        if hand:
+            self.log.emit(
+                DeckHeld,
+                ref=Ref.parse("670a.9(a)(2)"),
+                hand=self.rules.holding_hand.value,
+            )
+        no_bets = "670a.10(a)(2)" if automated else "670a.9(a)(3)"
+        self.log.emit(Announced, ref=Ref.parse(no_bets), text="no more bets")
+        self._place_lammers(Ref.parse(f"{no_bets}(i)"))
+        self._collect_progressive(system_count, Ref.parse(f"{no_bets}(ii)"))
+        start = ch670a.determine_starting_position(
+            self.log,
+            self.rng,
+            Ref.parse(f"{section}(b)"),
+            self.given_start,
+        )
+        self.starting_position = start
+        self.on_layout = set(ch670a.POSITIONS)
+        slips = ch670a.parse_irregularities(self.rules.dealing_irregularities)
+        if automated:
+            self.deal_record = ch670a.deliver_stacks(
+                self.shoe, self.log, start
+            )
+        elif hand:
+            self.deal_record = ch670a.deal_from_hand(
+                self.shoe, self.log, start, slips
+            )
+        else:
+            self.deal_record = ch670a.deal_from_manual_shoe(
+                self.shoe, self.log, start, slips
+            )
+        self.spread = ch670a.count_remaining(
+            self.shoe, self.log, Ref.parse(f"{section}(d)")
+        )
+        self.fault = ch670a.find_fault(self.deal_record, self.spread)
+        if self.fault is not None:
+            self._void(Ref.parse(f"{section}(e)"))
+        else:
+            self._after_correct_deal(section)
+        self.verify_conservation()
+        return list(self.log.events[first:])
+
+    def _prepare_deck(self, *, automated: bool) -> None:
+        ref = Ref.parse("670a.10(a)(1)" if automated else "670a.9(a)(1)")
+        if self.shuffle_first:
+            self.shoe.shuffle(self.rng)
+            described = self.rng.describe()
+            seed = described.get("seed")
+            self.log.emit(
+                Shuffled,
+                ref=ref,
+                source=str(described["kind"]),
+                cards=len(self.shoe),
+                seed=seed if isinstance(seed, int) else None,
+            )
+        else:
+            self.log.emit(
+                Shuffled, ref=ref, source="stacked", cards=len(self.shoe)
+            )
+
+    def _place_lammers(self, ref: Ref) -> None:
+        if not (
+            self.rules.fortune_bonus_offered and self.rules.envy_bonus_offered
+        ):
+            return
+        for seat in self._seats_with(Wager.FORTUNE_BONUS):
+            amount = self._stake(seat, Wager.FORTUNE_BONUS)
+            if amount >= self.rules.envy_qualifying_minimum:
+                self.lammers.add(seat)
+                self.log.emit(
+                    EnvyLammerPlaced, ref=ref, seat=seat, amount=amount
+                )
+
+    def _collect_progressive(self, system_count: int, ref: Ref) -> None:
+        if not self.rules.progressive_offered:
+            return
+        seats = self._seats_with(Wager.PROGRESSIVE)
+        self.progressive_system_count = system_count
+        if not seats:
+            return
+        self.log.emit(
+            ProgressiveWagersCollected,
+            ref=ref,
+            count=len(seats),
+            system_count=system_count,
+            total=sum(self._stake(s, Wager.PROGRESSIVE) for s in seats),
+        )
+
+    def _void(self, ref: Ref) -> None:
+        fault = self.fault
+        reason = (
+            "misdeal: a position holds more or fewer than six cards"
+            if fault is DealFault.MISDEALT
+            else f"{len(self.spread)} cards remained instead of 11 "
+            "with every position dealt six: the deck is removed"
+        )
+        self.log.emit(RoundVoided, ref=ref, reason=reason)
+        self._return_all_open(Outcome.VOID, ref)
+        if fault is DealFault.WRONG_DECK:
+            cards = self.deal_record.cards() + self.spread
+            ch670a.remove_deck(self.shoe, self.log, cards, ref)
+        else:
+            for position in ch670a.POSITIONS:
+                self._collect(position, ref, exposed=False)
+            self.shoe.discard_cards(self.spread)
+            self.log.emit(
+                CardsCollected,
+                ref=ref,
+                source="remaining",
+                cards=tuple(self.spread),
+                exposed=False,
+            )
+        self.spread = []
+        self.on_layout = set()
+        self._go(Phase.VOID, ref)
+
+    def _collect(self, position: int, ref: Ref, *, exposed: bool) -> None:
+        cards = self.deal_record.stacks[position]
+        self.shoe.discard_cards(cards)
+        self.on_layout.discard(position)
+        self.log.emit(
+            CardsCollected,
+            ref=ref,
+            source=position_label(position),
+            cards=tuple(cards),
+            exposed=exposed,
+        )
+
+    def _after_correct_deal(self, section: str) -> None:
+        self.shoe.discard_cards(self.spread)
+        self.log.emit(
+            CardsCollected,
+            ref=Ref.parse(f"{section}(d)"),
+            source="remaining",
+            cards=tuple(self.spread),
+            exposed=False,
+        )
+        self.spread = []
+        players = self._seats_with(Wager.PAI_GOW)
+        gone = ch670a.discard_unwagered_stacks(
+            self.shoe,
+            self.log,
+            self.deal_record,
+            players,
+            Ref.parse("670a.9(f)"),
+        )
+        self.on_layout -= set(gone)
+        self._go(Phase.DECISIONS, SETTLE_REF)
+
+    # -- decisions ---------------------------------------------------
+
+    def _decision_order(self) -> list[int]:
+        start = self.starting_position or 1
+        order = ch670a.clockwise_from(start)
+        players = set(self._seats_with(Wager.PAI_GOW))
+        return [p for p in order if p in players]
+
+    def pending(self) -> Pending | None:
+        """The seat to decide and its legal actions, or ``None``."""
+        if self._phase is not Phase.DECISIONS:
+            return None
+        for seat in self._decision_order():
+            if (
+                self.rules.double_down_offered
+                and seat not in self.double_decided
+            ):
+                return Pending(
+                    seat=seat,
+                    hand=0,
+                    legal=("double_down", "no_double_down"),
+                    ref=WAGER_REF,
+                )
+            if seat not in self.settings:
+                return Pending(
+                    seat=seat,
+                    hand=0,
+                    legal=("set", "house_way"),
+                    ref=SETTLE_REF,
+                )
+        return None  # pragma: no cover - settlement follows at once
+
+    def _setting_for(self, action: Action) -> tuple[Setting, str]:
+        cards = self.deal_record.stacks[action.seat]
+        if action.name == "house_way":
+            way = find_house_way(self.rules.house_way)
+            return way.set_hand(cards), way.name
+        if action.card is None:
+            msg = 'a setting names its low card, e.g. "low": "Ah"'
+            raise IllegalActionError(msg, ref=SETTLE_REF)
+        return set_hand(cards, action.card), "player"
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a decision; refuse it, state unchanged, if illegal."""
+        pending = self.pending()
+        if pending is None:
+            msg = f"no decision is pending (phase {self._phase})"
+            raise WrongPhaseError(msg, ref=SETTLE_REF)
+        if action.seat != pending.seat:
+            msg = f"seat {action.seat} acted but seat {pending.seat} decides"
+            raise OutOfTurnError(msg, ref=pending.ref)
+        if action.name not in pending.legal:
+            msg = (
+                f"seat {action.seat} tried {action.name!r}; legal now: "
+                f"{', '.join(pending.legal)}"
+            )
+            raise IllegalActionError(msg, ref=pending.ref)
+        first = len(self.log)
+        if action.name in ("double_down", "no_double_down"):
+            self._double_down(action)
+        else:
+            setting, way = self._setting_for(action)
+            self.settings[action.seat] = setting
+            self._record_setting(action.seat, setting, way)
+            self.log.emit(
+                DecisionMade,
+                ref=SETTLE_REF,
+                seat=action.seat,
+                action=action.name,
+                detail=setting.describe(),
+            )
+        if self.pending() is None:
+            self._settle_round()
+        self.verify_conservation()
+        return list(self.log.events[first:])
+
+    def _double_down(self, action: Action) -> None:
+        seat = action.seat
+        if action.name == "double_down":
+            base = self._stake(seat, Wager.PAI_GOW)
+            amount = base if action.amount is None else action.amount
+            if not 0 < amount <= base:
+                msg = (
+                    f"a Double Down Wager is from 1 to the Six-Card Wager "
+                    f"({base}), not {amount}"
+                )
+                raise WagerError(msg, ref=WAGER_REF)
+            self._record_wager(
+                WagerKey(seat, Wager.DOUBLE_DOWN), amount, WAGER_REF
+            )
+            self.log.emit(
+                DecisionMade,
+                ref=WAGER_REF,
+                seat=seat,
+                action=action.name,
+                amount=amount,
+            )
+        else:
+            self.log.emit(
+                DecisionMade, ref=WAGER_REF, seat=seat, action=action.name
+            )
+        self.double_decided.add(seat)
+
+    def _record_setting(
+        self, position: int, setting: Setting, way: str
+    ) -> None:
+        self.log.emit(
+            HandSet,
+            ref=SETTLE_REF,
+            to=position_label(position),
+            high=setting.high,
+            low=setting.low,
+            hand=describe(setting.high_value),
+            way=way,
+        )
+
+    # -- settlement --------------------------------------------------
+
+    def _expose(self, position: int) -> None:
+        if position in self.exposed:
+            return
+        self.exposed.add(position)
+        for card in self.deal_record.stacks[position]:
+            self.log.emit(
+                CardExposed,
+                ref=SETTLE_REF,
+                to=position_label(position),
+                card=card,
+            )
+
+    def _settle_round(self) -> None:
+        self._go(Phase.SETTLEMENT, SETTLE_REF)
+        self._expose(DEALER)
+        way = find_house_way(self.rules.house_way)
+        dealer = way.set_hand(self.deal_record.stacks[DEALER])
+        self.settings[DEALER] = dealer
+        self._record_setting(DEALER, dealer, way.name)
+        values = {
+            p: evaluate(self.deal_record.stacks[p])
+            for p in [*self._seats_with(Wager.PAI_GOW), DEALER]
+        }
+        for seat in reversed(self._seats_with(Wager.PAI_GOW)):
+            self._expose(seat)
+            self._settle_seat(seat, dealer, values)
+        for position in [DEALER, *reversed(self._seats_with(Wager.PAI_GOW))]:
+            self._collect(position, SETTLE_REF, exposed=True)
+        self.ledger.verify()
+        self._go(Phase.COMPLETE, SETTLE_REF)
+
+    def _settle_seat(
+        self, seat: int, dealer: Setting, values: Mapping[int, int]
+    ) -> None:
+        result = compare(self.settings[seat], dealer).result
+        for wager in (Wager.PAI_GOW, Wager.DOUBLE_DOWN):
+            amount = self._stake(seat, wager)
+            if not amount:
+                continue
+            key = WagerKey(seat, wager)
+            if result == "win":
+                commission = commission_on(amount, self.rules.commission)
+                self._settle(
+                    key,
+                    Outcome.WIN,
+                    amount - commission,
+                    SETTLE_REF,
+                    commission=commission,
+                )
+            elif result == "lose":
+                self._settle(key, Outcome.LOSE, -amount, SETTLE_REF)
+            else:
+                self._settle(key, Outcome.PUSH, 0, SETTLE_REF)
+        self._settle_fortune(seat, values)
+        self._settle_progressive(seat, values[seat])
+
+    def _settle_fortune(self, seat: int, values: Mapping[int, int]) -> None:
+        amount = self._stake(seat, Wager.FORTUNE_BONUS)
+        if not amount:
+            return
+        winnings = fortune_winnings(
+            amount, values[seat], self.rules.fortune_bonus_paytable
+        )
+        net = -amount if winnings is None else winnings
+        if seat in self.lammers:
+            for other, value in values.items():
+                if other == seat or (
+                    other == DEALER and not self.rules.envy_counts_dealer
+                ):
+                    continue
+                award = envy_award(
+                    value,
+                    self.rules.envy_paytable,
+                    self.rules.envy_qualifying_minimum,
+                )
+                if award:
+                    net += award
+                    self.log.emit(
+                        EnvyBonusPaid,
+                        ref=SETTLE_REF,
+                        seat=seat,
+                        source=position_label(other),
+                        category=describe(value),
+                        amount=award,
+                    )
+        outcome = (
+            Outcome.WIN
+            if net > 0
+            else Outcome.PUSH
+            if net == 0
+            else Outcome.LOSE
+        )
+        self._settle(
+            WagerKey(seat, Wager.FORTUNE_BONUS), outcome, net, SETTLE_REF
+        )
+
+    def _settle_progressive(self, seat: int, value: int) -> None:
+        amount = self._stake(seat, Wager.PROGRESSIVE)
+        if not amount:
+            return
+        contribution = int(amount * self.rules.progressive_contribution)
+        if contribution:
+            self.meter += contribution
+            self.log.emit(
+                MeterChanged,
+                ref=SETTLE_REF,
+                meter=self.meter,
+                reason="contribution",
+            )
+        payout = progressive_payout(
+            amount,
+            value,
+            self.meter,
+            odds_table=self.rules.progressive_odds_paytable,
+            meter_table=self.rules.progressive_meter_paytable,
+            reset=self.rules.progressive_reset,
+        )
+        self._settle(
+            WagerKey(seat, Wager.PROGRESSIVE),
+            payout.outcome,
+            payout.net,
+            SETTLE_REF,
+        )
+        if payout.meter_after != self.meter:
+            self.meter = payout.meter_after
+            self.log.emit(
+                MeterChanged, ref=SETTLE_REF, meter=self.meter, reason="payout"
+            )
+
+    # -- views -------------------------------------------------------
+
+    def table_cards(self) -> list[Card]:
+        """Cards on the layout: stacks not yet collected, spread cards."""
+        cards = [
+            card
+            for p in ch670a.POSITIONS
+            if p in self.on_layout
+            for card in self.deal_record.stacks[p]
+        ]
+        return cards + self.spread
+
+    def _shown_positions(self) -> list[int]:
+        if self.starting_position is None:
+            return []
+        return [*self._seats_with(Wager.PAI_GOW), DEALER]
+
+    def hands(self) -> dict[str, list[str]]:
+        """Cards of the positions in play (never the eleven remaining)."""
+        out: dict[str, list[str]] = {}
+        for position in self._shown_positions():
+            label = position_label(position)
+            out[label] = [str(c) for c in self.deal_record.stacks[position]]
+            setting = self.settings.get(position)
+            if setting is not None:
+                out[f"{label} high"] = [str(c) for c in setting.high]
+                out[f"{label} low"] = [str(setting.low)]
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see now.
+
+        See :func:`~.views.seat_view`: never a face-down card of another
+        position, the eleven remaining cards or a discarded stack.
+        """
+        return seat_view(self, seat)

@@ -1,0 +1,249 @@
+"""Six-Card Fortune Pai Gow Poker rounds: decisions, wagers, settlement."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from croupier.cards import Card
+from croupier.errors import (
+    IllegalActionError,
+    OutOfTurnError,
+    RulesError,
+    WagerError,
+)
+from croupier.events import DecisionMade
+from croupier.games.six_card_fortune_pai_gow import SixCardRound, SixCardRules
+from croupier.games.six_card_fortune_pai_gow.round import HandSet, Phase
+from croupier.hands.paigow import FoulSettingError
+from croupier.money import Outcome, WagerKey
+from croupier.registry import find_game
+from croupier.round import Action
+
+Deck = Callable[..., list[Card]]
+MakeRound = Callable[..., SixCardRound]
+DEALER_WEAK = "Ks Qd 9s 5d 4c 3d"
+
+
+def _act(rnd: SixCardRound, seat: int, name: str, **kw: object) -> None:
+    card = kw.pop("low", None)
+    amount = kw.pop("amount", None)
+    rnd.apply(
+        Action(
+            seat=seat,
+            name=name,
+            card=None if card is None else Card.parse(str(card)),
+            amount=None if amount is None else int(str(amount)),
+        )
+    )
+
+
+def test_registered_game() -> None:
+    spec = find_game("six-card-fortune-pai-gow")
+    assert spec.uses_starting_position
+    assert spec.max_seats == 6
+    assert set(spec.wagers) == {"pai_gow", "fortune_bonus", "progressive"}
+    assert len(spec.new_shoe(SixCardRules(), None)) == 53  # type: ignore[arg-type]
+
+
+def test_decision_order_clockwise_from_the_starting_position(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    rnd = make_round(deck(4), start=4)
+    for seat in (1, 3, 5):
+        rnd.place_wager(seat, "pai_gow", 1000)
+    rnd.deal()
+    seen = []
+    while (pending := rnd.pending()) is not None:
+        seen.append((pending.seat, pending.legal))
+        name = "no_double_down" if "no_double_down" in pending.legal else ""
+        _act(rnd, pending.seat, name or "house_way")
+    dd = ("double_down", "no_double_down")
+    hw = ("set", "house_way")
+    assert seen == [
+        (5, dd),
+        (5, hw),
+        (1, dd),
+        (1, hw),
+        (3, dd),
+        (3, hw),
+    ]
+    assert rnd.phase is Phase.COMPLETE
+    rnd.ledger.verify()
+
+
+def test_out_of_turn_and_illegal_actions_leave_state_unchanged(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    rnd = make_round(deck(1))
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.place_wager(2, "pai_gow", 1000)
+    rnd.deal()
+    events = rnd.events
+    with pytest.raises(OutOfTurnError):
+        _act(rnd, 2, "no_double_down")
+    with pytest.raises(IllegalActionError, match="legal now"):
+        _act(rnd, 1, "house_way")
+    with pytest.raises(WagerError, match="from 1 to"):
+        _act(rnd, 1, "double_down", amount=1001)
+    assert rnd.events == events
+    _act(rnd, 1, "no_double_down")
+    with pytest.raises(IllegalActionError, match="names its low card"):
+        _act(rnd, 1, "set")
+    assert rnd.pending() is not None
+
+
+def test_foul_setting_refused_then_a_legal_one_accepted(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    rnd = make_round(deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}))
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.deal()
+    _act(rnd, 1, "no_double_down")
+    events = rnd.events
+    with pytest.raises(FoulSettingError) as info:
+        _act(rnd, 1, "set", low="Ac")
+    assert str(info.value.ref) == "670a.11"
+    assert rnd.events == events
+    _act(rnd, 1, "set", low="Kd")
+    sets = [e for e in rnd.events if isinstance(e, HandSet)]
+    assert [(e.to, str(e.low), e.way) for e in sets] == [
+        ("seat 1", "Kd", "player"),
+        ("dealer", "Qd", "standard"),
+    ]
+
+
+def test_double_down_is_settled_like_the_base_wager_d22(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    rnd = make_round(deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}))
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.deal()
+    _act(rnd, 1, "double_down", amount=600)
+    _act(rnd, 1, "set", low="Ac")
+    by_wager = {s.key.wager: s for s in rnd.settlements}
+    assert by_wager["pai_gow"].net == 950
+    assert by_wager["pai_gow"].commission == 50
+    assert by_wager["double_down"].amount == 600
+    assert by_wager["double_down"].net == 570
+    decisions = [e for e in rnd.events if isinstance(e, DecisionMade)]
+    assert decisions[0].amount == 600
+
+
+def test_double_down_not_offered(deck: Deck, make_round: MakeRound) -> None:
+    rnd = make_round(deck(1), double_down_offered=False)
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.deal()
+    pending = rnd.pending()
+    assert pending is not None
+    assert pending.legal == ("set", "house_way")
+
+
+def test_no_commission_option(deck: Deck, make_round: MakeRound) -> None:
+    rnd = make_round(
+        deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}), commission="0"
+    )
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.deal()
+    _act(rnd, 1, "no_double_down")
+    _act(rnd, 1, "house_way")
+    (settlement,) = rnd.settlements
+    assert (settlement.outcome, settlement.net) == (Outcome.WIN, 1000)
+
+
+def test_wager_refusals(deck: Deck, make_round: MakeRound) -> None:
+    rnd = make_round(deck(1), progressive_offered=False)
+    with pytest.raises(WagerError, match="after the cards"):
+        rnd.place_wager(1, "double_down", 1000)
+    with pytest.raises(WagerError, match="not a wager offered"):
+        rnd.place_wager(1, "progressive", 100)
+    with pytest.raises(WagerError, match="no seat 7"):
+        rnd.place_wager(7, "pai_gow", 100)
+    rnd.place_wager(1, "pai_gow", 1000)
+    with pytest.raises(WagerError, match="already has"):
+        rnd.place_wager(1, "pai_gow", 1000)
+    with pytest.raises(WagerError) as info:
+        rnd.place_wager(2, "fortune_bonus", 500)
+    assert str(info.value.ref) == "670a.7(e)"
+    assert rnd.phase is Phase.WAGERING
+    assert WagerKey(2, "fortune_bonus") not in rnd.ledger.stakes
+
+
+def test_progressive_wager_is_one_fixed_chip(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    rnd = make_round(deck(1))
+    rnd.place_wager(1, "pai_gow", 1000)
+    with pytest.raises(WagerError, match="exactly 100"):
+        rnd.place_wager(1, "progressive", 500)
+
+
+def test_no_wager_no_deal(deck: Deck, make_round: MakeRound) -> None:
+    rnd = make_round(deck(1))
+    with pytest.raises(WagerError) as info:
+        rnd.deal()
+    assert str(info.value.ref) == "670a.7(d)"
+
+
+def test_rules_options_validated() -> None:
+    with pytest.raises(RulesError, match="house_way"):
+        SixCardRules.from_mapping({"house_way": "mine"})
+    with pytest.raises(RulesError, match="dealing"):
+        SixCardRules.from_mapping({"dealing": "telepathy"})
+    with pytest.raises(RulesError, match="fortune_bonus_paytable"):
+        SixCardRules.from_mapping({"fortune_bonus_paytable": {"pair!": "1:1"}})
+    names = {info.name for info in SixCardRules.options()}
+    assert {"commission", "house_way", "envy_qualifying_minimum"} <= names
+
+
+def test_envy_not_paid_without_a_lammer_or_for_own_hand(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    rnd = make_round(
+        deck(
+            1,
+            {
+                1: "5c 5d 5h 5s Jh 7c",
+                2: "Ah Kh Qd 7s 4c 3h",
+                7: "9c 9d 9h 9s Kc 2d",
+            },
+        ),
+        envy_counts_dealer=False,
+    )
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.place_wager(1, "fortune_bonus", 500)
+    rnd.place_wager(2, "pai_gow", 1000)
+    rnd.place_wager(2, "fortune_bonus", 400)  # below the 500 minimum
+    rnd.deal()
+    for seat in (1, 2):
+        _act(rnd, seat, "no_double_down")
+        _act(rnd, seat, "house_way")
+    fortune = {
+        s.key.seat: s.net
+        for s in rnd.settlements
+        if s.key.wager == "fortune_bonus"
+    }
+    # seat 1: quads 75:1, no Envy (own hand; dealer excluded by option)
+    assert fortune == {1: 37_500, 2: -400}
+
+
+def test_view_hides_other_seats_until_settlement(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    rnd = make_round(deck(1, {1: "JK 9h 8d 7c 6s Ac", 2: "2c 2d 2h 3c 3d 3h"}))
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.place_wager(2, "pai_gow", 1000)
+    rnd.deal()
+    mine = rnd.view(1)["positions"]
+    assert mine["seat 1"]["cards"] == ["JK", "9h", "8d", "7c", "6s", "Ac"]
+    assert mine["seat 2"]["cards"] == 6
+    assert mine["dealer"]["cards"] == 6
+    assert rnd.view(None)["positions"]["seat 1"]["cards"] == 6
+    for seat in (1, 2):
+        _act(rnd, seat, "no_double_down")
+        _act(rnd, seat, "house_way")
+    done = rnd.view(None)
+    assert done["phase"] == "complete"
+    assert len(done["positions"]["dealer"]["cards"]) == 6
+    assert rnd.ledger.stakes[WagerKey(1, "pai_gow")] == 1000
