@@ -39,7 +39,7 @@ def test_scenario_file(path: Path) -> None:
     expect: dict[str, Any] = data.get("expect", {})
     result = run_scenario(data)
     assert result.exit_code == expect.get("exit_code", 0), result.stderr
-    if result.exit_code == 2:  # noqa: PLR2004
+    if result.exit_code == 2:
         assert result.stdout == ""
         assert "\n" not in result.stderr.strip()
         assert expect.get("stderr_contains", "") in result.stderr
