@@ -56,7 +56,7 @@ class CommissionFreeRound(MidibaccaratRound):
         return tuple(names)
 
     def _verdict(self, wager: Wager, amount: int) -> Verdict:
-        coup, rounding = self.coup, self.cf.payout_rounding
+        coup, rounding = self.coup, self.cf.rounding
         if wager is Wager.DRAGON7:
             if coup.is_dragon7:
                 return win(
@@ -80,7 +80,7 @@ class CommissionFreeRound(MidibaccaratRound):
     @implements("629b.2")
     def _banker_win(self, amount: int) -> Verdict:
         """No commission; the D11 rule takes the edge instead."""
-        coup, rounding = self.coup, self.cf.payout_rounding
+        coup, rounding = self.coup, self.cf.rounding
         rule = self.cf.commission_free_rule
         if rule is CommissionFreeRule.DRAGON7_PUSH and coup.is_dragon7:
             return push(REF_COMMISSION_FREE)

@@ -346,7 +346,7 @@ class MidibaccaratRound(Round):
                 verdict = win(
                     odds,
                     amount,
-                    self.options.payout_rounding,
+                    self.options.rounding,
                     REF_PERFECT_PAIRS,
                 )
             self._apply_verdict(key, verdict)
@@ -427,7 +427,7 @@ class MidibaccaratRound(Round):
             self._apply_verdict(key, self._verdict(Wager(key.wager), amount))
 
     def _verdict(self, wager: Wager, amount: int) -> Verdict:
-        coup, rounding = self.coup, self.options.payout_rounding
+        coup, rounding = self.coup, self.options.rounding
         winner = coup.winner
         if wager is Wager.TIE:
             if winner is Winner.TIE:
@@ -452,7 +452,7 @@ class MidibaccaratRound(Round):
             msg = "Midibaccarat needs MidibaccaratRules"
             raise RulesError(msg, key="banker_payout")
         net = self.options.banker_payout.winnings(
-            amount, self.options.payout_rounding
+            amount, self.options.rounding
         )
         return Verdict(
             Outcome.WIN, net, REF_PAYOUT, commission=max(0, amount - net)

@@ -120,7 +120,7 @@ class BaccaratRules(GameRules):
         doc="initial deal: face_up (629a.8(c)(1)) or face_down ((c)(2))",
         ref="629a.8(c)",
     )
-    payout_rounding: Rounding = option(
+    rounding: Rounding = option(
         Rounding.DOWN,
         provenance=Provenance.ASSUMED,
         decision="D10",
