@@ -155,10 +155,18 @@ def strategy(
         if spec.name != "double-back-jack":
             msg = "strategy charts exist for double-back-jack only"
             raise ScenarioError(msg)
-        from croupier.odds import double_back_jack
+        from croupier.games.double_back_jack.rules import (
+            DoubleBackJackRules,
+        )
+        from croupier.odds.double_back_jack import (
+            strategy_chart,
+        )
     except CroupierError as exc:
         raise fail(exc) from None
-    chart = double_back_jack.strategy_chart(rules)
+    if not isinstance(rules, DoubleBackJackRules):  # pragma: no cover
+        msg = f"unexpected rules type {type(rules).__name__}"
+        raise TypeError(msg)
+    chart = strategy_chart(rules)
     if png is not None:
         chart.plot(png)
     if as_json:

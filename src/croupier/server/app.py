@@ -1,0 +1,469 @@
+"""The FastAPI application: ``create_app(db_url)``.
+
+JSON endpoints (bearer token in ``Authorization``)::
+
+    GET  /games                       registered games
+    POST /players                     open an account -> token
+    GET  /me                          your account
+    POST /players/{id}/deposits       cashier (operator)
+    GET  /tables  POST /tables        list / open a table (operator)
+    GET  /tables/{id}                 the table as you may see it
+    POST /tables/{id}/seats           take a seat
+    DELETE /tables/{id}/seats/{seat}  leave it
+    POST /tables/{id}/wagers          place a wager   (Idempotency-Key)
+    POST /tables/{id}/deal            deal            (Idempotency-Key)
+    POST /tables/{id}/actions         decide          (Idempotency-Key)
+    GET  /rounds  GET /rounds/{id}    recall
+    GET  /ledger  GET /log            books and recovery log (operator)
+    WS   /ws/tables/{id}?token=...    live view of a table
+
+Pages: ``/`` (lobby), ``/play/{id}`` (the table), ``/recall``.
+Every refusal is ``{"error": type, "ref": subsection, "message": ...}``.
+
+All handlers are ``async`` and never await while changing state, so the
+event loop serialises every change without locks.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from croupier.cards import Card
+from croupier.errors import CroupierError
+from croupier.registry import GameSpec
+from croupier.round import Action
+from croupier.server import db
+from croupier.server.auth import bearer_token, hash_token
+from croupier.server.errors import (
+    NotOperatorError,
+    error_body,
+    status_of,
+)
+from croupier.server.recovery import load
+from croupier.server.runtime import Casino, Idem, Player, TableRuntime
+from croupier.server.views import (
+    game_info,
+    minimal_result,
+    round_detail,
+    round_list,
+    table_snapshot,
+    table_summary,
+)
+from croupier.server.ws import Hub
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("croupier.server")
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+"""The static web table."""
+
+Authorization = Annotated[str | None, Header()]
+Prefer = Annotated[str | None, Header()]
+IdempotencyKey = Annotated[
+    str | None, Header(alias="Idempotency-Key", max_length=128)
+]
+
+
+class NewPlayer(BaseModel):
+    """Body of ``POST /players``."""
+
+    name: str = Field(min_length=1, max_length=80)
+    balance: int | None = Field(default=None, ge=0)
+    operator: bool = False
+
+
+class Deposit(BaseModel):
+    """Body of ``POST /players/{id}/deposits``."""
+
+    amount: int
+
+
+class NewTable(BaseModel):
+    """Body of ``POST /tables``."""
+
+    game: str
+    name: str | None = Field(default=None, max_length=80)
+    rules: dict[str, Any] = Field(default_factory=dict)
+    min_bet: int = 100
+    max_bet: int = 100_000
+    wager_limits: dict[str, tuple[int, int]] = Field(default_factory=dict)
+
+
+class SeatRequest(BaseModel):
+    """Body of ``POST /tables/{id}/seats``."""
+
+    seat: int
+
+
+class WagerRequest(BaseModel):
+    """Body of ``POST /tables/{id}/wagers``."""
+
+    seat: int
+    wager: str
+    amount: int
+
+
+class ActionRequest(BaseModel):
+    """Body of ``POST /tables/{id}/actions`` (the scenario form)."""
+
+    seat: int
+    action: str
+    amount: int | None = None
+    low: str | None = None
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    operator_token: str | None = None,
+    games: dict[str, GameSpec] | None = None,
+    default_tables: bool = True,
+    starting_balance: int = 100_000,
+    recovery: str = "resume",
+) -> FastAPI:
+    """Build the server on ``db_url`` (SQLite file by default).
+
+    The schema is migrated to the newest revision, unfinished rounds are
+    resumed or voided, an operator account exists (``operator_token``,
+    else ``$CROUPIER_OPERATOR_TOKEN``, else a new token is logged once),
+    and with ``default_tables`` every registered game has a table.
+    """
+    engine = db.make_engine(db_url or db.default_db_url())
+    db.migrate(engine)
+    casino = Casino(engine, games=games, starting_balance=starting_balance)
+    load(casino, recovery=recovery)
+    hub = Hub(
+        lambda table_id, viewer: table_snapshot(
+            casino, casino.table(table_id), viewer
+        )
+    )
+    casino.on_change = hub.notify
+    token = operator_token or os.environ.get("CROUPIER_OPERATOR_TOKEN")
+    generated = _ensure_operator(casino, token)
+    if default_tables:
+        present = {rt.spec.name for rt in casino.tables.values()}
+        for name in sorted(casino.games):
+            if name not in present:
+                casino.create_table(None, name)
+
+    app = FastAPI(title="croupier table server", version="0.1.0")
+    app.state.casino = casino
+    app.state.hub = hub
+    app.state.operator_token = generated
+
+    @app.exception_handler(CroupierError)
+    async def refused(_request: Request, exc: CroupierError) -> JSONResponse:
+        return JSONResponse(error_body(exc), status_code=status_of(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(
+        _request: Request, exc: RequestValidationError
+    ) -> JSONResponse:
+        body = {
+            "error": "RequestValidationError",
+            "ref": None,
+            "message": "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                for e in exc.errors()
+            ),
+        }
+        return JSONResponse(body, status_code=422)
+
+    def who(authorization: str | None) -> Player:
+        return casino.authenticate(bearer_token(authorization))
+
+    def maybe(authorization: str | None) -> Player | None:
+        return casino.optional_player(bearer_token(authorization))
+
+    def responder(
+        player: Player, prefer: str | None
+    ) -> Callable[[TableRuntime], dict[str, Any]]:
+        """The full table, or with ``Prefer: return=minimal`` a summary."""
+        if prefer and "return=minimal" in prefer:
+            return lambda rt: minimal_result(casino, rt, player)
+        return lambda rt: table_snapshot(casino, rt, player)
+
+    def idem(player: Player, key: str | None) -> Idem:
+        return None if not key else (player.id, key)
+
+    # -- pages ------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    @app.get("/play/{table_id}", include_in_schema=False)
+    async def table_page(table_id: int) -> FileResponse:
+        del table_id
+        return FileResponse(WEB / "table.html")
+
+    @app.get("/recall", include_in_schema=False)
+    async def recall_page() -> FileResponse:
+        return FileResponse(WEB / "recall.html")
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    # -- accounts ---------------------------------------------------------
+
+    @app.get("/games")
+    async def games_list() -> list[dict[str, Any]]:
+        return [game_info(spec) for _, spec in sorted(casino.games.items())]
+
+    @app.post("/players")
+    async def new_player(
+        body: NewPlayer, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        caller = maybe(authorization)
+        privileged = caller is not None and caller.is_operator
+        if (body.balance is not None or body.operator) and not privileged:
+            msg = "only an operator may set a balance or open an operator"
+            raise NotOperatorError(msg)
+        player, token = casino.register(
+            body.name, balance=body.balance, operator=body.operator
+        )
+        return {
+            "id": player.id,
+            "name": player.name,
+            "token": token,
+            "balance": casino.balances[player.id],
+            "operator": player.is_operator,
+        }
+
+    @app.get("/me")
+    async def me(authorization: Authorization = None) -> dict[str, Any]:
+        player = who(authorization)
+        seats = [
+            {"table_id": rt.id, "seat": rt.seat_of(player.id)}
+            for rt in casino.tables.values()
+            if rt.seat_of(player.id) is not None
+        ]
+        return {
+            "id": player.id,
+            "name": player.name,
+            "balance": casino.balances[player.id],
+            "operator": player.is_operator,
+            "seats": seats,
+        }
+
+    @app.post("/players/{player_id}/deposits")
+    async def deposit(
+        player_id: int, body: Deposit, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        balance = casino.deposit(who(authorization), player_id, body.amount)
+        return {"id": player_id, "balance": balance}
+
+    # -- tables -----------------------------------------------------------
+
+    @app.get("/tables")
+    async def tables() -> list[dict[str, Any]]:
+        return [
+            table_summary(casino, rt)
+            for _, rt in sorted(casino.tables.items())
+        ]
+
+    @app.post("/tables")
+    async def new_table(
+        body: NewTable, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        rt = casino.create_table(
+            who(authorization),
+            body.game,
+            name=body.name,
+            rules=body.rules,
+            min_bet=body.min_bet,
+            max_bet=body.max_bet,
+            wager_limits=body.wager_limits,
+        )
+        return table_summary(casino, rt)
+
+    @app.get("/tables/{table_id}")
+    async def table_state(
+        table_id: int, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        return table_snapshot(
+            casino, casino.table(table_id), maybe(authorization)
+        )
+
+    @app.post("/tables/{table_id}/seats")
+    async def sit(
+        table_id: int, body: SeatRequest, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        player = who(authorization)
+        casino.sit(player, table_id, body.seat)
+        hub.notify(table_id)
+        return table_snapshot(casino, casino.table(table_id), player)
+
+    @app.delete("/tables/{table_id}/seats/{seat}")
+    async def leave(
+        table_id: int, seat: int, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        player = who(authorization)
+        casino.leave(player, table_id, seat)
+        hub.notify(table_id)
+        return table_snapshot(casino, casino.table(table_id), player)
+
+    def _replayed(
+        player: Player, key: str | None, request: str
+    ) -> JSONResponse | None:
+        stored = casino.stored_response(idem(player, key), request)
+        if stored is None:
+            return None
+        return JSONResponse(
+            stored[1],
+            status_code=stored[0],
+            headers={"Idempotent-Replayed": "true"},
+        )
+
+    @app.post("/tables/{table_id}/wagers", response_model=None)
+    async def wager(
+        table_id: int,
+        body: WagerRequest,
+        authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
+        prefer: Prefer = None,
+    ) -> dict[str, Any] | JSONResponse:
+        player = who(authorization)
+        request = f"wager {table_id} {body.model_dump_json()}"
+        replay = _replayed(player, idempotency_key, request)
+        if replay is not None:
+            return replay
+        return casino.place_wager(
+            player,
+            table_id,
+            body.seat,
+            body.wager,
+            body.amount,
+            idem=idem(player, idempotency_key),
+            request=request,
+            respond=responder(player, prefer),
+        )
+
+    @app.post("/tables/{table_id}/deal", response_model=None)
+    async def deal(
+        table_id: int,
+        authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
+        prefer: Prefer = None,
+    ) -> dict[str, Any] | JSONResponse:
+        player = who(authorization)
+        request = f"deal {table_id}"
+        replay = _replayed(player, idempotency_key, request)
+        if replay is not None:
+            return replay
+        return casino.deal(
+            player,
+            table_id,
+            idem=idem(player, idempotency_key),
+            request=request,
+            respond=responder(player, prefer),
+        )
+
+    @app.post("/tables/{table_id}/actions", response_model=None)
+    async def act(
+        table_id: int,
+        body: ActionRequest,
+        authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
+        prefer: Prefer = None,
+    ) -> dict[str, Any] | JSONResponse:
+        player = who(authorization)
+        request = f"action {table_id} {body.model_dump_json()}"
+        replay = _replayed(player, idempotency_key, request)
+        if replay is not None:
+            return replay
+        action = Action(
+            seat=body.seat,
+            name=body.action,
+            amount=body.amount,
+            card=None if body.low is None else Card.parse(body.low),
+        )
+        return casino.act(
+            player,
+            table_id,
+            action,
+            idem=idem(player, idempotency_key),
+            request=request,
+            respond=responder(player, prefer),
+        )
+
+    # -- recall and books -------------------------------------------------
+
+    @app.get("/rounds")
+    async def rounds(
+        table_id: int | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        return round_list(casino, table_id=table_id, limit=limit)
+
+    @app.get("/rounds/{round_id}")
+    async def round_get(
+        round_id: int, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        return round_detail(casino, round_id, maybe(authorization))
+
+    @app.get("/ledger")
+    async def ledger(authorization: Authorization = None) -> dict[str, Any]:
+        casino._require_operator(who(authorization))
+        return casino.ledger_check()
+
+    @app.get("/log")
+    async def server_log(
+        authorization: Authorization = None,
+    ) -> list[dict[str, Any]]:
+        casino._require_operator(who(authorization))
+        with Session(casino.engine) as session:
+            rows = session.scalars(
+                select(db.ServerLogRow).order_by(db.ServerLogRow.id)
+            )
+            return [
+                {
+                    "id": r.id,
+                    "at": r.at.isoformat(),
+                    "level": r.level,
+                    "round_id": r.round_id,
+                    "message": r.message,
+                }
+                for r in rows
+            ]
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(
+        websocket: WebSocket,
+        table_id: int,
+        token: Annotated[str | None, Query()] = None,
+    ) -> None:
+        if table_id not in casino.tables:
+            await websocket.close(code=4404)
+            return
+        player = casino.optional_player(token)
+        if token and player is None:
+            await websocket.close(code=4401)
+            return
+        await hub.serve(websocket, table_id, player)
+
+    return app
+
+
+def _ensure_operator(casino: Casino, token: str | None) -> str | None:
+    """Make sure an operator can log in; return a token made up here."""
+    if token is not None:
+        if hash_token(token) not in casino.players:
+            casino.register("operator", balance=0, operator=True, token=token)
+        return None
+    if any(p.is_operator for p in casino.players.values()):
+        return None
+    _player, made = casino.register("operator", balance=0, operator=True)
+    log.warning("operator token (shown once): %s", made)
+    return made

@@ -1,0 +1,252 @@
+"""Storage: the SQLAlchemy 2.0 schema, the engine, and migrations.
+
+Tables are append-only where they record what happened (``events``,
+``round_inputs``, ``transactions``, ``server_log``); balances, seats and
+round status are the only rows that change. The schema is created and
+upgraded by alembic (:func:`migrate`), run on every start so that an
+existing database upgrades in place.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "Base",
+    "EventRow",
+    "GameTableRow",
+    "IdempotencyRow",
+    "PlayerRow",
+    "RoundInputRow",
+    "RoundRow",
+    "SeatRow",
+    "ServerLogRow",
+    "TransactionRow",
+    "default_db_url",
+    "make_engine",
+    "migrate",
+    "now",
+]
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def now() -> datetime:
+    """The current time (UTC, timezone-aware)."""
+    return datetime.now(UTC)
+
+
+def default_db_url() -> str:
+    """The default database: ``croupier.db`` in the working directory."""
+    return "sqlite:///./croupier.db"
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server schema."""
+
+
+class PlayerRow(Base):
+    """A player (or operator) account with its balance in minor units."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    is_operator: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameTableRow(Base):
+    """A gaming table: game, Rules Submission overrides, limits."""
+
+    __tablename__ = "game_tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(64))
+    rules_json: Mapped[str] = mapped_column(Text)
+    min_bet: Mapped[int] = mapped_column(BigInteger)
+    max_bet: Mapped[int] = mapped_column(BigInteger)
+    wager_limits_json: Mapped[str] = mapped_column(Text, default="{}")
+    shoe_no: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    """A betting position taken by a player."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+
+
+class RoundRow(Base):
+    """One round at a table: its inputs' frame and its outcome.
+
+    ``status`` is ``open`` while it is played, then ``over`` or
+    ``voided``. ``disclosed`` turns true once the shoe the round was
+    dealt from is out of play, so that the stack may be shown.
+    """
+
+    __tablename__ = "rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id"), index=True
+    )
+    game: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    rules_json: Mapped[str] = mapped_column(Text)
+    shoe: Mapped[str] = mapped_column(Text)
+    new_shoe: Mapped[bool] = mapped_column(Boolean)
+    shoe_no: Mapped[int] = mapped_column(Integer, default=0)
+    starting_position: Mapped[int | None] = mapped_column(
+        Integer, nullable=True
+    )
+    owners_json: Mapped[str] = mapped_column(Text, default="{}")
+    record_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    disclosed: Mapped[bool] = mapped_column(Boolean, default=False)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+
+
+class RoundInputRow(Base):
+    """One input of a round, in order: a wager, the deal, a decision."""
+
+    __tablename__ = "round_inputs"
+    __table_args__ = (UniqueConstraint("round_id", "n"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    n: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data_json: Mapped[str] = mapped_column(Text)
+
+
+class EventRow(Base):
+    """One event, append-only.
+
+    ``scope`` is ``round`` (the round's own log, ``seq`` from 1),
+    ``shoe`` (the table's shuffle and cut before the round) or
+    ``server`` (a void after a restart).
+    """
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("round_id", "scope", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    scope: Mapped[str] = mapped_column(String(8))
+    seq: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(32))
+    ref: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    data_json: Mapped[str] = mapped_column(Text)
+
+
+class TransactionRow(Base):
+    """A movement of money, append-only.
+
+    ``amount`` changes the player's balance; ``layout`` changes the money
+    on the layout (a stake moves from the balance to the layout, a
+    payout moves the stake and the net back). ``kind``: ``deposit``,
+    ``stake``, ``payout``, ``refund``.
+    """
+
+    __tablename__ = "transactions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id"), index=True
+    )
+    round_id: Mapped[int | None] = mapped_column(
+        ForeignKey("rounds.id"), nullable=True, index=True
+    )
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    layout: Mapped[int] = mapped_column(BigInteger, default=0)
+    wager: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class IdempotencyRow(Base):
+    """The stored response to a request that carried Idempotency-Key."""
+
+    __tablename__ = "idempotency"
+    __table_args__ = (UniqueConstraint("player_id", "key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str] = mapped_column(String(128))
+    status: Mapped[int] = mapped_column(Integer)
+    body_json: Mapped[str] = mapped_column(Text)
+
+
+class ServerLogRow(Base):
+    """What the server did on its own: recoveries, voids."""
+
+    __tablename__ = "server_log"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    level: Mapped[str] = mapped_column(String(8))
+    round_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    message: Mapped[str] = mapped_column(Text)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode and NORMAL sync.
+
+    WAL with ``synchronous=NORMAL`` keeps every committed transaction
+    across a killed process (only a power cut may lose the last ones).
+    """
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(engine: Engine) -> Config:
+    """An alembic configuration pointing at the packaged migrations."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option(
+        "sqlalchemy.url",
+        engine.url.render_as_string(hide_password=False).replace("%", "%%"),
+    )
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest revision."""
+    config = alembic_config(engine)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,108 @@
+"""The server's refusals, and the HTTP status of every refusal.
+
+Engine refusals (:class:`~croupier.errors.CroupierError` and its
+subclasses) keep their type name and the subsection they cite; the
+server adds its own (authentication, ownership, balance, limits). Each
+goes out as ``{"error": type, "ref": "591.7(k)(1)", "message": ...}``.
+"""
+
+from __future__ import annotations
+
+from croupier.errors import (
+    CroupierError,
+    OutOfTurnError,
+    ShoeError,
+    WagerError,
+    WrongPhaseError,
+)
+
+__all__ = [
+    "ForbiddenError",
+    "IdempotencyConflictError",
+    "InsufficientBalanceError",
+    "NotAuthenticatedError",
+    "NotFoundError",
+    "NotOperatorError",
+    "NotSeatOwnerError",
+    "SeatError",
+    "ServerError",
+    "TableLimitError",
+    "error_body",
+    "status_of",
+]
+
+
+class ServerError(CroupierError):
+    """A refusal that the table server (not the game) makes."""
+
+    status = 400
+    """The HTTP status of the refusal."""
+
+
+class NotAuthenticatedError(ServerError):
+    """No bearer token, or one the server does not know."""
+
+    status = 401
+
+
+class ForbiddenError(ServerError):
+    """The caller may not do this."""
+
+    status = 403
+
+
+class NotSeatOwnerError(ForbiddenError):
+    """Acting for a seat that another player (or nobody) holds."""
+
+
+class NotOperatorError(ForbiddenError):
+    """An operator's task tried by a player."""
+
+
+class NotFoundError(ServerError):
+    """No such table, round, seat or player."""
+
+    status = 404
+
+
+class SeatError(ServerError):
+    """A seat that cannot be taken or left now."""
+
+    status = 409
+
+
+class IdempotencyConflictError(ServerError):
+    """An Idempotency-Key reused for a different request."""
+
+    status = 409
+
+
+class InsufficientBalanceError(ServerError):
+    """A wager (or a double, insurance...) above the player's balance."""
+
+    status = 402
+
+
+class TableLimitError(WagerError):
+    """A wager outside the table's minimum and maximum."""
+
+    status = 400
+
+
+def status_of(exc: CroupierError) -> int:
+    """The HTTP status for a refusal."""
+    status = getattr(exc, "status", None)
+    if isinstance(status, int):
+        return status
+    if isinstance(exc, WrongPhaseError | OutOfTurnError | ShoeError):
+        return 409
+    return 400
+
+
+def error_body(exc: CroupierError) -> dict[str, object]:
+    """The JSON body of a refusal."""
+    return {
+        "error": type(exc).__name__,
+        "ref": None if exc.ref is None else str(exc.ref),
+        "message": exc.message,
+    }

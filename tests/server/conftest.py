@@ -1,0 +1,87 @@
+"""Fixtures of the table-server tests: an app on a temporary SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from croupier.server.app import create_app
+
+OPERATOR = "operator-secret"
+PASSIVE = (
+    "stand",
+    "no_insurance",
+    "no_second_chance",
+    "no_double_down",
+    "house_way",
+)
+
+
+@dataclass
+class Seat:
+    """A player sitting at a table through the API."""
+
+    client: TestClient
+    table_id: int
+    seat: int
+    token: str
+    player_id: int
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def post(self, path: str, body: Any = None, **headers: str) -> Any:
+        return self.client.post(
+            f"/tables/{self.table_id}{path}",
+            json=body,
+            headers={**self.headers, **headers},
+        )
+
+
+def passive_action(legal: list[str]) -> str:
+    """The quietest legal decision (never a wager)."""
+    for name in PASSIVE:
+        if name in legal:
+            return name
+    return legal[0]
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'croupier.db'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    app = create_app(db_url, operator_token=OPERATOR)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def operator(client: TestClient) -> dict[str, str]:
+    del client
+    return {"Authorization": f"Bearer {OPERATOR}"}
+
+
+def table_of(client: TestClient, game: str) -> int:
+    for table in client.get("/tables").json():
+        if table["game"] == game:
+            return int(table["id"])
+    raise AssertionError(f"no table for {game}")
+
+
+def seat_player(
+    client: TestClient, game: str, seat: int, name: str = "p"
+) -> Seat:
+    created = client.post("/players", json={"name": name}).json()
+    table_id = table_of(client, game)
+    seated = Seat(client, table_id, seat, created["token"], created["id"])
+    response = seated.post("/seats", {"seat": seat})
+    assert response.status_code == 200, response.json()
+    return seated

@@ -1,0 +1,103 @@
+"""The web table in a real browser: lobby, a seat, a round of each game.
+
+Uses Playwright with Debian's chromium (``/usr/bin/chromium``; CI installs
+it with ``apt-get install chromium`` and ``pip install playwright``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.test_crash import Server
+
+from croupier.registry import all_games
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSIVE = [
+    "stand",
+    "no_insurance",
+    "no_second_chance",
+    "no_double_down",
+    "house_way",
+]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason="browser test needs Debian's chromium at /usr/bin/chromium "
+        "(apt-get install chromium)",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    srv = Server(f"sqlite:///{db}")
+    srv.start()
+    yield srv
+    srv.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.mark.parametrize("game", [spec.name for spec in all_games()])
+def test_play_a_round_in_the_browser(
+    site: Server, browser: Any, game: str, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 820})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(site.base + "/")
+    page.fill("#name", "Ann")
+    page.click("#join")
+    page.wait_for_selector("#balance:has-text('$')")
+    page.click(f".table-card[data-game='{game}'] a")
+    page.wait_for_selector(".felt")
+    page.click("[data-sit='1']")
+    page.wait_for_selector(".seat.mine")
+    page.click("#wager-buttons button >> nth=0")
+    page.wait_for_selector(".seat.mine .chip")
+    page.click("#deal")
+    page.wait_for_function(
+        "document.querySelector('#narration').textContent.includes('Card')"
+    )
+    for _ in range(20):
+        page.wait_for_timeout(150)
+        status = page.get_attribute("#status-panel", "data-status")
+        buttons = page.query_selector_all("#actions button")
+        if status == "betting" and not buttons:
+            break
+        names = [b.get_attribute("data-action") for b in buttons]
+        if not names:
+            continue
+        name = next((a for a in PASSIVE if a in names), names[0])
+        page.click(f"#actions button[data-action='{name}']")
+    page.wait_for_selector(".seat.mine .result")
+    assert page.query_selector_all(".card")
+    assert "§" in page.inner_text("#narration")
+    page.screenshot(path=str(tmp_path / f"{game}.png"))
+    page.close()
+    assert not errors, errors

@@ -1,0 +1,53 @@
+"""``croupier replay``: prints the procedure and verifies the record."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+from tests.server.conftest import operator, seat_player
+from typer.testing import CliRunner
+
+from croupier.cli.replay import replay
+from croupier.registry import all_games
+from croupier.server import db as storage
+
+
+def _cli() -> typer.Typer:
+    app = typer.Typer()
+    app.command()(replay)
+    return app
+
+
+def test_591_7_u_replay_verifies_a_stored_round(
+    client: TestClient, db_url: str
+) -> None:
+    spec = all_games()[0]
+    p = seat_player(client, spec.name, 1)
+    p.post("/wagers", {"seat": 1, "wager": spec.wagers[0], "amount": 500})
+    state = p.post("/deal").json()
+    while state["round"]["pending"]:
+        pending = state["round"]["pending"]
+        name = "stand" if "stand" in pending["legal"] else pending["legal"][0]
+        state = p.post("/actions", {"seat": 1, "action": name}).json()
+    round_id = state["last"]["id"]
+    detail = client.get(f"/rounds/{round_id}", headers=operator(client)).json()
+    assert detail["status"] == "over"
+    runner = CliRunner()
+    ok = runner.invoke(_cli(), [str(round_id), "--db", db_url])
+    assert ok.exit_code == 0, ok.output
+    assert "replay reproduces" in ok.output
+    assert "§" in ok.output or spec.section in ok.output
+    engine = storage.make_engine(db_url)
+    record = detail["record"]
+    record["settlements"][0]["net"] += 1
+    with engine.begin() as conn:
+        conn.execute(
+            update(storage.RoundRow)
+            .where(storage.RoundRow.id == round_id)
+            .values(record_json=json.dumps(record))
+        )
+    bad = runner.invoke(_cli(), [str(round_id), "--db", db_url])
+    assert bad.exit_code == 1, bad.output
