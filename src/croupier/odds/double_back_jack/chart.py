@@ -1,0 +1,240 @@
+"""The Double Back Jack strategy chart (``croupier strategy``).
+
+Three parts: the composition-dependent first decision of every two-card
+hand against every up card; whether to buy a Second Chance by busted
+total; and hit or stand after the first decision by hard and soft total.
+The last two are shown for a full shoe less the up card (the strategy
+the simulator plays refines them per initial situation; differences are
+rare and marked nowhere).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.table import Table
+
+from croupier.games.double_back_jack.rules import DoubleBackJackRules
+
+from .analysis import solve
+from .dealer import N_DEALER, full_composition
+from .strategy import HS_SIZE, hand_tables
+
+__all__ = ["StrategyChart", "strategy_chart"]
+
+UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+"""Up cards in chart order (ace last)."""
+_LETTERS = {0: "S", 1: "H", 2: "D", 3: "P", 4: "R"}
+LEGEND = {
+    "S": "stand",
+    "H": "hit",
+    "D": "double down",
+    "P": "split",
+    "R": "surrender (late)",
+    "Y": "take the Second Chance",
+    "N": "decline the Second Chance",
+    "I": "take insurance",
+}
+"""What each chart letter means."""
+_COLOURS = {
+    "S": "#f4d35e",
+    "H": "#ffffff",
+    "D": "#90be6d",
+    "P": "#4d908e",
+    "R": "#f94144",
+    "Y": "#90be6d",
+    "N": "#dddddd",
+}
+
+
+def _name(value: int) -> str:
+    return "A" if value == 1 else str(value)
+
+
+@dataclass(slots=True)
+class StrategyChart:
+    """A solved strategy, ready to print, serialise or draw."""
+
+    rules: DoubleBackJackRules
+    """The options it was solved for."""
+    house_edge: float
+    """The strategy's house edge (fraction of the initial wager)."""
+    first: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Hand (``"10,6"``) -> up card -> letter."""
+    insurance: list[str] = field(default_factory=list)
+    """Hands that take insurance against an ace."""
+    second_chance: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Busted total -> up card -> ``Y``/``N``."""
+    hard: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Hard total -> up card -> ``H``/``S`` after the first decision."""
+    soft: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Soft total -> up card -> ``H``/``S`` after the first decision."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {
+            "game": "double-back-jack",
+            "rules": self.rules.to_dict(),
+            "house_edge": self.house_edge,
+            "legend": LEGEND,
+            "first_decision": self.first,
+            "insurance": self.insurance,
+            "second_chance": self.second_chance,
+            "after_first_decision": {"hard": self.hard, "soft": self.soft},
+        }
+
+    def _sections(self) -> list[tuple[str, dict[str, dict[str, str]]]]:
+        return [
+            ("first decision (two cards)", self.first),
+            ("Second Chance (busted total)", self.second_chance),
+            ("later decisions, hard total", self.hard),
+            ("later decisions, soft total", self.soft),
+        ]
+
+    def rich_table(self) -> Table:
+        """The chart as one rich table, a section per part."""
+        table = Table(
+            title=(
+                "Double Back Jack strategy · house edge "
+                f"{100 * self.house_edge:.4f} %"
+            ),
+            caption="  ".join(f"{k} {v}" for k, v in LEGEND.items())
+            + (
+                f"\ninsurance: {', '.join(self.insurance)}"
+                if self.insurance
+                else "\ninsurance: never"
+            ),
+        )
+        table.add_column("hand", justify="left")
+        for up in UPS:
+            table.add_column(_name(up), justify="center")
+        for title, rows in self._sections():
+            table.add_section()
+            table.add_row(f"[bold]{title}[/bold]", *[""] * len(UPS))
+            for label, cells in rows.items():
+                table.add_row(label, *(cells[_name(up)] for up in UPS))
+        return table
+
+    def plot(self, path: Path) -> None:
+        """Write the chart as a PNG (matplotlib, Agg backend)."""
+        import matplotlib as mpl
+
+        mpl.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Rectangle
+
+        sections = self._sections()
+        heights = [max(len(rows), 1) for _, rows in sections]
+        fig, axes = plt.subplots(
+            len(sections),
+            1,
+            figsize=(7, 0.22 * sum(heights) + 2.5),
+            gridspec_kw={"height_ratios": heights},
+        )
+        ups = [_name(up) for up in UPS]
+        for axis, (title, rows) in zip(axes, sections, strict=True):
+            labels = list(rows)
+            for i, label in enumerate(labels):
+                for j, up in enumerate(ups):
+                    letter = rows[label][up]
+                    axis.add_patch(
+                        Rectangle(
+                            (j, i),
+                            1,
+                            1,
+                            facecolor=_COLOURS.get(letter, "#ffffff"),
+                            edgecolor="#888888",
+                            linewidth=0.4,
+                        )
+                    )
+                    axis.text(
+                        j + 0.5,
+                        i + 0.5,
+                        letter,
+                        ha="center",
+                        va="center",
+                        fontsize=6,
+                    )
+            axis.set_xlim(0, len(ups))
+            axis.set_ylim(len(labels), 0)
+            axis.set_xticks([j + 0.5 for j in range(len(ups))], ups)
+            axis.set_yticks([i + 0.5 for i in range(len(labels))], labels)
+            axis.tick_params(labelsize=6, length=0)
+            axis.xaxis.tick_top()
+            axis.set_title(title, fontsize=8, loc="left")
+        fig.suptitle(
+            f"Double Back Jack · house edge {100 * self.house_edge:.4f} %",
+            fontsize=9,
+        )
+        fig.tight_layout()
+        fig.savefig(path, dpi=130)
+        plt.close(fig)
+
+
+def _generic(
+    rules: DoubleBackJackRules, up: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from .analysis import rule_parameters
+
+    counts = full_composition(rules.decks)
+    counts[up] -= 1
+    stand_ev = np.zeros(22)
+    take = np.zeros(HS_SIZE, dtype=np.int8)
+    hit_ev = np.zeros((2, HS_SIZE, 2))
+    hand_tables(
+        counts,
+        up,
+        rule_parameters(rules),
+        np.zeros(11),
+        np.zeros(N_DEALER),
+        stand_ev,
+        np.zeros(22),
+        take,
+        np.zeros((4, HS_SIZE)),
+        hit_ev,
+        np.zeros((2, HS_SIZE, 2)),
+        np.zeros((2, HS_SIZE, 2)),
+    )
+    return stand_ev, take, hit_ev
+
+
+def strategy_chart(rules: DoubleBackJackRules) -> StrategyChart:
+    """Solve ``rules`` and build its chart."""
+    solution = solve(rules)
+    chart = StrategyChart(rules=rules, house_edge=-solution.ev)
+    for a in range(2, 12):
+        for b in range(a, 12):
+            va, vb = (1 if a == 11 else a), (1 if b == 11 else b)
+            if {va, vb} == {1, 10}:
+                continue
+            label = f"A,{_name(va)}" if vb == 1 else f"{_name(va)},{_name(vb)}"
+            chart.first[label] = {
+                _name(up): _LETTERS[int(solution.fd[va, vb, up])] for up in UPS
+            }
+            if solution.ins[va, vb]:
+                chart.insurance.append(label)
+    generic = {up: _generic(rules, up) for up in UPS}
+    for total in range(22, 31):
+        chart.second_chance[str(total)] = {
+            _name(up): "Y" if generic[up][1][total] else "N" for up in UPS
+        }
+    for total in range(12, 21):
+        chart.hard[str(total)] = {
+            _name(up): _hit(generic[up], total, 0) for up in UPS
+        }
+    for total in range(13, 21):
+        chart.soft[f"A,{total - 11}"] = {
+            _name(up): _hit(generic[up], total - 10, 1) for up in UPS
+        }
+    return chart
+
+
+def _hit(
+    tables: tuple[np.ndarray, np.ndarray, np.ndarray], hard: int, ace: int
+) -> str:
+    stand_ev, _, hit_ev = tables
+    total = hard + 10 if ace else hard
+    return "H" if hit_ev[0, hard, ace] > stand_ev[total] else "S"
