@@ -194,7 +194,16 @@ class GameRules:
                 )
                 raise RulesError(msg, key=key)
             changes[key] = _convert(key, hints[key], raw, known[key].metadata)
-        return replace(self, **changes)
+        result = replace(self, **changes)
+        result.check()
+        return result
+
+    def check(self) -> None:
+        """Raise :class:`RulesError` if options contradict each other.
+
+        Each option is validated alone when it is read; a game overrides
+        this for rules that join several (a marker deeper than the shoe).
+        """
 
     def with_settings(self, settings: Iterable[str]) -> Self:
         """A copy with ``key=value`` settings (CLI ``--set``) applied."""

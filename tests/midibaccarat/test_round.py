@@ -445,3 +445,14 @@ def test_629a_5_table_deals_whole_shoes_and_reshuffles(game: str) -> None:
     assert kinds.count("Shuffled") == 2
     offers = [e for e in table.log.events if isinstance(e, CutOffered)]
     assert [(o.to, o.accepted) for o in offers[:1]] == [("seat 7", True)]
+
+
+def test_629a_5_d_second_cover_deeper_than_the_shoe_refused() -> None:
+    from croupier.errors import RulesError
+    from croupier.games.midibaccarat.rules import MidibaccaratRules
+
+    with pytest.raises(RulesError) as info:
+        MidibaccaratRules.from_mapping(
+            {"decks": 1, "second_cover_from_bottom": 60}
+        )
+    assert info.value.key == "second_cover_from_bottom"

@@ -15,7 +15,7 @@ __all__ = ["console", "err_console", "fail", "load_game_rules"]
 
 console = Console()
 """Standard output."""
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 """Standard error."""
 
 

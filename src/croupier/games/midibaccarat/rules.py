@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
+from croupier.errors import RulesError
 from croupier.money import Odds, Rounding
+from croupier.regs import Ref
 from croupier.rules import GameRules, Paytable, Provenance, option
 
 __all__ = [
@@ -134,6 +136,18 @@ class BaccaratRules(GameRules):
         ref="629a.5(d)",
         minimum=14,
     )
+
+    def check(self) -> None:
+        """The second cover card must lie inside the shoe (629a.5(d))."""
+        size = 52 * self.decks
+        if self.second_cover_from_bottom > size:
+            msg = (
+                f"{self.second_cover_from_bottom} cards above the bottom "
+                f"is deeper than a {self.decks}-deck shoe of {size} cards"
+            )
+            raise RulesError(
+                msg, key="second_cover_from_bottom", ref=Ref.parse("629a.5(d)")
+            )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
