@@ -111,7 +111,8 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
             listed = len(parse_cards(str(data["shoe"]).replace("CC", " ")))
             msg = (
                 f"the shoe lists {listed} cards but the round needs "
-                f"{missing} more"
+                f"{missing} more (counted by completing it with filler "
+                f"cards; other cards may change the count)"
             )
             raise ScenarioError(msg) from None
     except CroupierError as exc:

@@ -41,3 +41,31 @@ def test_cli_scenario_reads_stdin() -> None:
         app, ["scenario", "-"], input=json.dumps({"game": "x", "shoe": ""})
     )
     assert out.exit_code == 2
+
+
+def test_short_shoe_names_how_many_cards_are_missing() -> None:
+    result = run_scenario(
+        {
+            "game": "21-baccarat",
+            "shoe": "Kd 5h 9c",
+            "new_shoe": False,
+            "wagers": [{"seat": 1, "wager": "player", "amount": 1000}],
+        }
+    )
+    assert result.exit_code == 2
+    assert "lists 3 cards but the round needs 2 more" in result.stderr
+
+
+def test_pending_decision_exits_3_with_the_legal_actions() -> None:
+    result = run_scenario(
+        {
+            "game": "double-back-jack",
+            "shoe": "9c 5h 7d Kd 8s",
+            "new_shoe": False,
+            "wagers": [{"seat": 1, "wager": "blackjack", "amount": 1000}],
+        }
+    )
+    assert result.exit_code == 3
+    output = json.loads(result.stdout)
+    assert output["pending"]["seat"] == 1
+    assert "hit" in output["pending"]["legal"]
