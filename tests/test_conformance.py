@@ -9,12 +9,14 @@ and rules serialise.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import random
 
 import pytest
 
 from croupier.errors import CroupierError
+from croupier.events import PhaseEntered
 from croupier.history import Recorder, replay
 from croupier.registry import GameSpec, all_games
 from croupier.rng import SeededRng
@@ -67,10 +69,23 @@ def _play_round(
         json.dumps(rnd.view(action.seat))
     assert rnd.is_over
     rnd.ledger.verify()
+    _check_phase_path(spec, rnd)
     json.dumps(rnd.view(None))
     json.dumps(rnd.hands())
     table.finish_round(rnd)
     return recorder
+
+
+def _check_phase_path(spec: GameSpec, rnd: Round) -> None:
+    """Every phase the round entered follows an edge of its table."""
+    assert spec.transitions is not None, spec.name
+    table = {
+        str(source): {str(t) for t in targets}
+        for source, targets in spec.transitions.items()
+    }
+    path = [e.phase for e in rnd.events if isinstance(e, PhaseEntered)]
+    for source, target in itertools.pairwise(path):
+        assert target in table.get(source, set()), (source, target)
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=[g.name for g in GAMES])

@@ -7,8 +7,9 @@ Each game module registers a :class:`GameSpec` at import;
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from croupier.errors import ScenarioError
 from croupier.events import EventLog
@@ -70,6 +71,9 @@ class GameSpec:
     ``rules.penetration`` (:func:`croupier.table.default_prepare_shoe`)."""
     reshuffle_every_round: bool = False
     """Whether every round starts from a freshly shuffled deck."""
+    transitions: Mapping[Any, Iterable[Any]] | None = None
+    """The round's phase transition table: phase to the phases it may
+    enter next (``croupier phases GAME`` draws it)."""
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -11,7 +11,7 @@ import importlib
 
 import typer
 
-from croupier.cli.basic import games, rules, scenario
+from croupier.cli.basic import games, phases, rules, scenario
 from croupier.cli.play import demo, play
 from croupier.cli.regs import regs_app
 
@@ -25,6 +25,7 @@ app = typer.Typer(
 app.command()(games)
 app.command()(rules)
 app.command()(scenario)
+app.command()(phases)
 app.command()(play)
 app.command()(demo)
 app.add_typer(regs_app, name="regs")

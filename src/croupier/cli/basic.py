@@ -12,10 +12,10 @@ from rich.table import Table as RichTable
 
 from croupier.cli.common import console, fail, load_game_rules
 from croupier.errors import CroupierError
-from croupier.registry import all_games
+from croupier.registry import all_games, find_game
 from croupier.scenario import run_scenario_text
 
-__all__ = ["games", "rules", "scenario"]
+__all__ = ["games", "phases", "rules", "scenario"]
 
 RulesFile = Annotated[
     Path | None,
@@ -97,3 +97,20 @@ def scenario(
     if result.stderr:
         sys.stderr.write(result.stderr + "\n")
     raise typer.Exit(result.exit_code)
+
+
+def phases(
+    game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
+) -> None:
+    """Print the round's phase transition table as a Mermaid diagram."""
+    try:
+        spec = find_game(game)
+    except CroupierError as exc:
+        raise fail(exc) from None
+    if spec.transitions is None:
+        raise fail(CroupierError(f"{spec.name} declares no transitions"))
+    lines = ["stateDiagram-v2"]
+    for source, targets in spec.transitions.items():
+        for target in targets:
+            lines.append(f"    {source} --> {target}")
+    print("\n".join(lines))

@@ -125,6 +125,7 @@ register_game(
         wagers=Baccarat21Round.wager_names,
         actions=(),
         max_seats=DEFAULT_SEATS,
+        transitions=TRANSITIONS,
         uses_starting_position=False,
     )
 )

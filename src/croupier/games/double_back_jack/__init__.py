@@ -21,7 +21,7 @@ from croupier.rng import Rng
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
-from .model import DbjAction, Phase
+from .model import TRANSITIONS, DbjAction, Phase
 from .round import DoubleBackJackRound
 from .rules import MAX_BOXES, CollectionProcedure, DoubleBackJackRules
 
@@ -64,5 +64,6 @@ register_game(
         wagers=DoubleBackJackRound.wager_names,
         actions=tuple(action.value for action in DbjAction),
         max_seats=MAX_BOXES,
+        transitions=TRANSITIONS,
     )
 )

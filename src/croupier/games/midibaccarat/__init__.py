@@ -29,7 +29,11 @@ from croupier.errors import RulesError
 from croupier.events import Event, EventLog
 from croupier.games.midibaccarat.commission_free import CommissionFreeRound
 from croupier.games.midibaccarat.refs import MAX_SEATS
-from croupier.games.midibaccarat.round import MidibaccaratRound, Phase
+from croupier.games.midibaccarat.round import (
+    TRANSITIONS,
+    MidibaccaratRound,
+    Phase,
+)
 from croupier.games.midibaccarat.rules import (
     BaccaratRules,
     CommissionFreeRule,
@@ -152,6 +156,7 @@ register_game(
         prepare_shoe=_table_prepare_shoe,
         wagers=MidibaccaratRound.wager_names,
         max_seats=MAX_SEATS,
+        transitions=TRANSITIONS,
     )
 )
 register_game(
@@ -165,5 +170,6 @@ register_game(
         prepare_shoe=_table_prepare_shoe,
         wagers=CommissionFreeRound.wager_names,
         max_seats=MAX_SEATS,
+        transitions=TRANSITIONS,
     )
 )

@@ -20,7 +20,7 @@ from croupier.rng import Rng
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
-from .round import Phase, SixCardRound
+from .round import TRANSITIONS, Phase, SixCardRound
 from .rules import Dealing, SixCardRules
 from .wagers import Wager
 
@@ -103,6 +103,7 @@ SPEC = register_game(
         wagers=("pai_gow", "fortune_bonus", "progressive"),
         actions=("set", "house_way", "double_down", "no_double_down"),
         max_seats=6,
+        transitions=TRANSITIONS,
         uses_starting_position=True,
         prepare_shoe=shuffle_deck,
         reshuffle_every_round=True,
