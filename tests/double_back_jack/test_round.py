@@ -165,6 +165,26 @@ def test_591_7_c_no_burn_when_the_shoe_is_not_new() -> None:
     assert not of_type(rnd, CardBurned)
 
 
+def test_591_7_c_new_dealer_burns_one_card_before_dealing() -> None:
+    rnd = DoubleBackJackRound(
+        rules=DoubleBackJackRules(),
+        shoe=Shoe.stacked("Kd 9c 10h 7d 6h 5s"),
+        rng=SeededRng(1),
+        new_shoe=True,
+    )
+    event = rnd.change_dealer()
+    assert isinstance(event, CardBurned)
+    assert event.card == Card.parse("9c")
+    assert str(event.ref) == "591.7(c)"
+    assert rnd.shoe.discard[:2] == [Card.parse("Kd"), Card.parse("9c")]
+    rnd.place_wager(1, "blackjack", 100)
+    rnd.deal()
+    assert of_type(rnd, CardDealt)[0].card == Card.parse("10h")
+    with pytest.raises(WrongPhaseError) as refused:
+        rnd.change_dealer()
+    assert str(refused.value.ref) == "591.7(c)"
+
+
 def test_591_7_d_cover_card_mid_round_then_reshuffle() -> None:
     rnd = start("10c 10h 9d CC 7s 5h 4h", {1: 100})
     assert rnd.cover_card_reached

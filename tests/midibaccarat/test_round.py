@@ -456,3 +456,23 @@ def test_629a_5_d_second_cover_deeper_than_the_shoe_refused() -> None:
             {"decks": 1, "second_cover_from_bottom": 60}
         )
     assert info.value.key == "second_cover_from_bottom"
+
+
+def test_629a_5_b_cut_offered_from_highest_seat_then_wraps_to_seat_1() -> None:
+    log = EventLog()
+    shoe = Shoe.new(decks=1)
+    prepare_new_shoe(
+        MidibaccaratRules.from_mapping({"decks": 1}),
+        shoe,
+        log,
+        rng=SeededRng(5),
+        occupied_seats=(3, 9, 1, 6),
+        accepting=(3,),
+    )
+    offers = [e for e in log.events if isinstance(e, CutOffered)]
+    assert [(o.to, o.accepted) for o in offers] == [
+        ("seat 9", False),
+        ("seat 1", False),
+        ("seat 3", True),
+    ]
+    assert all(str(o.ref) == "629a.5(b)" for o in offers)

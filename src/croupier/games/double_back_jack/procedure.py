@@ -34,6 +34,7 @@ from croupier.hands.blackjack import (
 from croupier.money import Odds, Outcome, WagerKey
 from croupier.procedures.shoe_games import (
     burn_for_new_batch,
+    burn_for_new_dealer,
     collect_and_reshuffle,
 )
 from croupier.regs import Ref, implements
@@ -140,6 +141,20 @@ class DealerProcedure(Round):
         so that its (c) burn runs.
         """
         return self.cover_card_reached
+
+    @implements("591.7(c)")
+    def change_dealer(self) -> Event:
+        """A new dealer comes to the table and burns one card (c).
+
+        Allowed only before the first card of the round is dealt; a
+        cover card met on top is set aside (d).
+        """
+        if self._phase is not Phase.WAGERING:
+            msg = f"a new dealer burns before dealing, not in {self._phase}"
+            raise WrongPhaseError(msg, ref=cite("591.7(c)"))
+        return burn_for_new_dealer(
+            self.shoe, self.log, SECTION, self._on_cover_card
+        )
 
     def player_hands(self) -> list[PlayerHand]:
         """Every player hand, seat by seat clockwise (a copy of the list)."""
