@@ -22,7 +22,7 @@ from croupier.rng import Rng, SecureRng, SeededRng
 from croupier.round import Action, Round
 from croupier.table import Table
 
-__all__ = ["demo", "play"]
+__all__ = ["demo", "play", "visible_cards"]
 
 _AMOUNT_ACTIONS = {"double", "insurance", "double_down"}
 
@@ -66,12 +66,57 @@ def _ask_wagers(rnd: Round, spec: GameSpec, seats: list[int]) -> None:
                 console.print(f"[red]{exc}")
 
 
+def _is_cards(value: object) -> bool:
+    if not isinstance(value, list) or not value:
+        return False
+    for item in value:
+        if item == "hidden":
+            continue
+        try:
+            Card.parse(str(item))
+        except CroupierError:
+            return False
+    return True
+
+
+def visible_cards(view: object, path: str = "") -> list[str]:
+    """Lines ``where: cards`` for every card list in a seat's view.
+
+    Works on any game's view: it finds the lists of cards (``hidden``
+    for a face-down card) and names them by their place in the view.
+
+    >>> visible_cards({"dealer": ["6d", "hidden"],
+    ...                "boxes": [{"label": "seat 1", "cards": ["Th", "9s"],
+    ...                           "total": 19}]})
+    ['dealer: 6d hidden', 'seat 1: Th 9s (19)']
+    """
+    lines: list[str] = []
+    if isinstance(view, dict):
+        label = str(view.get("label", path))
+        if _is_cards(view.get("cards")):
+            total = f" ({view['total']})" if "total" in view else ""
+            lines.append(f"{label}: {' '.join(view['cards'])}{total}")
+        for key, value in view.items():
+            if key in ("cards", "label", "settlements"):
+                continue
+            name = str(key) if not path else f"{path} {key}"
+            lines.extend(visible_cards(value, name))
+    elif isinstance(view, list):
+        if _is_cards(view):
+            lines.append(f"{path}: {' '.join(str(c) for c in view)}")
+        else:
+            for item in view:
+                lines.extend(visible_cards(item, path))
+    return lines
+
+
 def _ask_action(rnd: Round) -> Action:
     pending = rnd.pending()
     if pending is None:  # pragma: no cover - caller checks
         msg = "no decision pending"
         raise RuntimeError(msg)
-    console.print(f"[bold]hands[/bold] {rnd.view(pending.seat)}")
+    for line in visible_cards(rnd.view(pending.seat)):
+        console.print(line, markup=False)
     name = Prompt.ask(
         f"seat {pending.seat} (§ {pending.ref})", choices=list(pending.legal)
     )
