@@ -72,10 +72,12 @@ class Event:
             "ref": str(self.ref),
             "type": self.type_name,
         }
-        for f in fields(self):
-            if f.name in ("seq", "ref"):
-                continue
-            out[f.name] = _encode(getattr(self, f.name))
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _field_names(type(self))
+        for name in names:
+            value = getattr(self, name)
+            out[name] = value if type(value) in _PLAIN else _encode(value)
         return out
 
     @classmethod
@@ -88,6 +90,19 @@ class Event:
             if f.name in data:
                 kwargs[f.name] = _decode(hints[f.name], data[f.name])
         return event_type(**kwargs)
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+"""Each event class's own field names (after ``seq`` and ``ref``)."""
+_PLAIN: frozenset[type] = frozenset({int, str, bool, type(None)})
+"""Types :func:`_encode` returns unchanged (checked by exact type)."""
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    """The field names of ``cls`` other than ``seq`` and ``ref`` (cached)."""
+    names = tuple(f.name for f in fields(cls) if f.name not in ("seq", "ref"))
+    _FIELD_NAMES[cls] = names
+    return names
 
 
 def _encode(value: object) -> object:

@@ -110,6 +110,7 @@ class Recorder:
             starting_position=starting_position,
         )
         """The record, updated as the round goes."""
+        self._event_dicts: list[dict[str, Any]] = []
 
     def place_wager(self, seat: int, wager: str, amount: int) -> None:
         """Place a wager and record it."""
@@ -134,14 +135,36 @@ class Recorder:
         self.record.decisions.append(decision)
         self._sync()
 
+    def event_dicts(self) -> list[dict[str, Any]]:
+        """Every event of the round so far in JSON form (kept, not redone).
+
+        The round's log is append-only, so each event is converted once;
+        the list returned grows as the round goes (do not change it).
+        """
+        done = self._event_dicts
+        events = self.round.events
+        if len(events) > len(done):
+            done.extend(e.to_dict() for e in events[len(done) :])
+        return done
+
     def _sync(self) -> None:
         # A game that determines its starting position (670a.9(b)) records
         # it on the round; replay must deal from the same position.
         start = getattr(self.round, "starting_position", None)
         if isinstance(start, int):
             self.record.starting_position = start
-        self.record.events = [e.to_dict() for e in self.round.events]
-        self.record.settlements = [s.to_dict() for s in self.round.settlements]
+        # Events and settlements are append-only: add only the new ones.
+        record = self.record
+        events = self.event_dicts()
+        if len(record.events) > len(events):  # replaced from outside
+            record.events = []
+        record.events.extend(events[len(record.events) :])
+        settled = self.round.settlements
+        if len(record.settlements) > len(settled):
+            record.settlements = []
+        record.settlements.extend(
+            s.to_dict() for s in settled[len(record.settlements) :]
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,7 +123,7 @@ class Round(ABC):
         """Whether the cover card came out (reshuffle after the round)."""
         self.initial_stack = shoe.notation()
         """The shoe as it stood when the round began (for replay)."""
-        self.initial_discard = " ".join(str(c) for c in shoe.discard)
+        self.initial_discard = shoe.discard_notation()
         """The discard rack when the round began (for replay)."""
 
     # -- the interface every game implements --------------------------

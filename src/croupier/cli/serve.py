@@ -42,4 +42,7 @@ def serve(
     if made:
         typer.echo(f"operator token (keep it; shown once): {made}")
     typer.echo(f"croupier table server on http://{host}:{port}/ (db {db})")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # No access log: a line per request costs as much as a small request.
+    uvicorn.run(
+        app, host=host, port=port, log_level="warning", access_log=False
+    )

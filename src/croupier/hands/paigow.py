@@ -38,7 +38,6 @@ five tie-break ranks of four bits each, so values compare like hands.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum, unique
@@ -166,12 +165,27 @@ def describe(value: int) -> str:
     return text
 
 
+_WINDOWS = tuple((top, 0x1F << (top - 4)) for top in range(14, 5, -1))
+"""Each straight's top rank and its five ranks as a bit mask, best first."""
+_WHEEL_MASK = sum(1 << r for r in _WHEEL)
+"""The wheel (A-2-3-4-5) as a bit mask."""
+
+
 def _straight_top(ranks: set[int]) -> int:
-    """The top rank of the best straight in ``ranks`` (0 if none)."""
-    for top in range(14, 5, -1):
-        if all(r in ranks for r in range(top - 4, top + 1)):
+    """The top rank of the best straight in ``ranks`` (0 if none).
+
+    >>> _straight_top({14, 13, 12, 11, 10}), _straight_top({14, 2, 3, 4, 5})
+    (14, 5)
+    >>> _straight_top({9, 8, 7, 6, 4})
+    0
+    """
+    mask = 0
+    for rank in ranks:
+        mask |= 1 << rank
+    for top, window in _WINDOWS:
+        if mask & window == window:
             return top
-    if all(r in ranks for r in _WHEEL):
+    if mask & _WHEEL_MASK == _WHEEL_MASK:
         return 5
     return 0
 
@@ -180,7 +194,9 @@ def _evaluate_natural(
     ranks: Sequence[int], suits: Sequence[str | None]
 ) -> int:
     """Value of five cards given as ranks (joker already substituted)."""
-    counts = Counter(ranks)
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
     if counts.get(ACE, 0) == 5:
         return _pack(Category.FIVE_ACES, [])
     flush = suits[0] is not None and len(set(suits)) == 1
@@ -222,7 +238,35 @@ _JOKER_COMPLETES = (
 )
 
 
+_FIVE_VALUES: dict[tuple[int, ...], int] = {}
+"""Values already computed, by the sorted card codes of the hand."""
+_FIVE_VALUES_MAX = 1 << 16
+"""Bound of :data:`_FIVE_VALUES` (cleared when full)."""
+
+
 def evaluate_five(cards: Sequence[Card]) -> int:
+    """The value of exactly five cards, applying the joker rule (D19).
+
+    A hand's value does not depend on the order of its cards, so values
+    are remembered by the sorted card codes: a house way looks at the
+    same high hands several times (foul check, ranking, comparison).
+    The value always comes from :func:`_evaluate_five` (pure Python).
+
+    >>> from croupier.cards import parse_cards
+    >>> describe(evaluate_five(parse_cards("Kc Kd JK 5s 2h")))
+    'pair'
+    """
+    key = tuple(sorted([card.code for card in cards]))
+    value = _FIVE_VALUES.get(key)
+    if value is None:
+        value = _evaluate_five(cards)
+        if len(_FIVE_VALUES) >= _FIVE_VALUES_MAX:
+            _FIVE_VALUES.clear()
+        _FIVE_VALUES[key] = value
+    return value
+
+
+def _evaluate_five(cards: Sequence[Card]) -> int:
     """The value of exactly five cards, applying the joker rule (D19).
 
     The joker is tried as an ace (with no suit) and as every card not

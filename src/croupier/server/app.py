@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -40,22 +41,24 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec
-from croupier.round import Action
 from croupier.server import db
 from croupier.server.auth import bearer_token, hash_token
 from croupier.server.errors import (
     NotOperatorError,
-    error_body,
-    status_of,
+)
+from croupier.server.play_api import (
+    DirectPlay,
+    PlayApi,
+    json_response,
+    refusal_response,
+    validation_response,
 )
 from croupier.server.recovery import load
-from croupier.server.runtime import Casino, Idem, Player, TableRuntime
+from croupier.server.runtime import Casino, Player
 from croupier.server.views import (
     game_info,
-    minimal_result,
     round_detail,
     round_list,
     table_snapshot,
@@ -71,10 +74,6 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 """The static web table."""
 
 Authorization = Annotated[str | None, Header()]
-Prefer = Annotated[str | None, Header()]
-IdempotencyKey = Annotated[
-    str | None, Header(alias="Idempotency-Key", max_length=128)
-]
 
 
 class NewPlayer(BaseModel):
@@ -106,23 +105,6 @@ class SeatRequest(BaseModel):
     """Body of ``POST /tables/{id}/seats``."""
 
     seat: int
-
-
-class WagerRequest(BaseModel):
-    """Body of ``POST /tables/{id}/wagers``."""
-
-    seat: int
-    wager: str
-    amount: int
-
-
-class ActionRequest(BaseModel):
-    """Body of ``POST /tables/{id}/actions`` (the scenario form)."""
-
-    seat: int
-    action: str
-    amount: int | None = None
-    low: str | None = None
 
 
 def create_app(
@@ -159,45 +141,37 @@ def create_app(
             if name not in present:
                 casino.create_table(None, name)
 
-    app = FastAPI(title="croupier table server", version="0.1.0")
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        casino.close_writer()
+
+    app = FastAPI(
+        title="croupier table server", version="0.1.0", lifespan=lifespan
+    )
     app.state.casino = casino
     app.state.hub = hub
     app.state.operator_token = generated
 
     @app.exception_handler(CroupierError)
     async def refused(_request: Request, exc: CroupierError) -> JSONResponse:
-        return JSONResponse(error_body(exc), status_code=status_of(exc))
+        return refusal_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(
         _request: Request, exc: RequestValidationError
     ) -> JSONResponse:
-        body = {
-            "error": "RequestValidationError",
-            "ref": None,
-            "message": "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-                for e in exc.errors()
-            ),
-        }
-        return JSONResponse(body, status_code=422)
+        return validation_response(exc)
+
+    play = PlayApi(casino)
+    app.add_middleware(DirectPlay, play=play)
+    app.include_router(play.router())
 
     def who(authorization: str | None) -> Player:
         return casino.authenticate(bearer_token(authorization))
 
     def maybe(authorization: str | None) -> Player | None:
         return casino.optional_player(bearer_token(authorization))
-
-    def responder(
-        player: Player, prefer: str | None
-    ) -> Callable[[TableRuntime], dict[str, Any]]:
-        """The full table, or with ``Prefer: return=minimal`` a summary."""
-        if prefer and "return=minimal" in prefer:
-            return lambda rt: minimal_result(casino, rt, player)
-        return lambda rt: table_snapshot(casino, rt, player)
-
-    def idem(player: Player, key: str | None) -> Idem:
-        return None if not key else (player.id, key)
 
     # -- pages ------------------------------------------------------------
 
@@ -292,9 +266,11 @@ def create_app(
     @app.get("/tables/{table_id}")
     async def table_state(
         table_id: int, authorization: Authorization = None
-    ) -> dict[str, Any]:
-        return table_snapshot(
-            casino, casino.table(table_id), maybe(authorization)
+    ) -> JSONResponse:
+        return json_response(
+            table_snapshot(
+                casino, casino.table(table_id), maybe(authorization)
+            )
         )
 
     @app.post("/tables/{table_id}/seats")
@@ -314,90 +290,6 @@ def create_app(
         casino.leave(player, table_id, seat)
         hub.notify(table_id)
         return table_snapshot(casino, casino.table(table_id), player)
-
-    def _replayed(
-        player: Player, key: str | None, request: str
-    ) -> JSONResponse | None:
-        stored = casino.stored_response(idem(player, key), request)
-        if stored is None:
-            return None
-        return JSONResponse(
-            stored[1],
-            status_code=stored[0],
-            headers={"Idempotent-Replayed": "true"},
-        )
-
-    @app.post("/tables/{table_id}/wagers", response_model=None)
-    async def wager(
-        table_id: int,
-        body: WagerRequest,
-        authorization: Authorization = None,
-        idempotency_key: IdempotencyKey = None,
-        prefer: Prefer = None,
-    ) -> dict[str, Any] | JSONResponse:
-        player = who(authorization)
-        request = f"wager {table_id} {body.model_dump_json()}"
-        replay = _replayed(player, idempotency_key, request)
-        if replay is not None:
-            return replay
-        return casino.place_wager(
-            player,
-            table_id,
-            body.seat,
-            body.wager,
-            body.amount,
-            idem=idem(player, idempotency_key),
-            request=request,
-            respond=responder(player, prefer),
-        )
-
-    @app.post("/tables/{table_id}/deal", response_model=None)
-    async def deal(
-        table_id: int,
-        authorization: Authorization = None,
-        idempotency_key: IdempotencyKey = None,
-        prefer: Prefer = None,
-    ) -> dict[str, Any] | JSONResponse:
-        player = who(authorization)
-        request = f"deal {table_id}"
-        replay = _replayed(player, idempotency_key, request)
-        if replay is not None:
-            return replay
-        return casino.deal(
-            player,
-            table_id,
-            idem=idem(player, idempotency_key),
-            request=request,
-            respond=responder(player, prefer),
-        )
-
-    @app.post("/tables/{table_id}/actions", response_model=None)
-    async def act(
-        table_id: int,
-        body: ActionRequest,
-        authorization: Authorization = None,
-        idempotency_key: IdempotencyKey = None,
-        prefer: Prefer = None,
-    ) -> dict[str, Any] | JSONResponse:
-        player = who(authorization)
-        request = f"action {table_id} {body.model_dump_json()}"
-        replay = _replayed(player, idempotency_key, request)
-        if replay is not None:
-            return replay
-        action = Action(
-            seat=body.seat,
-            name=body.action,
-            amount=body.amount,
-            card=None if body.low is None else Card.parse(body.low),
-        )
-        return casino.act(
-            player,
-            table_id,
-            action,
-            idem=idem(player, idempotency_key),
-            request=request,
-            respond=responder(player, prefer),
-        )
 
     # -- recall and books -------------------------------------------------
 

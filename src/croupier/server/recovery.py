@@ -22,7 +22,7 @@ import logging
 from collections import Counter
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import false, insert, select, update
 from sqlalchemy.orm import Session
 
 from croupier.history import Recorder
@@ -306,6 +306,12 @@ def load(casino: Casino, *, recovery: str = "resume") -> None:
         seats = conn.execute(
             select(db.SeatRow.table_id, db.SeatRow.seat, db.SeatRow.player_id)
         ).all()
+        sealed = conn.execute(
+            select(db.RoundRow.table_id, db.RoundRow.id)
+            .where(db.RoundRow.disclosed == false())
+            .where(db.RoundRow.status != "open")
+            .order_by(db.RoundRow.id)
+        ).all()
     for row in tables:
         spec = casino.games.get(row.game)
         if spec is None:
@@ -331,11 +337,12 @@ def load(casino: Casino, *, recovery: str = "resume") -> None:
         for table_id, seat, player_id in seats:
             if table_id == row.id:
                 rt.seats[int(seat)] = int(player_id)
+        rt.undisclosed = [int(r) for t, r in sealed if t == row.id]
         open_row = _open_row(casino, row.id)
         if open_row is not None:
             _recover(casino, rt, open_row, recovery)
         if rt.live is None:
-            with casino.engine.begin() as conn:
+            with casino.transaction() as conn:
                 casino.open_round(conn, rt)
 
 

@@ -102,6 +102,22 @@ def _round_view(live: LiveRound, seat: int | None) -> dict[str, Any]:
     }
 
 
+def _seat_view(
+    rt: TableRuntime, live: LiveRound, seat: int | None
+) -> dict[str, Any]:
+    """A round as ``seat`` sees it, built once per change of the table.
+
+    The answer to a step and the WebSocket pushes after it show the same
+    state to the same seat: the view is kept with the table's version.
+    """
+    kept = live.views.get(seat)
+    if kept is not None and kept[0] == rt.version:
+        return kept[1]
+    view = _round_view(live, seat)
+    live.views[seat] = (rt.version, view)
+    return view
+
+
 def table_snapshot(
     casino: Casino, rt: TableRuntime, player: Player | None
 ) -> dict[str, Any]:
@@ -109,8 +125,8 @@ def table_snapshot(
     seat = None if player is None else rt.seat_of(player.id)
     out: dict[str, Any] = {
         "table": table_summary(casino, rt),
-        "round": None if rt.live is None else _round_view(rt.live, seat),
-        "last": None if rt.last is None else _round_view(rt.last, seat),
+        "round": None if rt.live is None else _seat_view(rt, rt.live, seat),
+        "last": None if rt.last is None else _seat_view(rt, rt.last, seat),
         "you": None,
     }
     if player is not None:

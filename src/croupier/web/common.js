@@ -30,8 +30,11 @@ const Croupier = {
   },
 
   money(units) {
-    const v = (units || 0) / 100;
-    return "$" + v.toLocaleString("en-US", {minimumFractionDigits: 2});
+    // -$5.00, not $-5.00: the sign goes before the currency symbol
+    const v = Math.abs(units || 0) / 100;
+    const sign = (units || 0) < 0 ? "-" : "";
+    return sign + "$" + v.toLocaleString("en-US", {
+      minimumFractionDigits: 2, maximumFractionDigits: 2});
   },
 
   SUITS: {c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660"},

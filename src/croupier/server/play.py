@@ -1,0 +1,494 @@
+"""Play at a table: wagers, the deal, decisions, each stored atomically.
+
+:class:`Dealer` is the playing half of :class:`~croupier.server.casino.
+Casino`. Each request is one call here, run to completion on the event
+loop (no ``await`` inside), and one database transaction: the round's
+new input, its new events, the money moved and the stored idempotent
+response are committed together, with the statements of
+:mod:`croupier.server.store` (a few ``executemany`` on the driver). If
+the commit fails, the table is rebuilt from the database
+(:mod:`croupier.server.recovery`), so memory never runs ahead of
+storage.
+
+Money: a stake leaves the balance when the round's ledger shows it (a
+wager before the deal, or a double, insurance, second chance or split
+placed during play); stake plus net comes back when the round settles
+the wager.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+from sqlalchemy.engine import Connection, Engine
+
+from croupier.errors import LedgerError, WagerError, WrongPhaseError
+from croupier.history import Recorder
+from croupier.round import Action, Round
+from croupier.server import db
+from croupier.server.errors import (
+    InsufficientBalanceError,
+    NotSeatOwnerError,
+    TableLimitError,
+)
+from croupier.server.store import Statements, event_row, money_move
+from croupier.server.tables import Idem, LiveRound, Player, TableRuntime
+
+__all__ = ["Dealer", "Responder"]
+
+log = logging.getLogger("croupier.server")
+
+Responder = Callable[[TableRuntime], dict[str, Any]]
+"""Builds the response body once the step is applied."""
+
+
+class Dealer:
+    """Wagers, deals and decisions, each stored in one transaction."""
+
+    engine: Engine
+    """The database."""
+    sql: Statements
+    """The play path's compiled statements."""
+    balances: dict[int, int]
+    """Balances by account id (mirror of the committed rows)."""
+    on_change: Callable[[int], None]
+    """Called with a table id after each committed change there."""
+    _writer: Connection | None = None
+
+    def table(self, table_id: int) -> TableRuntime:  # pragma: no cover
+        """The table ``table_id`` (implemented by the casino)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _require_owner(rt: TableRuntime, player: Player, seat: int) -> None:
+        if rt.seats.get(seat) != player.id:
+            msg = f"seat {seat} is not yours"
+            raise NotSeatOwnerError(msg)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One transaction on the writer's own connection (kept open).
+
+        The casino is the only writer and runs on one thread, so one
+        connection serves every write; it is opened again if a failed
+        transaction left it unusable.
+        """
+        conn = self._writer
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._writer = self.engine.connect()
+        try:
+            with conn.begin():
+                yield conn
+        except BaseException:
+            self._writer = None
+            with suppress(Exception):
+                conn.close()
+            raise
+
+    def close_writer(self) -> None:
+        """Give the writer's connection back to the pool."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    # -- the requests -----------------------------------------------------
+
+    def place_wager(
+        self,
+        player: Player,
+        table_id: int,
+        seat: int,
+        wager: str,
+        amount: int,
+        *,
+        idem: Idem = None,
+        request: str = "",
+        respond: Responder | None = None,
+    ) -> dict[str, Any]:
+        """Place a wager on the open round; the stake leaves the balance."""
+        rt = self.table(table_id)
+        self._require_owner(rt, player, seat)
+        if wager not in rt.spec.wagers:
+            names = ", ".join(rt.spec.wagers)
+            raise WagerError(f"{rt.spec.title} wagers are: {names}")
+        low, high = rt.limits.bounds(wager)
+        if not low <= amount <= high:
+            msg = (
+                f"a {wager} wager must be between {low} and {high} at "
+                f"this table, not {amount}"
+            )
+            raise TableLimitError(msg)
+        if amount > self.balances[player.id]:
+            msg = (
+                f"a wager of {amount} exceeds your balance of "
+                f"{self.balances[player.id]}"
+            )
+            raise InsufficientBalanceError(msg)
+        live = self._live(rt)
+        owner = live.owners.get(seat)
+        if owner is not None and owner != player.id:
+            raise NotSeatOwnerError(f"seat {seat} is played by another")
+        live.recorder.place_wager(seat, wager, amount)
+        live.owners[seat] = player.id
+        return self._commit(
+            rt,
+            ("wager", {"seat": seat, "wager": wager, "amount": amount}),
+            idem=idem,
+            request=request,
+            respond=respond,
+        )
+
+    def deal(
+        self,
+        player: Player,
+        table_id: int,
+        *,
+        idem: Idem = None,
+        request: str = "",
+        respond: Responder | None = None,
+    ) -> dict[str, Any]:
+        """Close wagering and deal (a seated player or the operator)."""
+        rt = self.table(table_id)
+        if not player.is_operator and rt.seat_of(player.id) is None:
+            raise NotSeatOwnerError("only a seated player may call the deal")
+        live = self._live(rt)
+        if live.dealt:
+            raise WrongPhaseError("the cards are already dealt")
+        if not live.round.ledger.stakes:
+            raise WrongPhaseError("no wager is on the layout")
+        live.recorder.deal()
+        live.dealt = True
+        return self._commit(
+            rt, ("deal", {}), idem=idem, request=request, respond=respond
+        )
+
+    def act(
+        self,
+        player: Player,
+        table_id: int,
+        action: Action,
+        *,
+        idem: Idem = None,
+        request: str = "",
+        respond: Responder | None = None,
+    ) -> dict[str, Any]:
+        """Apply a decision for the player's own seat."""
+        rt = self.table(table_id)
+        self._require_owner(rt, player, action.seat)
+        live = self._live(rt)
+        if live.owners.get(action.seat, player.id) != player.id:
+            raise NotSeatOwnerError(f"seat {action.seat} is played by another")
+        self._verify_affordable(live, action, player.id)
+        live.recorder.apply(action)
+        data: dict[str, Any] = {"seat": action.seat, "action": action.name}
+        if action.amount is not None:
+            data["amount"] = action.amount
+        if action.card is not None:
+            data["low"] = str(action.card)
+        return self._commit(
+            rt, ("decision", data), idem=idem, request=request, respond=respond
+        )
+
+    def _verify_affordable(
+        self, live: LiveRound, action: Action, player_id: int
+    ) -> None:
+        """Refuse a decision whose added stake exceeds the balance.
+
+        A decision adds at most the seat's stake so far (a double, a
+        split) or the amount it names; when the balance covers that, no
+        trial is needed. Otherwise the decision is tried on a copy.
+        """
+        rnd = live.round
+        balance = self.balances[player_id]
+        on_seat = seat_stakes(rnd, action.seat)
+        bound = max(on_seat, action.amount or 0)
+        if balance >= bound:
+            return
+        trial = copy.deepcopy(rnd)
+        trial.apply(action)
+        added = seat_stakes(trial, action.seat) - on_seat
+        if added > balance:
+            msg = (
+                f"{action.name} would stake {added} more; your balance is "
+                f"{balance}"
+            )
+            raise InsufficientBalanceError(msg)
+
+    def _live(self, rt: TableRuntime) -> LiveRound:
+        if rt.live is None or rt.live.finished:
+            with self.transaction() as conn:
+                self.open_round(conn, rt)
+        if rt.live is None:  # pragma: no cover - opened above
+            raise WrongPhaseError("no round is open")
+        return rt.live
+
+    # -- storage ----------------------------------------------------------
+
+    def open_round(self, conn: Connection, rt: TableRuntime) -> None:
+        """Open the next round for wagers (shuffling a new shoe if due)."""
+        if rt.live is not None and rt.live.finished:
+            rt.last = rt.live
+        starting = None
+        if rt.spec.uses_starting_position:
+            starting = rt.table.rng.randbelow(rt.spec.max_seats + 1) + 1
+        rnd = rt.table.new_round(
+            occupied_seats=tuple(rt.seats), starting_position=starting
+        )
+        sql = self.sql
+        if rnd.new_shoe:
+            rt.shoe_no += 1
+            sql.shoe_no.run(conn, {"tid": rt.id, "shoe_no": rt.shoe_no})
+            self._disclose(conn, rt)
+        round_id = int(
+            sql.new_round.run(
+                conn,
+                {
+                    "table_id": rt.id,
+                    "game": rt.spec.name,
+                    "status": "open",
+                    "rules_json": rt.rules_json(),
+                    "shoe": rnd.initial_stack,
+                    "new_shoe": rnd.new_shoe,
+                    "shoe_no": rt.shoe_no,
+                    "starting_position": starting,
+                    "owners_json": "{}",
+                    "disclosed": False,
+                    "started_at": db.now(),
+                },
+            ).fetchone()[0]
+        )
+        shoe_events = rt.table.log.events[rt.shoe_events :]
+        sql.events.run_many(
+            conn,
+            (
+                event_row(round_id, "shoe", i + 1, e.to_dict())
+                for i, e in enumerate(shoe_events)
+            ),
+        )
+        rt.shoe_events = len(rt.table.log)
+        live = LiveRound(
+            round_id,
+            Recorder(rt.spec.name, rnd, starting_position=starting),
+            shoe_no=rt.shoe_no,
+        )
+        self._store_events(conn, live)
+        rt.live = live
+
+    def _disclose(self, conn: Connection, rt: TableRuntime) -> None:
+        """The finished rounds' shoe is out of play: unseal their stacks."""
+        self.sql.disclose.run_many(
+            conn, ({"rid": rid} for rid in rt.undisclosed)
+        )
+        rt.undisclosed.clear()
+
+    def _commit(
+        self,
+        rt: TableRuntime,
+        new_input: tuple[str, dict[str, Any]],
+        *,
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:
+        """Store the step just taken in memory, in one transaction."""
+        live = rt.live
+        if live is None:  # pragma: no cover - callers hold a live round
+            raise WrongPhaseError("no round is open")
+        try:
+            with self.transaction() as conn:
+                body = self._store(
+                    conn, rt, live, new_input, idem, request, respond
+                )
+        except Exception:
+            # memory ran ahead of storage: the balances and the table are
+            # read back from the database
+            log.exception("table %s: storing failed; rebuilding", rt.id)
+            rt.version += 1
+            from croupier.server.recovery import rebuild_table
+
+            rebuild_table(self, rt)  # type: ignore[arg-type]
+            raise
+        self.on_change(rt.id)
+        return body
+
+    def _store(
+        self,
+        conn: Connection,
+        rt: TableRuntime,
+        live: LiveRound,
+        new_input: tuple[str, dict[str, Any]],
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:
+        """The statements of one step; the response to give once stored."""
+        kind, data = new_input
+        self.sql.input.run(
+            conn,
+            {
+                "round_id": live.db_id,
+                "n": live.inputs + 1,
+                "kind": kind,
+                "data_json": json.dumps(data),
+            },
+        )
+        live.inputs += 1
+        self._store_step(conn, rt, live)
+        rt.version += 1
+        body = respond(rt) if respond is not None else {}
+        if idem is not None:
+            self.sql.idempotent.run(
+                conn,
+                {
+                    "player_id": idem[0],
+                    "key": idem[1],
+                    "status": 200,
+                    "body_json": json.dumps(
+                        {"request": request, "response": body}
+                    ),
+                },
+            )
+        return body
+
+    def _store_events(self, conn: Connection, live: LiveRound) -> None:
+        dicts = live.recorder.event_dicts()
+        new = dicts[live.persisted :]
+        if not new:
+            return
+        rows = [event_row(live.db_id, "round", int(d["seq"]), d) for d in new]
+        self.sql.events.run_many(conn, rows)
+        live.persisted += len(new)
+        live.event_dicts.extend(new)
+        live.event_texts.extend(row["data_json"] for row in rows)
+
+    def _store_step(
+        self, conn: Connection, rt: TableRuntime, live: LiveRound
+    ) -> None:
+        rnd = live.round
+        self._store_events(conn, live)
+        moves: list[dict[str, Any]] = []
+        for key, stake in rnd.ledger.stakes.items():
+            added = stake - live.debited.get(key, 0)
+            if added < 0:
+                raise LedgerError(f"a stake shrank: {key}")
+            if added == 0:
+                continue
+            owner = live.owners.get(key.seat)
+            if owner is None:
+                raise LedgerError(f"a wager at an unowned seat: {key}")
+            moves.append(
+                money_move(owner, live.db_id, key, "stake", -added, added)
+            )
+            live.debited[key] = stake
+        for key, settlement in rnd.ledger.settlements.items():
+            if key in live.credited:
+                continue
+            owner = live.owners[key.seat]
+            moves.append(
+                money_move(
+                    owner,
+                    live.db_id,
+                    key,
+                    "payout",
+                    settlement.amount + settlement.net,
+                    -settlement.amount,
+                )
+            )
+            live.credited.add(key)
+        if moves:
+            self.apply_moves(conn, moves)
+        owners = json.dumps(live.owners)
+        if owners != live.stored_owners:
+            self.sql.owners.run(conn, {"rid": live.db_id, "owners": owners})
+            live.stored_owners = owners
+        if rnd.is_over:
+            self._finish(conn, rt, live)
+
+    def apply_moves(
+        self, conn: Connection, moves: list[dict[str, Any]]
+    ) -> None:
+        """Insert money movements and update the balances they touch."""
+        deltas: Counter[int] = Counter()
+        for move in moves:
+            deltas[move["player_id"]] += move["amount"]
+        for player_id, delta in deltas.items():
+            if self.balances[player_id] + delta < 0:
+                raise LedgerError(f"player {player_id} would go below zero")
+        self.sql.money.run_many(conn, moves)
+        self.sql.balance.run_many(
+            conn,
+            (
+                {"pid": player_id, "delta": delta}
+                for player_id, delta in deltas.items()
+                if delta
+            ),
+        )
+        for player_id, delta in deltas.items():
+            self.balances[player_id] += delta
+
+    def _finish(
+        self, conn: Connection, rt: TableRuntime, live: LiveRound
+    ) -> None:
+        """Store the end of a round and open the next one."""
+        rnd = live.round
+        if live.detached:
+            rnd.ledger.verify()
+            rnd.verify_conservation()
+        else:
+            rt.table.finish_round(rnd)
+        retired = (
+            live.detached
+            or rnd.cover_card_reached
+            or rt.spec.reshuffle_every_round
+        )
+        self.sql.finish.run(
+            conn,
+            {
+                "rid": live.db_id,
+                "status": "over",
+                "record": record_json(live),
+                "ended": db.now(),
+            },
+        )
+        rt.undisclosed.append(live.db_id)
+        if retired:
+            self._disclose(conn, rt)
+        live.finished = True
+        if live.detached:
+            rt.fresh_table()
+        self.open_round(conn, rt)
+
+
+def record_json(live: LiveRound) -> str:
+    """The round's record as JSON (:meth:`RoundRecord.dumps`).
+
+    The events were serialised when they were stored; their texts are
+    spliced in rather than encoded a second time (same text, same
+    order as :meth:`~croupier.history.RoundRecord.dumps`).
+    """
+    record = live.recorder.record
+    texts = live.event_texts
+    if len(texts) != len(record.events):
+        return record.dumps()
+    head = json.dumps(
+        {
+            **record.to_scenario(),
+            "starting_position": record.starting_position,
+            "discard": record.discard,
+        }
+    )
+    return (
+        f'{head[:-1]}, "events": [{", ".join(texts)}], '
+        f'"settlements": {json.dumps(record.settlements)}}}'
+    )
+
+
+def seat_stakes(rnd: Round, seat: int) -> int:
+    """The total staked at ``seat`` in ``rnd``."""
+    return sum(a for k, a in rnd.ledger.stakes.items() if k.seat == seat)

@@ -1,0 +1,180 @@
+"""What the server holds in memory: accounts, limits, tables, rounds.
+
+A :class:`TableRuntime` is one table (game, rules, limits, seats, the
+engine's :class:`~croupier.table.Table` with its shoe) and its
+:class:`LiveRound`, which remembers what of the round the database
+already has (events, inputs, stakes taken, payouts made).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from croupier.history import Recorder
+from croupier.money import WagerKey
+from croupier.registry import GameSpec
+from croupier.rng import SecureRng
+from croupier.round import Round
+from croupier.table import Table
+
+__all__ = [
+    "DEFAULT_MAX",
+    "DEFAULT_MIN",
+    "Idem",
+    "Limits",
+    "LiveRound",
+    "Player",
+    "TableRuntime",
+]
+
+DEFAULT_MIN = 100
+"""Default table minimum, minor units."""
+DEFAULT_MAX = 100_000
+"""Default table maximum, minor units."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """An authenticated account."""
+
+    id: int
+    """Account id."""
+    name: str
+    """Display name."""
+    is_operator: bool = False
+    """Whether the account may run tables and the cashier."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Table limits in minor units, optionally per wager."""
+
+    min_bet: int
+    """Smallest wager."""
+    max_bet: int
+    """Largest wager."""
+    per_wager: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    """Limits for particular wagers (a fixed progressive, say)."""
+
+    def bounds(self, wager: str) -> tuple[int, int]:
+        """The (minimum, maximum) for ``wager``."""
+        return self.per_wager.get(wager, (self.min_bet, self.max_bet))
+
+
+class LiveRound:
+    """A round in play at a table, with what the database already has."""
+
+    def __init__(
+        self,
+        db_id: int,
+        recorder: Recorder,
+        *,
+        shoe_no: int,
+        owners: dict[int, int] | None = None,
+        detached: bool = False,
+    ) -> None:
+        self.db_id = db_id
+        """The ``rounds`` row."""
+        self.recorder = recorder
+        """Drives the round and records its inputs."""
+        self.shoe_no = shoe_no
+        """Which shoe of the table the round is dealt from."""
+        self.owners: dict[int, int] = dict(owners or {})
+        """Seat to the player whose stakes are on it this round."""
+        self.detached = detached
+        """Rebuilt from storage on its own stacked shoe (not the table's)."""
+        self.persisted = 0
+        """Round events already stored."""
+        self.inputs = 0
+        """Inputs already stored."""
+        self.debited: dict[WagerKey, int] = {}
+        """Stakes already taken from balances."""
+        self.credited: set[WagerKey] = set()
+        """Settlements already paid to balances."""
+        self.event_dicts: list[dict[str, Any]] = []
+        """The stored events in JSON form (cache for views)."""
+        self.event_texts: list[str] = []
+        """The JSON text stored for each event of this process's rounds."""
+        self.dealt = False
+        """Whether the deal has happened."""
+        self.finished = False
+        """Whether the end of the round has been stored."""
+        self.stored_owners = json.dumps(self.owners)
+        """The owners as last stored."""
+        self.views: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        """Seat views already built, with the table version they show."""
+
+    @property
+    def round(self) -> Round:
+        """The engine's round."""
+        return self.recorder.round
+
+
+class TableRuntime:
+    """One table: its game, rules, limits, seats, shoe and rounds."""
+
+    def __init__(
+        self,
+        db_id: int,
+        name: str,
+        spec: GameSpec,
+        rules: dict[str, Any],
+        limits: Limits,
+        *,
+        shoe_no: int = 0,
+    ) -> None:
+        self.id = db_id
+        """The ``game_tables`` row."""
+        self.name = name
+        """Display name."""
+        self.spec = spec
+        """The game dealt here."""
+        self.rules_overrides = rules
+        """The Rules Submission overrides, as given."""
+        self.limits = limits
+        """Table limits."""
+        self.shoe_no = shoe_no
+        """Shoes used so far."""
+        self.table = Table(
+            spec, spec.rules_type.from_mapping(rules), rng=SecureRng()
+        )
+        """The engine's table (shoe across rounds, CSPRNG shuffles)."""
+        self.shoe_events = 0
+        """Shoe-level events of :attr:`table` already stored."""
+        self.seats: dict[int, int] = {}
+        """Seat to player id."""
+        self.live: LiveRound | None = None
+        """The round in play (or open for wagers)."""
+        self.last: LiveRound | None = None
+        """The previous round, shown until the next deal."""
+        self.undisclosed: list[int] = []
+        """Finished rounds whose shoe is still in play (stack sealed)."""
+        self.version = 0
+        """Bumped at each committed change (keys cached views)."""
+        self._rules_json: tuple[object, str] | None = None
+
+    def seat_of(self, player_id: int) -> int | None:
+        """The seat ``player_id`` holds here, if any."""
+        for seat, owner in self.seats.items():
+            if owner == player_id:
+                return seat
+        return None
+
+    def rules_json(self) -> str:
+        """The full rules in force as JSON (kept while they stay)."""
+        rules = self.table.rules
+        if self._rules_json is None or self._rules_json[0] is not rules:
+            self._rules_json = (rules, json.dumps(rules.to_dict()))
+        return self._rules_json[1]
+
+    def fresh_table(self) -> None:
+        """Start over with a new engine table (a new shoe is due)."""
+        self.table = Table(self.spec, self.table.rules, rng=SecureRng())
+        self.shoe_events = 0
+
+
+Idem = tuple[int, str] | None
+"""(player id, Idempotency-Key) of a request, if it carried one."""
