@@ -357,5 +357,4 @@ def _ensure_operator(casino: Casino, token: str | None) -> str | None:
     if any(p.is_operator for p in casino.players.values()):
         return None
     _player, made = casino.register("operator", balance=0, operator=True)
-    log.warning("operator token (shown once): %s", made)
     return made
