@@ -126,3 +126,24 @@ def test_wager_refusals_leave_the_round_unchanged(spec: GameSpec) -> None:
             rnd.place_wager(seat, wager, amount)
     assert len(rnd.events) == before
     assert rnd.ledger.stakes == {}
+
+
+def test_591_7_d_table_cuts_the_reshuffled_stack_once() -> None:
+    spec = next(g for g in GAMES if g.name == "double-back-jack")
+    rules = spec.rules_type.from_mapping({"penetration": "1/4"})
+    table = Table(spec, rules, rng=SeededRng(1))
+    reshuffled = 0
+    while not reshuffled:
+        rnd = table.new_round(occupied_seats=(1,))
+        rnd.place_wager(1, "blackjack", 100)
+        rnd.deal()
+        while (pending := rnd.pending()) is not None:
+            rnd.apply(Action(seat=pending.seat, name=pending.legal[-1]))
+        table.finish_round(rnd)
+        reshuffled = rnd.cover_card_reached
+    shuffles = sum(type(e).__name__ == "Shuffled" for e in table.log.events)
+    nxt = table.new_round(occupied_seats=(1,))
+    after = [type(e).__name__ for e in table.log.events]
+    assert after.count("Shuffled") == shuffles  # no second shuffle
+    assert after[-1] == "CoverCardInserted"  # but a new cover card
+    assert nxt.new_shoe  # and the next round burns per 591.7(c)

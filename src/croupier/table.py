@@ -31,7 +31,7 @@ from croupier.round import Round
 from croupier.rules import GameRules
 from croupier.shoe import CoverCard, Shoe
 
-__all__ = ["Table", "default_prepare_shoe"]
+__all__ = ["Table", "default_prepare_shoe", "place_cover_card"]
 
 
 def default_prepare_shoe(
@@ -59,6 +59,13 @@ def default_prepare_shoe(
         cards=len(shoe),
         seed=seed if isinstance(seed, int) else None,
     )
+    place_cover_card(rules, shoe, log, section)
+
+
+def place_cover_card(
+    rules: GameRules, shoe: Shoe, log: EventLog, section: str
+) -> None:
+    """Place the cover card at ``rules.penetration`` (the cut, ASSUMED)."""
     penetration = getattr(rules, "penetration", None)
     if isinstance(penetration, Fraction):
         insert_cover_card_at_penetration(shoe, log, section, penetration)
@@ -128,7 +135,9 @@ class Table:
             msg = "the current round is not finished"
             raise ProcedureError(msg)
         new_shoe = self._new_shoe_due or self.spec.reshuffle_every_round
-        if new_shoe and not self._reshuffled_by_round():
+        if new_shoe and self._reshuffled_by_round():
+            self._cut_reshuffled_stack()
+        elif new_shoe:
             self.shoe = self._prepare(tuple(sorted(occupied_seats)))
         if self.shoe is None:  # pragma: no cover - prepared above
             msg = "no shoe at the table"
@@ -146,17 +155,31 @@ class Table:
     def _reshuffled_by_round(self) -> bool:
         """Whether the last round already reshuffled (591.7(d)).
 
-        A round that met the cover card collects, reshuffles and places a
-        new cover card itself (591.7(d), 681a.7(d)); the next round then
-        needs only its burn.
+        A round that met the cover card collects and reshuffles every card
+        itself (591.7(d)(1)-(2), 681a.7(d)): the discard rack is then
+        empty. The next round needs at most the cut and its burn.
         """
         shoe = self.shoe
         return (
             shoe is not None
             and not self.spec.reshuffle_every_round
+            and self.spec.prepare_shoe is None
             and not shoe.discard
-            and any(isinstance(item, CoverCard) for item in shoe.stack)
+            and not shoe.set_aside
         )
+
+    def _cut_reshuffled_stack(self) -> None:
+        """Cut a stack the round reshuffled: place its cover card.
+
+        Nothing happens if the round placed one itself; the cards are not
+        shuffled a second time.
+        """
+        shoe = self.shoe
+        if shoe is None or any(
+            isinstance(item, CoverCard) for item in shoe.stack
+        ):
+            return
+        place_cover_card(self.rules, shoe, self.log, self.spec.section)
 
     def finish_round(self, rnd: Round) -> None:
         """Record the end of a round; a cover card makes a new shoe due."""
