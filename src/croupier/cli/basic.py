@@ -14,6 +14,7 @@ from croupier.cli.common import console, fail, load_game_rules
 from croupier.errors import CroupierError
 from croupier.registry import all_games, find_game
 from croupier.scenario import run_scenario_text
+from croupier.submission import options_markdown, submission_toml
 
 __all__ = ["games", "phases", "rules", "scenario"]
 
@@ -51,6 +52,13 @@ def rules(
     rules_file: RulesFile = None,
     settings: Settings = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_toml: Annotated[
+        bool,
+        typer.Option("--toml", help="A commented Rules Submission file."),
+    ] = False,
+    as_markdown: Annotated[
+        bool, typer.Option("--markdown", help="A reference table.")
+    ] = False,
 ) -> None:
     """Show a game's options: value, default, provenance and meaning."""
     try:
@@ -60,6 +68,12 @@ def rules(
     values = loaded.to_dict()
     if as_json:
         print(json.dumps(values, indent=2))
+        return
+    if as_toml:
+        print(submission_toml(spec, loaded))
+        return
+    if as_markdown:
+        print(options_markdown(spec))
         return
     table = RichTable(title=f"{spec.title}: Rules Submission options")
     for column in ("option", "value", "default", "source", "§", "meaning"):
