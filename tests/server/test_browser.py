@@ -82,8 +82,10 @@ def test_play_a_round_in_the_browser(
     page.wait_for_selector(".seat.mine .chip")
     page.click("#deal")
     page.wait_for_function(
-        "document.querySelector('#narration').textContent.includes('Card')"
+        "document.querySelector('#narration').textContent.includes('dealt')"
     )
+    if page.get_attribute("#status-panel", "data-status") == "playing":
+        _check_after_deal(page, game)
     for _ in range(20):
         page.wait_for_timeout(150)
         status = page.get_attribute("#status-panel", "data-status")
@@ -97,7 +99,24 @@ def test_play_a_round_in_the_browser(
         page.click(f"#actions button[data-action='{name}']")
     page.wait_for_selector(".seat.mine .result")
     assert page.query_selector_all(".card")
-    assert "§" in page.inner_text("#narration")
+    narration = page.inner_text("#narration")
+    assert "§" in narration
+    # every step is told in words, never as a key="value" dump
+    assert '="' not in narration, narration
+    assert "dealt to" in narration
     page.screenshot(path=str(tmp_path / f"{game}.png"))
     page.close()
     assert not errors, errors
+
+
+def _check_after_deal(page: Any, game: str) -> None:
+    """What the felt must show while the first decision is awaited."""
+    if game == "six-card-fortune-pai-gow":
+        # 670a.9(f): the stacks of positions without a wager are
+        # discarded unexposed, so they leave the felt
+        assert page.query_selector_all(".seat:not(.mine) .card") == []
+        assert len(page.query_selector_all(".seat.mine .card")) == 6
+    if game == "double-back-jack":
+        # the hole card lies face down until it is turned (591.7(e)(4))
+        assert len(page.query_selector_all(".area.dealer .card.back")) == 1
+        assert page.query_selector(".seat.mine .bet[data-wager='blackjack']")

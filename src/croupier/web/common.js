@@ -39,9 +39,42 @@ const Croupier = {
 
   SUITS: {c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660"},
 
-  cardEl(code) {
+  cardText(code) {
+    // A card as a person reads it: "10♠", "joker", "a face-down card".
+    if (code === null || code === undefined) return "a face-down card";
+    if (code === "JK") return "the joker";
+    let rank = code.slice(0, -1);
+    if (rank === "T") rank = "10";
+    return rank + (Croupier.SUITS[code.slice(-1)] || code.slice(-1));
+  },
+
+  cardsText(cards) {
+    // A list of cards (an array, or a space-separated string).
+    const list = Array.isArray(cards) ? cards :
+      String(cards || "").split(/\s+/).filter((x) => x);
+    if (list.some((c) => c === null)) {
+      return list.length + " card" + (list.length === 1 ? "" : "s");
+    }
+    return list.map(Croupier.cardText).join(" ");
+  },
+
+  cardEl(code, purpose) {
+    // One card; ``null`` is a card back. ``purpose`` marks special cards:
+    // a Double Down or Second Chance card lies sideways, a 21 Baccarat
+    // bonus-only card counts only for the Bonus.
     const el = document.createElement("div");
     el.className = "card";
+    if (purpose === "double" || purpose === "second chance") {
+      el.className += " sideways";
+      el.title = purpose === "double" ? "Double Down card (placed sideways)"
+        : "Second Chance card (placed sideways; its value is subtracted)";
+    } else if (purpose === "bonus only") {
+      el.className += " bonus-only";
+      el.title = "Counts only for the Bonus Wager";
+    } else if (purpose === "hole") {
+      el.className += " hole";
+    }
+    if (purpose) el.dataset.purpose = purpose;
     if (!code) { el.className += " back"; return el; }
     if (code === "JK") {
       el.innerHTML = '<div class="tl">J<br>K</div><div class="mid">\u2605</div>';
@@ -56,6 +89,49 @@ const Croupier = {
                    '</div><div class="mid">' + s + "</div>";
     el.dataset.card = code;
     return el;
+  },
+
+  WAGERS: {
+    pai_gow: "Pai Gow", fortune_bonus: "Fortune Bonus",
+    progressive: "Progressive", double_down: "Double Down",
+    bonus_player: "Player Bonus", bonus_banker: "Banker Bonus",
+    perfect_pairs_player: "Perfect Pair (Player)",
+    perfect_pairs_banker: "Perfect Pair (Banker)",
+    second_chance: "Second Chance",
+  },
+
+  wagerName(w) {
+    // "bonus_banker" -> "Banker Bonus"; unknown names are title-cased.
+    if (Croupier.WAGERS[w]) return Croupier.WAGERS[w];
+    return String(w).split("_")
+      .map((x) => x.charAt(0).toUpperCase() + x.slice(1)).join(" ");
+  },
+
+  ACTIONS: {
+    hit: "Hit", stand: "Stand", double: "Double down", split: "Split",
+    surrender: "Surrender", insurance: "Insurance",
+    no_insurance: "No insurance", second_chance: "Second Chance",
+    no_second_chance: "No Second Chance", set: "Set my hands",
+    house_way: "House way", double_down: "Double Down Wager",
+    no_double_down: "No Double Down",
+  },
+
+  actionName(a) {
+    return Croupier.ACTIONS[a] || Croupier.wagerName(a);
+  },
+
+  who(label) {
+    // "seat 3" -> "Seat 3", "player hand" -> "the Player hand".
+    const l = String(label || "");
+    if (/^seat \d+/.test(l)) return "S" + l.slice(1);
+    if (l === "dealer") return "the dealer";
+    if (l === "player" || l === "banker") {
+      return "the " + l.charAt(0).toUpperCase() + l.slice(1) + " hand";
+    }
+    if (/^(player|banker) hand$/.test(l)) {
+      return "the " + l.charAt(0).toUpperCase() + l.slice(1);
+    }
+    return l;
   },
 
   chipEl(amount) {
@@ -79,37 +155,251 @@ const Croupier = {
     return e;
   },
 
+  feltFrom(events, finished) {
+    // What lies on the felt after ``events``: positions (dealer, player,
+    // banker, seats) with their hands, each card with its purpose.
+    // Cards collected to the discard rack leave the felt; in a finished
+    // round the final clearing is kept (``final``) to show the result.
+    const pos = {}, order = [];
+    const significant = ["card_dealt", "card_exposed", "decision_made",
+                         "wager_settled", "hand_set"];
+    let lastSig = -1;
+    events.forEach((ev, i) => { if (significant.includes(ev.type)) lastSig = i; });
+    const parse = (label) => {
+      const m = /^(seat \d+) hand (\d+)$/.exec(label || "");
+      return m ? [m[1], parseInt(m[2], 10) - 1] : [label, 0];
+    };
+    const get = (base) => {
+      if (!pos[base]) {
+        const m = /^seat (\d+)$/.exec(base);
+        pos[base] = {label: base, seat: m ? parseInt(m[1], 10) : null,
+                     hands: [], set: null};
+        order.push(base);
+      }
+      return pos[base];
+    };
+    const hand = (p, i) => {
+      while (p.hands.length <= i) {
+        p.hands.push({cards: [], gone: false, final: false});
+      }
+      return p.hands[i];
+    };
+    let announcements = [];
+    events.forEach((ev, i) => {
+      switch (ev.type) {
+        case "card_dealt": {
+          announcements = [];
+          const [base, hi] = parse(ev.to);
+          hand(get(base), ev.hand || hi).cards.push(
+            {card: ev.card, purpose: ev.purpose || ""});
+          break;
+        }
+        case "card_exposed": {
+          announcements = [];
+          const p = pos[parse(ev.to)[0]];
+          if (!p) break;
+          if (p.hands.some((h) => h.cards.some((c) => c.card === ev.card))) {
+            break;
+          }
+          for (const h of p.hands) {
+            const c = h.cards.find((x) => x.card === null);
+            if (c) { c.card = ev.card; break; }
+          }
+          break;
+        }
+        case "decision_made": {
+          if (ev.action !== "split") break;
+          const p = pos["seat " + ev.seat];
+          const from = p && p.hands[ev.hand || 0];
+          if (!from || from.cards.length < 2) break;
+          hand(p, p.hands.length).cards.push(from.cards.pop());
+          break;
+        }
+        case "cards_collected": {
+          const [base, hi] = parse(ev.source);
+          const h = pos[base] && pos[base].hands[hi];
+          if (!h) break;
+          if (finished && i > lastSig) h.final = true; else h.gone = true;
+          break;
+        }
+        case "hand_set": {
+          const p = pos[parse(ev.to)[0]];
+          if (!p) break;
+          const high = Array.isArray(ev.high) ? ev.high :
+            String(ev.high).split(/\s+/);
+          p.set = {high, low: ev.low, desc: ev.hand, way: ev.way};
+          break;
+        }
+        case "announced":
+          announcements.push(Croupier.sayText(ev.text));
+          break;
+        default:
+          break;
+      }
+    });
+    return {positions: order.map((k) => pos[k]), announcements};
+  },
+
+  sayText(text) {
+    // What the dealer says, as a person would say it.
+    const procs = {
+      collect_then_pay: "losing wagers are collected first, then " +
+        "winners are paid",
+      player_by_player: "each player is settled in turn",
+    };
+    const m = /^collection procedure (\w+)$/.exec(text);
+    if (m) return m[1] in procs ? procs[m[1]] : m[1].replace(/_/g, " ");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  },
+
+  bjTotal(cards) {
+    // Blackjack total of the visible cards, less a Second Chance card
+    // (591.7(l): an ace counts 1 there): {value, soft}.
+    const val = (c) => {
+      const r = c.slice(0, -1);
+      if (r === "A") return 1;
+      if (["K", "Q", "J", "T", "10"].includes(r)) return 10;
+      return parseInt(r, 10) || 0;
+    };
+    let sum = 0, aces = 0, minus = 0;
+    for (const c of cards) {
+      if (!c.card) continue;
+      if (c.purpose === "second chance") { minus += val(c.card); continue; }
+      sum += val(c.card);
+      if (c.card.startsWith("A")) aces += 1;
+    }
+    const soft = aces > 0 && sum + 10 <= 21 && !minus;
+    return {value: (soft ? sum + 10 : sum) - minus, soft};
+  },
+
   describe(ev) {
-    // One line of narration for an event (cards may be hidden: null).
-    const c = (x) => x === null || x === undefined ? "a face-down card" : x;
+    // One readable line of narration for an event (hidden cards: null).
+    const C = Croupier, card = C.cardText, money = C.money;
+    const cap = (x) => x.charAt(0).toUpperCase() + x.slice(1);
+    const sign = (n) => (n > 0 ? "+" : "") + money(n);
     switch (ev.type) {
-      case "card_dealt":
-        return "Card " + c(ev.card) + " dealt to " + ev.to +
-          (ev.face_up === false ? " (face down)" : "") +
-          (ev.purpose ? " [" + ev.purpose + "]" : "");
-      case "card_burned": return "Burn card " + c(ev.card);
-      case "card_exposed": return ev.to + " exposes " + c(ev.card);
-      case "cards_collected": return "Cards collected from " + ev.source;
+      case "card_dealt": {
+        const what = ev.purpose === "hole" ? "The hole card"
+          : ev.card === null ? "A card" : card(ev.card);
+        const how = {
+          double: ", placed sideways (Double Down card)",
+          "second chance": ", placed sideways (Second Chance card)",
+          split: " (the split hand's second card)",
+          "bonus only": " (counts only for the Bonus Wager)",
+        }[ev.purpose] || "";
+        return what + " dealt to " + C.who(ev.to) +
+          (ev.face_up === false ? ", face down" : "") + how;
+      }
+      case "card_burned":
+        return "Burn card" + (ev.card && ev.face_up ?
+          " " + card(ev.card) + " exposed" : ", face down") +
+          ", to the discard rack";
+      case "card_exposed":
+        return cap(C.who(ev.to)) + " turns over " + card(ev.card);
+      case "cards_collected": {
+        if (ev.source === "remaining") {
+          return "The remaining cards go to the discard rack unexposed";
+        }
+        const whose = cap(C.who(ev.source)) + "'s cards";
+        return ev.exposed === false
+          ? whose + " go to the discard rack unexposed"
+          : whose + " (" + C.cardsText(ev.cards) +
+            ") go to the discard rack";
+      }
       case "wager_placed":
-        return "Seat " + ev.seat + " wagers " + Croupier.money(ev.amount) +
-          " on " + ev.wager;
-      case "decision_made":
-        return "Seat " + ev.seat + " decides: " + ev.action +
-          (ev.amount ? " " + Croupier.money(ev.amount) : "");
-      case "wager_settled":
-        return "Seat " + ev.seat + " " + ev.wager + ": " + ev.outcome +
-          " (" + (ev.net >= 0 ? "+" : "") + Croupier.money(ev.net) + ")";
-      case "phase_entered": return "\u2014 " + ev.phase.replace(/_/g, " ");
-      case "announced": return "Dealer: " + ev.text;
-      case "shuffled": return "Shuffle (" + ev.source + ", " + ev.cards + " cards)";
-      case "cover_card_inserted": return "Cover card placed at " + ev.position;
-      case "cover_card_reached": return "The cover card came out";
+        return "Seat " + ev.seat + " wagers " + money(ev.amount) + " on " +
+          C.wagerName(ev.wager) + (ev.hand ? " (hand " + (ev.hand + 1) + ")" : "");
+      case "decision_made": {
+        const amt = ev.amount ? " (" + money(ev.amount) + ")" : "";
+        const verbs = {
+          hit: "hits", stand: "stands", double: "doubles down" + amt,
+          split: "splits the pair", surrender: "surrenders",
+          insurance: "takes insurance" + amt,
+          no_insurance: "declines insurance",
+          second_chance: "places a Second Chance Wager" + amt,
+          no_second_chance: "declines the Second Chance",
+          set: "sets the hands", house_way: "asks for the house way",
+          double_down: "places a Double Down Wager" + amt,
+          no_double_down: "declines the Double Down Wager",
+        };
+        const hand = ev.hand ? " (hand " + (ev.hand + 1) + ")" : "";
+        return "Seat " + ev.seat + hand + " " +
+          (verbs[ev.action] || "decides: " + C.actionName(ev.action) + amt);
+      }
+      case "wager_settled": {
+        const name = "Seat " + ev.seat + " " + C.wagerName(ev.wager) +
+          (ev.hand ? " (hand " + (ev.hand + 1) + ")" : "");
+        const comm = ev.commission ?
+          " after " + money(ev.commission) + " commission" : "";
+        switch (ev.outcome) {
+          case "win": return name + " wins " + sign(ev.net) + comm;
+          case "lose": return name + " loses " + money(-ev.net);
+          case "push": return name + " is a push: returned";
+          case "void": return name + " is void: returned";
+          default: return name + ": " + ev.outcome + " " + sign(ev.net);
+        }
+      }
+      case "phase_entered":
+        return "\u2014 " + cap(ev.phase.replace(/_/g, " ")) + " \u2014";
+      case "announced":
+        return "Dealer announces: \u201c" + C.sayText(ev.text) + "\u201d";
+      case "shuffled":
+        return (ev.source === "preshuffled" ? "Preshuffled cards in play" :
+          ev.source === "stacked" ? "Cards arranged for this round" :
+          "Cards shuffled" + (ev.source === "secure" ? " (secure RNG)" : "")) +
+          " (" + ev.cards + " cards)";
+      case "cut_offered":
+        return "The cut is offered to " + C.who(ev.to) +
+          (ev.accepted ? ", who cuts" : ", declined");
+      case "cut_completed":
+        return "Cut: " + ev.moved + " cards moved to the bottom";
+      case "cover_card_inserted":
+        return "Cover card (" + (ev.purpose || "cut") + ") placed by " +
+          C.who(ev.by || "dealer") + ", " + ev.position +
+          " cards from the top";
+      case "cover_card_reached":
+        return "The cover card came out: the shoe ends after this round";
       case "round_voided": return "Round voided: " + ev.reason;
+      case "card_reader_checked":
+        return "The hole card goes through the card reader: " +
+          (ev.blackjack ? "the dealer has Blackjack" : "no dealer Blackjack");
+      case "cards_counted":
+        return "Dealer counts the cards left: " + ev.count + " (" +
+          ev.expected + " required)";
+      case "deck_removed":
+        return "The whole deck is removed from the table";
+      case "deck_held":
+        return "Dealer holds the deck in the " + ev.hand + " hand";
+      case "starting_position_determined":
+        return "The first card goes to " +
+          (ev.position === 7 ? "the dealer" : "seat " + ev.position) +
+          (ev.number ? " (random number " + ev.number + ")" : "");
+      case "envy_lammer_placed":
+        return "Envy lammer placed beside seat " + ev.seat +
+          "'s Fortune Bonus Wager (" + money(ev.amount) + ")";
+      case "progressive_wagers_collected":
+        return "Progressive wagers collected: " + ev.count + " (system " +
+          ev.system_count + "), " + money(ev.total);
+      case "hand_set": {
+        const whose = ev.to === "dealer" ? "The dealer" : cap(C.who(ev.to));
+        const how = ev.way === "player" ? "" : " by the house way";
+        return whose + "'s hands are set" + how + ": high " +
+          C.cardsText(ev.high) + " (" + ev.hand + "), low " +
+          C.cardsText([ev.low]);
+      }
+      case "envy_bonus_paid":
+        return "Seat " + ev.seat + " is paid an Envy Bonus of " +
+          money(ev.amount) + " for " + C.who(ev.source) + "'s " + ev.category;
+      case "meter_changed":
+        return "Progressive meter: " + money(ev.meter) + " (" + ev.reason + ")";
       default: {
+        // An event this page does not know yet: its fields in words.
         const rest = Object.keys(ev).filter(
           (k) => !["seq", "ref", "type", "scope"].includes(k))
-          .map((k) => k + "=" + JSON.stringify(ev[k])).join(" ");
-        return ev.type.replace(/_/g, " ") + (rest ? " " + rest : "");
+          .map((k) => k.replace(/_/g, " ") + " " +
+            (Array.isArray(ev[k]) ? C.cardsText(ev[k]) : String(ev[k])))
+          .join(", ");
+        return cap(ev.type.replace(/_/g, " ")) + (rest ? ": " + rest : "");
       }
     }
   },

@@ -9,18 +9,25 @@ async function showRound(id) {
   const box = document.getElementById("detail");
   box.innerHTML = "";
   const felt = Croupier.el("div", "panel");
-  const hands = {};
-  for (const ev of r.events) {
-    if (ev.type === "card_dealt") {
-      (hands[ev.to] = hands[ev.to] || []).push(ev.card);
-    }
-  }
-  for (const [label, cards] of Object.entries(hands)) {
+  // every card each position received, special cards marked (a sideways
+  // Double Down or Second Chance card, a bonus-only card)
+  const model = Croupier.feltFrom(r.events, true);
+  for (const pos of model.positions) {
     const area = Croupier.el("div", "area");
-    area.appendChild(Croupier.el("div", "label", label));
-    const row = Croupier.el("div", "cards");
-    for (const c of cards) row.appendChild(Croupier.cardEl(c));
-    area.appendChild(row);
+    area.appendChild(Croupier.el("div", "label", pos.label));
+    pos.hands.forEach((h, i) => {
+      const row = Croupier.el("div", "cards");
+      for (const c of h.cards) row.appendChild(Croupier.cardEl(c.card, c.purpose));
+      if (pos.hands.length > 1) {
+        area.appendChild(Croupier.el("div", "caption", "hand " + (i + 1)));
+      }
+      area.appendChild(row);
+    });
+    if (pos.set) {
+      area.appendChild(Croupier.el("div", "caption", "high " +
+        Croupier.cardsText(pos.set.high) + " (" + pos.set.desc + "), low " +
+        Croupier.cardsText([pos.set.low])));
+    }
     felt.appendChild(area);
   }
   box.appendChild(felt);
@@ -29,7 +36,8 @@ async function showRound(id) {
     "<th>outcome</th><th>net</th><th>§</th></tr>";
   for (const s of r.settlements) {
     const tr = document.createElement("tr");
-    for (const v of [s.seat, s.wager, Croupier.money(s.amount), s.outcome,
+    for (const v of [s.seat, Croupier.wagerName(s.wager),
+                     Croupier.money(s.amount), s.outcome,
                      Croupier.money(s.net), s.ref || ""]) {
       tr.appendChild(Croupier.el("td", "", String(v)));
     }
