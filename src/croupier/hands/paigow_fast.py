@@ -21,11 +21,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-import numba
 import numpy as np
 import numpy.typing as npt
+
+from croupier.jit import jit
 
 __all__ = [
     "CATEGORIES",
@@ -41,9 +42,6 @@ __all__ = [
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _jit(func: _F) -> _F:
-    """``numba.njit(cache=True)``, typed for mypy."""
-    return cast("_F", numba.njit(cache=True)(func))
 
 
 DECK_SIZE = 53
@@ -57,7 +55,12 @@ _HIGH, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH = 0, 1, 2, 3, 4, 5
 _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH, _ROYAL, _FIVE_ACES = 6, 7, 8, 9, 10
 
 
-def _binomials() -> npt.NDArray[np.int64]:
+def binomials() -> npt.NDArray[np.int64]:
+    """``C(n, k)`` for ``n`` 0-53 and ``k`` 0-6 (the colex index weights).
+
+    >>> int(binomials()[53, 6])
+    22957480
+    """
     table = np.zeros((DECK_SIZE + 1, 7), dtype=np.int64)
     for n in range(DECK_SIZE + 1):
         table[n, 0] = 1
@@ -68,17 +71,17 @@ def _binomials() -> npt.NDArray[np.int64]:
     return table
 
 
-_BINOM = _binomials()
+_BINOM = binomials()
 
 
-@_jit
+@jit
 def _pack(category: int, r1: int, r2: int, r3: int, r4: int, r5: int) -> int:
     return (
         (category << 20) | (r1 << 16) | (r2 << 12) | (r3 << 8) | (r4 << 4) | r5
     )
 
 
-@_jit
+@jit
 def _straight_top(mask: int) -> int:
     """Top rank of the best straight in a rank bitmask (bit r = rank r)."""
     for top in range(14, 5, -1):
@@ -91,7 +94,7 @@ def _straight_top(mask: int) -> int:
     return 0
 
 
-@_jit
+@jit
 def _natural(counts: npt.NDArray[np.int64], flush: bool) -> int:
     """Value of five cards from rank counts (index = rank) and a flush flag."""
     if counts[14] == 5:
@@ -137,7 +140,7 @@ def _natural(counts: npt.NDArray[np.int64], flush: bool) -> int:
     return _pack(_HIGH, keys[0], keys[1], keys[2], keys[3], keys[4])
 
 
-@_jit
+@jit
 def _evaluate5(codes: npt.NDArray[np.int64]) -> int:
     """Value of five card codes (at most one joker), the joker rule D19."""
     counts = np.zeros(16, dtype=np.int64)
@@ -192,7 +195,7 @@ def _evaluate5(codes: npt.NDArray[np.int64]) -> int:
     return best
 
 
-@_jit
+@jit
 def _build_table(binom: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
     size = binom[53, 5]
     table = np.zeros(size, dtype=np.int32)
@@ -241,7 +244,7 @@ def five_card_index(codes: Sequence[int]) -> int:
     return int(sum(_BINOM[code, k + 1] for k, code in enumerate(ordered)))
 
 
-@_jit
+@jit
 def _rank_sorted6(
     table: npt.NDArray[np.int32],
     binom: npt.NDArray[np.int64],
@@ -261,7 +264,7 @@ def _rank_sorted6(
     return best
 
 
-@_jit
+@jit
 def _rank_many(
     table: npt.NDArray[np.int32],
     binom: npt.NDArray[np.int64],
@@ -294,7 +297,7 @@ def rank_six(codes: Sequence[int]) -> int:
     return int(rank_hands(np.array([codes]))[0])
 
 
-@_jit
+@jit
 def _count_all(
     table: npt.NDArray[np.int32], binom: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:

@@ -18,11 +18,11 @@ from croupier.hands.baccarat import (
     BANKER_DRAWS_PLAYER_STOOD,
     PLAYER_DRAWS,
 )
+from croupier.jit import jit
 from croupier.odds.baccarat.shoe import (
     IntArray,
     WordArray,
     below,
-    jit,
     rotate,
     shuffle,
 )

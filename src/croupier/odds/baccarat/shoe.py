@@ -18,18 +18,18 @@ integers by Lemire's multiply-and-reject method, and
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-import numba
 import numpy as np
 import numpy.typing as npt
+
+from croupier.jit import jit
 
 __all__ = [
     "BITS",
     "IntArray",
     "WordArray",
     "below",
-    "jit",
     "random_block",
     "rotate",
     "shuffle",
@@ -45,11 +45,6 @@ BITS = 32
 """Random bits per buffer entry."""
 _MASK = (1 << BITS) - 1
 _TWO_BITS = 1 << BITS
-
-
-def jit(func: _F) -> _F:
-    """``numba.njit(cache=True)``, typed for mypy."""
-    return cast("_F", numba.njit(cache=True)(func))
 
 
 def random_block(gen: np.random.Generator, size: int) -> WordArray:

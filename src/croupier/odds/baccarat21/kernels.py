@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from croupier.odds.baccarat.shoe import IntArray, WordArray, jit, shuffle
+from croupier.jit import jit
+from croupier.odds.baccarat.shoe import IntArray, WordArray, shuffle
 
 __all__ = [
     "MAX_TOTAL",

@@ -14,11 +14,13 @@ Positions are indexed 0-6 here: seats 1-6 are 0-5 and the dealer
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-import numba
 import numpy as np
 import numpy.typing as npt
+
+from croupier.hands.paigow_fast import binomials
+from croupier.jit import jit
 
 __all__ = [
     "CATEGORIES",
@@ -44,11 +46,6 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
-
-
-def _jit(func: _F) -> _F:
-    """``numba.njit(cache=True)``, typed for mypy."""
-    return cast("_F", numba.njit(cache=True)(func))
 
 
 CATEGORIES = 11
@@ -96,23 +93,7 @@ PARAMS = 11
 """Length of ``iparams``."""
 
 
-def binomials() -> I64:
-    """``C(n, k)`` for ``n`` 0-53 and ``k`` 0-6 (the colex index weights).
-
-    >>> int(binomials()[53, 6])
-    22957480
-    """
-    table = np.zeros((54, 7), dtype=np.int64)
-    for n in range(54):
-        table[n, 0] = 1
-        for k in range(1, min(n, 6) + 1):
-            table[n, k] = table[n - 1, k - 1] + (
-                table[n - 1, k] if k <= n - 1 else 0
-            )
-    return table
-
-
-@_jit
+@jit
 def low_rank(code: int) -> int:
     """The rank of a one-card low hand; the joker counts as an ace."""
     if code == 52:
@@ -120,7 +101,7 @@ def low_rank(code: int) -> int:
     return code // 4 + 2
 
 
-@_jit
+@jit
 def _sort6(h: I64) -> None:
     for i in range(1, 6):
         value = h[i]
@@ -131,7 +112,7 @@ def _sort6(h: I64) -> None:
         h[j + 1] = value
 
 
-@_jit
+@jit
 def five_values(table: I32, binom: I64, h: I64, vals: I64) -> int:
     """Fill ``vals[i]`` with the value of the sorted six ``h`` less ``h[i]``.
 
@@ -157,7 +138,7 @@ STANDARD, BEST_HIGH = 0, 1
 :mod:`croupier.hands.paigow`."""
 
 
-@_jit
+@jit
 def house_way_low(h: I64, vals: I64, way: int) -> int:
     """The index in ``h`` of the low card the house way ``way`` plays.
 
@@ -194,7 +175,7 @@ def house_way_low(h: I64, vals: I64, way: int) -> int:
     return best
 
 
-@_jit
+@jit
 def set_all(
     table: I32,
     binom: I64,
@@ -221,7 +202,7 @@ def set_all(
         low_codes[row] = h[low]
 
 
-@_jit
+@jit
 def play_deck(
     table: I32,
     binom: I64,
@@ -309,7 +290,7 @@ def play_deck(
             nets[seat, PROGRESSIVE] = fixed_net[category]
 
 
-@_jit
+@jit
 def _below(rng: np.random.Generator, n: int) -> int:
     """A uniform integer in ``[0, n)`` from 53-bit doubles (Lemire)."""
     scale = 9007199254740992  # 2**53
@@ -322,7 +303,7 @@ def _below(rng: np.random.Generator, n: int) -> int:
     return int(product >> 53)
 
 
-@_jit
+@jit
 def shuffle_deck(rng: np.random.Generator, deck: I64) -> None:
     """Fisher-Yates shuffle of ``deck`` in place (the automated shuffler)."""
     for i in range(deck.shape[0] - 1, 0, -1):
@@ -332,7 +313,7 @@ def shuffle_deck(rng: np.random.Generator, deck: I64) -> None:
         deck[j] = swap
 
 
-@_jit
+@jit
 def _record(stats: I64, row: int, label: int, net: int) -> None:
     stats[row, label] += 1
     stats[row, LABELS + label] += net
@@ -340,7 +321,7 @@ def _record(stats: I64, row: int, label: int, net: int) -> None:
     stats[row, _SQUARE] += net * net
 
 
-@_jit
+@jit
 def play_chunk(
     rng: np.random.Generator,
     rounds: int,
@@ -406,7 +387,7 @@ def play_chunk(
         _record(stats, ENVY, 1 if net > 0 else 0, net)
 
 
-@_jit
+@jit
 def count_categories(table: I32, binom: I64, cards: int) -> I64:
     """Count the six-card hands of the codes below ``cards`` by category.
 
@@ -437,7 +418,7 @@ def count_categories(table: I32, binom: I64, cards: int) -> I64:
     return counts
 
 
-@_jit
+@jit
 def _list_hands(
     table: I32, binom: I64, qualifies: I64, total: int, cards: int
 ) -> I64:
@@ -464,7 +445,7 @@ def _list_hands(
     return out
 
 
-@_jit
+@jit
 def _subset_index(binom: I64, h: I64, mask: int) -> int:
     index = 0
     k = 1
@@ -475,7 +456,7 @@ def _subset_index(binom: I64, h: I64, mask: int) -> int:
     return index
 
 
-@_jit
+@jit
 def _disjoint_pairs(binom: I64, hands: I64) -> int:
     """Ordered pairs of disjoint hands in ``hands`` (inclusion-exclusion).
 
