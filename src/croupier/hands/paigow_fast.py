@@ -42,8 +42,6 @@ __all__ = [
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-
-
 DECK_SIZE = 53
 """52 cards and the joker."""
 JOKER_CODE = 52
