@@ -33,8 +33,10 @@ __all__ = [
     "DECK_SIZE",
     "JOKER_CODE",
     "category_counts",
+    "count_categories",
     "five_card_index",
     "five_card_table",
+    "five_values",
     "rank_hands",
     "rank_six",
 ]
@@ -243,22 +245,29 @@ def five_card_index(codes: Sequence[int]) -> int:
 
 
 @jit
-def _rank_sorted6(
+def five_values(
     table: npt.NDArray[np.int32],
     binom: npt.NDArray[np.int64],
     h: npt.NDArray[np.int64],
+    vals: npt.NDArray[np.int64],
 ) -> int:
-    """Best five of six sorted codes: the maximum of six look-ups."""
+    """Fill ``vals[i]`` with the value of the sorted six ``h`` less ``h[i]``.
+
+    Returns the best of them: the value of the best five of six. The six
+    colex indices are kept incrementally (a prefix and a suffix sum).
+    """
+    prefix = 0
+    suffix = 0
+    for j in range(1, 6):
+        suffix += binom[h[j], j]
     best = 0
-    for skip in range(6):
-        index = 0
-        k = 1
-        for i in range(6):
-            if i != skip:
-                index += binom[h[i], k]
-                k += 1
-        value = table[index]
+    for i in range(6):
+        value = int(table[prefix + suffix])
+        vals[i] = value
         best = max(best, value)
+        prefix += binom[h[i], i + 1]
+        if i < 5:
+            suffix -= binom[h[i + 1], i + 1]
     return best
 
 
@@ -269,9 +278,10 @@ def _rank_many(
     hands: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int32]:
     out = np.zeros(hands.shape[0], dtype=np.int32)
+    vals = np.zeros(6, dtype=np.int64)
     for row in range(hands.shape[0]):
         h = np.sort(hands[row])
-        out[row] = _rank_sorted6(table, binom, h)
+        out[row] = five_values(table, binom, h, vals)
     return out
 
 
@@ -296,12 +306,17 @@ def rank_six(codes: Sequence[int]) -> int:
 
 
 @jit
-def _count_all(
-    table: npt.NDArray[np.int32], binom: npt.NDArray[np.int64]
+def count_categories(
+    table: npt.NDArray[np.int32], binom: npt.NDArray[np.int64], cards: int
 ) -> npt.NDArray[np.int64]:
+    """Category counts of every six-card hand from cards ``0..cards-1``.
+
+    Walks the sorted hands in colex order; index = category value.
+    """
     counts = np.zeros(11, dtype=np.int64)
     h = np.zeros(6, dtype=np.int64)
-    for f in range(5, 53):
+    vals = np.zeros(6, dtype=np.int64)
+    for f in range(5, cards):
         h[5] = f
         for e in range(4, f):
             h[4] = e
@@ -313,7 +328,7 @@ def _count_all(
                         h[1] = b
                         for a in range(b):
                             h[0] = a
-                            value = _rank_sorted6(table, binom, h)
+                            value = five_values(table, binom, h, vals)
                             counts[value >> 20] += 1
     return counts
 
@@ -323,4 +338,4 @@ def category_counts() -> npt.NDArray[np.int64]:
 
     Index = :class:`croupier.hands.paigow.Category` value.
     """
-    return _count_all(five_card_table(), _BINOM)
+    return count_categories(five_card_table(), _BINOM, DECK_SIZE)

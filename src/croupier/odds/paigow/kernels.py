@@ -19,7 +19,11 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from croupier.hands.paigow_fast import binomials
+from croupier.hands.paigow_fast import (
+    binomials,
+    count_categories,
+    five_values,
+)
 from croupier.jit import jit
 
 __all__ = [
@@ -110,27 +114,6 @@ def _sort6(h: I64) -> None:
             h[j + 1] = h[j]
             j -= 1
         h[j + 1] = value
-
-
-@jit
-def five_values(table: I32, binom: I64, h: I64, vals: I64) -> int:
-    """Fill ``vals[i]`` with the value of the sorted six ``h`` less ``h[i]``.
-
-    Returns the best of them: the value of the best five of six.
-    """
-    prefix = 0
-    suffix = 0
-    for j in range(1, 6):
-        suffix += binom[h[j], j]
-    best = 0
-    for i in range(6):
-        value = int(table[prefix + suffix])
-        vals[i] = value
-        best = max(best, value)
-        prefix += binom[h[i], i + 1]
-        if i < 5:
-            suffix -= binom[h[i + 1], i + 1]
-    return best
 
 
 STANDARD, BEST_HIGH = 0, 1
@@ -385,37 +368,6 @@ def play_chunk(
         _record(stats, FORTUNE, label, net)
         net = nets[0, ENVY]
         _record(stats, ENVY, 1 if net > 0 else 0, net)
-
-
-@jit
-def count_categories(table: I32, binom: I64, cards: int) -> I64:
-    """Count the six-card hands of the codes below ``cards`` by category.
-
-    ``cards`` is 53 for the whole deck (a smaller number only warms the
-    kernel up).
-
-    Walks all C(53,6) sorted hands with their colex indices kept
-    incrementally; the six five-card indices of a hand are its index
-    less one card each.
-    """
-    counts = np.zeros(CATEGORIES, dtype=np.int64)
-    h = np.zeros(6, dtype=np.int64)
-    vals = np.zeros(6, dtype=np.int64)
-    for f in range(5, cards):
-        h[5] = f
-        for e in range(4, f):
-            h[4] = e
-            for d in range(3, e):
-                h[3] = d
-                for c in range(2, d):
-                    h[2] = c
-                    for b in range(1, c):
-                        h[1] = b
-                        for a in range(b):
-                            h[0] = a
-                            best = five_values(table, binom, h, vals)
-                            counts[best >> 20] += 1
-    return counts
 
 
 @jit
