@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .strategy import _eff
+
 __all__ = [
     "CODE_VALUES",
     "D_INSURANCE",
@@ -120,13 +122,6 @@ def _winnings(amount: int, ipar: np.ndarray, at: int) -> int:
     if ipar[I_HALFUP] == 1 and 2 * (num - whole * den) >= den:
         whole += 1
     return int(whole)
-
-
-@njit(cache=True)
-def _eff(hard: int, ace: bool) -> int:
-    if ace and hard + 10 <= 21:
-        return hard + 10
-    return hard
 
 
 @njit(cache=True)
