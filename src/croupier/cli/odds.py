@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import Progress
+from rich.progress import MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
@@ -95,7 +95,11 @@ def simulate(
     rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Seed of the streams.")] = 1,
     workers: Annotated[
-        int, typer.Option(help="Processes (0 = all cores).")
+        int,
+        typer.Option(
+            help="Processes (0 = all cores); with --cluster local, the "
+            "local Dask workers."
+        ),
     ] = 1,
     chunk: Annotated[
         int, typer.Option(help="Rounds per seeded chunk.")
@@ -106,8 +110,19 @@ def simulate(
     plot: Annotated[
         Path | None, typer.Option(help="PNG of the running edge and CI.")
     ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="Run the chunks on Dask: 'local' starts a local cluster of "
+            "--workers processes, anything else is a scheduler address "
+            "(tcp://host:8786). Same seed and chunk: same result."
+        ),
+    ] = None,
 ) -> None:
-    """Monte Carlo through real shoes: edge per wager with a 95 % CI."""
+    """Monte Carlo through real shoes: edge per wager with a 95 % CI.
+
+    The progress bar counts seeded chunks done out of the total.
+    """
     try:
         spec, rules = load_game_rules(game, rules_file, settings)
         simulator = find_simulator(spec.name)
@@ -117,22 +132,31 @@ def simulate(
     except CroupierError as exc:
         raise fail(exc) from None
     count = workers if workers > 0 else (os.cpu_count() or 1)
-    with Progress(console=err_console, transient=True) as bar:
-        task = bar.add_task(f"simulating {spec.name}", total=None)
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn())
+    try:
+        with Progress(
+            *columns, TextColumn("chunks"), console=err_console, transient=True
+        ) as bar:
+            where = f" on {cluster}" if cluster else ""
+            task = bar.add_task(f"simulating {spec.name}{where}", total=None)
 
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
 
-        report = run_simulation(
-            spec.name,
-            simulator,
-            rules,
-            rounds=rounds,
-            seed=seed,
-            workers=count,
-            chunk_rounds=min(chunk, rounds),
-            progress=progress,
-        )
+            report = run_simulation(
+                spec.name,
+                simulator,
+                rules,
+                rounds=rounds,
+                seed=seed,
+                workers=count,
+                chunk_rounds=min(chunk, rounds),
+                progress=progress,
+                cluster=cluster,
+                cluster_workers=count,
+            )
+    except CroupierError as exc:
+        raise fail(exc) from None
     if plot is not None:
         from croupier.odds.plot import plot_running_edge
 

@@ -3,7 +3,9 @@
 Rounds are split into chunks of at most ``chunk_rounds``; chunk ``i``
 draws from ``SeedSequence(seed, spawn_key=(i,))``, so a result depends
 only on the seed and the chunking, never on the number of workers or the
-order in which chunks finish. Sums are integers and merge exactly.
+order in which chunks finish. Sums are integers and merge exactly. The
+chunks run here (in-process or on worker processes) or on a Dask cluster
+(:mod:`croupier.odds.cluster`); one report builder serves both.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import Any
 
 from croupier.odds.registry import Simulator
 from croupier.odds.report import GameReport, WagerReport, WagerSums
 from croupier.rules import GameRules
 
-__all__ = ["Chunk", "merge_sums", "plan_chunks", "simulate"]
+__all__ = ["Chunk", "ChunkRun", "merge_sums", "plan_chunks", "simulate"]
 
 DEFAULT_CHUNK_ROUNDS = 1_000_000
 
@@ -59,6 +62,20 @@ def merge_sums(
     return merged
 
 
+@dataclass(frozen=True, slots=True)
+class ChunkRun:
+    """The chunk results of one run, by chunk index, and its timings."""
+
+    parts: dict[int, dict[str, WagerSums]]
+    """Each chunk's wager sums, keyed by chunk index."""
+    seconds: float
+    """Wall time of running the chunks."""
+    compile_seconds: float
+    """Wall time of warming up the kernels."""
+    extra: dict[str, Any]
+    """Where the chunks ran (``workers``, ``cluster``...), for the report."""
+
+
 def simulate(
     game: str,
     simulator: Simulator,
@@ -69,15 +86,65 @@ def simulate(
     workers: int = 1,
     chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
     progress: Callable[[int, int], None] | None = None,
+    cluster: str | None = None,
+    cluster_workers: int = 0,
 ) -> GameReport:
     """Run ``rounds`` rounds and report every wager with its 95 % CI.
 
-    ``progress(done, total)`` is called as chunks complete.
+    ``progress(done, total)`` is called as chunks complete. The chunks run
+    here on ``workers`` processes, or, given ``cluster`` (``"local"`` or a
+    Dask scheduler address), on a Dask cluster
+    (:func:`croupier.odds.cluster.run_on_cluster`; ``cluster_workers``
+    sizes a local one, 0 = all cores). Either way the sums are the same.
     """
+    chunks = plan_chunks(rounds, chunk_rounds)
+    if cluster is None:
+        run = _run_here(simulator, rules, chunks, seed, workers, progress)
+    else:
+        from croupier.odds.cluster import run_on_cluster
+
+        run = run_on_cluster(
+            game,
+            simulator,
+            rules,
+            chunks,
+            seed=seed,
+            address=cluster,
+            workers=cluster_workers,
+            progress=progress,
+        )
+    ordered = [run.parts[chunk.index] for chunk in chunks]
+    merged = merge_sums(ordered)
+    return GameReport(
+        game=game,
+        rules=rules.to_dict(),
+        method="simulation",
+        seconds=run.seconds,
+        rounds=rounds,
+        compile_seconds=run.compile_seconds,
+        wagers={k: WagerReport.simulated(v) for k, v in merged.items()},
+        extra={
+            "seed": seed,
+            "chunk_rounds": chunk_rounds,
+            "chunks": len(chunks),
+            "spawn_key": "(chunk index,)",
+            **run.extra,
+            "running": running_edges(ordered),
+        },
+    )
+
+
+def _run_here(
+    simulator: Simulator,
+    rules: GameRules,
+    chunks: list[Chunk],
+    seed: int,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> ChunkRun:
     started = time.perf_counter()
     simulator.warm_up(rules)
     compiled = time.perf_counter()
-    chunks = plan_chunks(rounds, chunk_rounds)
     parts: dict[int, dict[str, WagerSums]] = {}
     if workers <= 1:
         for done, chunk in enumerate(chunks, start=1):
@@ -102,23 +169,11 @@ def simulate(
                 parts[futures[future]] = future.result()
                 if progress is not None:
                     progress(done, len(chunks))
-    finished = time.perf_counter()
-    ordered = [parts[chunk.index] for chunk in chunks]
-    merged = merge_sums(ordered)
-    return GameReport(
-        game=game,
-        rules=rules.to_dict(),
-        method="simulation",
-        seconds=finished - compiled,
-        rounds=rounds,
+    return ChunkRun(
+        parts=parts,
+        seconds=time.perf_counter() - compiled,
         compile_seconds=compiled - started,
-        wagers={k: WagerReport.simulated(v) for k, v in merged.items()},
-        extra={
-            "seed": seed,
-            "workers": workers,
-            "chunk_rounds": chunk_rounds,
-            "running": running_edges(ordered),
-        },
+        extra={"workers": workers},
     )
 
 
