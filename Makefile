@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 CROUPIER := $(VENV)/bin/croupier
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint typecheck pytest bench coverage demo browser clean
+.PHONY: setup run test lint typecheck pytest bench coverage demo browser postgres clean
 
 setup: $(STAMP)
 
@@ -23,6 +23,14 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's PostgreSQL server for the tests of several server processes
+# (tests/server/postgres.py starts a throwaway one on loopback).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    postgresql >/dev/null; }
 
 run: setup
 	@if $(CROUPIER) --help | grep -q " serve "; then \
@@ -41,7 +49,7 @@ lint: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
-pytest: setup browser
+pytest: setup browser postgres
 	$(PY) -m pytest
 
 test: lint typecheck pytest

@@ -25,6 +25,14 @@ p99 420-440 ms (the httpx client of that version; the old server with
 this client: 128 rounds/s, p99 142-175 ms; ``--tables 1``: 106 rounds/s,
 p99 61-66 ms).
 
+With ``--workers 1,2`` the same load runs on PostgreSQL (a throwaway
+server from Debian's binaries, or ``--postgres URL``) against 1, then 2
+server processes behind one address, and the ratio to the first count is
+printed. Measured 2026-11-29 (same machine, ``--tables 1 --seconds 20``):
+1 process 87-88 rounds/s (p99 52 ms), 2 processes 216-273 rounds/s (p99
+22-25 ms), 2.5-3.1x: a process waits on its round trips to PostgreSQL
+one at a time, and a second process fills those waits.
+
 Starts ``croupier serve`` (uvicorn) on a temporary SQLite file, opens
 TABLES tables per game (one player each), and lets simulated players
 wager, deal and decide as fast as they can for DURATION seconds. The
@@ -74,13 +82,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(
+    db_url: str, port: int, workers: int = 1
+) -> subprocess.Popen[bytes]:
     code = (
         "from croupier.cli.serve import serve; "
         f"serve(db={db_url!r}, host='127.0.0.1', port={port}, "
-        "operator_token='bench-operator')"
+        f"operator_token='bench-operator', workers={workers})"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code])  # noqa: S603
+    proc = subprocess.Popen(  # noqa: S603
+        [sys.executable, "-c", code], start_new_session=True
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -196,7 +208,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def run(base: str, seconds: float, per_game: int) -> None:
+async def run(base: str, seconds: float, per_game: int) -> dict[str, float]:
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with httpx.AsyncClient(
         base_url=base, limits=limits, timeout=30
@@ -267,6 +279,51 @@ async def run(base: str, seconds: float, per_game: int) -> None:
     )
     if not after["ok"] or constant != after["deposits"]:
         raise SystemExit("ledger check FAILED")
+    every = [v for values in latencies.values() for v in values]
+    return {"rounds_s": rounds[0] / elapsed, "p99_ms": pct(every, 0.99)}
+
+
+def measure(
+    db_url: str, workers: int, seconds: float, per_game: int
+) -> dict[str, float]:
+    """Start a server on ``db_url`` with ``workers`` processes; load it."""
+    port = free_port()
+    proc = start_server(db_url, port, workers)
+    try:
+        return asyncio.run(run(f"http://127.0.0.1:{port}", seconds, per_game))
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=20)
+
+
+def compare_workers(
+    counts: list[int], seconds: float, per_game: int, server: str | None
+) -> None:
+    """PostgreSQL, 1 and more server processes, ratios to the first."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.server.postgres import TempPostgres, new_database
+
+    pg = None
+    if server is None:
+        pg = TempPostgres()
+        pg.start()
+        server = pg.url
+    try:
+        results = []
+        for workers in counts:
+            print(f"== PostgreSQL, {workers} server process(es)")
+            got = measure(new_database(server), workers, seconds, per_game)
+            results.append((workers, got))
+    finally:
+        if pg is not None:
+            pg.stop()
+    base = results[0][1]["rounds_s"]
+    print("\nprocesses  rounds/s  p99 ms  ratio")
+    for workers, got in results:
+        print(
+            f"{workers:9d}  {got['rounds_s']:8.1f}  {got['p99_ms']:6.1f}  "
+            f"{got['rounds_s'] / base:5.2f}x"
+        )
 
 
 def main() -> None:
@@ -275,17 +332,23 @@ def main() -> None:
     parser.add_argument(
         "--tables", type=int, default=8, help="tables per game"
     )
+    parser.add_argument(
+        "--workers",
+        help="compare server processes on PostgreSQL, e.g. 1,2 (a "
+        "throwaway server from Debian's binaries unless --postgres)",
+    )
+    parser.add_argument(
+        "--postgres", help="URL of a PostgreSQL server that may create DBs"
+    )
     args = parser.parse_args()
+    if args.workers:
+        counts = [int(n) for n in args.workers.split(",")]
+        compare_workers(counts, args.seconds, args.tables, args.postgres)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        proc = start_server(f"sqlite:///{Path(tmp) / 'bench.db'}", port)
-        try:
-            asyncio.run(
-                run(f"http://127.0.0.1:{port}", args.seconds, args.tables)
-            )
-        finally:
-            os.kill(proc.pid, signal.SIGINT)
-            proc.wait(timeout=10)
+        measure(
+            f"sqlite:///{Path(tmp) / 'bench.db'}", 1, args.seconds, args.tables
+        )
 
 
 if __name__ == "__main__":

@@ -181,6 +181,21 @@ class Table:
             return
         place_cover_card(self.rules, shoe, self.log, self.spec.section)
 
+    def adopt(self, rnd: Round) -> None:
+        """Go on with ``rnd``, rebuilt elsewhere: its shoe is the table's.
+
+        A server process that takes over a table in the middle of a shoe
+        rebuilds the round in play on the stack and discard rack stored
+        when it began; the table then deals on from that shoe rather
+        than shuffling a new one.
+        """
+        if self._current is not None and not self._current.is_over:
+            msg = "the current round is not finished"
+            raise ProcedureError(msg)
+        self.shoe = rnd.shoe
+        self._current = rnd
+        self._new_shoe_due = False
+
     def finish_round(self, rnd: Round) -> None:
         """Record the end of a round; a cover card makes a new shoe due."""
         if not rnd.is_over:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server.postgres import new_database, postgres_or_skip
 
 from croupier.server.app import create_app
 
@@ -85,3 +86,15 @@ def seat_player(
     response = seated.post("/seats", {"seat": seat})
     assert response.status_code == 200, response.json()
     return seated
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server for the session (see tests/server/postgres.py)."""
+    yield from postgres_or_skip()
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> str:
+    """A new, empty PostgreSQL database for one test."""
+    return new_database(postgres_server)

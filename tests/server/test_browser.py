@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.test_crash import Server
+from tests.server.procs import Server
 
 from croupier.registry import all_games
 

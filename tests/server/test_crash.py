@@ -10,12 +10,7 @@ and balances plus stakes on the layout equal deposits plus settled nets.
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,55 +19,13 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.server.conftest import passive_action
+from tests.server.procs import Server, player_loop
 
 from croupier.registry import all_games
 
 pytestmark = pytest.mark.slow
 
 OP = {"Authorization": "Bearer op"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, db_url: str) -> None:
-        self.db_url = db_url
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        code = (
-            "from croupier.cli.serve import serve; "
-            f"serve(db={self.db_url!r}, host='127.0.0.1', "
-            f"port={self.port}, operator_token='op')"
-        )
-        self.proc = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-c", code],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.base + "/tables", timeout=1).is_success:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError("server did not start")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
 
 
 @pytest.fixture
@@ -82,47 +35,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     yield srv
     if srv.proc is not None and srv.proc.poll() is None:
         srv.kill()
-
-
-def player_loop(
-    base: str,
-    token: str,
-    table: int,
-    seat: int,
-    wager: str,
-    acked: list[tuple[str, dict[str, Any]]],
-    stop: threading.Event,
-) -> None:
-    headers = {"Authorization": f"Bearer {token}", "Prefer": "return=minimal"}
-    n = 0
-    with httpx.Client(base_url=base, headers=headers, timeout=5) as c:
-        while not stop.is_set():
-            n += 1
-            key = f"{token[:8]}-{n}"
-            body = {"seat": seat, "wager": wager, "amount": 500}
-            try:
-                r = c.post(
-                    f"/tables/{table}/wagers",
-                    json=body,
-                    headers={"Idempotency-Key": key},
-                )
-                if r.status_code == 200:
-                    acked.append((key, body))
-                r = c.post(f"/tables/{table}/deal")
-                for _ in range(10):
-                    state = c.get(f"/tables/{table}").json()
-                    pending = state["round"]["pending"]
-                    if not pending or pending["seat"] != seat:
-                        break
-                    c.post(
-                        f"/tables/{table}/actions",
-                        json={
-                            "seat": seat,
-                            "action": passive_action(pending["legal"]),
-                        },
-                    )
-            except httpx.HTTPError:
-                return
 
 
 def test_kill_9_mid_round_loses_and_duplicates_nothing(

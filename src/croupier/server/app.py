@@ -26,6 +26,8 @@ event loop serialises every change without locks.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -43,11 +45,9 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec
-from croupier.server import db
+from croupier.server import db, shared
 from croupier.server.auth import bearer_token, hash_token
-from croupier.server.errors import (
-    NotOperatorError,
-)
+from croupier.server.errors import NotFoundError, NotOperatorError
 from croupier.server.play_api import (
     DirectPlay,
     PlayApi,
@@ -66,7 +66,7 @@ from croupier.server.views import (
 )
 from croupier.server.ws import Hub
 
-__all__ = ["create_app"]
+__all__ = ["app_from_env", "create_app"]
 
 log = logging.getLogger("croupier.server")
 
@@ -124,27 +124,59 @@ def create_app(
     and with ``default_tables`` every registered game has a table.
     """
     engine = db.make_engine(db_url or db.default_db_url())
-    db.migrate(engine)
     casino = Casino(engine, games=games, starting_balance=starting_balance)
-    load(casino, recovery=recovery)
+    token = operator_token or os.environ.get("CROUPIER_OPERATOR_TOKEN")
+    # several processes may start at once on PostgreSQL: one at a time
+    # migrates, takes over unfinished rounds and seeds the tables
+    with shared.startup_lock(engine):
+        db.migrate(engine)
+        load(casino, recovery=recovery)
+        generated = _ensure_operator(casino, token)
+        if default_tables:
+            present = {rt.spec.name for rt in casino.tables.values()}
+            for name in sorted(casino.games):
+                if name not in present:
+                    casino.create_table(None, name)
     hub = Hub(
         lambda table_id, viewer: table_snapshot(
             casino, casino.table(table_id), viewer
         )
     )
     casino.on_change = hub.notify
-    token = operator_token or os.environ.get("CROUPIER_OPERATOR_TOKEN")
-    generated = _ensure_operator(casino, token)
-    if default_tables:
-        present = {rt.spec.name for rt in casino.tables.values()}
-        for name in sorted(casino.games):
-            if name not in present:
-                casino.create_table(None, name)
+
+    def remote_change(table_id: int, version: int, origin: str) -> None:
+        """Another process changed a table: push it to our clients."""
+        if origin == casino.origin or not hub.clients.get(table_id):
+            return
+        rt = casino.tables.get(table_id)
+        if rt is None or rt.stored_version < version:
+            hub.notify(table_id)
+
+    def reconnected() -> None:
+        for table_id, clients in list(hub.clients.items()):
+            if clients:
+                hub.notify(table_id)
+
+    listener = (
+        shared.Listener(shared.libpq_url(engine), remote_change, reconnected)
+        if casino.shared
+        else None
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
-        casino.close_writer()
+        task = None
+        if listener is not None:
+            task = asyncio.create_task(listener.run())
+            await asyncio.wait_for(listener.listening.wait(), timeout=30)
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            casino.close_writer()
 
     app = FastAPI(
         title="croupier table server", version="0.1.0", lifespan=lifespan
@@ -192,6 +224,15 @@ def create_app(
 
     # -- accounts ---------------------------------------------------------
 
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        return {
+            "ok": True,
+            "process": os.getpid(),
+            "origin": casino.origin,
+            "shared": casino.shared,
+        }
+
     @app.get("/games")
     async def games_list() -> list[dict[str, Any]]:
         return [game_info(spec) for _, spec in sorted(casino.games.items())]
@@ -219,9 +260,10 @@ def create_app(
     @app.get("/me")
     async def me(authorization: Authorization = None) -> dict[str, Any]:
         player = who(authorization)
+        casino.refresh_balance(player.id)
         seats = [
             {"table_id": rt.id, "seat": rt.seat_of(player.id)}
-            for rt in casino.tables.values()
+            for rt in casino.all_tables()
             if rt.seat_of(player.id) is not None
         ]
         return {
@@ -243,10 +285,7 @@ def create_app(
 
     @app.get("/tables")
     async def tables() -> list[dict[str, Any]]:
-        return [
-            table_summary(casino, rt)
-            for _, rt in sorted(casino.tables.items())
-        ]
+        return [table_summary(casino, rt) for rt in casino.all_tables()]
 
     @app.post("/tables")
     async def new_table(
@@ -279,7 +318,8 @@ def create_app(
     ) -> dict[str, Any]:
         player = who(authorization)
         casino.sit(player, table_id, body.seat)
-        hub.notify(table_id)
+        if not casino.shared:  # a shared turn has notified already
+            hub.notify(table_id)
         return table_snapshot(casino, casino.table(table_id), player)
 
     @app.delete("/tables/{table_id}/seats/{seat}")
@@ -288,7 +328,8 @@ def create_app(
     ) -> dict[str, Any]:
         player = who(authorization)
         casino.leave(player, table_id, seat)
-        hub.notify(table_id)
+        if not casino.shared:
+            hub.notify(table_id)
         return table_snapshot(casino, casino.table(table_id), player)
 
     # -- recall and books -------------------------------------------------
@@ -336,7 +377,9 @@ def create_app(
         table_id: int,
         token: Annotated[str | None, Query()] = None,
     ) -> None:
-        if table_id not in casino.tables:
+        try:
+            casino.table(table_id)
+        except NotFoundError:
             await websocket.close(code=4404)
             return
         player = casino.optional_player(token)
@@ -346,6 +389,15 @@ def create_app(
         await hub.serve(websocket, table_id, player)
 
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The application of one server worker (``croupier serve --workers``).
+
+    The database is ``$CROUPIER_DB_URL``; the operator token, if any,
+    ``$CROUPIER_OPERATOR_TOKEN``.
+    """
+    return create_app(os.environ.get(db.DB_ENV))
 
 
 def _ensure_operator(casino: Casino, token: str | None) -> str | None:

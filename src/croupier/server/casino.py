@@ -1,14 +1,17 @@
 """The casino: accounts, tables, seats, idempotency and the books.
 
-One :class:`Casino` holds every table and account in memory and is the
-only writer of the database. Play (wagers, deals, decisions and their
-storage) is its :class:`~croupier.server.play.Dealer` half;
+One :class:`Casino` holds every table and account in memory and, on
+SQLite, is the only writer of the database; on PostgreSQL several
+processes' casinos share it (:mod:`croupier.server.shared`). Play
+(wagers, deals, decisions and their storage) is its
+:class:`~croupier.server.play.Dealer` half;
 :meth:`Casino.ledger_check` verifies that balances plus the money on the
 layouts equal deposits plus the players' settled nets.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -18,7 +21,7 @@ from sqlalchemy.engine import Engine
 
 from croupier.errors import CroupierError, WagerError
 from croupier.registry import GameSpec, all_games
-from croupier.server import db
+from croupier.server import db, shared
 from croupier.server.auth import hash_token, new_token
 from croupier.server.errors import (
     IdempotencyConflictError,
@@ -43,7 +46,7 @@ __all__ = ["Casino", "refusal"]
 
 
 class Casino(Dealer):
-    """Every table and account; the single writer of the database."""
+    """Every table and account of this process, and its writer."""
 
     def __init__(
         self,
@@ -75,12 +78,16 @@ class Casino(Dealer):
         """Balances by account id (mirror of the committed rows)."""
         self.on_change: Callable[[int], None] = lambda _table_id: None
         """Called with a table id after each committed change there."""
+        self.shared = shared.is_shared(engine)
+        """Whether other processes may serve this database too."""
+        self.origin = shared.new_origin()
+        """This process's name in table notifications."""
 
     # -- accounts ---------------------------------------------------------
 
     def authenticate(self, token: str | None) -> Player:
         """The account of ``token``; refuse if unknown."""
-        player = None if token is None else self.players.get(hash_token(token))
+        player = self.optional_player(token)
         if player is None:
             msg = "a valid bearer token is required"
             raise NotAuthenticatedError(msg)
@@ -90,7 +97,50 @@ class Casino(Dealer):
         """The account of ``token``, or ``None`` (spectator)."""
         if token is None:
             return None
-        return self.players.get(hash_token(token))
+        digest = hash_token(token)
+        player = self.players.get(digest)
+        if player is None and self.shared:
+            player = self._load_player(digest)
+        return player
+
+    def _load_player(self, digest: str) -> Player | None:
+        """An account opened by another process, read from storage."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    db.PlayerRow.id,
+                    db.PlayerRow.name,
+                    db.PlayerRow.is_operator,
+                    db.PlayerRow.balance,
+                ).where(db.PlayerRow.token_hash == digest)
+            ).first()
+        if row is None:
+            return None
+        player = Player(int(row[0]), str(row[1]), bool(row[2]))
+        self.players[digest] = player
+        self.names[player.id] = player.name
+        self.balances[player.id] = int(row[3])
+        return player
+
+    def refresh_balance(self, player_id: int) -> int:
+        """An account's balance (read again if others may change it)."""
+        if self.shared:
+            with self.engine.connect() as conn:
+                self.balances.update(shared.balances(conn, [player_id]))
+        return self.balances[player_id]
+
+    def player_name(self, player_id: int) -> str:
+        """The display name of an account (read once if not yet known)."""
+        name = self.names.get(player_id)
+        if name is None:
+            with self.engine.connect() as conn:
+                found = conn.execute(
+                    select(db.PlayerRow.name).where(
+                        db.PlayerRow.id == player_id
+                    )
+                ).scalar()
+            name = self.names[player_id] = str(found or f"#{player_id}")
+        return name
 
     def register(
         self,
@@ -133,11 +183,17 @@ class Casino(Dealer):
     def deposit(self, operator: Player, player_id: int, amount: int) -> int:
         """The cashier: credit ``amount`` to an account (operators only)."""
         self._require_operator(operator)
-        if player_id not in self.balances:
-            raise NotFoundError(f"no player {player_id}")
         if amount <= 0:
             raise WagerError(f"a deposit must be positive, not {amount}")
         with self.transaction() as conn:
+            balance = conn.execute(
+                update(db.PlayerRow)
+                .where(db.PlayerRow.id == player_id)
+                .values(balance=db.PlayerRow.balance + amount)
+                .returning(db.PlayerRow.balance)
+            ).scalar()
+            if balance is None:
+                raise NotFoundError(f"no player {player_id}")
             conn.execute(
                 insert(db.TransactionRow).values(
                     player_id=player_id,
@@ -146,13 +202,8 @@ class Casino(Dealer):
                     layout=0,
                 )
             )
-            conn.execute(
-                update(db.PlayerRow)
-                .where(db.PlayerRow.id == player_id)
-                .values(balance=db.PlayerRow.balance + amount)
-            )
-        self.balances[player_id] += amount
-        return self.balances[player_id]
+        self.balances[player_id] = int(balance)
+        return int(balance)
 
     @staticmethod
     def _require_operator(player: Player) -> None:
@@ -163,11 +214,54 @@ class Casino(Dealer):
     # -- tables -----------------------------------------------------------
 
     def table(self, table_id: int) -> TableRuntime:
-        """The table ``table_id``; refuse if unknown."""
+        """The table ``table_id`` as last committed; refuse if unknown.
+
+        With other processes on the database, the committed version is
+        read and the table rebuilt from storage if it moved on (inside a
+        :meth:`turn` the turn's table is current already).
+        """
+        if self.shared and self._open is None:
+            return self._fresh(table_id)
         try:
             return self.tables[table_id]
         except KeyError:
             raise NotFoundError(f"no table {table_id}") from None
+
+    def _fresh(self, table_id: int) -> TableRuntime:
+        """Read a table's version; rebuild it if another process moved it.
+
+        The rebuild reads one consistent snapshot (REPEATABLE READ) and
+        writes nothing; a round that cannot be replayed is left for the
+        next change at the table to void.
+        """
+        from croupier.server.recovery import load_table
+
+        with self.engine.connect() as raw:
+            conn = raw.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                version = shared.table_version(conn, table_id)
+                rt = self.tables.get(table_id)
+                if rt is None or rt.stored_version != version:
+                    rt = load_table(self, conn, table_id, writable=False)
+                    self.balances.update(
+                        shared.balances(conn, rt.seats.values())
+                    )
+        return rt
+
+    def all_tables(self) -> list[TableRuntime]:
+        """Every table, by id (current ones, with other processes)."""
+        if self.shared:
+            with self.engine.connect() as conn:
+                ids = conn.execute(
+                    select(db.GameTableRow.id).order_by(db.GameTableRow.id)
+                ).scalars()
+                found = [int(i) for i in ids]
+            out: list[TableRuntime] = []
+            for table_id in found:
+                with contextlib.suppress(NotFoundError):
+                    out.append(self._fresh(table_id))
+            return out
+        return [rt for _, rt in sorted(self.tables.items())]
 
     def create_table(
         self,
@@ -227,11 +321,18 @@ class Casino(Dealer):
             runtime.table.rules = parsed
             self.tables[table_id] = runtime
             self.open_round(conn, runtime)
+            if self.shared:
+                runtime.stored_version = shared.bump_version(
+                    conn, table_id, self.origin
+                )
         return runtime
 
     def sit(self, player: Player, table_id: int, seat: int) -> None:
         """Take a free seat (one per player per table)."""
-        rt = self.table(table_id)
+        with self.turn(table_id) as rt:
+            self._sit(rt, player, seat)
+
+    def _sit(self, rt: TableRuntime, player: Player, seat: int) -> None:
         seats = self.seat_count(rt)
         if not 1 <= seat <= seats:
             raise SeatError(f"seats at this table are 1 to {seats}")
@@ -243,14 +344,17 @@ class Casino(Dealer):
         with self.transaction() as conn:
             conn.execute(
                 insert(db.SeatRow).values(
-                    table_id=table_id, seat=seat, player_id=player.id
+                    table_id=rt.id, seat=seat, player_id=player.id
                 )
             )
         rt.seats[seat] = player.id
 
     def leave(self, player: Player, table_id: int, seat: int) -> None:
         """Leave a seat that has nothing on the layout."""
-        rt = self.table(table_id)
+        with self.turn(table_id) as rt:
+            self._leave(rt, player, seat)
+
+    def _leave(self, rt: TableRuntime, player: Player, seat: int) -> None:
         self._require_owner(rt, player, seat)
         live = rt.live
         if live is not None and any(
@@ -261,8 +365,7 @@ class Casino(Dealer):
         with self.transaction() as conn:
             conn.execute(
                 delete(db.SeatRow).where(
-                    (db.SeatRow.table_id == table_id)
-                    & (db.SeatRow.seat == seat)
+                    (db.SeatRow.table_id == rt.id) & (db.SeatRow.seat == seat)
                 )
             )
         del rt.seats[seat]
@@ -305,8 +408,11 @@ class Casino(Dealer):
         ``ok`` is true when every stored balance equals the sum of its
         account's transactions, the in-memory balances equal the stored
         ones, and the money on the layouts equals the open stakes of the
-        rounds in play.
+        rounds in play. With several processes the tables are brought up
+        to date first; the figures are exact when no other process is
+        changing them meanwhile.
         """
+        tables = self.all_tables()
         with self.engine.connect() as conn:
             balances: dict[int, int] = {
                 int(r[0]): int(r[1])
@@ -331,9 +437,11 @@ class Casino(Dealer):
                 select(func.coalesce(func.sum(db.TransactionRow.layout), 0))
             ).scalar_one()
         total = sum(balances.values())
+        if self.shared:
+            self.balances.update(balances)
         open_stakes = sum(
             rt.live.round.ledger.on_layout
-            for rt in self.tables.values()
+            for rt in tables
             if rt.live is not None and not rt.live.finished
         )
         consistent = all(

@@ -31,6 +31,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "DB_ENV",
+    "IDLE_IN_TRANSACTION_MS",
     "Base",
     "EventRow",
     "GameTableRow",
@@ -53,6 +55,10 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 def now() -> datetime:
     """The current time (UTC, timezone-aware)."""
     return datetime.now(UTC)
+
+
+DB_ENV = "CROUPIER_DB_URL"
+"""Environment variable naming the database of a server worker."""
 
 
 def default_db_url() -> str:
@@ -89,6 +95,10 @@ class GameTableRow(Base):
     wager_limits_json: Mapped[str] = mapped_column(Text, default="{}")
     shoe_no: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = mapped_column(
+        BigInteger, default=0, server_default="0"
+    )
+    """Committed changes at the table (several processes, PostgreSQL)."""
 
 
 class SeatRow(Base):
@@ -119,6 +129,8 @@ class RoundRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     rules_json: Mapped[str] = mapped_column(Text)
     shoe: Mapped[str] = mapped_column(Text)
+    discard: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The discard rack when the round began (``None`` before 0002)."""
     new_shoe: Mapped[bool] = mapped_column(Boolean)
     shoe_no: Mapped[int] = mapped_column(Integer, default=0)
     starting_position: Mapped[int | None] = mapped_column(
@@ -220,17 +232,33 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
+IDLE_IN_TRANSACTION_MS = 10_000
+"""PostgreSQL ends a session idle inside a transaction this long (ms)."""
+
+
+def make_engine(
+    url: str, *, idle_in_transaction_ms: int = IDLE_IN_TRANSACTION_MS
+) -> Engine:
     """An engine for ``url``; SQLite gets WAL mode and NORMAL sync.
 
     WAL with ``synchronous=NORMAL`` keeps every committed transaction
     across a killed process (only a power cut may lose the last ones).
+    On PostgreSQL a session left idle inside a transaction is ended after
+    ``idle_in_transaction_ms``: a server process that hangs (rather than
+    dies) while it holds a table's lock loses it then, and its step rolls
+    back. The server's transactions never wait on anything but the
+    database, so they are never idle that long.
     """
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    options = (
+        f"-c idle_in_transaction_session_timeout={idle_in_transaction_ms}"
+    )
+    return create_engine(
+        url, pool_pre_ping=True, connect_args={"options": options}
+    )
 
 
 def alembic_config(engine: Engine) -> Config:

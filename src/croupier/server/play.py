@@ -31,7 +31,7 @@ from sqlalchemy.engine import Connection, Engine
 from croupier.errors import LedgerError, WagerError, WrongPhaseError
 from croupier.history import Recorder
 from croupier.round import Action, Round
-from croupier.server import db
+from croupier.server import db, shared
 from croupier.server.errors import (
     InsufficientBalanceError,
     NotSeatOwnerError,
@@ -59,7 +59,14 @@ class Dealer:
     """Balances by account id (mirror of the committed rows)."""
     on_change: Callable[[int], None]
     """Called with a table id after each committed change there."""
+    shared: bool = False
+    """Whether other processes serve the same database (PostgreSQL)."""
+    origin: str = ""
+    """This process's name in table notifications."""
+    tables: dict[int, TableRuntime]
+    """Tables by id."""
     _writer: Connection | None = None
+    _open: Connection | None = None
 
     def table(self, table_id: int) -> TableRuntime:  # pragma: no cover
         """The table ``table_id`` (implemented by the casino)."""
@@ -75,21 +82,65 @@ class Dealer:
     def transaction(self) -> Iterator[Connection]:
         """One transaction on the writer's own connection (kept open).
 
-        The casino is the only writer and runs on one thread, so one
-        connection serves every write; it is opened again if a failed
-        transaction left it unusable.
+        The casino runs on one thread, so one connection serves every
+        write; it is opened again if a failed transaction left it
+        unusable. Inside a :meth:`turn` this is the turn's transaction
+        (nothing commits until the turn ends).
         """
+        if self._open is not None:
+            yield self._open
+            return
         conn = self._writer
         if conn is None or conn.closed or conn.invalidated:
             conn = self._writer = self.engine.connect()
         try:
             with conn.begin():
+                self._open = conn
                 yield conn
         except BaseException:
             self._writer = None
             with suppress(Exception):
                 conn.close()
             raise
+        finally:
+            self._open = None
+
+    @contextmanager
+    def turn(
+        self, table_id: int, player: Player | None = None
+    ) -> Iterator[TableRuntime]:
+        """The table, driven by this process alone until the block ends.
+
+        With one process this is just the table. With several on
+        PostgreSQL (:mod:`croupier.server.shared`) the block is one
+        transaction holding the table's row lock; the table is rebuilt
+        from storage if another process changed it since, the caller's
+        balance is read again, and on commit the change is counted and
+        announced. If the block fails, its writes roll back and the
+        table is rebuilt before its next use.
+        """
+        if not self.shared:
+            yield self.table(table_id)
+            return
+        from croupier.server.recovery import load_table
+
+        with self.transaction() as conn:
+            version, balance = shared.lock_table(
+                conn, table_id, None if player is None else player.id
+            )
+            rt = self.tables.get(table_id)
+            if rt is None or rt.stored_version != version:
+                rt = load_table(self, conn, table_id, writable=True)  # type: ignore[arg-type]
+            if player is not None and balance is not None:
+                self.balances[player.id] = balance
+            try:
+                yield rt
+            except BaseException:
+                rt.stored_version = -1
+                raise
+            version = shared.bump_version(conn, table_id, self.origin)
+        rt.stored_version = version
+        self.on_change(table_id)
 
     def close_writer(self) -> None:
         """Give the writer's connection back to the pool."""
@@ -112,7 +163,22 @@ class Dealer:
         respond: Responder | None = None,
     ) -> dict[str, Any]:
         """Place a wager on the open round; the stake leaves the balance."""
-        rt = self.table(table_id)
+        with self.turn(table_id, player) as rt:
+            return self._place_wager(
+                rt, player, seat, wager, amount, idem, request, respond
+            )
+
+    def _place_wager(
+        self,
+        rt: TableRuntime,
+        player: Player,
+        seat: int,
+        wager: str,
+        amount: int,
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:
         self._require_owner(rt, player, seat)
         if wager not in rt.spec.wagers:
             names = ", ".join(rt.spec.wagers)
@@ -154,7 +220,17 @@ class Dealer:
         respond: Responder | None = None,
     ) -> dict[str, Any]:
         """Close wagering and deal (a seated player or the operator)."""
-        rt = self.table(table_id)
+        with self.turn(table_id, player) as rt:
+            return self._deal(rt, player, idem, request, respond)
+
+    def _deal(
+        self,
+        rt: TableRuntime,
+        player: Player,
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:
         if not player.is_operator and rt.seat_of(player.id) is None:
             raise NotSeatOwnerError("only a seated player may call the deal")
         live = self._live(rt)
@@ -179,7 +255,18 @@ class Dealer:
         respond: Responder | None = None,
     ) -> dict[str, Any]:
         """Apply a decision for the player's own seat."""
-        rt = self.table(table_id)
+        with self.turn(table_id, player) as rt:
+            return self._act(rt, player, action, idem, request, respond)
+
+    def _act(
+        self,
+        rt: TableRuntime,
+        player: Player,
+        action: Action,
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:
         self._require_owner(rt, player, action.seat)
         live = self._live(rt)
         if live.owners.get(action.seat, player.id) != player.id:
@@ -254,6 +341,7 @@ class Dealer:
                     "status": "open",
                     "rules_json": rt.rules_json(),
                     "shoe": rnd.initial_stack,
+                    "discard": rnd.initial_discard,
                     "new_shoe": rnd.new_shoe,
                     "shoe_no": rt.shoe_no,
                     "starting_position": starting,
@@ -306,6 +394,9 @@ class Dealer:
                     conn, rt, live, new_input, idem, request, respond
                 )
         except Exception:
+            if self.shared:
+                # the turn rolls back and marks the table for a reload
+                raise
             # memory ran ahead of storage: the balances and the table are
             # read back from the database
             log.exception("table %s: storing failed; rebuilding", rt.id)
@@ -314,7 +405,8 @@ class Dealer:
 
             rebuild_table(self, rt)  # type: ignore[arg-type]
             raise
-        self.on_change(rt.id)
+        if not self.shared:
+            self.on_change(rt.id)
         return body
 
     def _store(
@@ -417,6 +509,18 @@ class Dealer:
         deltas: Counter[int] = Counter()
         for move in moves:
             deltas[move["player_id"]] += move["amount"]
+        if self.shared:
+            # storage holds the balances; other processes move them too
+            self.sql.money.run_many(conn, moves)
+            after = shared.add_to_balances(
+                conn, {p: d for p, d in deltas.items() if d}
+            )
+            for player_id, balance in after.items():
+                if balance < 0:
+                    msg = f"player {player_id} would go below zero"
+                    raise LedgerError(msg)
+            self.balances.update(after)
+            return
         for player_id, delta in deltas.items():
             if self.balances[player_id] + delta < 0:
                 raise LedgerError(f"player {player_id} would go below zero")

@@ -22,13 +22,17 @@ import logging
 from collections import Counter
 from typing import Any
 
-from sqlalchemy import false, insert, select, update
+from sqlalchemy import ColumnElement, false, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from croupier.cards import parse_cards
 from croupier.history import Recorder
+from croupier.registry import GameSpec
 from croupier.rng import SecureRng
 from croupier.round import Action
 from croupier.server import db
+from croupier.server.errors import NotFoundError
 from croupier.server.runtime import (
     Casino,
     Limits,
@@ -41,6 +45,7 @@ from croupier.shoe import Shoe
 __all__ = [
     "ReplayMismatchError",
     "load",
+    "load_table",
     "rebuild_table",
     "restore_round",
     "void_round",
@@ -60,57 +65,82 @@ def _same(got: dict[str, Any], want: dict[str, Any]) -> bool:
 
 
 def write_log(
-    casino: Casino, level: str, message: str, round_id: int | None = None
+    casino: Casino,
+    level: str,
+    message: str,
+    round_id: int | None = None,
+    *,
+    conn: Connection | None = None,
 ) -> None:
     """Add a ``server_log`` row (and say it on the console)."""
     log.log(logging.WARNING if level != "info" else logging.INFO, message)
-    with casino.engine.begin() as conn:
-        conn.execute(
-            insert(db.ServerLogRow).values(
-                at=db.now(), level=level, round_id=round_id, message=message
-            )
-        )
+    row = insert(db.ServerLogRow).values(
+        at=db.now(), level=level, round_id=round_id, message=message
+    )
+    if conn is not None:
+        conn.execute(row)
+        return
+    with casino.engine.begin() as own:
+        own.execute(row)
 
 
 def restore_round(
-    casino: Casino, rt: TableRuntime, row: db.RoundRow
+    casino: Casino,
+    rt: TableRuntime,
+    row: db.RoundRow,
+    *,
+    conn: Connection | None = None,
+    attach: bool = False,
 ) -> LiveRound:
-    """Rebuild an unfinished round from storage by replaying its inputs."""
+    """Rebuild a round from storage by replaying its inputs.
+
+    Detached (after a restart) the round is dealt on to its end from its
+    own stack and the table then takes a new shoe. Attached (another
+    process takes the table over) the stack and discard rack stored when
+    the round began become the table's shoe, which goes on after it.
+    """
+    if conn is None:
+        with casino.engine.connect() as own:
+            return restore_round(casino, rt, row, conn=own, attach=attach)
     spec = rt.spec
     rules = spec.rules_type.from_mapping(json.loads(row.rules_json))
+    shoe = Shoe.stacked(row.shoe)
+    attach = attach and row.discard is not None
+    if attach and row.discard:
+        shoe.discard = list(parse_cards(row.discard))
+        shoe.complement.update(shoe.discard)
     rnd = spec.new_round(
         rules=rules,
-        shoe=Shoe.stacked(row.shoe),
-        rng=SecureRng(),
+        shoe=shoe,
+        rng=rt.table.rng if attach else SecureRng(),
         new_shoe=row.new_shoe,
         starting_position=row.starting_position,
     )
     recorder = Recorder(
         spec.name, rnd, starting_position=row.starting_position
     )
-    with casino.engine.connect() as conn:
-        inputs = conn.execute(
-            select(db.RoundInputRow.kind, db.RoundInputRow.data_json)
-            .where(db.RoundInputRow.round_id == row.id)
-            .order_by(db.RoundInputRow.n)
-        ).all()
-        stored = [
-            json.loads(text)
-            for (text,) in conn.execute(
-                select(db.EventRow.data_json)
-                .where(db.EventRow.round_id == row.id)
-                .where(db.EventRow.scope == "round")
-                .order_by(db.EventRow.seq)
-            )
-        ]
-        moves = conn.execute(
-            select(
-                db.TransactionRow.seat,
-                db.TransactionRow.kind,
-                db.TransactionRow.amount,
-                db.TransactionRow.layout,
-            ).where(db.TransactionRow.round_id == row.id)
-        ).all()
+    inputs = conn.execute(
+        select(db.RoundInputRow.kind, db.RoundInputRow.data_json)
+        .where(db.RoundInputRow.round_id == row.id)
+        .order_by(db.RoundInputRow.n)
+    ).all()
+    stored = [
+        json.loads(text)
+        for (text,) in conn.execute(
+            select(db.EventRow.data_json)
+            .where(db.EventRow.round_id == row.id)
+            .where(db.EventRow.scope == "round")
+            .order_by(db.EventRow.seq)
+        )
+    ]
+    moves = conn.execute(
+        select(
+            db.TransactionRow.seat,
+            db.TransactionRow.kind,
+            db.TransactionRow.amount,
+            db.TransactionRow.layout,
+        ).where(db.TransactionRow.round_id == row.id)
+    ).all()
     dealt = False
     for kind, text in inputs:
         data = json.loads(text)
@@ -156,7 +186,7 @@ def restore_round(
         owners={
             int(k): int(v) for k, v in json.loads(row.owners_json).items()
         },
-        detached=True,
+        detached=not attach,
     )
     live.persisted = len(stored)
     live.inputs = len(inputs)
@@ -164,74 +194,85 @@ def restore_round(
     live.credited = set(rnd.ledger.settlements)
     live.event_dicts = stored
     live.dealt = dealt
+    live.finished = row.status != "open"
+    if attach:
+        rt.table.adopt(rnd)
     return live
 
 
 def void_round(
-    casino: Casino, rt: TableRuntime, row: db.RoundRow, reason: str
+    casino: Casino,
+    rt: TableRuntime,
+    row: db.RoundRow,
+    reason: str,
+    *,
+    conn: Connection | None = None,
 ) -> None:
     """Void an unfinished round: every stake on the layout goes back."""
+    if conn is None:
+        with casino.engine.begin() as own:
+            void_round(casino, rt, row, reason, conn=own)
+        return
     ref = "670a.9(e)" if rt.spec.section.startswith("670a") else None
-    with casino.engine.begin() as conn:
-        moves = conn.execute(
-            select(
-                db.TransactionRow.player_id,
-                db.TransactionRow.seat,
-                db.TransactionRow.layout,
-            ).where(db.TransactionRow.round_id == row.id)
-        ).all()
-        on_layout: Counter[tuple[int, int]] = Counter()
-        for player_id, seat, layout in moves:
-            on_layout[(int(player_id), int(seat or 0))] += int(layout)
-        refunds = [
-            {
-                "player_id": player_id,
-                "round_id": row.id,
-                "seat": seat,
-                "kind": "refund",
-                "amount": amount,
-                "layout": -amount,
-                "wager": None,
-            }
-            for (player_id, seat), amount in sorted(on_layout.items())
-            if amount > 0
-        ]
-        if refunds:
-            casino.apply_moves(conn, refunds)
-        inputs = [
-            {"kind": kind, **json.loads(text)}
-            for kind, text in conn.execute(
-                select(db.RoundInputRow.kind, db.RoundInputRow.data_json)
-                .where(db.RoundInputRow.round_id == row.id)
-                .order_by(db.RoundInputRow.n)
-            )
-        ]
-        event = {
-            "seq": 1,
-            "ref": ref,
-            "type": "round_voided",
-            "reason": reason,
+    moves = conn.execute(
+        select(
+            db.TransactionRow.player_id,
+            db.TransactionRow.seat,
+            db.TransactionRow.layout,
+        ).where(db.TransactionRow.round_id == row.id)
+    ).all()
+    on_layout: Counter[tuple[int, int]] = Counter()
+    for player_id, seat, layout in moves:
+        on_layout[(int(player_id), int(seat or 0))] += int(layout)
+    refunds = [
+        {
+            "player_id": player_id,
+            "round_id": row.id,
+            "seat": seat,
+            "kind": "refund",
+            "amount": amount,
+            "layout": -amount,
+            "wager": None,
         }
-        conn.execute(
-            insert(db.EventRow).values(
-                round_id=row.id,
-                scope="server",
-                seq=1,
-                type="round_voided",
-                ref=ref,
-                data_json=json.dumps(event),
-            )
+        for (player_id, seat), amount in sorted(on_layout.items())
+        if amount > 0
+    ]
+    if refunds:
+        casino.apply_moves(conn, refunds)
+    inputs = [
+        {"kind": kind, **json.loads(text)}
+        for kind, text in conn.execute(
+            select(db.RoundInputRow.kind, db.RoundInputRow.data_json)
+            .where(db.RoundInputRow.round_id == row.id)
+            .order_by(db.RoundInputRow.n)
         )
-        conn.execute(
-            update(db.RoundRow)
-            .where(db.RoundRow.id == row.id)
-            .values(
-                status="voided",
-                ended_at=db.now(),
-                disclosed=True,
-                record_json=json.dumps({"voided": reason, "inputs": inputs}),
-            )
+    ]
+    event = {
+        "seq": 1,
+        "ref": ref,
+        "type": "round_voided",
+        "reason": reason,
+    }
+    conn.execute(
+        insert(db.EventRow).values(
+            round_id=row.id,
+            scope="server",
+            seq=1,
+            type="round_voided",
+            ref=ref,
+            data_json=json.dumps(event),
         )
+    )
+    conn.execute(
+        update(db.RoundRow)
+        .where(db.RoundRow.id == row.id)
+        .values(
+            status="voided",
+            ended_at=db.now(),
+            disclosed=True,
+            record_json=json.dumps({"voided": reason, "inputs": inputs}),
+        )
+    )
     returned = ", ".join(
         f"{r['amount']} to player {r['player_id']} (seat {r['seat']})"
         for r in refunds
@@ -242,6 +283,7 @@ def void_round(
         f"round {row.id} at table {rt.id} voided (D25): {reason}; "
         f"returned {returned or 'nothing (no wager)'}",
         row.id,
+        conn=conn,
     )
 
 
@@ -269,81 +311,169 @@ def _recover(
     )
 
 
-def _open_row(casino: Casino, table_id: int) -> db.RoundRow | None:
-    with Session(casino.engine, expire_on_commit=False) as session:
-        rows = list(
-            session.scalars(
-                select(db.RoundRow)
-                .where(db.RoundRow.table_id == table_id)
-                .where(db.RoundRow.status == "open")
-                .order_by(db.RoundRow.id)
-            )
-        )
+def _open_row(conn: Connection, table_id: int) -> db.RoundRow | None:
+    """The table's round in play (the newest open one), if any."""
+    return _newest(conn, table_id, db.RoundRow.status == "open")
+
+
+def _newest(
+    conn: Connection, table_id: int, *where: ColumnElement[bool]
+) -> db.RoundRow | None:
+    with Session(bind=conn, expire_on_commit=False) as session:
+        row = session.scalars(
+            select(db.RoundRow)
+            .where(db.RoundRow.table_id == table_id, *where)
+            .order_by(db.RoundRow.id.desc())
+            .limit(1)
+        ).first()
         session.expunge_all()
-    return rows[-1] if rows else None
+    return row
+
+
+def _runtime(
+    casino: Casino, conn: Connection, row: db.GameTableRow, spec: GameSpec
+) -> TableRuntime:
+    """A table as stored: game, rules, limits, seats, sealed rounds."""
+    limits = {
+        k: (int(v[0]), int(v[1]))
+        for k, v in json.loads(row.wager_limits_json).items()
+    }
+    rt = TableRuntime(
+        row.id,
+        row.name,
+        spec,
+        json.loads(row.rules_json),
+        Limits(row.min_bet, row.max_bet, limits),
+        shoe_no=row.shoe_no,
+    )
+    rt.stored_version = int(row.version or 0)
+    for seat, player_id in conn.execute(
+        select(db.SeatRow.seat, db.SeatRow.player_id).where(
+            db.SeatRow.table_id == row.id
+        )
+    ):
+        rt.seats[int(seat)] = int(player_id)
+    rt.undisclosed = [
+        int(r)
+        for r in conn.execute(
+            select(db.RoundRow.id)
+            .where(db.RoundRow.table_id == row.id)
+            .where(db.RoundRow.disclosed == false())
+            .where(db.RoundRow.status != "open")
+            .order_by(db.RoundRow.id)
+        ).scalars()
+    ]
+    return rt
+
+
+def _load_players(casino: Casino, conn: Connection) -> None:
+    for pid, name, digest, balance, op in conn.execute(
+        select(
+            db.PlayerRow.id,
+            db.PlayerRow.name,
+            db.PlayerRow.token_hash,
+            db.PlayerRow.balance,
+            db.PlayerRow.is_operator,
+        )
+    ):
+        casino.players[digest] = Player(pid, name, bool(op))
+        casino.names[pid] = name
+        casino.balances[pid] = int(balance)
+
+
+def _game_of(casino: Casino, row: db.GameTableRow) -> GameSpec:
+    spec = casino.games.get(row.game)
+    if spec is None:
+        msg = f"table {row.id}: game {row.game!r} is not available"
+        raise NotFoundError(msg)
+    return spec
 
 
 def load(casino: Casino, *, recovery: str = "resume") -> None:
-    """Load accounts and tables; resume or void every unfinished round."""
+    """Load accounts and tables; resume or void every unfinished round.
+
+    With other processes on the database (PostgreSQL) a round in play
+    may be theirs: it is taken over as any process takes a table over
+    (:func:`load_table`, under the table's lock), never voided for being
+    unfinished, so ``recovery="void"`` is refused there.
+    """
     with casino.engine.connect() as conn:
-        for pid, name, digest, balance, op in conn.execute(
-            select(
-                db.PlayerRow.id,
-                db.PlayerRow.name,
-                db.PlayerRow.token_hash,
-                db.PlayerRow.balance,
-                db.PlayerRow.is_operator,
-            )
-        ):
-            casino.players[digest] = Player(pid, name, bool(op))
-            casino.names[pid] = name
-            casino.balances[pid] = int(balance)
+        _load_players(casino, conn)
         tables = list(
             Session(bind=conn).scalars(
                 select(db.GameTableRow).order_by(db.GameTableRow.id)
             )
         )
-        seats = conn.execute(
-            select(db.SeatRow.table_id, db.SeatRow.seat, db.SeatRow.player_id)
-        ).all()
-        sealed = conn.execute(
-            select(db.RoundRow.table_id, db.RoundRow.id)
-            .where(db.RoundRow.disclosed == false())
-            .where(db.RoundRow.status != "open")
-            .order_by(db.RoundRow.id)
-        ).all()
+    if casino.shared:
+        if recovery != "resume":
+            msg = "several processes share this database: recovery=resume"
+            raise ValueError(msg)
+        for row in tables:
+            if row.game not in casino.games:
+                write_log(casino, "warning", f"table {row.id}: no game")
+                continue
+            with casino.turn(row.id):
+                pass
+        return
     for row in tables:
-        spec = casino.games.get(row.game)
-        if spec is None:
-            write_log(
-                casino,
-                "warning",
-                f"table {row.id}: game {row.game!r} is not available",
-            )
+        try:
+            spec = _game_of(casino, row)
+        except NotFoundError as exc:
+            write_log(casino, "warning", str(exc))
             continue
-        limits = {
-            k: (int(v[0]), int(v[1]))
-            for k, v in json.loads(row.wager_limits_json).items()
-        }
-        rt = TableRuntime(
-            row.id,
-            row.name,
-            spec,
-            json.loads(row.rules_json),
-            Limits(row.min_bet, row.max_bet, limits),
-            shoe_no=row.shoe_no,
-        )
-        casino.tables[row.id] = rt
-        for table_id, seat, player_id in seats:
-            if table_id == row.id:
-                rt.seats[int(seat)] = int(player_id)
-        rt.undisclosed = [int(r) for t, r in sealed if t == row.id]
-        open_row = _open_row(casino, row.id)
+        with casino.engine.connect() as conn:
+            rt = casino.tables[row.id] = _runtime(casino, conn, row, spec)
+            open_row = _open_row(conn, row.id)
         if open_row is not None:
             _recover(casino, rt, open_row, recovery)
         if rt.live is None:
             with casino.transaction() as conn:
                 casino.open_round(conn, rt)
+
+
+def load_table(
+    casino: Casino, conn: Connection, table_id: int, *, writable: bool
+) -> TableRuntime:
+    """Rebuild a table from storage, in the middle of its shoe.
+
+    Another process changed the table (or this one never held it). The
+    round in play is replayed attached: the stack and discard rack stored
+    when it began become the table's shoe, so dealing goes on from the
+    same shoe. The previous round is replayed too, for the views. When
+    ``writable`` (the caller holds the table's lock) a round that cannot
+    be replayed is voided (D25) and a missing round is opened; a reader
+    only reads.
+    """
+    row = Session(bind=conn).get(db.GameTableRow, table_id)
+    if row is None:
+        raise NotFoundError(f"no table {table_id}")
+    rt = _runtime(casino, conn, row, _game_of(casino, row))
+    open_row = _open_row(conn, table_id)
+    if open_row is not None:
+        try:
+            rt.live = restore_round(
+                casino, rt, open_row, conn=conn, attach=True
+            )
+        except Exception as exc:
+            if not writable:
+                raise
+            void_round(
+                casino, rt, open_row, f"{type(exc).__name__}: {exc}", conn=conn
+            )
+            rt.fresh_table()
+    before = () if open_row is None else (db.RoundRow.id < open_row.id,)
+    last_row = _newest(conn, table_id, db.RoundRow.status == "over", *before)
+    if last_row is not None:
+        try:
+            rt.last = restore_round(casino, rt, last_row, conn=conn)
+        except Exception:
+            log.exception(
+                "table %s: round %s not shown", table_id, last_row.id
+            )
+    if rt.live is None and writable:
+        casino.open_round(conn, rt)
+    casino.tables[table_id] = rt
+    return rt
 
 
 def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
@@ -355,6 +485,7 @@ def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
             casino.balances[pid] = int(balance)
     rt.live = None
     rt.fresh_table()
-    row = _open_row(casino, rt.id)
+    with casino.engine.connect() as conn:
+        row = _open_row(conn, rt.id)
     if row is not None:
         _recover(casino, rt, row, "resume")

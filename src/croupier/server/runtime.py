@@ -1,4 +1,4 @@
-"""The table runtime: the server's in-memory state and its single writer.
+"""The table runtime: the server's in-memory state and its writer.
 
 The runtime is split by concern; this module gathers its public names:
 
@@ -11,7 +11,9 @@ The runtime is split by concern; this module gathers its public names:
   (:class:`~croupier.server.play.Dealer`): wagers, deals and decisions,
   each stored in one transaction;
 - :mod:`croupier.server.store`: the play path's SQL, compiled once and
-  run on the driver with ``executemany``.
+  run on the driver with ``executemany``;
+- :mod:`croupier.server.shared`: several processes on one PostgreSQL
+  database (a table's row lock per change, versions, LISTEN/NOTIFY).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ that connection.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, cast
@@ -90,6 +91,8 @@ class Prepared:
             if self.positions and not processors and not fixed
             else None
         )
+        # (head, one row, names) to write many rows in one INSERT
+        self._rows = _multi_row(self.sql, dialect)
 
     def params(self, values: Mapping[str, Any]) -> Any:
         """The driver's parameters for one row of ``values``."""
@@ -124,8 +127,41 @@ class Prepared:
     ) -> None:
         """Execute for many rows with one ``executemany``."""
         params = [self.params(row) for row in rows]
-        if params:
-            _cursor(conn).executemany(self.sql, params)
+        if not params:
+            return
+        if self._rows is not None and len(params) > 1:
+            # one statement for all the rows: PostgreSQL's driver sends an
+            # executemany row by row, which costs more than the insert
+            head, one, names = self._rows
+            values = [p[name] for p in params for name in names]
+            sql = head + ", ".join([one] * len(params))
+            _cursor(conn).execute(sql, values)
+            return
+        _cursor(conn).executemany(self.sql, params)
+
+
+_NAMED = re.compile(r"%\((\w+)\)s")
+
+
+def _multi_row(
+    sql: str, dialect: Dialect
+) -> tuple[str, str, tuple[str, ...]] | None:
+    """A plain PostgreSQL ``INSERT ... VALUES (...)`` split for many rows.
+
+    >>> from sqlalchemy.dialects.postgresql import psycopg
+    >>> _multi_row("INSERT INTO t (a, b) VALUES (%(a)s, %(b)s::INTEGER)",
+    ...            psycopg.dialect())
+    ('INSERT INTO t (a, b) VALUES ', '(%s, %s::INTEGER)', ('a', 'b'))
+    """
+    if dialect.name != "postgresql" or not sql.startswith("INSERT "):
+        return None
+    head, sep, row = sql.partition(" VALUES ")
+    if not sep or not row.startswith("(") or not row.endswith(")"):
+        return None
+    if "RETURNING" in row:
+        return None
+    names = tuple(_NAMED.findall(row))
+    return head + sep, _NAMED.sub("%s", row), names
 
 
 def _cursor(conn: Connection) -> Any:
@@ -138,19 +174,19 @@ class Statements:
 
     def __init__(self, dialect: Dialect) -> None:
         self.input = Prepared(
-            _INPUTS.insert(),
+            _INPUTS.insert().inline(),
             dialect,
             columns=("round_id", "n", "kind", "data_json"),
         )
         """Insert a round input."""
         self.events = Prepared(
-            _EVENTS.insert(),
+            _EVENTS.insert().inline(),
             dialect,
             columns=("round_id", "scope", "seq", "type", "ref", "data_json"),
         )
         """Insert events."""
         self.money = Prepared(
-            _MONEY.insert(),
+            _MONEY.insert().inline(),
             dialect,
             columns=(
                 "player_id",
@@ -178,7 +214,7 @@ class Statements:
         )
         """Store a round's seat owners."""
         self.idempotent = Prepared(
-            _IDEM.insert(),
+            _IDEM.insert().inline(),
             dialect,
             columns=("player_id", "key", "status", "body_json"),
         )
@@ -192,6 +228,7 @@ class Statements:
                 "status",
                 "rules_json",
                 "shoe",
+                "discard",
                 "new_shoe",
                 "shoe_no",
                 "starting_position",

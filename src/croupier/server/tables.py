@@ -154,6 +154,9 @@ class TableRuntime:
         """Finished rounds whose shoe is still in play (stack sealed)."""
         self.version = 0
         """Bumped at each committed change (keys cached views)."""
+        self.stored_version = 0
+        """The ``game_tables.version`` this memory shows (several
+        processes on PostgreSQL; ``-1``: reload before use)."""
         self._rules_json: tuple[object, str] | None = None
 
     def seat_of(self, player_id: int) -> int | None:

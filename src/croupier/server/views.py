@@ -59,7 +59,7 @@ def table_summary(casino: Casino, rt: TableRuntime) -> dict[str, Any]:
         "wagers": list(rt.spec.wagers),
         "seat_count": casino.seat_count(rt),
         "seats": [
-            {"seat": s, "player_id": p, "name": casino.names.get(p, "?")}
+            {"seat": s, "player_id": p, "name": casino.player_name(p)}
             for s, p in sorted(rt.seats.items())
         ],
         "rules": rt.table.rules.to_dict(),

@@ -1,0 +1,291 @@
+"""Several server processes on one PostgreSQL database.
+
+Two applications built on the same database stand for two processes
+(each with its own memory, connection pool and LISTEN connection):
+accounts, tables, rounds and balances opened on one are served by the
+other, the shoe goes on when a table moves between them, a WebSocket on
+one sees what is done on the other, and concurrent requests at one
+table are driven one at a time. The tests in ``test_shared_processes``
+do the same with real processes and kill one of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.exc import DBAPIError
+from tests.server.conftest import OPERATOR, passive_action
+
+from croupier.server import db
+from croupier.server.app import create_app
+from croupier.server.shared import lock_table
+
+OP = {"Authorization": f"Bearer {OPERATOR}"}
+WAGERS = (
+    "player",
+    "banker",
+    "tie",
+    "perfect_pairs_player",
+    "perfect_pairs_banker",
+)
+
+
+@pytest.fixture
+def pair(pg_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two server 'processes' on one new PostgreSQL database."""
+    first = create_app(pg_url, operator_token=OPERATOR)
+    second = create_app(pg_url, operator_token=OPERATOR)
+    with TestClient(first) as a, TestClient(second) as b:
+        yield a, b
+
+
+def _table(client: TestClient, game: str) -> int:
+    return next(
+        int(t["id"]) for t in client.get("/tables").json() if t["game"] == game
+    )
+
+
+def _player(
+    client: TestClient, name: str, balance: int | None = None
+) -> dict[str, str]:
+    body: dict[str, Any] = {"name": name}
+    if balance is not None:
+        body["balance"] = balance
+    made = client.post("/players", json=body, headers=OP).json()
+    return {"Authorization": f"Bearer {made['token']}"}
+
+
+def _finish_round(
+    clients: tuple[TestClient, ...], table: int, seat: int, who: dict[str, str]
+) -> dict[str, Any]:
+    """Decide passively until the round is over, alternating processes."""
+    for step in range(40):
+        client = clients[step % len(clients)]
+        state = client.get(f"/tables/{table}", headers=who).json()
+        pending = state["round"]["pending"] if state["round"] else None
+        if state["round"]["status"] == "betting" and state["last"]:
+            return dict(state["last"])
+        if pending is None:
+            continue
+        assert pending["seat"] == seat, pending
+        r = client.post(
+            f"/tables/{table}/actions",
+            json={"seat": seat, "action": passive_action(pending["legal"])},
+            headers=who,
+        )
+        assert r.status_code == 200, r.json()
+    raise AssertionError("the round did not end")
+
+
+def _books(client: TestClient) -> dict[str, Any]:
+    books = client.get("/ledger", headers=OP).json()
+    assert books["ok"], books
+    assert books["balances"] + books["on_layout"] == (
+        books["deposits"] + books["players_net"]
+    )
+    return dict(books)
+
+
+def test_shared_round_played_through_two_processes(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    a, b = pair
+    assert a.get("/health").json()["shared"] is True
+    origins = {c.get("/health").json()["origin"] for c in (a, b)}
+    assert len(origins) == 2
+    table = _table(a, "double-back-jack")
+    assert table == _table(b, "double-back-jack")
+    who = _player(a, "ann")  # opened on a, known to b from storage
+    assert b.post(f"/tables/{table}/seats", json={"seat": 1}, headers=who)
+    r = a.post(
+        f"/tables/{table}/wagers",
+        json={"seat": 1, "wager": "blackjack", "amount": 500},
+        headers=who,
+    )
+    assert r.status_code == 200, r.json()
+    assert b.get("/me", headers=who).json()["balance"] == 100_000 - 500
+    r = b.post(f"/tables/{table}/deal", headers=who)
+    assert r.status_code == 200, r.json()
+    last = _finish_round((a, b), table, 1, who)
+    assert last["settlements"], last
+    net = sum(s["net"] for s in last["settlements"])
+    for client in (a, b):
+        assert client.get("/me", headers=who).json()["balance"] == (
+            100_000 + net
+        )
+        assert _books(client)["players_net"] == net
+    recalled = [c.get(f"/rounds/{last['id']}").json() for c in (a, b)]
+    assert recalled[0] == recalled[1]
+
+
+def test_shared_shoe_goes_on_when_the_table_moves(
+    pair: tuple[TestClient, TestClient], pg_url: str
+) -> None:
+    a, b = pair
+    table = _table(a, "midibaccarat")
+    who = _player(a, "bo")
+    a.post(f"/tables/{table}/seats", json={"seat": 1}, headers=who)
+    for n in range(6):
+        here, there = (a, b) if n % 2 else (b, a)
+        r = here.post(
+            f"/tables/{table}/wagers",
+            json={"seat": 1, "wager": "banker", "amount": 1000},
+            headers=who,
+        )
+        assert r.status_code == 200, r.json()
+        r = there.post(f"/tables/{table}/deal", headers=who)
+        assert r.status_code == 200, r.json()
+    engine = create_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                select(db.RoundRow.shoe, db.RoundRow.shoe_no)
+                .where(db.RoundRow.table_id == table)
+                .order_by(db.RoundRow.id)
+            ).all()
+    finally:
+        engine.dispose()
+    assert len(rows) == 7  # six played, the seventh open for wagers
+    assert {shoe_no for _stack, shoe_no in rows} == {1}
+    for (before, _), (after, _) in itertools.pairwise(rows):
+        # each round starts where the last one left the shoe
+        assert len(after) < len(before)
+        assert before.endswith(after)
+    _books(a)
+
+
+def test_shared_balance_is_read_from_storage(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    a, b = pair
+    who = _player(a, "cy", balance=1000)
+    bj, bac = _table(a, "double-back-jack"), _table(a, "midibaccarat")
+    a.post(f"/tables/{bj}/seats", json={"seat": 1}, headers=who)
+    b.post(f"/tables/{bac}/seats", json={"seat": 1}, headers=who)
+    b.get(f"/tables/{bac}", headers=who)  # b holds the balance as 1000
+    r = a.post(
+        f"/tables/{bj}/wagers",
+        json={"seat": 1, "wager": "blackjack", "amount": 800},
+        headers=who,
+    )
+    assert r.status_code == 200, r.json()
+    r = b.post(
+        f"/tables/{bac}/wagers",
+        json={"seat": 1, "wager": "banker", "amount": 800},
+        headers=who,
+    )
+    assert r.status_code == 402, r.json()
+    assert r.json()["error"] == "InsufficientBalanceError"
+    assert b.get("/me", headers=who).json()["balance"] == 200
+    _books(b)
+
+
+def test_shared_websocket_sees_changes_made_by_another_process(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    a, b = pair
+    table = _table(a, "21-baccarat")
+    who = _player(a, "di")
+    a.post(f"/tables/{table}/seats", json={"seat": 2}, headers=who)
+    token = who["Authorization"].split()[1]
+    got: list[dict[str, Any]] = []
+    with b.websocket_connect(f"/ws/tables/{table}?token={token}") as ws:
+        got.append(ws.receive_json())  # the table as it is
+        r = a.post(
+            f"/tables/{table}/wagers",
+            json={"seat": 2, "wager": "player", "amount": 700},
+            headers=who,
+        )
+        assert r.status_code == 200, r.json()
+        reader = threading.Thread(target=lambda: got.append(ws.receive_json()))
+        reader.start()
+        reader.join(timeout=15)
+        assert not reader.is_alive(), "no push reached the other process"
+    stakes = got[-1]["data"]["round"]["stakes"]
+    assert [s["amount"] for s in stakes] == [700], got[-1]
+    assert got[-1]["data"]["you"]["balance"] == 100_000 - 700
+
+
+def test_shared_concurrent_requests_drive_a_table_one_at_a_time(
+    pair: tuple[TestClient, TestClient], pg_url: str
+) -> None:
+    a, b = pair
+    table = _table(a, "midibaccarat")
+    players = []
+    for seat in range(1, 7):
+        who = _player(a, f"p{seat}")
+        client = (a, b)[seat % 2]
+        r = client.post(
+            f"/tables/{table}/seats", json={"seat": seat}, headers=who
+        )
+        assert r.status_code == 200, r.json()
+        players.append((client, seat, who))
+    codes: list[int] = []
+
+    def bet(client: TestClient, seat: int, who: dict[str, str]) -> None:
+        for wager in WAGERS:
+            r = client.post(
+                f"/tables/{table}/wagers",
+                json={"seat": seat, "wager": wager, "amount": 100},
+                headers=who,
+            )
+            codes.append(r.status_code)
+
+    threads = [threading.Thread(target=bet, args=p) for p in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert codes == [200] * 30
+    state = b.get(f"/tables/{table}").json()
+    assert sum(s["amount"] for s in state["round"]["stakes"]) == 3000
+    engine = create_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            version = conn.execute(
+                select(db.GameTableRow.version).where(
+                    db.GameTableRow.id == table
+                )
+            ).scalar_one()
+            inputs = conn.execute(
+                select(db.RoundInputRow.n)
+                .join(db.RoundRow, db.RoundRow.id == db.RoundInputRow.round_id)
+                .where(db.RoundRow.table_id == table)
+                .order_by(db.RoundInputRow.n)
+            ).scalars()
+            numbers = list(inputs)
+    finally:
+        engine.dispose()
+    assert numbers == list(range(1, 31))  # no step lost, none doubled
+    assert version >= 36  # 6 seats + 30 wagers, each counted once
+    assert _books(a) == _books(b)
+
+
+def test_shared_a_hung_lock_holder_loses_the_table(pg_url: str) -> None:
+    app = create_app(pg_url, operator_token=OPERATOR)
+    table = next(iter(app.state.casino.tables))
+    hung = db.make_engine(pg_url, idle_in_transaction_ms=300)
+    other = db.make_engine(pg_url)
+    try:
+        frozen = hung.connect()
+        frozen.begin()
+        lock_table(frozen, table)  # ...and the process stops here
+        time.sleep(1.0)
+        with other.begin() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '3s'"))
+            version, _ = lock_table(conn, table)  # not blocked for ever
+        assert version == app.state.casino.tables[table].stored_version
+        with pytest.raises(DBAPIError, match="idle-in-transaction"):
+            frozen.execute(text("SELECT 1"))
+    finally:
+        hung.dispose()
+        other.dispose()
+        app.state.casino.close_writer()
+        app.state.casino.engine.dispose()
