@@ -23,7 +23,7 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.exc import DBAPIError
 from tests.server.conftest import OPERATOR, passive_action
 
-from croupier.server import db
+from croupier.server import db, shared
 from croupier.server.app import create_app
 from croupier.server.shared import lock_table
 
@@ -289,3 +289,38 @@ def test_shared_a_hung_lock_holder_loses_the_table(pg_url: str) -> None:
         other.dispose()
         app.state.casino.close_writer()
         app.state.casino.engine.dispose()
+
+
+def test_shared_a_step_that_fails_to_commit_leaves_nothing_behind(
+    pair: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, _b = pair
+    table = _table(a, "midibaccarat")
+    who = _player(a, "ed")
+    a.post(f"/tables/{table}/seats", json={"seat": 1}, headers=who)
+    real = shared.bump_version
+    calls = []
+
+    def failing(*args: Any) -> int:
+        calls.append(args)
+        raise RuntimeError("the database went away at commit")
+
+    monkeypatch.setattr(shared, "bump_version", failing)
+    with pytest.raises(RuntimeError, match="went away"):
+        a.post(
+            f"/tables/{table}/wagers",
+            json={"seat": 1, "wager": "banker", "amount": 900},
+            headers=who,
+        )
+    assert calls
+    monkeypatch.setattr(shared, "bump_version", real)
+    state = a.get(f"/tables/{table}", headers=who).json()
+    assert state["round"]["stakes"] == []  # memory was rebuilt, not kept
+    assert state["you"]["balance"] == 100_000
+    r = a.post(
+        f"/tables/{table}/wagers",
+        json={"seat": 1, "wager": "banker", "amount": 900},
+        headers=who,
+    )
+    assert r.status_code == 200, r.json()
+    assert _books(a)["on_layout"] == 900

@@ -133,11 +133,10 @@ class Dealer:
                 rt = load_table(self, conn, table_id, writable=True)  # type: ignore[arg-type]
             if player is not None and balance is not None:
                 self.balances[player.id] = balance
-            try:
-                yield rt
-            except BaseException:
-                rt.stored_version = -1
-                raise
+            # memory runs ahead of storage until the commit: if the block
+            # or the commit fails, the next use rebuilds the table
+            rt.stored_version = -1
+            yield rt
             version = shared.bump_version(conn, table_id, self.origin)
         rt.stored_version = version
         self.on_change(table_id)
