@@ -87,3 +87,13 @@ def test_play_terminal_round_of_21_baccarat() -> None:
     assert result.exit_code == 0, result.output
     assert "Settlements" in result.output
     assert "681a.7" in result.output
+
+
+def test_serve_several_workers_on_sqlite_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "one.db"
+    result = runner.invoke(
+        app, ["serve", "--db", f"sqlite:///{db}", "--workers", "2"]
+    )
+    assert result.exit_code == 2
+    assert "need PostgreSQL" in result.output
+    assert not db.exists()  # refused before anything was created
