@@ -409,8 +409,10 @@ def load(casino: Casino, *, recovery: str = "resume") -> None:
             msg = "several processes share this database: recovery=resume"
             raise ValueError(msg)
         for row in tables:
-            if row.game not in casino.games:
-                write_log(casino, "warning", f"table {row.id}: no game")
+            try:
+                _game_of(casino, row)
+            except NotFoundError as exc:
+                write_log(casino, "warning", str(exc))
                 continue
             with casino.turn(row.id):
                 pass
