@@ -9,12 +9,17 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 from tests.server.conftest import passive_action
 
-__all__ = ["Server", "free_port", "player_loop"]
+__all__ = ["Server", "free_port", "player_loop", "playing"]
+
+Acked = list[tuple[str, dict[str, Any]]]
+"""(Idempotency-Key, body) of every wager the server acknowledged."""
 
 
 def free_port() -> int:
@@ -109,3 +114,30 @@ def player_loop(
                     )
             except httpx.HTTPError:
                 return
+
+
+@contextmanager
+def playing(
+    seats: Iterable[tuple[str, str, int, int, str]], acked: Acked
+) -> Iterator[None]:
+    """Players loop from threads until the block ends, then stop.
+
+    Each seat is (server address, token, table, seat, wager); the wagers
+    the servers acknowledge are appended to ``acked``.
+    """
+    stop = threading.Event()
+    threads = [
+        threading.Thread(
+            target=player_loop,
+            args=(base, token, table, seat, wager, acked, stop),
+        )
+        for base, token, table, seat, wager in seats
+    ]
+    for t in threads:
+        t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()

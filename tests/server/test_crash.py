@@ -11,15 +11,13 @@ and balances plus stakes on the layout equal deposits plus settled nets.
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from tests.server.procs import Server, player_loop
+from tests.server.procs import Acked, Server, playing
 
 from croupier.registry import all_games
 
@@ -57,22 +55,11 @@ def test_kill_9_mid_round_loses_and_duplicates_nothing(
         deposits = c.get("/ledger", headers=OP).json()["deposits"]
     rng = random.Random(7)
     for _ in range(3):
-        acked: list[tuple[str, dict[str, Any]]] = []
-        stop = threading.Event()
-        threads = [
-            threading.Thread(
-                target=player_loop,
-                args=(server.base, tok, table, seat, wager, acked, stop),
-            )
-            for tok, table, seat, wager in players
-        ]
-        for t in threads:
-            t.start()
-        time.sleep(0.8 + rng.random())
-        server.kill()
-        stop.set()
-        for t in threads:
-            t.join()
+        acked: Acked = []
+        seats = [(server.base, *p) for p in players]
+        with playing(seats, acked):
+            time.sleep(0.8 + rng.random())
+            server.kill()
         server.start()
         with httpx.Client(base_url=server.base, timeout=5) as c:
             books = c.get("/ledger", headers=OP).json()

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.server.conftest import passive_action
-from tests.server.procs import Server, player_loop
+from tests.server.procs import Acked, Server, playing
 from websockets.sync.client import connect
 
 from croupier.registry import all_games
@@ -108,7 +107,9 @@ def _finish_every_round(
     return finished
 
 
-def _replays(base: str, players: Any, acked: Any) -> None:
+def _replays(
+    base: str, players: list[tuple[str, int, int, str]], acked: Acked
+) -> None:
     """Every acknowledged wager is stored once: its key replays."""
     by_token = {tok: table for tok, table, _seat, _w in players}
     with httpx.Client(base_url=base, timeout=10) as c:
@@ -154,34 +155,18 @@ def test_shared_kill_one_of_two_processes_mid_round(
     doomed, survivor = servers
     players = _seat_players(doomed.base)
     deposits = _books(survivor.base)["deposits"]
-    acked: list[tuple[str, dict[str, Any]]] = []
-    stop = threading.Event()
-    threads = [
-        threading.Thread(
-            target=player_loop,
-            args=(
-                (doomed, survivor)[n % 2].base,
-                token,
-                table,
-                seat,
-                wager,
-                acked,
-                stop,
-            ),
-        )
-        for n, (token, table, seat, wager) in enumerate(players)
-        if wager != "blackjack"
+    acked: Acked = []
+    seats = [
+        ((doomed, survivor)[n % 2].base, *player)
+        for n, player in enumerate(players)
+        if player[3] != "blackjack"
     ]
-    for t in threads:
-        t.start()
-    # a Double Back Jack round dealt by the doomed process, mid-decision
-    waiting = _deal_until_pending(doomed.base, players, "double-back-jack")
-    time.sleep(1.0)
-    doomed.kill()  # mid-request, mid-round: its transactions roll back
-    time.sleep(0.5)
-    stop.set()
-    for t in threads:
-        t.join()
+    with playing(seats, acked):
+        # a Double Back Jack round dealt by the doomed process, mid-decision
+        waiting = _deal_until_pending(doomed.base, players, "double-back-jack")
+        time.sleep(1.0)
+        doomed.kill()  # mid-request, mid-round: its transactions roll back
+        time.sleep(0.5)
     assert acked, "nothing was played before the kill"
     with httpx.Client(base_url=survivor.base, timeout=10) as c:
         table = next(p[1] for p in players if p[3] == "blackjack")
@@ -230,23 +215,11 @@ def test_shared_serve_workers_behind_one_address(pg_url: str) -> None:
                 break
         assert len(pids) == 2, "one address should reach both workers"
         players = _seat_players(server.base)
-        acked: list[tuple[str, dict[str, Any]]] = []
-        stop = threading.Event()
-        threads = [
-            threading.Thread(
-                target=player_loop,
-                args=(server.base, tok, table, seat, wager, acked, stop),
-            )
-            for tok, table, seat, wager in players
-        ]
-        for t in threads:
-            t.start()
-        time.sleep(1.5)
-        os.kill(min(pids), signal.SIGKILL)  # one worker dies mid-play
-        time.sleep(1.5)
-        stop.set()
-        for t in threads:
-            t.join()
+        acked: Acked = []
+        with playing([(server.base, *p) for p in players], acked):
+            time.sleep(1.5)
+            os.kill(min(pids), signal.SIGKILL)  # one worker dies mid-play
+            time.sleep(1.5)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
