@@ -16,7 +16,14 @@ from typing import Any
 import httpx
 from tests.server.conftest import passive_action
 
-__all__ = ["Server", "free_port", "player_loop", "playing"]
+__all__ = [
+    "Acked",
+    "Server",
+    "assert_replayed",
+    "free_port",
+    "player_loop",
+    "playing",
+]
 
 Acked = list[tuple[str, dict[str, Any]]]
 """(Idempotency-Key, body) of every wager the server acknowledged."""
@@ -141,3 +148,22 @@ def playing(
         stop.set()
         for t in threads:
             t.join()
+
+
+def assert_replayed(
+    base: str, players: list[tuple[str, int, int, str]], acked: Acked
+) -> None:
+    """Every acknowledged wager is stored once: its key replays."""
+    by_token = {tok: table for tok, table, _seat, _w in players}
+    with httpx.Client(base_url=base, timeout=10) as c:
+        for key, body in acked:
+            token = next(t for t in by_token if key.startswith(t[:8]))
+            r = c.post(
+                f"/tables/{by_token[token]}/wagers",
+                json=body,
+                headers={
+                    "Authorization": f"Bearer {token}",
+                    "Idempotency-Key": key,
+                },
+            )
+            assert r.headers.get("Idempotent-Replayed") == "true", r.text

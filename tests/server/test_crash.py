@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.server.procs import Acked, Server, playing
+from tests.server.procs import Acked, Server, assert_replayed, playing
 
 from croupier.registry import all_games
 
@@ -70,21 +70,6 @@ def test_kill_9_mid_round_loses_and_duplicates_nothing(
             )
             log = c.get("/log", headers=OP).json()
             assert log, "the restart must log what it did"
-            by_token = {tok: (table, seat) for tok, table, seat, _ in players}
-            for key, body in acked[-20:]:
-                token = next(t for t in by_token if key.startswith(t[:8]))
-                table, _seat = by_token[token]
-                r = c.post(
-                    f"/tables/{table}/wagers",
-                    json=body,
-                    headers={
-                        "Authorization": f"Bearer {token}",
-                        "Idempotency-Key": key,
-                    },
-                )
-                assert r.headers.get("Idempotent-Replayed") == "true", (
-                    r.status_code,
-                    r.text,
-                )
+            assert_replayed(server.base, players, acked[-20:])
             assert c.get("/ledger", headers=OP).json() == books
     assert acked

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.server.conftest import passive_action
-from tests.server.procs import Acked, Server, playing
+from tests.server.procs import Acked, Server, assert_replayed, playing
 from websockets.sync.client import connect
 
 from croupier.registry import all_games
@@ -107,25 +107,6 @@ def _finish_every_round(
     return finished
 
 
-def _replays(
-    base: str, players: list[tuple[str, int, int, str]], acked: Acked
-) -> None:
-    """Every acknowledged wager is stored once: its key replays."""
-    by_token = {tok: table for tok, table, _seat, _w in players}
-    with httpx.Client(base_url=base, timeout=10) as c:
-        for key, body in acked:
-            token = next(t for t in by_token if key.startswith(t[:8]))
-            r = c.post(
-                f"/tables/{by_token[token]}/wagers",
-                json=body,
-                headers={
-                    "Authorization": f"Bearer {token}",
-                    "Idempotency-Key": key,
-                },
-            )
-            assert r.headers.get("Idempotent-Replayed") == "true", r.text
-
-
 def _deal_until_pending(
     base: str, players: list[tuple[str, int, int, str]], game: str
 ) -> dict[str, Any]:
@@ -180,7 +161,7 @@ def test_shared_kill_one_of_two_processes_mid_round(
     with httpx.Client(base_url=survivor.base, timeout=10) as c:
         done = c.get(f"/rounds/{waiting['id']}").json()
     assert done["status"] == "over", done
-    _replays(survivor.base, players, acked)
+    assert_replayed(survivor.base, players, acked)
     books = _books(survivor.base)
     assert books["deposits"] == deposits
     with httpx.Client(base_url=survivor.base, timeout=10) as c:
@@ -227,7 +208,7 @@ def test_shared_serve_workers_behind_one_address(pg_url: str) -> None:
                 break
             except httpx.HTTPError:  # the worker's connections were cut
                 time.sleep(0.2)
-        _replays(server.base, players, acked)
+        assert_replayed(server.base, players, acked)
         _books(server.base)
     finally:
         server.kill()
