@@ -324,3 +324,37 @@ def test_shared_a_step_that_fails_to_commit_leaves_nothing_behind(
     )
     assert r.status_code == 200, r.json()
     assert _books(a)["on_layout"] == 900
+
+
+def test_shared_a_retry_that_waited_for_the_lock_is_replayed(
+    pair: tuple[TestClient, TestClient],
+    pg_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A retry on b checks its key before a's first attempt commits."""
+    a, b = pair
+    table = _table(a, "midibaccarat")
+    who = _player(a, "fay")
+    a.post(f"/tables/{table}/seats", json={"seat": 1}, headers=who)
+    key = {**who, "Idempotency-Key": "fay-1"}
+    body = {"seat": 1, "wager": "player", "amount": 400}
+    first = a.post(f"/tables/{table}/wagers", json=body, headers=key)
+    assert first.status_code == 200, first.json()
+    casino = b.app.state.casino  # type: ignore[attr-defined]
+    real = casino.stored_response
+    looks = []
+
+    def late(idem: Any, request: str) -> Any:
+        looks.append(idem)
+        # the first look (before the lock) races ahead of a's commit
+        return None if len(looks) == 1 else real(idem, request)
+
+    monkeypatch.setattr(casino, "stored_response", late)
+    retry = b.post(f"/tables/{table}/wagers", json=body, headers=key)
+    assert len(looks) == 2  # looked again under the table's lock
+    assert retry.status_code == 200, retry.json()
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert retry.json() == first.json()
+    state = b.get(f"/tables/{table}").json()
+    assert [s["amount"] for s in state["round"]["stakes"]] == [400]
+    assert _books(b)["on_layout"] == 400

@@ -40,12 +40,28 @@ from croupier.server.errors import (
 from croupier.server.store import Statements, event_row, money_move
 from croupier.server.tables import Idem, LiveRound, Player, TableRuntime
 
-__all__ = ["Dealer", "Responder"]
+__all__ = ["AnsweredMeanwhileError", "Dealer", "Responder"]
 
 log = logging.getLogger("croupier.server")
 
 Responder = Callable[[TableRuntime], dict[str, Any]]
 """Builds the response body once the step is applied."""
+
+
+class AnsweredMeanwhileError(Exception):
+    """The request's Idempotency-Key was answered while it waited.
+
+    With several processes a client may retry on one process while its
+    first attempt still runs on another; the retry waits for the table's
+    lock, then finds the answer stored. It is replayed, not applied.
+    """
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(status)
+        self.status = status
+        """The stored status."""
+        self.body = body
+        """The stored body."""
 
 
 class Dealer:
@@ -71,6 +87,23 @@ class Dealer:
     def table(self, table_id: int) -> TableRuntime:  # pragma: no cover
         """The table ``table_id`` (implemented by the casino)."""
         raise NotImplementedError
+
+    def stored_response(
+        self, idem: Idem, request: str
+    ) -> tuple[int, dict[str, Any]] | None:  # pragma: no cover
+        """The stored answer to a key (implemented by the casino)."""
+        raise NotImplementedError
+
+    def _answered_meanwhile(self, idem: Idem, request: str) -> None:
+        """Refuse to apply a step whose key another process answered.
+
+        Checked under the table's lock, where the first attempt's commit
+        is visible (one process answers its keys in order already).
+        """
+        if self.shared and idem is not None:
+            stored = self.stored_response(idem, request)
+            if stored is not None:
+                raise AnsweredMeanwhileError(*stored)
 
     @staticmethod
     def _require_owner(rt: TableRuntime, player: Player, seat: int) -> None:
@@ -178,6 +211,7 @@ class Dealer:
         request: str,
         respond: Responder | None,
     ) -> dict[str, Any]:
+        self._answered_meanwhile(idem, request)
         self._require_owner(rt, player, seat)
         if wager not in rt.spec.wagers:
             names = ", ".join(rt.spec.wagers)
@@ -230,6 +264,7 @@ class Dealer:
         request: str,
         respond: Responder | None,
     ) -> dict[str, Any]:
+        self._answered_meanwhile(idem, request)
         if not player.is_operator and rt.seat_of(player.id) is None:
             raise NotSeatOwnerError("only a seated player may call the deal")
         live = self._live(rt)
@@ -266,6 +301,7 @@ class Dealer:
         request: str,
         respond: Responder | None,
     ) -> dict[str, Any]:
+        self._answered_meanwhile(idem, request)
         self._require_owner(rt, player, action.seat)
         live = self._live(rt)
         if live.owners.get(action.seat, player.id) != player.id:

@@ -30,6 +30,7 @@ from croupier.round import Action
 from croupier.server.auth import bearer_token
 from croupier.server.casino import Casino
 from croupier.server.errors import error_body, status_of
+from croupier.server.play import AnsweredMeanwhileError
 from croupier.server.tables import Idem, Player, TableRuntime
 from croupier.server.views import minimal_result, table_snapshot
 
@@ -94,6 +95,13 @@ def validation_response(exc: RequestValidationError) -> JSONResponse:
         ),
     }
     return JSONResponse(body, status_code=422)
+
+
+def _replay(status: int, body: dict[str, Any]) -> JSONResponse:
+    """An answer given before to the same Idempotency-Key, again."""
+    return JSONResponse(
+        body, status_code=status, headers={"Idempotent-Replayed": "true"}
+    )
 
 
 def _invalid(kind: str, loc: tuple[str, ...], msg: str, value: object) -> Any:
@@ -166,13 +174,15 @@ class PlayApi:
     ) -> JSONResponse | None:
         """The answer already given to this Idempotency-Key, if any."""
         stored = self.casino.stored_response(self._idem(player, key), request)
-        if stored is None:
-            return None
-        return JSONResponse(
-            stored[1],
-            status_code=stored[0],
-            headers={"Idempotent-Replayed": "true"},
-        )
+        return None if stored is None else _replay(*stored)
+
+    @staticmethod
+    def _play(step: Callable[[], dict[str, Any]]) -> JSONResponse:
+        """Run a play step; a key answered meanwhile is replayed."""
+        try:
+            return json_response(step())
+        except AnsweredMeanwhileError as done:
+            return _replay(done.status, done.body)
 
     async def wager(self, table_id: int, http: Request) -> JSONResponse:
         """``POST /tables/{id}/wagers``: place a wager."""
@@ -185,8 +195,8 @@ class PlayApi:
             replay = self._replayed(player, key, request)
             if replay is not None:
                 return replay
-        return json_response(
-            self.casino.place_wager(
+        return self._play(
+            lambda: self.casino.place_wager(
                 player,
                 table_id,
                 body.seat,
@@ -207,8 +217,8 @@ class PlayApi:
             replay = self._replayed(player, key, request)
             if replay is not None:
                 return replay
-        return json_response(
-            self.casino.deal(
+        return self._play(
+            lambda: self.casino.deal(
                 player,
                 table_id,
                 idem=self._idem(player, key),
@@ -234,8 +244,8 @@ class PlayApi:
             amount=body.amount,
             card=None if body.low is None else Card.parse(body.low),
         )
-        return json_response(
-            self.casino.act(
+        return self._play(
+            lambda: self.casino.act(
                 player,
                 table_id,
                 action,
