@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -138,8 +139,8 @@ def create_app(
                 if name not in present:
                     casino.create_table(None, name)
     hub = Hub(
-        lambda table_id, viewer: table_snapshot(
-            casino, casino.table(table_id), viewer
+        lambda table_id: functools.partial(
+            table_snapshot, casino, casino.table(table_id)
         )
     )
     casino.on_change = hub.notify

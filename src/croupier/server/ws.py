@@ -38,8 +38,12 @@ class Client:
     """Messages waiting to be sent."""
 
 
-Snapshot = Callable[[int, Player | None], dict[str, Any]]
-"""Builds the message for (table id, viewer)."""
+Snapshot = Callable[[int], Callable[[Player | None], dict[str, Any]]]
+"""For a table id, what builds its message for a viewer.
+
+The table is looked up once per change, then viewed once per client
+(with several processes, looking a table up reads its version).
+"""
 
 
 class Hub:
@@ -53,13 +57,17 @@ class Hub:
 
     def notify(self, table_id: int) -> None:
         """Queue the new state of ``table_id`` for each of its clients."""
-        for client in list(self.clients.get(table_id, ())):
+        clients = list(self.clients.get(table_id, ()))
+        if not clients:
+            return
+        view = self.snapshot(table_id)
+        for client in clients:
             if client.queue.qsize() >= _MAX_QUEUE:
                 self._drop(client)
                 continue
             message = {
                 "type": "table",
-                "data": self.snapshot(table_id, client.player),
+                "data": view(client.player),
             }
             client.queue.put_nowait(message)
 
@@ -74,7 +82,7 @@ class Hub:
         client = Client(table_id, player)
         self.clients.setdefault(table_id, set()).add(client)
         client.queue.put_nowait(
-            {"type": "table", "data": self.snapshot(table_id, player)}
+            {"type": "table", "data": self.snapshot(table_id)(player)}
         )
         sender = asyncio.create_task(self._send(websocket, client))
         try:
