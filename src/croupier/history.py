@@ -14,7 +14,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from croupier.cards import parse_cards
 from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
@@ -200,9 +199,7 @@ def replay(record: RoundRecord) -> ReplayResult:
     """
     spec = find_game(record.game)
     rules = spec.rules_type.from_mapping(record.rules)
-    shoe = Shoe.stacked(record.shoe)
-    shoe.discard = list(parse_cards(record.discard))
-    shoe.complement.update(shoe.discard)
+    shoe = Shoe.stacked(record.shoe, discard=record.discard)
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,

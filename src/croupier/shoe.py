@@ -336,13 +336,23 @@ class Shoe:
         return cls(cards)
 
     @classmethod
-    def stacked(cls, notation: str | Iterable[str]) -> Shoe:
+    def stacked(
+        cls, notation: str | Iterable[str], *, discard: str = ""
+    ) -> Shoe:
         """A shoe stacked from notation, top first (``CC`` = cover card).
 
-        >>> Shoe.stacked("As CC Kd").notation()
-        'As CC Kd'
+        ``discard`` is a discard rack to start with (in arrival order); the
+        shoe is accountable for its cards too.
+
+        >>> shoe = Shoe.stacked("As CC Kd", discard="2c 3c")
+        >>> shoe.notation(), shoe.discard_notation(), len(shoe.complement)
+        ('As CC Kd', '2c 3c', 4)
         """
-        return cls(_parse_stack(notation))
+        shoe = cls(_parse_stack(notation))
+        if discard:
+            shoe.discard = list(parse_cards(discard))
+            shoe.complement.update(shoe.discard)
+        return shoe
 
     def notation(self) -> str:
         """The stack in notation, top first."""

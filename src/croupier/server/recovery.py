@@ -26,7 +26,6 @@ from sqlalchemy import ColumnElement, false, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from croupier.cards import parse_cards
 from croupier.history import Recorder
 from croupier.registry import GameSpec
 from croupier.rng import SecureRng
@@ -104,11 +103,10 @@ def restore_round(
             return restore_round(casino, rt, row, conn=own, attach=attach)
     spec = rt.spec
     rules = spec.rules_type.from_mapping(json.loads(row.rules_json))
-    shoe = Shoe.stacked(row.shoe)
     attach = attach and row.discard is not None
-    if attach and row.discard:
-        shoe.discard = list(parse_cards(row.discard))
-        shoe.complement.update(shoe.discard)
+    shoe = Shoe.stacked(
+        row.shoe, discard=(row.discard or "") if attach else ""
+    )
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,
