@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.postgres import new_database, postgres_or_skip
@@ -63,6 +64,20 @@ def client(db_url: str) -> Iterator[TestClient]:
     app = create_app(db_url, operator_token=OPERATOR)
     with TestClient(app) as test_client:
         yield test_client
+
+
+def balanced_books(
+    client: httpx.Client, token: str = OPERATOR
+) -> dict[str, Any]:
+    """``GET /ledger``, checked: ok; balances + layout = deposits + nets."""
+    books = client.get(
+        "/ledger", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    assert books["ok"], books
+    assert books["balances"] + books["on_layout"] == (
+        books["deposits"] + books["players_net"]
+    )
+    return dict(books)
 
 
 def operator(client: TestClient) -> dict[str, str]:

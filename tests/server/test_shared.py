@@ -21,7 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.exc import DBAPIError
-from tests.server.conftest import OPERATOR, passive_action
+from tests.server.conftest import OPERATOR, balanced_books, passive_action
 
 from croupier.server import db, shared
 from croupier.server.app import create_app
@@ -84,15 +84,6 @@ def _finish_round(
     raise AssertionError("the round did not end")
 
 
-def _books(client: TestClient) -> dict[str, Any]:
-    books = client.get("/ledger", headers=OP).json()
-    assert books["ok"], books
-    assert books["balances"] + books["on_layout"] == (
-        books["deposits"] + books["players_net"]
-    )
-    return dict(books)
-
-
 def test_shared_round_played_through_two_processes(
     pair: tuple[TestClient, TestClient],
 ) -> None:
@@ -120,7 +111,7 @@ def test_shared_round_played_through_two_processes(
         assert client.get("/me", headers=who).json()["balance"] == (
             100_000 + net
         )
-        assert _books(client)["players_net"] == net
+        assert balanced_books(client)["players_net"] == net
     recalled = [c.get(f"/rounds/{last['id']}").json() for c in (a, b)]
     assert recalled[0] == recalled[1]
 
@@ -158,7 +149,7 @@ def test_shared_shoe_goes_on_when_the_table_moves(
         # each round starts where the last one left the shoe
         assert len(after) < len(before)
         assert before.endswith(after)
-    _books(a)
+    balanced_books(a)
 
 
 def test_shared_balance_is_read_from_storage(
@@ -184,7 +175,7 @@ def test_shared_balance_is_read_from_storage(
     assert r.status_code == 402, r.json()
     assert r.json()["error"] == "InsufficientBalanceError"
     assert b.get("/me", headers=who).json()["balance"] == 200
-    _books(b)
+    balanced_books(b)
 
 
 def test_shared_websocket_sees_changes_made_by_another_process(
@@ -265,7 +256,7 @@ def test_shared_concurrent_requests_drive_a_table_one_at_a_time(
         engine.dispose()
     assert numbers == list(range(1, 31))  # no step lost, none doubled
     assert version >= 36  # 6 seats + 30 wagers, each counted once
-    assert _books(a) == _books(b)
+    assert balanced_books(a) == balanced_books(b)
 
 
 def test_shared_a_hung_lock_holder_loses_the_table(pg_url: str) -> None:
@@ -323,7 +314,7 @@ def test_shared_a_step_that_fails_to_commit_leaves_nothing_behind(
         headers=who,
     )
     assert r.status_code == 200, r.json()
-    assert _books(a)["on_layout"] == 900
+    assert balanced_books(a)["on_layout"] == 900
 
 
 def test_shared_a_retry_that_waited_for_the_lock_is_replayed(
@@ -357,4 +348,4 @@ def test_shared_a_retry_that_waited_for_the_lock_is_replayed(
     assert retry.json() == first.json()
     state = b.get(f"/tables/{table}").json()
     assert [s["amount"] for s in state["round"]["stakes"]] == [400]
-    assert _books(b)["on_layout"] == 400
+    assert balanced_books(b)["on_layout"] == 400

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.server.conftest import passive_action
+from tests.server.conftest import balanced_books, passive_action
 from tests.server.procs import Acked, Server, assert_replayed, playing
 from websockets.sync.client import connect
 
@@ -47,12 +47,7 @@ def servers(pg_url: str) -> Iterator[tuple[Server, Server]]:
 
 def _books(base: str) -> dict[str, Any]:
     with httpx.Client(base_url=base, timeout=10) as c:
-        books = c.get("/ledger", headers=OP).json()
-    assert books["ok"], books
-    assert books["balances"] + books["on_layout"] == (
-        books["deposits"] + books["players_net"]
-    )
-    return dict(books)
+        return balanced_books(c, "op")
 
 
 def _seat_players(base: str) -> list[tuple[str, int, int, str]]:
