@@ -8,18 +8,29 @@ in the README under "Scenarios"; :func:`run_scenario` implements it and
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from croupier.cards import parse_cards
+from croupier.cards import Card, parse_cards
 from croupier.errors import CroupierError, ScenarioError, ShoeExhaustedError
 from croupier.registry import GameSpec, find_game
 from croupier.rng import SeededRng
 from croupier.round import Action, Round
+from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
-__all__ = ["ScenarioResult", "run_scenario", "run_scenario_text"]
+__all__ = [
+    "IRREGULARITY_KEY",
+    "ScenarioResult",
+    "run_scenario",
+    "run_scenario_text",
+    "verify_possible_shoe",
+]
+
+IRREGULARITY_KEY = "irregularity_test"
+"""The field by which a file declares a deliberately impossible shoe."""
 
 _KEYS = {
     "game",
@@ -32,6 +43,7 @@ _KEYS = {
     "seed",
     "description",
     "expect",
+    IRREGULARITY_KEY,
 }
 _FILLER_DECKS = 8
 
@@ -50,10 +62,46 @@ class ScenarioResult:
     """The round, for tests and tools (``None`` if it never started)."""
 
 
+def verify_possible_shoe(
+    spec: GameSpec, rules: GameRules, cards: Iterable[Card]
+) -> None:
+    """Refuse cards the rules' decks cannot hold (a stacked shoe).
+
+    ``cards`` (stack, rack, anything the round holds) may be fewer than
+    the full complement, never more of any card: seven 6s in a 3-deck
+    shoe, or a second joker in a one-joker pai gow deck, cannot occur in
+    play and raise :class:`ScenarioError` naming the card and the count.
+
+    >>> from croupier.registry import find_game
+    >>> spec = find_game("21-baccarat")
+    >>> rules = spec.rules_type.from_mapping({"decks": 1})
+    >>> verify_possible_shoe(spec, rules, parse_cards("6s 6s"))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.ScenarioError: the shoe holds 2 x 6s but the rules' \
+shoe (1 deck(s)) has 1; mark the file "irregularity_test": true if this \
+is deliberate
+    """
+    complement = spec.new_shoe(rules, SeededRng(0)).complement
+    held = Counter(cards)
+    for card, count in sorted(held.items()):
+        if count > complement.get(card, 0):
+            decks = getattr(rules, "decks", 1)
+            msg = (
+                f"the shoe holds {count} x {card} but the rules' shoe "
+                f"({decks} deck(s)) has {complement.get(card, 0)}; mark "
+                f'the file "{IRREGULARITY_KEY}": true if this is '
+                f"deliberate"
+            )
+            raise ScenarioError(msg)
+
+
 def _play(
     spec: GameSpec, data: Mapping[str, Any], shoe: Shoe
 ) -> tuple[Round, dict[str, Any] | None]:
     rules = spec.rules_type.from_mapping(data.get("rules", {}))
+    if not data.get(IRREGULARITY_KEY, False):
+        verify_possible_shoe(spec, rules, shoe.cards_in_stack())
     start = data.get("starting_position")
     if start is not None and not spec.uses_starting_position:
         msg = f"{spec.name} does not determine a starting position"
@@ -66,9 +114,10 @@ def _play(
         starting_position=None if start is None else int(start),
     )
     for wager in data.get("wagers", []):
-        rnd.place_wager(
-            int(wager["seat"]), str(wager["wager"]), int(wager["amount"])
-        )
+        # "change": true raises, lowers or (0) takes back a wager placed
+        # earlier in the list, as a player may before the deal
+        verb = rnd.change_wager if wager.get("change") else rnd.place_wager
+        verb(int(wager["seat"]), str(wager["wager"]), int(wager["amount"]))
     rnd.deal()
     for decision in data.get("decisions", []):
         if rnd.pending() is None:
