@@ -39,6 +39,7 @@ __all__ = [
     "PhaseEntered",
     "RoundVoided",
     "Shuffled",
+    "WagerChanged",
     "WagerPlaced",
     "WagerSettled",
 ]
@@ -238,6 +239,22 @@ class WagerPlaced(Event):
     """Minor units."""
     hand: int = 0
     """Hand index (split hands)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WagerChanged(Event):
+    """A wager was raised, lowered or taken back before the deal."""
+
+    seat: int
+    """Layout position."""
+    wager: str
+    """Wager name."""
+    amount: int
+    """The new stake in minor units (0: the wager was taken back)."""
+    previous: int
+    """The stake before the change."""
+    hand: int = 0
+    """Hand index (always 0 before the deal)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -118,6 +118,17 @@ class Recorder:
             {"seat": seat, "wager": wager, "amount": amount}
         )
 
+    def change_wager(self, seat: int, wager: str, amount: int) -> None:
+        """Change a wager before the deal (0 takes it back) and record it.
+
+        The record keeps it in :attr:`RoundRecord.wagers`, in order, as
+        ``{"seat", "wager", "amount", "change": true}``.
+        """
+        self.round.change_wager(seat, wager, amount)
+        self.record.wagers.append(
+            {"seat": seat, "wager": wager, "amount": amount, "change": True}
+        )
+
     def deal(self) -> None:
         """Close wagering and deal."""
         self.round.deal()
@@ -208,7 +219,8 @@ def replay(record: RoundRecord) -> ReplayResult:
         starting_position=record.starting_position,
     )
     for wager in record.wagers:
-        rnd.place_wager(wager["seat"], wager["wager"], wager["amount"])
+        verb = rnd.change_wager if wager.get("change") else rnd.place_wager
+        verb(wager["seat"], wager["wager"], wager["amount"])
     rnd.deal()
     for decision in record.decisions:
         rnd.apply(Action.from_dict(decision))

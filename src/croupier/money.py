@@ -182,6 +182,19 @@ class Ledger:
             raise LedgerError(msg)
         self.stakes[key] += amount
 
+    def change(self, key: WagerKey, amount: int) -> None:
+        """Set an open wager's stake to ``amount``; 0 takes it back."""
+        if not self.is_open(key):
+            msg = f"no open {key.wager} wager at seat {key.seat}"
+            raise WagerError(msg)
+        if amount < 0:
+            msg = f"a wager cannot be negative: {amount}"
+            raise WagerError(msg)
+        if amount == 0:
+            del self.stakes[key]
+        else:
+            self.stakes[key] = amount
+
     def settle(self, settlement: Settlement) -> None:
         """Record how a wager ended; each wager settles exactly once."""
         key = settlement.key

@@ -29,6 +29,7 @@ from croupier.events import (
     PhaseEntered,
     RoundVoided,
     Shuffled,
+    WagerChanged,
     WagerPlaced,
     WagerSettled,
 )
@@ -74,6 +75,13 @@ def describe(event: Event, *, hide_face_down: bool = False) -> str:
     if isinstance(event, WagerPlaced):
         return (
             f"seat {event.seat} wagers {_money(event.amount)} on {event.wager}"
+        )
+    if isinstance(event, WagerChanged):
+        if not event.amount:
+            return f"seat {event.seat} takes back the {event.wager} wager"
+        return (
+            f"seat {event.seat} changes the {event.wager} wager from "
+            f"{_money(event.previous)} to {_money(event.amount)}"
         )
     if isinstance(event, WagerSettled):
         hand = f" hand {event.hand + 1}" if event.hand else ""

@@ -20,12 +20,14 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from croupier.cards import Card
+from croupier.errors import WagerError, WrongPhaseError
 from croupier.events import (
     CardDealt,
     CoverCardReached,
     Event,
     EventLog,
     PhaseEntered,
+    WagerChanged,
     WagerPlaced,
     WagerSettled,
 )
@@ -165,6 +167,72 @@ class Round(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (or, for ``None``, a spectator) may see now."""
+
+    # -- changing a wager before the deal ------------------------------
+
+    def change_wager(self, seat: int, wager: str, amount: int) -> WagerChanged:
+        """Raise, lower or (``amount`` 0) take back a wager before the deal.
+
+        At a real table a player adds chips to a wager, takes some back,
+        or takes the wager back, until the dealer closes wagering; the
+        round records that as one :class:`WagerChanged` event citing the
+        subsection under which the wager was placed, and the ledger holds
+        the new stake. The game's own limits apply to the new stake
+        (:meth:`verify_wager_change`); a refusal changes nothing.
+        """
+        key = WagerKey(seat, wager)
+        ref = self._placed_ref(key)
+        self.verify_wager_change(key, amount, ref)
+        previous = self.ledger.stakes[key]
+        self.ledger.change(key, amount)
+        if amount == 0:
+            self._wager_taken_back(key)
+        return self.log.emit(
+            WagerChanged,
+            ref=ref,
+            seat=seat,
+            wager=wager,
+            amount=amount,
+            previous=previous,
+            hand=0,
+        )
+
+    def verify_wager_change(
+        self, key: WagerKey, amount: int, ref: Ref
+    ) -> None:
+        """Raise unless the open wager ``key`` may become ``amount`` now.
+
+        Every game: only while wagers are taken (the ``wagering`` phase)
+        and never below zero. Games add their own limits.
+        """
+        if self.phase.value != "wagering":
+            msg = (
+                f"seat {key.seat}'s {key.wager} wager can no longer be "
+                f"changed: wagering is closed"
+            )
+            raise WrongPhaseError(msg, ref=ref)
+        if amount < 0:
+            msg = f"a wager cannot be negative, not {amount}"
+            raise WagerError(msg, ref=ref)
+
+    def _wager_taken_back(self, key: WagerKey) -> None:
+        """Forget a wager taken back (games holding more state extend it)."""
+        del key  # the ledger alone holds the wagers of most games
+
+    def _placed_ref(self, key: WagerKey) -> Ref:
+        """The subsection the open wager ``key`` was placed under."""
+        if not self.ledger.is_open(key):
+            msg = f"seat {key.seat} has no {key.wager} wager to change"
+            raise WagerError(msg)
+        for event in reversed(self.log.events):
+            if (
+                isinstance(event, WagerPlaced)
+                and event.seat == key.seat
+                and event.wager == key.wager
+            ):
+                return event.ref
+        msg = f"seat {key.seat}'s {key.wager} wager was never placed"
+        raise WagerError(msg)  # pragma: no cover - the ledger has it
 
     # -- shared machinery ----------------------------------------------
 

@@ -243,6 +243,77 @@ class Dealer:
             respond=respond,
         )
 
+    def change_wager(
+        self,
+        player: Player,
+        table_id: int,
+        seat: int,
+        wager: str,
+        amount: int,
+        *,
+        idem: Idem = None,
+        request: str = "",
+        respond: Responder | None = None,
+    ) -> dict[str, Any]:
+        """Set a wager of the open round to ``amount`` before the deal.
+
+        The web table stacks chips on a spot, takes some off, clears it:
+        each is one call with the spot's new total (0 takes the wager
+        back; a spot without a wager is placed as by
+        :meth:`place_wager`). The engine records the change
+        (:meth:`~croupier.round.Round.change_wager`, one ``wager_changed``
+        event citing the wager's subsection), the table limits apply to
+        the new total, and only the difference moves between the balance
+        and the layout. Chosen over a server-side pending bet placed at
+        the deal so that the round's own log and ledger hold every chip
+        at every moment, and replay and recovery need nothing new beyond
+        the recorded change.
+        """
+        with self.turn(table_id, player) as rt:
+            self._answered_meanwhile(idem, request)
+            self._require_owner(rt, player, seat)
+            live = self._live(rt)
+            key = next(
+                (
+                    k
+                    for k in live.round.ledger.stakes
+                    if k.seat == seat and k.wager == wager and not k.hand
+                ),
+                None,
+            )
+            if key is None:
+                return self._place_wager(
+                    rt, player, seat, wager, amount, idem, request, respond
+                )
+            if amount:
+                low, high = rt.limits.bounds(wager)
+                if not low <= amount <= high:
+                    msg = (
+                        f"a {wager} wager must be between {low} and "
+                        f"{high} at this table, not {amount}"
+                    )
+                    raise TableLimitError(msg)
+            added = amount - live.round.ledger.stakes[key]
+            if added > self.balances[player.id]:
+                msg = (
+                    f"adding {added} exceeds your balance of "
+                    f"{self.balances[player.id]}"
+                )
+                raise InsufficientBalanceError(msg)
+            if live.owners.get(seat, player.id) != player.id:
+                raise NotSeatOwnerError(f"seat {seat} is played by another")
+            live.recorder.change_wager(seat, wager, amount)
+            return self._commit(
+                rt,
+                (
+                    "change",
+                    {"seat": seat, "wager": wager, "amount": amount},
+                ),
+                idem=idem,
+                request=request,
+                respond=respond,
+            )
+
     def deal(
         self,
         player: Player,
@@ -500,9 +571,17 @@ class Dealer:
         rnd = live.round
         self._store_events(conn, live)
         moves: list[dict[str, Any]] = []
-        for key, stake in rnd.ledger.stakes.items():
+        stakes = rnd.ledger.stakes
+        for key in [k for k in live.debited if k not in stakes]:
+            # a wager taken back before the deal: its chips come back
+            back = live.debited.pop(key)
+            holder = live.owners[key.seat]
+            moves.append(
+                money_move(holder, live.db_id, key, "stake", back, -back)
+            )
+        for key, stake in stakes.items():
             added = stake - live.debited.get(key, 0)
-            if added < 0:
+            if added < 0 and live.dealt:
                 raise LedgerError(f"a stake shrank: {key}")
             if added == 0:
                 continue

@@ -38,6 +38,7 @@ __all__ = [
     "ActionRequest",
     "DirectPlay",
     "PlayApi",
+    "WagerChangeRequest",
     "WagerRequest",
     "json_response",
     "refusal_response",
@@ -52,6 +53,14 @@ _Body = TypeVar("_Body", bound=BaseModel)
 
 class WagerRequest(BaseModel):
     """Body of ``POST /tables/{id}/wagers``."""
+
+    seat: int
+    wager: str
+    amount: int
+
+
+class WagerChangeRequest(BaseModel):
+    """Body of ``POST /tables/{id}/wagers/change`` (0 takes it back)."""
 
     seat: int
     wager: str
@@ -208,6 +217,34 @@ class PlayApi:
             )
         )
 
+    async def change_wager(self, table_id: int, http: Request) -> JSONResponse:
+        """``POST /tables/{id}/wagers/change``: set a spot's new total.
+
+        ``amount`` is the wager's new stake (0 takes it back); see
+        :meth:`~croupier.server.play.Dealer.change_wager`.
+        """
+        authorization, key, prefer = play_headers(http)
+        body = await read_body(http, WagerChangeRequest)
+        player = self._player(authorization)
+        request = ""
+        if key:
+            request = f"change {table_id} {body.model_dump_json()}"
+            replay = self._replayed(player, key, request)
+            if replay is not None:
+                return replay
+        return self._play(
+            lambda: self.casino.change_wager(
+                player,
+                table_id,
+                body.seat,
+                body.wager,
+                body.amount,
+                idem=self._idem(player, key),
+                request=request,
+                respond=self._responder(player, prefer),
+            )
+        )
+
     async def deal(self, table_id: int, http: Request) -> JSONResponse:
         """``POST /tables/{id}/deal``: close wagering and deal."""
         authorization, key, prefer = play_headers(http)
@@ -266,6 +303,7 @@ class PlayApi:
         router = APIRouter()
         for path, handler, model in (
             ("wagers", self.wager, WagerRequest),
+            ("wagers/change", self.change_wager, WagerChangeRequest),
             ("deal", self.deal, None),
             ("actions", self.act, ActionRequest),
         ):

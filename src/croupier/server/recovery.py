@@ -146,6 +146,10 @@ def restore_round(
             recorder.place_wager(
                 int(data["seat"]), str(data["wager"]), int(data["amount"])
             )
+        elif kind == "change":
+            recorder.change_wager(
+                int(data["seat"]), str(data["wager"]), int(data["amount"])
+            )
         elif kind == "deal":
             recorder.deal()
             dealt = True

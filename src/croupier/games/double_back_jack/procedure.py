@@ -258,6 +258,24 @@ class DealerProcedure(Round):
             WagerKey(seat, BLACKJACK), amount, cite("673a.6(d)")
         )
 
+    def verify_wager_change(
+        self, key: WagerKey, amount: int, ref: Ref
+    ) -> None:
+        """The common checks, then the table limits on the new stake."""
+        super().verify_wager_change(key, amount, ref)
+        rules = self.dbj_rules
+        if amount and not rules.table_minimum <= amount <= rules.table_maximum:
+            msg = (
+                f"{amount} is outside the table limits "
+                f"{rules.table_minimum}-{rules.table_maximum}"
+            )
+            raise WagerError(msg, ref=cite("673a.6(a)"))
+
+    def _wager_taken_back(self, key: WagerKey) -> None:
+        """The box is empty again (and no longer counts as the player's)."""
+        self._boxes.pop(key.seat, None)
+        self._players.pop(key.seat, None)
+
     # -- the automatic procedure --------------------------------------------
 
     def deal(self) -> list[Event]:

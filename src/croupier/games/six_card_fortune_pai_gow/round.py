@@ -247,6 +247,40 @@ class SixCardRound(Round):
             WagerKey(seat, wager), amount, Ref.parse("670a.7(a)")
         )
 
+    def verify_wager_change(
+        self, key: WagerKey, amount: int, ref: Ref
+    ) -> None:
+        """The common checks, then this layout's own (670a.7, 670a.9).
+
+        The Progressive Payout Wager is of one fixed amount and is locked
+        with the progressive system; a side wager stands only beside a
+        Six-Card Fortune Pai Gow Poker Wager, which therefore is not
+        taken back while one does.
+        """
+        super().verify_wager_change(key, amount, ref)
+        if key.wager == Wager.PROGRESSIVE:
+            if self.progressive_system_count is not None:
+                msg = "the progressive system is locked: no more changes"
+                raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
+            if amount not in (0, self.rules.progressive_wager_amount):
+                msg = (
+                    f"a Progressive Payout Wager is exactly "
+                    f"{self.rules.progressive_wager_amount}, not {amount}"
+                )
+                raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
+        if key.wager == Wager.PAI_GOW and amount == 0:
+            sides = [
+                k.wager
+                for k in self.ledger.open_keys()
+                if k.seat == key.seat and k.wager != Wager.PAI_GOW
+            ]
+            if sides:
+                msg = (
+                    f"take back the {', '.join(sides)} wager at seat "
+                    f"{key.seat} before its Pai Gow Poker Wager"
+                )
+                raise WagerError(msg, ref=SIDE_REF)
+
     def _stake(self, seat: int, wager: str) -> int:
         return self.ledger.stakes.get(WagerKey(seat, wager), 0)
 
