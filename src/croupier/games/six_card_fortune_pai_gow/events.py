@@ -17,6 +17,7 @@ __all__ = [
     "EnvyBonusPaid",
     "EnvyLammerPlaced",
     "HandSet",
+    "HandsCompared",
     "MeterChanged",
     "ProgressiveCountError",
     "ProgressiveWagersCollected",
@@ -71,6 +72,28 @@ class HandSet(Event):
     """Description of the high hand."""
     way: str
     """``player`` or the house way's name."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandsCompared(Event):
+    """A seat's two hands against the dealer's, before its settlement.
+
+    Recorded so that a push or a loss is explained: each hand wins or
+    loses, and identical ranks (a copy) go to the dealer (D20).
+    """
+
+    seat: int
+    """The seat."""
+    high: str
+    """``win`` or ``lose``: the high hands."""
+    low: str
+    """``win`` or ``lose``: the low hands."""
+    high_copy: bool
+    """Whether the high hands were a copy (lost to the dealer)."""
+    low_copy: bool
+    """Whether the low cards were a copy (lost to the dealer)."""
+    result: str
+    """``win`` (both won), ``lose`` (both lost) or ``push``."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -62,6 +62,7 @@ from .events import (
     DeckHeld,
     EnvyBonusPaid,
     EnvyLammerPlaced,
+    HandsCompared,
     HandSet,
     MeterChanged,
     ProgressiveCountError,
@@ -660,7 +661,18 @@ class SixCardRound(Round):
     def _settle_seat(
         self, seat: int, dealer: Setting, values: Mapping[int, int]
     ) -> None:
-        result = compare(self.settings[seat], dealer).result
+        comparison = compare(self.settings[seat], dealer)
+        result = comparison.result
+        self.log.emit(
+            HandsCompared,
+            ref=SETTLE_REF,
+            seat=seat,
+            high=comparison.high.value,
+            low=comparison.low.value,
+            high_copy=comparison.high_copy,
+            low_copy=comparison.low_copy,
+            result=result,
+        )
         for wager in (Wager.PAI_GOW, Wager.DOUBLE_DOWN):
             amount = self._stake(seat, wager)
             if not amount:
