@@ -12,6 +12,7 @@ import importlib
 import typer
 
 from croupier.cli.basic import games, phases, rules, scenario
+from croupier.cli.history import history_app
 from croupier.cli.play import demo, play
 from croupier.cli.regs import regs_app
 
@@ -29,6 +30,7 @@ app.command()(phases)
 app.command()(play)
 app.command()(demo)
 app.add_typer(regs_app, name="regs")
+app.add_typer(history_app, name="history")
 
 # Commands that live in their own modules, registered when present.
 _OPTIONAL = {
@@ -37,6 +39,8 @@ _OPTIONAL = {
     "analyze": ("croupier.cli.odds", "analyze"),
     "simulate": ("croupier.cli.odds", "simulate"),
     "strategy": ("croupier.cli.odds", "strategy"),
+    "verify": ("croupier.cli.verify", "verify"),
+    "rng-test": ("croupier.cli.rngtest", "rng_test"),
 }
 for _name, (_module, _attr) in _OPTIONAL.items():
     try:

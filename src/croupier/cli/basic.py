@@ -98,6 +98,13 @@ def scenario(
     file: Annotated[
         str, typer.Argument(help="Scenario JSON file, or - for stdin.")
     ],
+    history: Annotated[
+        Path | None,
+        typer.Option(
+            "--history",
+            help="Also append the round as a CHH line to this file.",
+        ),
+    ] = None,
 ) -> None:
     """Run a stacked scenario; print its events, hands and settlements."""
     text = (
@@ -105,7 +112,12 @@ def scenario(
         if file == "-"
         else Path(file).read_text(encoding="utf-8")
     )
-    result = run_scenario_text(text)
+    if history is not None:
+        from croupier.cli.history import scenario_history
+
+        result = scenario_history(text, history)
+    else:
+        result = run_scenario_text(text)
     if result.stdout:
         sys.stdout.write(result.stdout + "\n")
     if result.stderr:

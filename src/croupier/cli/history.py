@@ -1,0 +1,83 @@
+"""``croupier history export``: a server's rounds as CHH JSON Lines."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from croupier.cli.common import fail
+from croupier.errors import CroupierError
+from croupier.scenario import ScenarioResult, run_scenario_text
+from croupier.server import db as storage
+
+__all__ = ["export", "history_app", "scenario_history"]
+
+history_app = typer.Typer(
+    help="The croupier hand history (CHH 1.0): export and read rounds.",
+    no_args_is_help=True,
+)
+
+
+@history_app.command()
+def export(
+    db: Annotated[
+        str, typer.Option(help="Database URL of the table server.")
+    ] = storage.default_db_url(),
+    since: Annotated[
+        str | None,
+        typer.Option(
+            help="Only rounds started at or after this ISO 8601 time "
+            "(UTC if no offset), e.g. 2026-12-01T00:00."
+        ),
+    ] = None,
+    out: Annotated[
+        str, typer.Option(help="Output file (JSON Lines), or - for stdout.")
+    ] = "-",
+) -> None:
+    """Write every finished or voided round of a server as CHH lines."""
+    from croupier.hhf.export import export_rounds
+    from croupier.hhf.format import write_history
+
+    try:
+        start = None if since is None else datetime.fromisoformat(since)
+    except ValueError:
+        raise fail(
+            CroupierError(f"--since {since!r} is not an ISO 8601 time")
+        ) from None
+    histories = export_rounds(db, since=start)
+    if out == "-":
+        count = write_history(histories, sys.stdout)
+    else:
+        with Path(out).open("w", encoding="utf-8") as handle:
+            count = write_history(histories, handle)
+    sys.stderr.write(f"{count} rounds written\n")
+
+
+def scenario_history(text: str, path: Path) -> ScenarioResult:
+    """Run a scenario and append its round to ``path`` as a CHH line.
+
+    Only a round that ran to the end (exit 0) is written.
+    """
+    import json
+    import uuid
+
+    from croupier.hhf.format import from_scenario
+
+    started = datetime.now(UTC)
+    result = run_scenario_text(text)
+    if result.exit_code != 0:
+        return result
+    history = from_scenario(
+        json.loads(text),
+        result,
+        round_id=f"scenario-{uuid.uuid4().hex}",
+        started_at=started,
+        ended_at=datetime.now(UTC),
+    )
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(history.dumps() + "\n")
+    return result

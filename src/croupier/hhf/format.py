@@ -1,0 +1,502 @@
+"""The croupier hand history format (CHH 1.0): one JSON object per round.
+
+A :class:`HandHistory` carries what 58 Pa. Code 810a.11 asks a game
+record to hold (round id, table, game and software, the rules in force
+with a digest, start and end time, each player's balances, total bet and
+total won) and the procedure itself: the shoe as far as it is known,
+every step in order with its subsection, every settlement. The layout is
+documented in ``docs/hand-history.md``; the JSON Schema ships with the
+package (:func:`schema`).
+
+>>> from croupier.scenario import run_scenario
+>>> doc = {"game": "21-baccarat", "shoe": "Kd 9c 8h 7d 5c 4s 3c 2d",
+...        "wagers": [{"seat": 1, "wager": "player", "amount": 1000}]}
+>>> history = from_scenario(doc, run_scenario(doc), round_id="r1")
+>>> line = history.dumps()
+>>> validate(json.loads(line))
+>>> HandHistory.loads(line) == history
+True
+>>> [(s["outcome"], s["net"]) for s in history.settlements]
+[('win', 950)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, TextIO
+
+import jsonschema
+
+import croupier
+from croupier.cards import Card
+from croupier.errors import CroupierError
+from croupier.history import RoundRecord
+from croupier.registry import find_game
+from croupier.regs import implements
+
+__all__ = [
+    "FORMAT",
+    "SCHEMA_FILE",
+    "VERSION",
+    "HandHistory",
+    "HistoryFormatError",
+    "PlayerEntry",
+    "ShoeState",
+    "from_record",
+    "from_scenario",
+    "inputs_of",
+    "read_history",
+    "rules_digest",
+    "schema",
+    "validate",
+    "write_history",
+]
+
+FORMAT = "croupier-hand-history"
+"""The value of every record's ``format`` field."""
+VERSION = "1.0"
+"""The format version written (readers accept 1.x)."""
+SCHEMA_FILE = "chh-1.0.schema.json"
+"""The JSON Schema's file name inside :mod:`croupier.hhf`."""
+
+
+class HistoryFormatError(CroupierError):
+    """A hand-history line that is not JSON or breaks the schema."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        """The 1-based line of the file, when read from one."""
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The CHH JSON Schema (draft 2020-12), loaded from the package."""
+    text = (
+        resources.files("croupier.hhf")
+        .joinpath(SCHEMA_FILE)
+        .read_text(encoding="utf-8")
+    )
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    jsonschema.Draft202012Validator.check_schema(schema())
+    return jsonschema.Draft202012Validator(schema())
+
+
+def validate(doc: object) -> None:
+    """Raise :class:`HistoryFormatError` unless ``doc`` fits the schema.
+
+    The message names the first error's path in the document.
+    """
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(record)"
+        msg = f"schema: at {where}: {error.message}"
+        raise HistoryFormatError(msg)
+
+
+def rules_digest(values: Mapping[str, Any]) -> str:
+    """``sha256:`` of the rules' canonical JSON (sorted keys, no spaces)."""
+    text = json.dumps(values, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerEntry:
+    """One seat's player in a round (810a.11)."""
+
+    seat: int
+    """Layout position."""
+    player_id: str
+    """The player's account id (``seat N`` when there are no accounts)."""
+    balance_before: int | None
+    """Balance before the round's first stake (``None``: not recorded)."""
+    balance_after: int | None
+    """Balance after the round's last payout (``None``: not recorded)."""
+    total_bet: int
+    """Every stake the seat placed in the round."""
+    total_won: int
+    """What the seat was paid back: stakes returned plus winnings."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {
+            "seat": self.seat,
+            "player_id": self.player_id,
+            "balance_before": self.balance_before,
+            "balance_after": self.balance_after,
+            "total_bet": self.total_bet,
+            "total_won": self.total_won,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShoeState:
+    """The shoe or deck as far as it is known when the round begins."""
+
+    known: str
+    """``stacked`` (the whole stack recorded) or ``as_dealt``."""
+    new_shoe: bool
+    """Whether the round began a new shoe (its burn runs first)."""
+    stack: str | None
+    """The stack, top card first, ``CC`` a cover card (``None``: unknown)."""
+    discard: str | None
+    """The discard rack when the round began (``None``: unknown)."""
+    starting_position: int | None = None
+    """The starting position, for games that determine one (670a.9(b))."""
+    irregularity_test: bool = False
+    """Whether the stack is a deliberately impossible one (a test)."""
+    preparation: tuple[dict[str, Any], ...] = ()
+    """Shuffle and cut steps of the table before the round."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        out: dict[str, Any] = {
+            "known": self.known,
+            "new_shoe": self.new_shoe,
+            "stack": self.stack,
+            "discard": self.discard,
+            "starting_position": self.starting_position,
+        }
+        if self.irregularity_test:
+            out["irregularity_test"] = True
+        out["preparation"] = list(self.preparation)
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandHistory:
+    """One round in CHH form; :meth:`dumps` writes one JSONL line."""
+
+    round_id: str
+    """Unique id of the round."""
+    table: int | str
+    """Table number."""
+    game: str
+    """Registry name (``double-back-jack``)."""
+    section: str
+    """The seed section of the game (``591.7``)."""
+    rules: dict[str, Any]
+    """Every Rules Submission option in force (full form)."""
+    started_at: str | None
+    """ISO 8601 start time."""
+    ended_at: str | None
+    """ISO 8601 end time."""
+    shoe: ShoeState
+    """The shoe state at the start of the round."""
+    procedure: tuple[dict[str, Any], ...]
+    """Every step, in order, each with ``seq``, ``ref`` and ``type``."""
+    settlements: tuple[dict[str, Any], ...]
+    """Settlements in the dealer's order (scenario-output rows)."""
+    players: tuple[PlayerEntry, ...] = ()
+    """The players of the round, by seat."""
+    status: str = "over"
+    """``over`` or ``voided``."""
+    void_reason: str | None = None
+    """Why a voided round was voided."""
+    software: tuple[str, str] = ("croupier", croupier.__version__)
+    """Name and version of the system that dealt (or wrote) the round."""
+    version: str = VERSION
+    """Format version."""
+    rules_digest: str = field(default="")
+    """``sha256:...`` of the rules; computed when left empty."""
+
+    def __post_init__(self) -> None:
+        if not self.rules_digest:
+            object.__setattr__(self, "rules_digest", rules_digest(self.rules))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of the record (key order as documented)."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": self.version,
+            "round_id": self.round_id,
+            "table": self.table,
+            "game": {"id": self.game, "section": self.section},
+            "software": {
+                "name": self.software[0],
+                "version": self.software[1],
+            },
+            "rules": {"values": self.rules, "digest": self.rules_digest},
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "status": self.status,
+        }
+        if self.void_reason is not None:
+            out["void_reason"] = self.void_reason
+        out["players"] = [p.to_dict() for p in self.players]
+        out["shoe"] = self.shoe.to_dict()
+        out["procedure"] = list(self.procedure)
+        out["settlements"] = list(self.settlements)
+        return out
+
+    def dumps(self) -> str:
+        """One line of JSON (no newline)."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HandHistory:
+        """Rebuild from :meth:`to_dict` output (validate it first)."""
+        shoe = data["shoe"]
+        return cls(
+            round_id=data["round_id"],
+            table=data["table"],
+            game=data["game"]["id"],
+            section=data["game"]["section"],
+            rules=dict(data["rules"]["values"]),
+            rules_digest=data["rules"]["digest"],
+            started_at=data["started_at"],
+            ended_at=data["ended_at"],
+            status=data["status"],
+            void_reason=data.get("void_reason"),
+            software=(data["software"]["name"], data["software"]["version"]),
+            version=data["version"],
+            players=tuple(PlayerEntry(**p) for p in data["players"]),
+            shoe=ShoeState(
+                known=shoe["known"],
+                new_shoe=shoe["new_shoe"],
+                stack=shoe["stack"],
+                discard=shoe["discard"],
+                starting_position=shoe.get("starting_position"),
+                irregularity_test=bool(shoe.get("irregularity_test", False)),
+                preparation=tuple(shoe.get("preparation", ())),
+            ),
+            procedure=tuple(data["procedure"]),
+            settlements=tuple(data["settlements"]),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> HandHistory:
+        """Parse and validate one line."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise HistoryFormatError(f"not JSON: {exc}") from None
+        validate(data)
+        return cls.from_dict(data)
+
+    @implements("591.7(u)", "681a.7(l)")
+    def to_record(self) -> RoundRecord:
+        """The round's inputs and outputs, for :func:`history.replay`.
+
+        Needs the stack (``known`` = ``stacked``); the wagers and
+        decisions are read off the procedure (:func:`inputs_of`).
+        """
+        if self.shoe.stack is None:
+            msg = f"round {self.round_id}: the stack is not recorded"
+            raise HistoryFormatError(msg)
+        wagers, decisions = inputs_of(self.procedure)
+        return RoundRecord(
+            game=self.game,
+            rules=dict(self.rules),
+            shoe=self.shoe.stack,
+            new_shoe=self.shoe.new_shoe,
+            discard=self.shoe.discard or "",
+            starting_position=self.shoe.starting_position,
+            wagers=wagers,
+            decisions=decisions,
+            events=list(self.procedure),
+            settlements=list(self.settlements),
+        )
+
+
+def inputs_of(
+    procedure: Iterable[Mapping[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The wagers placed before the deal and the decisions, in order.
+
+    A wager is an input when it comes before the first card dealt; later
+    ones follow from decisions (a double, a Second Chance, insurance).
+    A decision keeps the amount it wagered and, for a pai gow setting,
+    the low hand (``detail`` ``"...; low: 7d"``).
+    """
+    wagers: list[dict[str, Any]] = []
+    decisions: list[dict[str, Any]] = []
+    dealt = False
+    for step in procedure:
+        kind = step.get("type")
+        if kind == "card_dealt":
+            dealt = True
+        elif kind == "wager_placed" and not dealt:
+            wagers.append(
+                {
+                    "seat": step["seat"],
+                    "wager": step["wager"],
+                    "amount": step["amount"],
+                }
+            )
+        elif kind == "decision_made":
+            decision: dict[str, Any] = {
+                "seat": step["seat"],
+                "action": step["action"],
+            }
+            if step.get("amount") is not None:
+                decision["amount"] = step["amount"]
+            low = _low_card(str(step.get("detail") or ""))
+            if step["action"] == "set" and low is not None:
+                decision["low"] = low
+            decisions.append(decision)
+    return wagers, decisions
+
+
+def _low_card(detail: str) -> str | None:
+    head, sep, tail = detail.rpartition("low:")
+    del head
+    if not sep:
+        return None
+    token = tail.strip().split(" ")[0].rstrip(";,")
+    try:
+        return str(Card.parse(token))
+    except CroupierError:
+        return None
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def players_of(
+    settlements: Iterable[Mapping[str, Any]],
+    owners: Mapping[int, str] | None = None,
+    balances: Mapping[int, tuple[int | None, int | None]] | None = None,
+) -> tuple[PlayerEntry, ...]:
+    """Per seat: total bet and total won from the settlements.
+
+    ``total_won`` counts what went back to the player (the stake of a
+    win or push plus its net); a lost wager adds nothing.
+    """
+    bet: dict[int, int] = {}
+    won: dict[int, int] = {}
+    for s in settlements:
+        seat = int(s["seat"])
+        bet[seat] = bet.get(seat, 0) + int(s["amount"])
+        back = int(s["amount"]) + int(s["net"])
+        won[seat] = won.get(seat, 0) + max(back, 0)
+    entries = []
+    for seat in sorted(bet):
+        before, after = (balances or {}).get(seat, (None, None))
+        entries.append(
+            PlayerEntry(
+                seat=seat,
+                player_id=(owners or {}).get(seat, f"seat {seat}"),
+                balance_before=before,
+                balance_after=after,
+                total_bet=bet[seat],
+                total_won=won[seat],
+            )
+        )
+    return tuple(entries)
+
+
+def from_record(
+    record: RoundRecord,
+    *,
+    round_id: str,
+    table: int | str,
+    started_at: datetime | None,
+    ended_at: datetime | None,
+    owners: Mapping[int, str] | None = None,
+    balances: Mapping[int, tuple[int | None, int | None]] | None = None,
+    preparation: Iterable[Mapping[str, Any]] = (),
+    irregularity_test: bool = False,
+) -> HandHistory:
+    """A stored (or recorded) round in CHH form; the stack is known."""
+    spec = find_game(record.game)
+    return HandHistory(
+        round_id=round_id,
+        table=table,
+        game=record.game,
+        section=spec.section,
+        rules=dict(record.rules),
+        started_at=_iso(started_at),
+        ended_at=_iso(ended_at),
+        shoe=ShoeState(
+            known="stacked",
+            new_shoe=record.new_shoe,
+            stack=record.shoe,
+            discard=record.discard,
+            starting_position=record.starting_position,
+            irregularity_test=irregularity_test,
+            preparation=tuple(dict(e) for e in preparation),
+        ),
+        procedure=tuple(record.events),
+        settlements=tuple(record.settlements),
+        players=players_of(record.settlements, owners, balances),
+    )
+
+
+def from_scenario(
+    doc: Mapping[str, Any],
+    result: Any,
+    *,
+    round_id: str,
+    started_at: datetime | None = None,
+    ended_at: datetime | None = None,
+) -> HandHistory:
+    """The round a finished scenario run dealt (``ScenarioResult``)."""
+    rnd = result.round
+    if rnd is None or result.exit_code != 0:
+        msg = "only a scenario that ran to the end has a hand history"
+        raise HistoryFormatError(msg)
+    output = json.loads(result.stdout)
+    record = RoundRecord(
+        game=str(doc["game"]),
+        rules=rnd.rules.to_dict(),
+        shoe=rnd.initial_stack,
+        new_shoe=rnd.new_shoe,
+        discard=rnd.initial_discard,
+        starting_position=getattr(rnd, "starting_position", None),
+        events=output["events"],
+        settlements=output["settlements"],
+    )
+    return from_record(
+        record,
+        round_id=round_id,
+        table="scenario",
+        started_at=started_at,
+        ended_at=ended_at,
+        irregularity_test=bool(doc.get("irregularity_test", False)),
+    )
+
+
+def read_history(
+    source: Path | str | TextIO,
+) -> Iterator[tuple[int, HandHistory]]:
+    """Each line's number and record; raises on the first bad line."""
+    if isinstance(source, Path | str):
+        with Path(source).open(encoding="utf-8") as handle:
+            yield from read_history(handle)
+        return
+    for number, line in enumerate(source, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, HandHistory.loads(line)
+        except HistoryFormatError as exc:
+            raise HistoryFormatError(
+                f"line {number}: {exc}", line=number
+            ) from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise HistoryFormatError(
+                f"line {number}: malformed record: {exc!r}", line=number
+            ) from None
+
+
+def write_history(histories: Iterable[HandHistory], out: TextIO) -> int:
+    """Write one line per record; returns how many were written."""
+    count = 0
+    for history in histories:
+        out.write(history.dumps() + "\n")
+        count += 1
+    return count
