@@ -82,7 +82,7 @@ def test_play_terminal_round_of_21_baccarat() -> None:
     result = runner.invoke(
         app,
         ["play", "21-baccarat", "--seats", "1", "--seed", "4"],
-        input="player 1000\n\n",
+        input="player 10\n\n",
     )
     assert result.exit_code == 0, result.output
     assert "Settlements" in result.output

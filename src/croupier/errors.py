@@ -45,6 +45,14 @@ class RulesError(CroupierError):
         super().__init__(f"rules option {key!r}: {message}", ref=ref)
 
 
+class RulesFileError(RulesError):
+    """A Rules Submission file that is missing or cannot be parsed."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        self.key = path
+        CroupierError.__init__(self, f"rules file {path}: {message}")
+
+
 class ProcedureError(CroupierError):
     """An action that the dealing procedure does not allow now."""
 

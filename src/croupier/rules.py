@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Self, get_args, get_origin, get_type_hints
 
-from croupier.errors import RulesError
+from croupier.errors import RulesError, RulesFileError
 from croupier.money import Odds, Rounding
 
 __all__ = [
@@ -316,7 +316,11 @@ def load_rules_file(path: str | Path) -> dict[str, object]:
     A TOML file may hold the options at top level or under ``[rules]``.
     """
     file = Path(path)
-    text = file.read_text(encoding="utf-8")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise RulesFileError(reason, path=str(file)) from None
     try:
         data: dict[str, object] = (
             json.loads(text)
@@ -324,8 +328,9 @@ def load_rules_file(path: str | Path) -> dict[str, object]:
             else tomllib.loads(text)
         )
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        msg = f"cannot parse {file}: {exc}"
-        raise RulesError(msg, key=str(file)) from None
+        kind = "JSON" if file.suffix.lower() == ".json" else "TOML"
+        msg = f"not valid {kind}: {exc}"
+        raise RulesFileError(msg, path=str(file)) from None
     rules = data.get("rules", data)
     if not isinstance(rules, dict):
         msg = "the [rules] table must be a table"

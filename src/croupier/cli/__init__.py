@@ -12,6 +12,7 @@ import importlib
 import typer
 
 from croupier.cli.basic import games, phases, rules, scenario
+from croupier.cli.common import GuardedGroup
 from croupier.cli.history import history_app
 from croupier.cli.play import demo, play
 from croupier.cli.regs import regs_app
@@ -22,6 +23,8 @@ app = typer.Typer(
     help="Pennsylvania table games run by the regulation, and their math.",
     no_args_is_help=True,
     add_completion=False,
+    cls=GuardedGroup,
+    pretty_exceptions_enable=False,
 )
 app.command()(games)
 app.command()(rules)

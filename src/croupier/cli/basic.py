@@ -20,29 +20,51 @@ __all__ = ["games", "phases", "rules", "scenario"]
 
 RulesFile = Annotated[
     Path | None,
-    typer.Option("--rules", help="Rules Submission file (TOML or JSON)."),
+    typer.Option(
+        "--rules",
+        help="Rules Submission file (TOML or JSON).",
+        exists=True,
+        dir_okay=False,
+        readable=True,
+    ),
 ]
 Settings = Annotated[
     list[str] | None,
     typer.Option("--set", help="Override one option: key=value."),
 ]
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print JSON instead of a table.")
+]
 
 
-def games() -> None:
+def games(as_json: JsonFlag = False) -> None:
     """List the games with their governing section."""
+    if as_json:
+        rows = [
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "section": spec.section,
+                "positions": spec.max_seats,
+                "wagers": list(spec.wagers),
+            }
+            for spec in all_games()
+        ]
+        print(json.dumps(rows, indent=2))
+        return
     table = RichTable(title="Games")
     table.add_column("name", no_wrap=True)
-    table.add_column("game")
-    table.add_column("§")
-    table.add_column("positions", justify="right")
-    table.add_column("wagers")
+    table.add_column("game", overflow="fold")
+    table.add_column("§", no_wrap=True)
+    table.add_column("seats", justify="right")
+    table.add_column("wagers", overflow="fold")
     for spec in all_games():
         table.add_row(
             spec.name,
             spec.title,
             spec.section,
             str(spec.max_seats),
-            ", ".join(spec.wagers),
+            "\n".join(spec.wagers),
         )
     console.print(table)
 
@@ -51,7 +73,7 @@ def rules(
     game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
     rules_file: RulesFile = None,
     settings: Settings = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: JsonFlag = False,
     as_toml: Annotated[
         bool,
         typer.Option("--toml", help="A commented Rules Submission file."),
@@ -127,6 +149,7 @@ def scenario(
 
 def phases(
     game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
+    as_json: JsonFlag = False,
 ) -> None:
     """Print the round's phase transition table as a Mermaid diagram."""
     try:
@@ -135,6 +158,13 @@ def phases(
         raise fail(exc) from None
     if spec.transitions is None:
         raise fail(CroupierError(f"{spec.name} declares no transitions"))
+    if as_json:
+        table = {
+            str(source): [str(target) for target in targets]
+            for source, targets in spec.transitions.items()
+        }
+        print(json.dumps({"game": spec.name, "transitions": table}, indent=2))
+        return
     lines = ["stateDiagram-v2"]
     for source, targets in spec.transitions.items():
         for target in targets:

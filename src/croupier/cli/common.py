@@ -1,17 +1,59 @@
-"""Options shared by the sub-commands: loading a game's rules."""
+"""What the sub-commands share: rules loading, options, error handling.
+
+Error handling lives here, in one place (issue 15 point 5): the root
+command group is a :class:`GuardedGroup`, whose ``main`` turns every
+way a command can fail into one line on stderr and an exit status:
+
+* a wrong argument (click's usage errors: a missing argument, a number
+  out of range, a file that does not exist, an unknown option), a
+  refusal (:class:`~croupier.errors.CroupierError`) or a file that cannot
+  be read or written (:class:`OSError`): one line naming the problem,
+  exit 2;
+* Ctrl-C: exit 130; a closed pipe: exit 1, silently;
+* anything else is a bug: one line naming it and exit 1, the traceback
+  only with ``CROUPIER_DEBUG=1``.
+
+Options that name files use the shared types below (:data:`InputFile`,
+:func:`output_file`), so a missing input file or a missing output folder
+is refused while the arguments are parsed, before a long run starts.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
+
+# typer (>= 0.29) carries its own copy of click; its exceptions and the
+# current context are those of that copy.
+from typer._click import exceptions as click
+from typer._click.globals import get_current_context
+from typer.core import TyperGroup
 
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec, find_game
 from croupier.rules import GameRules, load_rules_file
 
-__all__ = ["console", "err_console", "fail", "load_game_rules"]
+__all__ = [
+    "DEBUG_ENV",
+    "CommandError",
+    "GuardedGroup",
+    "console",
+    "err_console",
+    "fail",
+    "load_game_rules",
+    "output_file",
+    "problem_line",
+]
+
+DEBUG_ENV = "CROUPIER_DEBUG"
+"""Set to 1 to see the traceback of an internal error."""
 
 console = Console()
 """Standard output."""
@@ -19,10 +61,171 @@ err_console = Console(stderr=True, soft_wrap=True)
 """Standard error."""
 
 
+class CommandError(CroupierError):
+    """A command's own refusal (no such round, no such database...)."""
+
+
+def _command_path() -> str:
+    context = get_current_context(silent=True)
+    return context.command_path if context is not None else "croupier"
+
+
+def problem_line(exc: BaseException, where: str | None = None) -> str:
+    """The one line that names what went wrong, prefixed by the command.
+
+    >>> problem_line(CommandError("no round 7"), "croupier replay")
+    'croupier replay: no round 7'
+    >>> problem_line(FileNotFoundError(2, "No such file", "a.toml"), "x")
+    'x: No such file: a.toml'
+    """
+    where = where or _command_path()
+    if isinstance(exc, click.UsageError):
+        text = exc.format_message()
+        if exc.ctx is not None:
+            where = exc.ctx.command_path
+            text += f" (see {where} --help)"
+    elif isinstance(exc, OSError) and exc.strerror:
+        text = exc.strerror
+        if exc.filename is not None:
+            text += f": {exc.filename}"
+    elif isinstance(exc, click.ClickException):
+        text = exc.format_message()
+    else:
+        text = str(exc) or type(exc).__name__
+    return f"{where}: {' '.join(text.split())}"
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def fail(exc: CroupierError, code: int = 2) -> typer.Exit:
-    """Print a refusal on one line of stderr and return the exit to raise."""
-    err_console.print(f"{type(exc).__name__}: {exc}", markup=False)
+    """Print a refusal on one line of stderr and return the exit to raise.
+
+    Commands may simply let a :class:`CroupierError` propagate: the root
+    group prints it the same way.
+    """
+    _say(problem_line(exc))
     return typer.Exit(code)
+
+
+_RUNNING: list[str] = []
+"""The names of the (sub-)commands being run, for the error line."""
+
+
+class GuardedGroup(TyperGroup):
+    """The root group: one line and an exit status, never a traceback.
+
+    Sub-groups (``regs``) use it too, so that an error line names the
+    whole command (``croupier regs coverage: ...``).
+    """
+
+    def resolve_command(
+        self, ctx: Any, args: list[str]
+    ) -> tuple[str | None, Any, list[str]]:
+        """Resolve the sub-command and remember its name."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if name is not None:
+            _RUNNING.append(name)
+        return name, command, rest
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; exit with its status (see module doc)."""
+        code = self._guarded(args, prog_name, complete_var, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _guarded(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        **extra: Any,
+    ) -> int:
+        name = prog_name or "croupier"
+        _RUNNING.clear()
+        try:
+            value = super().main(
+                args,
+                name,
+                complete_var,
+                standalone_mode=False,
+                **extra,
+            )
+        except click.NoArgsIsHelpError as exc:
+            if exc.ctx is not None:
+                typer.echo(exc.ctx.get_help())
+            return 2
+        except click.UsageError as exc:
+            _say(problem_line(exc, name))
+            return 2
+        except typer.Abort:
+            _say(f"{name}: interrupted")
+            return 130
+        except click.ClickException as exc:
+            _say(problem_line(exc, name))
+            return exc.exit_code
+        except CroupierError as exc:
+            _say(problem_line(exc, " ".join([name, *_RUNNING])))
+            return 2
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                return 1
+            _say(problem_line(exc, " ".join([name, *_RUNNING])))
+            return 2
+        except KeyboardInterrupt:
+            _say(f"{name}: interrupted")
+            return 130
+        except Exception as exc:
+            if os.environ.get(DEBUG_ENV) == "1":
+                raise
+            where = " ".join([name, *_RUNNING])
+            _say(
+                f"{where}: internal error ({type(exc).__name__}: {exc}); "
+                f"{DEBUG_ENV}=1 shows the traceback"
+            )
+            return 1
+        return value if isinstance(value, int) else 0
+
+
+def _check_output(value: Path | None) -> Path | None:
+    if value is None:
+        return None
+    folder = value.parent
+    if value.is_dir():
+        msg = f"{value} is a folder, not a file"
+        raise typer.BadParameter(msg)
+    if not folder.is_dir():
+        msg = f"folder {folder} does not exist"
+        raise typer.BadParameter(msg)
+    if not os.access(folder, os.W_OK):
+        msg = f"folder {folder} is not writable"
+        raise typer.BadParameter(msg)
+    return value
+
+
+def output_file(help_text: str, *names: str) -> Any:
+    """A ``typer.Option`` for a file to write; its folder must exist.
+
+    The check runs while the arguments are parsed, so a mistyped folder
+    is refused before a long run starts.
+    """
+    return typer.Option(
+        *names,
+        help=help_text,
+        callback=_check_output,
+        dir_okay=False,
+        writable=True,
+    )
 
 
 def load_game_rules(

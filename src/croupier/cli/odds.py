@@ -12,7 +12,13 @@ from rich.progress import MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
-from croupier.cli.common import console, err_console, fail, load_game_rules
+from croupier.cli.common import (
+    console,
+    err_console,
+    fail,
+    load_game_rules,
+    output_file,
+)
 from croupier.errors import CroupierError, ScenarioError
 from croupier.odds.registry import find_analyzer, find_simulator
 from croupier.odds.report import GameReport
@@ -92,23 +98,26 @@ def analyze(
 
 def simulate(
     game: GameArg,
-    rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 1_000_000,
+    rounds: Annotated[
+        int, typer.Option(help="Rounds to play.", min=1)
+    ] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Seed of the streams.")] = 1,
     workers: Annotated[
         int,
         typer.Option(
             help="Processes (0 = all cores); with --cluster local, the "
-            "local Dask workers."
+            "local Dask workers.",
+            min=0,
         ),
     ] = 1,
     chunk: Annotated[
-        int, typer.Option(help="Rounds per seeded chunk.")
+        int, typer.Option(help="Rounds per seeded chunk.", min=1)
     ] = DEFAULT_CHUNK_ROUNDS,
     rules_file: RulesFile = None,
     settings: Settings = None,
     as_json: JsonFlag = False,
     plot: Annotated[
-        Path | None, typer.Option(help="PNG of the running edge and CI.")
+        Path | None, output_file("PNG of the running edge and CI.")
     ] = None,
     cluster: Annotated[
         str | None,
@@ -135,7 +144,11 @@ def simulate(
     columns = (*Progress.get_default_columns(), MofNCompleteColumn())
     try:
         with Progress(
-            *columns, TextColumn("chunks"), console=err_console, transient=True
+            *columns,
+            TextColumn("chunks"),
+            console=err_console,
+            transient=True,
+            disable=not err_console.is_terminal,
         ) as bar:
             where = f" on {cluster}" if cluster else ""
             task = bar.add_task(f"simulating {spec.name}{where}", total=None)
@@ -169,7 +182,7 @@ def strategy(
     rules_file: RulesFile = None,
     settings: Settings = None,
     png: Annotated[
-        Path | None, typer.Option(help="Write the chart as a picture.")
+        Path | None, output_file("Write the chart as a picture.")
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:

@@ -9,21 +9,30 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from croupier.cli.common import console
+from croupier.cli.common import GuardedGroup, console
 from croupier.coverage import coverage_report
 from croupier.regs import SEED_SECTIONS
 
 __all__ = ["coverage", "regs_app"]
 
-regs_app = typer.Typer(help="Regulation references and coverage.")
+regs_app = typer.Typer(
+    help="Regulation references and coverage.", cls=GuardedGroup
+)
 
 
 @regs_app.command()
 def coverage(
     tests: Annotated[
-        Path, typer.Option(help="The tests directory to scan.")
+        Path,
+        typer.Option(
+            help="The tests directory to scan.",
+            exists=True,
+            file_okay=False,
+        ),
     ] = Path("tests"),
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON instead of tables.")
+    ] = False,
 ) -> None:
     """For each seed subsection: implementing code, tests, and the total."""
     rows = coverage_report(tests)

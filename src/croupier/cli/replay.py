@@ -9,16 +9,40 @@ they do not (591.7(u), 681a.7(l)).
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from croupier.cli.common import CommandError
 from croupier.server import db as storage
 
 __all__ = ["replay"]
+
+
+def _existing_database(db: str) -> None:
+    """Refuse a database URL that names no existing SQLite file.
+
+    ``replay`` only reads: it must never create (or migrate) a database.
+    """
+    try:
+        url = make_url(db)
+    except ArgumentError:
+        msg = f"not a database URL: {db}"
+        raise CommandError(msg) from None
+    if url.get_backend_name() != "sqlite":
+        return
+    if not url.database or url.database == ":memory:":
+        msg = f"no database file in {db}"
+        raise CommandError(msg)
+    if not Path(url.database).is_file():
+        msg = f"no database at {url.database} (give --db)"
+        raise CommandError(msg)
 
 
 def replay(
@@ -26,50 +50,45 @@ def replay(
     db: Annotated[
         str, typer.Option(help="Database URL of the table server")
     ] = storage.default_db_url(),
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the record and the verdict."),
+    ] = False,
 ) -> None:
     """Print a stored round's procedure and verify it by replaying it."""
     from croupier.history import RoundRecord
     from croupier.history import replay as run_replay
 
     console = Console()
+    _existing_database(db)
     engine = storage.make_engine(db)
-    storage.migrate(engine)
-    with engine.connect() as conn:
-        row = conn.execute(
-            select(
-                storage.RoundRow.game,
-                storage.RoundRow.status,
-                storage.RoundRow.record_json,
-            ).where(storage.RoundRow.id == round_id)
-        ).first()
-        events = [
-            json.loads(text)
-            for (text,) in conn.execute(
-                select(storage.EventRow.data_json)
-                .where(storage.EventRow.round_id == round_id)
-                .order_by(storage.EventRow.id)
-            )
-        ]
+    try:
+        row, events = _read_round(engine, round_id)
+    except SQLAlchemyError as exc:
+        msg = f"cannot read rounds from {db}: {type(exc).__name__}"
+        raise CommandError(msg) from None
+    finally:
+        engine.dispose()
     if row is None:
-        console.print(f"[red]no round {round_id}[/red]")
-        raise typer.Exit(2)
+        msg = f"no round {round_id} in {db}"
+        raise CommandError(msg)
     game, status, record_json = row
-    steps = RichTable(title=f"Round {round_id} · {game} · {status}")
-    steps.add_column("#", justify="right")
-    steps.add_column("§")
-    steps.add_column("step")
-    steps.add_column("detail")
-    for event in events:
-        detail = {
-            k: v for k, v in event.items() if k not in ("seq", "ref", "type")
+    if as_json:
+        verdict: dict[str, Any] = {
+            "round": round_id,
+            "game": game,
+            "status": status,
+            "events": events,
         }
-        steps.add_row(
-            str(event.get("seq", "")),
-            str(event.get("ref") or ""),
-            str(event.get("type", "")).replace("_", " "),
-            ", ".join(f"{k}={v}" for k, v in detail.items()),
-        )
-    console.print(steps)
+        if status == "over" and record_json:
+            result = run_replay(RoundRecord.loads(record_json))
+            verdict["record"] = json.loads(record_json)
+            verdict["replay_ok"] = result.ok
+            verdict["differences"] = [str(d) for d in result.differences]
+        print(json.dumps(verdict, indent=2))
+        ok = verdict.get("replay_ok", status == "voided")
+        raise typer.Exit(0 if ok else 1)
+    _print_round(console, round_id, game, status, events)
     if status != "over" or not record_json:
         console.print(
             f"round {round_id} is {status}: no settled record to verify"
@@ -91,3 +110,50 @@ def replay(
     for difference in result.differences:
         console.print(f"[red]{difference}[/red]")
     raise typer.Exit(1)
+
+
+def _read_round(
+    engine: Any, round_id: int
+) -> tuple[Any, list[dict[str, Any]]]:
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(
+                storage.RoundRow.game,
+                storage.RoundRow.status,
+                storage.RoundRow.record_json,
+            ).where(storage.RoundRow.id == round_id)
+        ).first()
+        events = [
+            json.loads(text)
+            for (text,) in conn.execute(
+                select(storage.EventRow.data_json)
+                .where(storage.EventRow.round_id == round_id)
+                .order_by(storage.EventRow.id)
+            )
+        ]
+    return row, events
+
+
+def _print_round(
+    console: Console,
+    round_id: int,
+    game: str,
+    status: str,
+    events: list[dict[str, Any]],
+) -> None:
+    steps = RichTable(title=f"Round {round_id} · {game} · {status}")
+    steps.add_column("#", justify="right")
+    steps.add_column("§")
+    steps.add_column("step")
+    steps.add_column("detail")
+    for event in events:
+        detail = {
+            k: v for k, v in event.items() if k not in ("seq", "ref", "type")
+        }
+        steps.add_row(
+            str(event.get("seq", "")),
+            str(event.get("ref") or ""),
+            str(event.get("type", "")).replace("_", " "),
+            ", ".join(f"{k}={v}" for k, v in detail.items()),
+        )
+    console.print(steps)
