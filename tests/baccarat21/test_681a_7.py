@@ -535,9 +535,9 @@ def test_681a_7_k_1_tie_wins_on_equal_bust_totals() -> None:
 def test_681a_7_k_2_bonus_categories_follow_the_paytable_option() -> None:
     shoe = "8h 2d Jc 9d 4s Kd Js"  # Player flush, Banker pair of jacks
     wagers = [(5, "bonus_player", 100), (5, "bonus_banker", 100)]
-    rnd = play(shoe, wagers)
+    rnd = play(shoe, wagers)  # D16 table A: flush 4:1, pair 1:1
     assert outcomes(rnd) == [
-        (5, "bonus_player", "win", 500, "681a.7(k)(2)(i)"),
+        (5, "bonus_player", "win", 400, "681a.7(k)(2)(i)"),
         (5, "bonus_banker", "win", 100, "681a.7(k)(3)(i)"),
     ]
     rnd = play(shoe, wagers, rules={"bonus_paytable": {"pair": "2:1"}})
@@ -657,12 +657,12 @@ def test_681a_7_options_defaults_and_provenance() -> None:
     assert info["decks"].provenance is Provenance.INFER
     assert info["player_payout"].decision == "D14"
     assert info["bonus_paytable"].default == {
-        "suited_three_of_a_kind": "100:1",
-        "straight_flush": "40:1",
-        "three_of_a_kind": "30:1",
-        "straight": "10:1",
-        "flush": "5:1",
+        "suited_three_of_a_kind": "30:1",
+        "straight_flush": "25:1",
+        "three_of_a_kind": "20:1",
+        "straight": "20:1",
+        "flush": "4:1",
         "pair": "1:1",
-    }
+    }  # D16 table A (issue 15 point 1)
     with pytest.raises(RulesError, match="unknown option"):
         Baccarat21Rules.from_mapping({"commission": 5})

@@ -24,15 +24,15 @@ from croupier.rules import Paytable
 @pytest.mark.parametrize(
     ("cards", "category", "odds"),
     [
-        ("7h 7h 7h", BonusCategory.SUITED_THREE_OF_A_KIND, "100:1"),
-        ("4c 5c 6c", BonusCategory.STRAIGHT_FLUSH, "40:1"),
-        ("Qs Ks As", BonusCategory.STRAIGHT_FLUSH, "40:1"),
-        ("7s 7d 7c", BonusCategory.THREE_OF_A_KIND, "30:1"),
-        ("2h 3s Ad", BonusCategory.STRAIGHT, "10:1"),
-        ("Qh Kd Ac", BonusCategory.STRAIGHT, "10:1"),
-        ("9c Td Jh", BonusCategory.STRAIGHT, "10:1"),
-        ("2d 9d Kd", BonusCategory.FLUSH, "5:1"),
-        ("5h 5h 9h", BonusCategory.FLUSH, "5:1"),  # pair and flush
+        ("7h 7h 7h", BonusCategory.SUITED_THREE_OF_A_KIND, "30:1"),
+        ("4c 5c 6c", BonusCategory.STRAIGHT_FLUSH, "25:1"),
+        ("Qs Ks As", BonusCategory.STRAIGHT_FLUSH, "25:1"),
+        ("7s 7d 7c", BonusCategory.THREE_OF_A_KIND, "20:1"),
+        ("2h 3s Ad", BonusCategory.STRAIGHT, "20:1"),
+        ("Qh Kd Ac", BonusCategory.STRAIGHT, "20:1"),
+        ("9c Td Jh", BonusCategory.STRAIGHT, "20:1"),
+        ("2d 9d Kd", BonusCategory.FLUSH, "4:1"),
+        ("5h 5h 9h", BonusCategory.FLUSH, "4:1"),  # pair and flush
         ("Jc 4s Js", BonusCategory.PAIR, "1:1"),
         ("8c 8d", BonusCategory.PAIR, "1:1"),
         ("8c 5d 8h", BonusCategory.PAIR, "1:1"),

@@ -2,7 +2,9 @@
 
 § 681a.7(k)(2)-(3) pays a Bonus Wager when its hand "contains a pair or
 better" as § 681a.3(e) describes; that section was not retrieved, so the
-categories below are project decision D16 (ASSUMED). They are evaluated
+categories below are project decision D16 (ASSUMED), and so are the
+named paytables :data:`BONUS_PAYTABLES` (their holds lie in the range
+the Board's preamble publishes, 5.8 %-8.0 %). They are evaluated
 over the hand's *final* cards, the Bonus-only card of § 681a.7(f)(2)
 included, so a hand has two or three cards:
 
@@ -44,14 +46,17 @@ from croupier.money import Odds
 from croupier.rules import Paytable
 
 __all__ = [
+    "BONUS_PAYTABLES",
     "CATEGORY_ORDER",
     "DEFAULT_BONUS_PAYTABLE",
+    "DEFAULT_BONUS_PAYTABLE_NAME",
     "BonusCategory",
     "best_category",
     "bonus_categories",
     "bonus_payout",
     "classify",
     "is_straight",
+    "paytable_name",
 ]
 
 _THREE = 3
@@ -79,17 +84,45 @@ class BonusCategory(StrEnum):
 CATEGORY_ORDER: tuple[BonusCategory, ...] = tuple(BonusCategory)
 """Categories from highest to lowest rank (three-card poker order)."""
 
-DEFAULT_BONUS_PAYTABLE = Paytable.parse(
-    {
-        BonusCategory.SUITED_THREE_OF_A_KIND.value: "100:1",
-        BonusCategory.STRAIGHT_FLUSH.value: "40:1",
-        BonusCategory.THREE_OF_A_KIND.value: "30:1",
-        BonusCategory.STRAIGHT.value: "10:1",
-        BonusCategory.FLUSH.value: "5:1",
-        BonusCategory.PAIR.value: "1:1",
-    }
-)
-"""The D16 paytable (ASSUMED); a Rules Submission may replace it."""
+
+def _table(*odds: int) -> Paytable:
+    return Paytable.parse(
+        {c.value: f"{n}:1" for c, n in zip(CATEGORY_ORDER, odds, strict=True)}
+    )
+
+
+BONUS_PAYTABLES: dict[str, Paytable] = {
+    "A": _table(30, 25, 20, 20, 4, 1),
+    "B": _table(29, 29, 27, 25, 1, 1),
+    "C": _table(32, 32, 25, 23, 2, 1),
+    "D": _table(25, 25, 19, 16, 6, 1),
+}
+"""The named Bonus paytables of D16 (odds in :data:`CATEGORY_ORDER`).
+
+Each holds between 5.8 % and 8.0 % at 2 and at 3 decks (exactly, as
+``croupier design 21-baccarat bonus`` prices them; the README lists the
+holds), the range the Board's rulemaking preamble gives for the Bonus
+Wager. A: round numbers; B: the table closest to the middle of the
+range; C: flush 2 to 1; D: the lowest sigma of the four. A Rules
+Submission names one (``bonus_paytable = "B"``) or lists its own odds.
+"""
+
+DEFAULT_BONUS_PAYTABLE_NAME = "A"
+"""The default of the named tables (D16)."""
+DEFAULT_BONUS_PAYTABLE = BONUS_PAYTABLES[DEFAULT_BONUS_PAYTABLE_NAME]
+"""The D16 default paytable; a Rules Submission may replace it."""
+
+
+def paytable_name(table: Paytable) -> str | None:
+    """The name of ``table`` in :data:`BONUS_PAYTABLES`, if it is one.
+
+    >>> paytable_name(DEFAULT_BONUS_PAYTABLE)
+    'A'
+    """
+    for name, named in BONUS_PAYTABLES.items():
+        if named.to_dict() == table.to_dict():
+            return name
+    return None
 
 
 def is_straight(ranks: Sequence[Rank]) -> bool:
@@ -179,7 +212,7 @@ def bonus_payout(
 
     >>> from croupier.cards import parse_cards
     >>> bonus_payout(parse_cards("9c Td Jh"), DEFAULT_BONUS_PAYTABLE)
-    (<BonusCategory.STRAIGHT: 'straight'>, Odds.parse('10:1'))
+    (<BonusCategory.STRAIGHT: 'straight'>, Odds.parse('20:1'))
     """
     category = best_category(cards, paytable)
     if category is None:

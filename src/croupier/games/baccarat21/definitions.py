@@ -6,11 +6,18 @@ it is :class:`croupier.games.baccarat21.round.Baccarat21Round`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from fractions import Fraction
+from typing import Self
 
-from croupier.hands.bonus21 import DEFAULT_BONUS_PAYTABLE, BonusCategory
+from croupier.errors import RulesError
+from croupier.hands.bonus21 import (
+    BONUS_PAYTABLES,
+    DEFAULT_BONUS_PAYTABLE,
+    BonusCategory,
+)
 from croupier.money import Odds, Outcome, Rounding
 from croupier.regs import Ref
 from croupier.rules import GameRules, Paytable, Provenance, option
@@ -174,7 +181,8 @@ class Baccarat21Rules(GameRules):
         DEFAULT_BONUS_PAYTABLE,
         provenance=Provenance.ASSUMED,
         decision="D16",
-        doc="Bonus 'pair or better' category odds; unlisted ones lose",
+        doc="Bonus 'pair or better' odds: a named table (A-D, README) or "
+        "category odds; unlisted categories lose",
         ref="681a.7(k)(2)",
         choices=[category.value for category in BonusCategory],
     )
@@ -184,6 +192,25 @@ class Baccarat21Rules(GameRules):
         doc="rounding of winnings that are not whole minor units",
         ref="681a.7(h)",
     )
+
+    def with_overrides(self, mapping: Mapping[str, object]) -> Self:
+        """A copy with ``mapping`` applied; ``bonus_paytable`` may be a name.
+
+        >>> rules = Baccarat21Rules.from_mapping({"bonus_paytable": "B"})
+        >>> rules.bonus_paytable == BONUS_PAYTABLES["B"]
+        True
+        """
+        raw = mapping.get("bonus_paytable")
+        if isinstance(raw, str):
+            table = BONUS_PAYTABLES.get(raw.strip().upper())
+            if table is None:
+                msg = (
+                    f"no named Bonus paytable {raw!r}; the named tables "
+                    f"are {', '.join(BONUS_PAYTABLES)}"
+                )
+                raise RulesError(msg, key="bonus_paytable")
+            mapping = {**mapping, "bonus_paytable": table}
+        return GameRules.with_overrides(self, mapping)
 
 
 def compare_totals(player: int, banker: int) -> Side | None:
