@@ -1,0 +1,357 @@
+"""The exact CDZ- analyzer: house edge and per-hand action values.
+
+:func:`solve_ca` values every initial situation (two player cards, up
+card) of a shoe under :class:`~.carules.CARules` with the kernels of
+:mod:`.exact` and returns a :class:`CAResult`; :func:`hand_actions`
+gives the value of every legal action of one hand (``croupier ev``).
+Every figure is exact for the strategy CDZ- (see :mod:`.exact`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from croupier.errors import RulesError
+
+from .carules import CARules, DoubleOn, HoleCard, Surrender
+from .exact import (
+    N_Q,
+    NEG,
+    Q_21,
+    Q_BJ_LOSES,
+    Q_COLLECT,
+    Q_PAID21,
+    Q_PEEK,
+    Q_PUSH22,
+    Q_SC21,
+    Q_SC_DBL,
+    Q_SC_HIT,
+    Q_SCWIN,
+    Q_WIN,
+    dealer_multisets,
+    hand_index,
+    hand_pass,
+    player_hands,
+)
+
+__all__ = [
+    "ACTIONS",
+    "CAResult",
+    "Tables",
+    "composition",
+    "hand_actions",
+    "solve_ca",
+]
+
+ACTIONS = ("stand", "hit", "double", "split", "surrender")
+"""Action names, in the order of :attr:`CAResult.evs`."""
+
+STRATEGY = "CDZ-"
+"""The strategy the figures are exact for (CA literature name)."""
+
+
+def _f(odds: object) -> float:
+    return float(Fraction(str(odds).replace(":", "/")))
+
+
+def composition(decks: int) -> np.ndarray:
+    """Counts per value index (0 unused, 10 = ten-value) of full decks."""
+    counts = np.full(11, 4 * decks, dtype=np.int64)
+    counts[0] = 0
+    counts[10] = 16 * decks
+    return counts
+
+
+def parameters(rules: CARules, split: bool) -> np.ndarray:
+    """The kernel's parameter vector for plain (or split) hands."""
+    par = np.zeros(N_Q)
+    par[Q_WIN] = _f(rules.win_payout)
+    par[Q_21] = _f(rules.twenty_one_payout)
+    par[Q_SC21] = _f(rules.second_chance_21_payout)
+    par[Q_SCWIN] = _f(rules.second_chance_win_payout)
+    par[Q_PAID21] = rules.twenty_one_paid_at_once
+    par[Q_PUSH22] = rules.dealer_22_push
+    sc = rules.second_chance and (not split or rules.second_chance_on_split)
+    par[Q_SC_HIT] = sc
+    par[Q_SC_DBL] = sc and rules.second_chance_on_doubled
+    par[Q_COLLECT] = rules.collect_busts_at_once
+    par[Q_PEEK] = rules.hole_card is not HoleCard.ENHC_ALL
+    par[Q_BJ_LOSES] = rules.hole_card is HoleCard.ENHC_ALL
+    return par
+
+
+@dataclass(slots=True)
+class Tables:
+    """One :func:`.exact.hand_pass` result (per hand composition)."""
+
+    stand: np.ndarray
+    hit: np.ndarray
+    best: np.ndarray
+    dbl: np.ndarray
+    live: np.ndarray
+
+
+def _pass(rules: CARules, shoe: np.ndarray, up: int, extra: int) -> Tables:
+    counts, hard, child, bust = player_hands()
+    d = dealer_multisets(up, rules.dealer_hits_soft_17)
+    n, m = counts.shape[0], bust.shape[0]
+    out = Tables(
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n, dtype=np.int8),
+    )
+    hand_pass(
+        shoe,
+        extra,
+        up,
+        parameters(rules, extra > 0),
+        counts,
+        hard,
+        child,
+        *d,
+        out.stand,
+        out.hit,
+        out.best,
+        out.dbl,
+        out.live,
+        np.zeros(m, dtype=np.int8),
+        np.zeros(m),
+        np.zeros(m),
+    )
+    return out
+
+
+def _total(cards: list[int]) -> int:
+    hard = sum(cards)
+    return hard + 10 if 1 in cards and hard + 10 <= 21 else hard
+
+
+def _may_double(rules: CARules, total: int) -> bool:
+    if rules.double_on is DoubleOn.ANY:
+        return True
+    low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
+    return low <= total <= 11
+
+
+def _bj_card(up: int) -> int:
+    return 10 if up == 1 else 1 if up == 10 else 0
+
+
+@dataclass(slots=True)
+class _Up:
+    """The passes of one up card, computed on demand."""
+
+    rules: CARules
+    shoe: np.ndarray
+    up: int
+    plain: Tables
+    splits: dict[int, Tables] = field(default_factory=dict)
+
+    def split_tables(self, pair: int) -> Tables:
+        if pair not in self.splits:
+            self.splits[pair] = _pass(self.rules, self.shoe, self.up, pair)
+        return self.splits[pair]
+
+
+def _split_value(u: _Up, pair: int) -> float:
+    """Joint value (both hands) of splitting two ``pair`` cards."""
+    rules = u.rules
+    if rules.max_split_hands > 2 and u.shoe[pair] >= 3:
+        if not (pair == 1 and not rules.resplit_aces):
+            msg = (
+                "option 'max_split_hands': resplits are exact by "
+                "enumeration only (croupier ev on a small shoe)"
+            )
+            raise RulesError(msg)
+    tables = u.split_tables(pair)
+    _, _, child, _ = player_hands()
+    one = hand_index([pair])
+    r = u.shoe.copy()
+    r[pair] -= 2
+    n = int(r[1:].sum())
+    total = 0.0
+    for v in range(1, 11):
+        if r[v] <= 0:
+            continue
+        j = int(child[one, v])
+        t = _total([pair, v])
+        if t == 21:
+            value = tables.best[j]
+        elif pair == 1 and rules.split_aces_one_card:
+            value = tables.stand[j]
+        else:
+            value = max(tables.stand[j], tables.hit[j])
+            if rules.double_after_split and _may_double(rules, t):
+                value = max(value, tables.dbl[j])
+        total += r[v] / n * value
+    return 2.0 * total
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """The first decision of one initial situation."""
+
+    evs: tuple[float, ...]
+    """Per :data:`ACTIONS`, conditioned on no dealer Blackjack where the
+    card reader looks (:data:`.exact.NEG` = not allowed)."""
+    best: str
+    """The CDZ- action."""
+    value: float
+    """Expectation of the round per unit (insurance included)."""
+    p_dealer_bj: float
+    """P(dealer Blackjack) for this situation."""
+    insure: bool
+    """Whether the CDZ- strategy insures."""
+
+
+def _situation(u: _Up, a: int, b: int) -> Situation:
+    rules = u.rules
+    r = u.shoe.copy()
+    r[a] -= 1
+    r[b] -= 1
+    n = int(r[1:].sum())
+    bjc = _bj_card(u.up)
+    pbj = r[bjc] / n if bjc else 0.0
+    peek = rules.hole_card is not HoleCard.ENHC_ALL
+    m0 = 1.0 - pbj if peek else 1.0
+    ins_ev = 0.0
+    if u.up == 1 and rules.insurance:
+        pay = _f(rules.insurance_payout)
+        ins_ev = float(rules.insurance_max) * (pay * pbj - (1.0 - pbj))
+    insure = ins_ev > 0
+    ins = ins_ev if insure else 0.0
+    if {a, b} == {1, 10}:
+        bj = _f(rules.blackjack_payout)
+        if rules.blackjack_paid_before_peek:
+            return Situation((bj,) + (NEG,) * 4, "blackjack", bj, pbj, False)
+        return Situation(
+            (bj,) + (NEG,) * 4,
+            "blackjack",
+            bj * (1 - pbj) + ins,
+            pbj,
+            insure,
+        )
+    i0 = hand_index([a, b])
+    t = u.plain
+    evs = [t.stand[i0], t.hit[i0], NEG, NEG, NEG]
+    if _may_double(rules, _total([a, b])):
+        evs[2] = t.dbl[i0]
+    if a == b and rules.max_split_hands >= 2:
+        evs[3] = _split_value(u, a)
+    refund = float(rules.surrender_refund) - 1.0
+    if rules.surrender is Surrender.LATE:
+        evs[4] = refund * m0
+    k = int(np.argmax(evs))
+    best = max(evs)
+    value = (-pbj if peek else 0.0) + best
+    if rules.surrender is Surrender.EARLY and refund > value:
+        k, value = 4, refund
+    shown = [e / m0 if e > NEG / 2 else NEG for e in evs]
+    if rules.surrender is Surrender.EARLY:
+        shown[4] = refund
+    return Situation(tuple(shown), ACTIONS[k], value + ins, pbj, insure)
+
+
+@dataclass(frozen=True, slots=True)
+class CAResult:
+    """The exact CDZ- analysis of one shoe."""
+
+    rules: CARules
+    shoe: tuple[int, ...]
+    """Counts per value index 1..10."""
+    edge: float
+    """House edge: minus the expected net per unit of the first wager."""
+    situations: dict[tuple[int, int, int], Situation]
+    """``(a, b, up)`` with ``a <= b`` -> its first decision."""
+    probability: dict[tuple[int, int, int], float]
+    """Probability of each situation."""
+    seconds: float
+    strategy: str = STRATEGY
+    method: str = "exact"
+
+
+def _ups(rules: CARules, shoe: np.ndarray) -> dict[int, _Up]:
+    ups = {}
+    for up in range(1, 11):
+        if shoe[up] == 0:
+            continue
+        s = shoe.copy()
+        s[up] -= 1
+        ups[up] = _Up(rules, s, up, _pass(rules, s, up, 0))
+    return ups
+
+
+def solve_ca(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
+    """Exact CDZ- expectation of the round from a full (or given) shoe."""
+    counts = composition(rules.decks) if shoe is None else shoe.copy()
+    started = time.perf_counter()
+    n = int(counts[1:].sum())
+    sits: dict[tuple[int, int, int], Situation] = {}
+    probs: dict[tuple[int, int, int], float] = {}
+    ev = 0.0
+    for up, u in _ups(rules, counts).items():
+        for a in range(1, 11):
+            for b in range(a, 11):
+                prob = 0.0
+                for first, second in ((a, b), (b, a)):
+                    c = counts.copy()
+                    pr = c[first] / n
+                    c[first] -= 1
+                    pr *= c[up] / (n - 1)
+                    c[up] -= 1
+                    pr *= max(c[second], 0) / (n - 2)
+                    prob += pr
+                    if a == b:
+                        break
+                if prob <= 0.0:
+                    continue
+                sit = _situation(u, a, b)
+                sits[(a, b, up)] = sit
+                probs[(a, b, up)] = prob
+                ev += prob * sit.value
+    return CAResult(
+        rules=rules,
+        shoe=tuple(int(x) for x in counts[1:]),
+        edge=-ev,
+        situations=sits,
+        probability=probs,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def hand_actions(
+    rules: CARules, shoe: np.ndarray, hand: list[int], up: int
+) -> dict[str, float]:
+    """Value of every action of ``hand`` against ``up`` (CDZ-).
+
+    ``shoe`` is what is left *after* the hand and the up card were
+    dealt. Values are per unit of the initial wager, conditioned on no
+    dealer Blackjack when the card reader looks; an action missing from
+    the result is not allowed.
+    """
+    s = shoe.copy()
+    for card in hand:
+        s[card] += 1
+    u = _Up(rules, s, up, _pass(rules, s, up, 0))
+    i = hand_index(hand)
+    t = u.plain
+    n = int(shoe[1:].sum())
+    bjc = _bj_card(up)
+    peek = rules.hole_card is not HoleCard.ENHC_ALL
+    m0 = 1.0 - shoe[bjc] / n if (bjc and peek) else 1.0
+    out = {"stand": t.stand[i] / m0}
+    if _total(hand) < 21:
+        out["hit"] = t.hit[i] / m0
+        if len(hand) == 2 and _may_double(rules, _total(hand)):
+            out["double"] = t.dbl[i] / m0
+    if len(hand) == 2 and hand[0] == hand[1] and rules.max_split_hands > 1:
+        out["split"] = _split_value(u, hand[0]) / m0
+    if len(hand) == 2 and rules.surrender is not Surrender.NONE:
+        out["surrender"] = float(rules.surrender_refund) - 1.0
+    return out

@@ -1,0 +1,344 @@
+"""Rules of the exact blackjack analyzer: Double Back Jack to ordinary.
+
+:class:`CARules` is an *analyzer-only* rules type (issue 14). It holds
+every Double Back Jack option that changes the mathematics of one box,
+plus the options that turn the game into ordinary blackjack, so that
+the exact analyzer can be checked against the published combinatorial
+analyzers and each Double Back Jack rule can be priced alone. The game
+engine keeps :class:`~croupier.games.double_back_jack.rules.
+DoubleBackJackRules`: options such as ``second_chance=false`` or
+``hole_card=enhc_all`` describe other games, which the engine does not
+deal, so they are not added to the game's rules class (where they would
+have to be honoured or refused). :meth:`CARules.from_game` derives the
+analyzer's rules from a Rules Submission; every default is the Double
+Back Jack default (D1-D8).
+
+>>> CARules().second_chance, CARules().surrender
+(True, <Surrender.LATE: 'late'>)
+>>> ordinary = CARules.ordinary(decks=6)
+>>> ordinary.dealer_22_push, ordinary.twenty_one_paid_at_once
+(False, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum, unique
+from fractions import Fraction
+from typing import Any
+
+from croupier.errors import RulesError
+from croupier.games.double_back_jack.rules import DoubleBackJackRules
+from croupier.money import Odds
+from croupier.rules import GameRules, Provenance, option
+
+__all__ = ["CARules", "DoubleOn", "HoleCard", "Surrender"]
+
+
+@unique
+class Surrender(StrEnum):
+    """When a hand may be surrendered."""
+
+    NONE = "none"
+    """No surrender."""
+    LATE = "late"
+    """After the card reader found no dealer Blackjack (591.7(i))."""
+    EARLY = "early"
+    """Before the card reader (full early surrender)."""
+
+
+@unique
+class DoubleOn(StrEnum):
+    """Which first two cards may be doubled (totals, soft as high)."""
+
+    ANY = "any"
+    """Any two cards."""
+    NINE_TO_ELEVEN = "9-11"
+    """Hard (or soft-as-high) totals 9, 10, 11."""
+    TEN_ELEVEN = "10-11"
+    """Totals 10 and 11."""
+
+
+@unique
+class HoleCard(StrEnum):
+    """How a dealer Blackjack is found."""
+
+    PEEK = "peek"
+    """Card reader on an ace or 10 (591.7(h)); later play knows no BJ."""
+    ENHC_OBO = "enhc_obo"
+    """No hole card; a dealer Blackjack takes the original bets only."""
+    ENHC_ALL = "enhc_all"
+    """No hole card; a dealer Blackjack takes every bet (doubles, splits)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CARules(GameRules):
+    """Options of the exact analyzer (Double Back Jack defaults)."""
+
+    decks: int = option(
+        6,
+        provenance=Provenance.ASSUMED,
+        decision="D8",
+        ref="673a.3(a)",
+        minimum=1,
+        maximum=8,
+        doc="Decks in the shoe (a given composition overrides it).",
+    )
+    blackjack_payout: Odds = option(
+        Odds(3, 2),
+        provenance=Provenance.ASSUMED,
+        decision="D4",
+        ref="591.7(f)",
+        doc="Odds paid on a player Blackjack.",
+    )
+    win_payout: Odds = option(
+        Odds(1, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D4",
+        ref="591.7(s)(1)(ii)",
+        doc="Odds paid on a hand that beats the dealer.",
+    )
+    twenty_one_paid_at_once: bool = option(
+        True,
+        provenance=Provenance.REG,
+        decision="D4",
+        ref="591.7(m)",
+        doc="A 21 (not a Blackjack, not a Second Chance) is paid at once; "
+        "false: it stands like any total (ordinary blackjack).",
+    )
+    twenty_one_payout: Odds = option(
+        Odds(1, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D4",
+        ref="591.7(m)",
+        doc="Odds of the 21 paid at once.",
+    )
+    blackjack_paid_before_peek: bool = option(
+        True,
+        provenance=Provenance.REG,
+        ref="591.7(f)",
+        doc="A player Blackjack is paid before the card reader; false: it "
+        "pushes against a dealer Blackjack (ordinary blackjack).",
+    )
+    dealer_22_push: bool = option(
+        True,
+        provenance=Provenance.REG,
+        ref="591.7(q)(1)",
+        doc="A dealer 22 pushes every remaining hand; false: 22 is a bust.",
+    )
+    dealer_hits_soft_17: bool = option(
+        False,
+        provenance=Provenance.REG,
+        ref="591.7(o)",
+        doc="The dealer hits a soft 17 (false: stands on every 17).",
+    )
+    second_chance: bool = option(
+        True,
+        provenance=Provenance.REG,
+        ref="591.7(l)",
+        doc="A busted hand may buy a Second Chance (card subtracted).",
+    )
+    second_chance_21_payout: Odds = option(
+        Odds(1, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D3",
+        ref="591.7(l)(2)",
+        doc="Odds on a Second Chance Wager whose hand lands on 21.",
+    )
+    second_chance_win_payout: Odds = option(
+        Odds(1, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D3",
+        ref="591.7(s)(1)(i)",
+        doc="Odds on a Second Chance Wager whose hand beats the dealer.",
+    )
+    second_chance_on_doubled: bool = option(
+        True,
+        provenance=Provenance.INFER,
+        decision="D2",
+        ref="591.7(l)",
+        doc="A busted doubled hand is offered a Second Chance.",
+    )
+    second_chance_on_split: bool = option(
+        True,
+        provenance=Provenance.INFER,
+        decision="D2",
+        ref="591.7(l)",
+        doc="A busted split hand is offered a Second Chance.",
+    )
+    collect_busts_at_once: bool = option(
+        True,
+        provenance=Provenance.ASSUMED,
+        decision="D1",
+        ref="591.7(l)",
+        doc="A declined bust is collected at once (never pushed by 22).",
+    )
+    insurance: bool = option(
+        True,
+        provenance=Provenance.REG,
+        decision="D5",
+        ref="591.7(g)",
+        doc="Insurance is offered on an ace up card.",
+    )
+    insurance_payout: Odds = option(
+        Odds(2, 1),
+        provenance=Provenance.ASSUMED,
+        decision="D5",
+        ref="673a.8",
+        doc="Odds paid on insurance.",
+    )
+    insurance_max: Fraction = option(
+        Fraction(1, 2),
+        provenance=Provenance.ASSUMED,
+        decision="D5",
+        ref="673a.8",
+        minimum=Fraction(0),
+        maximum=Fraction(1),
+        doc="Insurance placed when it pays, as a share of the wager.",
+    )
+    surrender: Surrender = option(
+        Surrender.LATE,
+        provenance=Provenance.ASSUMED,
+        decision="D6",
+        ref="591.7(i)",
+        choices=[s.value for s in Surrender],
+        doc="none, late (after the card reader) or early (before it).",
+    )
+    surrender_refund: Fraction = option(
+        Fraction(1, 2),
+        provenance=Provenance.ASSUMED,
+        decision="D6",
+        ref="673a.9",
+        minimum=Fraction(0),
+        maximum=Fraction(1),
+        doc="Share of the wager returned on surrender.",
+    )
+    double_on: DoubleOn = option(
+        DoubleOn.ANY,
+        provenance=Provenance.REG,
+        decision="D7",
+        ref="673a.10(a)",
+        choices=[d.value for d in DoubleOn],
+        doc="any two cards, 9-11 or 10-11 (soft totals count high).",
+    )
+    double_after_split: bool = option(
+        True,
+        provenance=Provenance.REG,
+        decision="D7",
+        ref="673a.10(c)",
+        doc="Doubling on the first two cards of a split hand.",
+    )
+    max_split_hands: int = option(
+        2,
+        provenance=Provenance.REG,
+        decision="D7",
+        ref="673a.11(a)",
+        minimum=1,
+        maximum=4,
+        doc="Hands a box may hold after splitting (1 = no split; above 2 "
+        "= resplits, exact by enumeration on small shoes only).",
+    )
+    resplit_aces: bool = option(
+        False,
+        provenance=Provenance.ASSUMED,
+        decision="D7",
+        ref="673a.11(a)",
+        doc="Split aces may be split again (when resplits are allowed).",
+    )
+    split_aces_one_card: bool = option(
+        False,
+        provenance=Provenance.REG,
+        decision="D7",
+        ref="673a.11(c)",
+        doc="Each split ace gets exactly one card.",
+    )
+    hole_card: HoleCard = option(
+        HoleCard.PEEK,
+        provenance=Provenance.REG,
+        ref="591.7(h)",
+        choices=[h.value for h in HoleCard],
+        doc="peek (card reader), enhc_obo or enhc_all (no hole card).",
+    )
+
+    def __post_init__(self) -> None:
+        """Refuse combinations the analyzer does not define."""
+        if self.hole_card is not HoleCard.PEEK:
+            if self.surrender is Surrender.LATE:
+                self._refuse(
+                    "surrender",
+                    "late surrender needs hole_card=peek (use early)",
+                )
+            if self.hole_card is HoleCard.ENHC_ALL:
+                for name in ("second_chance", "twenty_one_paid_at_once"):
+                    if getattr(self, name):
+                        self._refuse(
+                            name,
+                            f"{name}=true is defined with hole_card=peek "
+                            "or enhc_obo only",
+                        )
+
+    @staticmethod
+    def _refuse(name: str, why: str) -> None:
+        msg = f"option {name!r}: {why}"
+        raise RulesError(msg)
+
+    @classmethod
+    def from_game(cls, rules: DoubleBackJackRules) -> CARules:
+        """The analyzer's rules for a Double Back Jack Rules Submission.
+
+        Table options (limits, boxes, rounding, collection order,
+        penetration) do not change one box's expectation and are left
+        out; ``double_for_less`` is never better than a full double.
+        """
+        return cls(
+            decks=rules.decks,
+            blackjack_payout=rules.blackjack_payout,
+            win_payout=rules.win_payout,
+            twenty_one_payout=rules.twenty_one_payout,
+            second_chance_21_payout=rules.second_chance_21_payout,
+            second_chance_win_payout=rules.second_chance_win_payout,
+            second_chance_on_doubled=rules.second_chance_on_doubled,
+            second_chance_on_split=rules.second_chance_on_split,
+            collect_busts_at_once=rules.collect_busts_at_once,
+            insurance=rules.insurance,
+            insurance_payout=rules.insurance_payout,
+            insurance_max=rules.insurance_max,
+            surrender=Surrender.LATE if rules.surrender else Surrender.NONE,
+            surrender_refund=rules.surrender_refund,
+            double_after_split=rules.double_after_split,
+            max_split_hands=rules.max_split_hands,
+            split_aces_one_card=not rules.split_aces_may_draw,
+        )
+
+    @classmethod
+    def ordinary(cls, **overrides: Any) -> CARules:
+        """Ordinary blackjack: 3:2, peek, S17, DOA, DAS, one split, split
+        aces one card, late surrender off, no Double Back Jack rule."""
+        base = cls(
+            twenty_one_paid_at_once=False,
+            blackjack_paid_before_peek=False,
+            dealer_22_push=False,
+            second_chance=False,
+            surrender=Surrender.NONE,
+            split_aces_one_card=True,
+            insurance=False,
+        )
+        return replace(base, **overrides) if overrides else base
+
+    def describe(self) -> str:
+        """A one-line summary of the options that differ from DBJ."""
+        default = CARules()
+        parts = [f"{self.decks} decks"]
+        for f in fields(self):
+            if f.name == "decks":
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                parts.append(f"{f.name}={_plain(value)}")
+        return ", ".join(parts)
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

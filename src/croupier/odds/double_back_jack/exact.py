@@ -1,0 +1,479 @@
+"""Exact composition-dependent analysis of one blackjack box (issue 14).
+
+The analyzer solves one box against the dealer from a finite shoe under
+:class:`~.carules.CARules`, which spans Double Back Jack (591.7, now
+673a.7) and ordinary blackjack. Every figure it reports is exact (up to
+binary floating point, about 1e-13) for the strategy it names:
+
+**CDZ-** (the combinatorial-analyzer literature's name): every decision
+depends on the cards of the hand being played (its composition) and
+the up card, never on the cards of other hands. Post-split decisions
+are the same for every split hand: the best play of a hand of cards
+``H`` split from a pair of ``P`` against ``u``, computed with the shoe
+less ``u``, ``H`` and the other ``P``. Insurance, surrender, double,
+split, stand and hit are chosen to maximise the expectation of the
+round. Only one split (``max_split_hands`` 1 or 2) is computed here;
+resplits are exact by enumeration (:mod:`.enumerate`) on small shoes.
+
+How exactness is obtained
+-------------------------
+
+* *Every draw from the actual remaining shoe.* A hand's state is its
+  composition ``H``; the player's next card and the dealer's cards come
+  from the shoe less the up card and ``H`` (less the other pair card
+  after a split). By exchangeability the cards a stopping rule draws
+  for one split hand do not change the distribution of the other
+  hand's cards and the dealer's, so a split is twice the expectation of
+  one split hand played from the shoe less both pair cards.
+* *Dealer probabilities.* For each up card the dealer's possible draws
+  are listed once as multisets ``D`` (hole card and hits) with the
+  number ``k`` of orders in which the dealer really draws them. From a
+  shoe ``R`` of ``N`` cards, ``P(D) = k * prod_v ff(R_v, D_v) /
+  ff(N, |D|)`` (falling factorials). Multisets are far fewer than
+  ordered draws (9,114 over the ten up cards).
+* *Peek.* With a card reader, later decisions know the dealer has no
+  Blackjack. Every value is computed as the expectation *jointly* with
+  "no dealer Blackjack": a stand sums only the dealer outcomes that are
+  not a Blackjack (their joint probabilities, exact because the hole
+  card is exchangeable with the later cards), and a settled result (a
+  21 paid at once, a bust) is weighted by ``P(no Blackjack | shoe left
+  at that moment)``. Comparing joint expectations at one state compares
+  the conditional ones (same denominator), so every decision is the
+  conditional optimum; the round adds ``-P(dealer Blackjack)`` for the
+  original wager lost to the card reader.
+* *Second Chance.* A bust of hard total ``h`` may buy a card ``c``
+  subtracted from ``h``. Its value sums the joint law of ``(c, dealer's
+  cards)``: by exchangeability ``P(D, c) = P(D) (R_c - D_c) /
+  (N - |D|)``, so one pass over the dealer multisets per bust
+  composition gives it exactly (the card is removed from the dealer's
+  shoe).
+* *No hole card.* ``enhc_obo`` loses only the original wager to a
+  dealer Blackjack, whatever the play: its expectation equals the peek
+  game's (the card reader's information costs nothing when doubles and
+  splits are returned). ``enhc_all`` counts the dealer Blackjack among
+  the dealer outcomes of every standing hand (each hand loses its
+  stake); busts are lost anyway.
+
+The kernels run with numba; with ``NUMBA_DISABLE_JIT=1`` the very same
+source runs as plain Python (the baseline of the benchmark).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "DEALER_OUTCOMES",
+    "dealer_multisets",
+    "hand_index",
+    "hand_pass",
+    "player_hands",
+]
+
+DEALER_OUTCOMES = ("17", "18", "19", "20", "21", "22", "23+", "blackjack")
+"""Dealer outcome indices 0-7."""
+
+# rule parameter vector ``par``
+Q_WIN, Q_21, Q_SC21, Q_SCWIN = 0, 1, 2, 3
+Q_PAID21, Q_PUSH22, Q_SC_HIT, Q_SC_DBL = 4, 5, 6, 7
+Q_COLLECT, Q_PEEK, Q_BJ_LOSES = 8, 9, 10
+N_Q = 11
+
+NEG = -1e9
+"""Value of an action that is not allowed."""
+
+
+# ---------------------------------------------------------------------------
+# deck-independent tables (built once, in Python)
+
+
+@lru_cache(maxsize=1)
+def player_hands() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every player hand composition with hard total 21 or less.
+
+    Returns ``(counts[n, 11], hard[n], child[n, 11], bust[m, 11])``,
+    sorted by hard total, highest first (so a hand's children come
+    before it). ``child[i, v]`` is the index of the hand plus a card of
+    value ``v``, or ``-1 - j`` where ``j`` indexes ``bust`` (hard total
+    over 21).
+    """
+    hands: list[tuple[int, ...]] = []
+
+    def walk(value: int, counts: list[int], total: int) -> None:
+        if value > 10:
+            if sum(counts) >= 1:
+                hands.append((0, *counts))
+            return
+        n = 0
+        while total + n * value <= 21:
+            counts.append(n)
+            walk(value + 1, counts, total + n * value)
+            counts.pop()
+            n += 1
+
+    walk(1, [], 0)
+
+    def hard_of(h: tuple[int, ...]) -> int:
+        return sum(v * h[v] for v in range(1, 11))
+
+    hands.sort(key=lambda h: (-hard_of(h), h))
+    index = {h: i for i, h in enumerate(hands)}
+    busts: dict[tuple[int, ...], int] = {}
+    child = np.full((len(hands), 11), -(10**9), dtype=np.int64)
+    for i, h in enumerate(hands):
+        for v in range(1, 11):
+            nxt = list(h)
+            nxt[v] += 1
+            key = tuple(nxt)
+            if key in index:
+                child[i, v] = index[key]
+            else:
+                child[i, v] = -1 - busts.setdefault(key, len(busts))
+    counts = np.array(hands, dtype=np.int64)
+    hard = counts @ np.arange(11, dtype=np.int64)
+    bust = np.zeros((len(busts), 11), dtype=np.int64)
+    for key, j in busts.items():
+        bust[j] = key
+    return counts, hard, child, bust
+
+
+@lru_cache(maxsize=1)
+def _hand_lookup() -> dict[tuple[int, ...], int]:
+    counts = player_hands()[0]
+    return {tuple(int(x) for x in row): i for i, row in enumerate(counts)}
+
+
+def hand_index(cards: list[int] | tuple[int, ...]) -> int:
+    """Index in :func:`player_hands` of the hand of these value indices."""
+    key = [0] * 11
+    for card in cards:
+        key[card] += 1
+    try:
+        return _hand_lookup()[tuple(key)]
+    except KeyError:
+        msg = f"hand {list(cards)} is over 21"
+        raise ValueError(msg) from None
+
+
+@lru_cache(maxsize=20)
+def dealer_multisets(
+    up: int, hits_soft_17: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The dealer's final draws for an up card, as multisets.
+
+    Returns ``(values[n, 8], counts[n, 8], size[n], orders[n],
+    outcome[n])``: the distinct values of each multiset (hole card and
+    hits) with their counts (padded with value 0), the number of cards,
+    the number of orders in which the dealer draws exactly those cards
+    (standing only at the last) and the outcome index of
+    :data:`DEALER_OUTCOMES` (7 = Blackjack: hole card completing 21).
+    """
+    final: dict[tuple[int, ...], int] = {}
+    outcome: dict[tuple[int, ...], int] = {}
+    front: dict[tuple[int, ...], int] = {(): 1}
+    while front:
+        nxt: dict[tuple[int, ...], int] = {}
+        for drawn, orders in front.items():
+            for v in range(1, 11):
+                cards = tuple(sorted((*drawn, v)))
+                hard = up + sum(cards)
+                soft = (up == 1 or 1 in cards) and hard + 10 <= 21
+                total = hard + 10 if soft else hard
+                stands = total >= 17 and not (
+                    hits_soft_17 and soft and total == 17
+                )
+                if stands:
+                    final[cards] = final.get(cards, 0) + orders
+                    if len(cards) == 1 and total == 21:
+                        outcome[cards] = 7
+                    else:
+                        outcome[cards] = min(total, 23) - 17
+                else:
+                    nxt[cards] = nxt.get(cards, 0) + orders
+        front = nxt
+    keys = sorted(final)
+    n = len(keys)
+    values = np.zeros((n, 8), dtype=np.int64)
+    counts = np.zeros((n, 8), dtype=np.int64)
+    size = np.zeros(n, dtype=np.int64)
+    orders = np.zeros(n)
+    out = np.zeros(n, dtype=np.int64)
+    for i, key in enumerate(keys):
+        distinct = sorted(set(key))
+        for j, v in enumerate(distinct):
+            values[i, j] = v
+            counts[i, j] = key.count(v)
+        size[i] = len(key)
+        orders[i] = final[key]
+        out[i] = outcome[key]
+    return values, counts, size, orders, out
+
+
+# ---------------------------------------------------------------------------
+# kernels
+
+
+@njit(cache=True)
+def _mass(r: np.ndarray, n: int, up: int, par: np.ndarray) -> float:
+    """P(no dealer Blackjack | shoe ``r``) where the peek conditions."""
+    if par[Q_PEEK] == 0.0 or n == 0:
+        return 1.0
+    if up == 1:
+        return 1.0 - r[10] / n
+    if up == 10:
+        return 1.0 - r[1] / n
+    return 1.0
+
+
+@njit(cache=True)
+def _dealer(
+    r: np.ndarray,
+    n: int,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    d_out: np.ndarray,
+    ff: np.ndarray,
+    den: np.ndarray,
+    dd: np.ndarray,
+    want_w: bool,
+    w0: np.ndarray,
+    w: np.ndarray,
+) -> None:
+    """Dealer outcome probabilities ``dd[8]`` from shoe ``r`` (N cards).
+
+    With ``want_w``: ``w0[o] = sum P(D) / (N - |D|)`` and ``w[o, v] =
+    sum P(D) D_v / (N - |D|)`` over the multisets of outcome ``o`` (the
+    joint law of the dealer's cards and one more card).
+    """
+    jmax = ff.shape[1]
+    for v in range(1, 11):
+        ff[v, 0] = 1.0
+        for j in range(1, jmax):
+            k = r[v] - j + 1
+            ff[v, j] = ff[v, j - 1] * k if k > 0 else 0.0
+    den[0] = 1.0
+    for j in range(1, den.shape[0]):
+        k = n - j + 1
+        den[j] = den[j - 1] * k if k > 0 else 0.0
+    dd[:] = 0.0
+    if want_w:
+        w0[:] = 0.0
+        w[:, :] = 0.0
+    for i in range(d_size.shape[0]):
+        s = d_size[i]
+        if den[s] == 0.0:
+            continue
+        p = d_ord[i]
+        for j in range(8):
+            v = d_val[i, j]
+            if v == 0:
+                break
+            p *= ff[v, d_cnt[i, j]]
+        if p == 0.0:
+            continue
+        p /= den[s]
+        o = d_out[i]
+        dd[o] += p
+        if want_w and n - s > 0:
+            q = p / (n - s)
+            w0[o] += q
+            for j in range(8):
+                v = d_val[i, j]
+                if v == 0:
+                    break
+                w[o, v] += q * d_cnt[i, j]
+
+
+@njit(cache=True)
+def _stand_pay(t: int, o: int, par: np.ndarray) -> float:
+    """Net per unit of a hand standing on ``t`` against outcome ``o``."""
+    if o == 7:
+        return -par[Q_BJ_LOSES]
+    if o == 6:
+        return par[Q_WIN]
+    if o == 5:
+        return 0.0 if par[Q_PUSH22] > 0 else par[Q_WIN]
+    dt = 17 + o
+    if t > dt:
+        return par[Q_WIN]
+    if t == dt:
+        return 0.0
+    return -1.0
+
+
+@njit(cache=True)
+def _sc_pay(x: int, o: int, par: np.ndarray) -> float:
+    """Net (both wagers) per unit of a Second Chance hand of total x."""
+    if x > 21:
+        return -2.0
+    if x == 21:
+        return par[Q_SC21]
+    if o == 6:
+        return par[Q_SCWIN]
+    if o == 5:
+        return 0.0 if par[Q_PUSH22] > 0 else par[Q_SCWIN]
+    dt = 17 + o
+    if x > dt:
+        return par[Q_SCWIN]
+    if x == dt:
+        return 0.0
+    return -2.0
+
+
+@njit(cache=True)
+def hand_pass(
+    shoe: np.ndarray,
+    extra: int,
+    up: int,
+    par: np.ndarray,
+    h_cnt: np.ndarray,
+    h_hard: np.ndarray,
+    h_child: np.ndarray,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    d_out: np.ndarray,
+    stand: np.ndarray,
+    hit: np.ndarray,
+    best: np.ndarray,
+    dbl: np.ndarray,
+    live: np.ndarray,
+    bust_done: np.ndarray,
+    bust_dec: np.ndarray,
+    bust_sc: np.ndarray,
+) -> None:
+    """Value every hand composition against ``up`` (joint with no BJ).
+
+    ``shoe`` is the shoe less the up card; a hand ``H`` draws from
+    ``shoe - H`` less one card of value ``extra`` (the other pair card
+    of a split; 0 = none), and only hands holding ``extra`` are valued
+    then. Filled per hand: ``stand`` (a 21 paid at once: its payment),
+    ``hit`` and ``dbl`` (per unit of the hand's wager; ``dbl`` counts
+    the doubled wager), ``best`` = max(stand, hit), ``live`` = 1 where
+    the hand can occur. Busts are valued in ``bust_dec`` (declined) and
+    ``bust_sc`` (Second Chance taken), per unit.
+    """
+    jmax = 1
+    for i in range(d_cnt.shape[0]):
+        for j in range(8):
+            if d_cnt[i, j] + 1 > jmax:
+                jmax = d_cnt[i, j] + 1
+    smax = 1
+    for i in range(d_size.shape[0]):
+        if d_size[i] + 1 > smax:
+            smax = d_size[i] + 1
+    ff = np.zeros((11, jmax))
+    den = np.zeros(smax)
+    dd = np.zeros(8)
+    w0 = np.zeros(8)
+    w = np.zeros((8, 11))
+    r = np.zeros(11, dtype=np.int64)
+    rb = np.zeros(11, dtype=np.int64)
+    bust_done[:] = 0
+    nh = h_cnt.shape[0]
+    for i in range(nh):
+        live[i] = 0
+        stand[i] = NEG
+        hit[i] = NEG
+        best[i] = NEG
+        dbl[i] = NEG
+        if extra > 0 and h_cnt[i, extra] == 0:
+            continue
+        n = 0
+        ok = True
+        for v in range(1, 11):
+            r[v] = shoe[v] - h_cnt[i, v]
+            if v == extra:
+                r[v] -= 1
+            if r[v] < 0:
+                ok = False
+            n += r[v]
+        if not ok:
+            continue
+        live[i] = 1
+        hard = h_hard[i]
+        t = hard + 10 if (h_cnt[i, 1] > 0 and hard + 10 <= 21) else hard
+        m = _mass(r, n, up, par)
+        if t == 21 and par[Q_PAID21] > 0:
+            stand[i] = par[Q_21] * m
+            best[i] = stand[i]
+            continue
+        _dealer(
+            r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd, False, w0, w
+        )
+        s = 0.0
+        for o in range(8):
+            if dd[o] != 0.0 and (o < 7 or par[Q_BJ_LOSES] > 0):
+                s += dd[o] * _stand_pay(t, o, par)
+        stand[i] = s
+        if t == 21 or n == 0:
+            best[i] = s
+            continue
+        e_hit = 0.0
+        e_dbl = 0.0
+        for v in range(1, 11):
+            if r[v] == 0:
+                continue
+            pv = r[v] / n
+            j = h_child[i, v]
+            if j >= 0:
+                e_hit += pv * best[j]
+                e_dbl += pv * stand[j]
+                continue
+            b = -1 - j
+            if bust_done[b] == 0:
+                bust_done[b] = 1
+                nb = n - 1
+                for x in range(1, 11):
+                    rb[x] = r[x]
+                rb[v] -= 1
+                mb = _mass(rb, nb, up, par)
+                want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
+                sc = NEG
+                dec = -mb
+                if want or (par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0):
+                    _dealer(
+                        rb,
+                        nb,
+                        d_val,
+                        d_cnt,
+                        d_size,
+                        d_ord,
+                        d_out,
+                        ff,
+                        den,
+                        dd,
+                        want,
+                        w0,
+                        w,
+                    )
+                    if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
+                        dec = -(mb - dd[5])
+                if want and nb > 0:
+                    hb = hard + v
+                    sc = 0.0
+                    for o in range(7):
+                        if w0[o] == 0.0:
+                            continue
+                        a_o = 0.0
+                        corr = 0.0
+                        for c in range(1, 11):
+                            g = _sc_pay(hb - c, o, par)
+                            a_o += rb[c] * g
+                            corr += w[o, c] * g
+                        sc += w0[o] * a_o - corr
+                bust_dec[b] = dec
+                bust_sc[b] = sc
+            dec = bust_dec[b]
+            sc = bust_sc[b]
+            e_hit += pv * (max(dec, sc) if par[Q_SC_HIT] > 0 else dec)
+            e_dbl += pv * (max(dec, sc) if par[Q_SC_DBL] > 0 else dec)
+        hit[i] = e_hit
+        dbl[i] = 2.0 * e_dbl
+        best[i] = max(s, e_hit)
