@@ -138,8 +138,12 @@ def test_670a_9_c_kernel_settles_every_wager_like_the_engine() -> None:
 @pytest.mark.parametrize(
     "rules",
     [
-        {"dealing": "automated_shoe", "commission": "0"},
-        {"house_way": "best_high", "envy_counts_dealer": False},
+        {"dealing": "automated_shoe", "commission": "1/20"},
+        {
+            "house_way": "best_high",
+            "envy_counts_dealer": True,
+            "joker_low_beats_all": False,
+        },
         {
             "envy_qualifying_minimum": 300,
             "fortune_bonus_paytable": {

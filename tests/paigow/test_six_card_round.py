@@ -123,10 +123,11 @@ def test_double_down_is_settled_like_the_base_wager_d22(
     _act(rnd, 1, "double_down", amount=600)
     _act(rnd, 1, "set", low="Ac")
     by_wager = {s.key.wager: s for s in rnd.settlements}
-    assert by_wager["pai_gow"].net == 950
-    assert by_wager["pai_gow"].commission == 50
+    # D20 (revised): no commission on winning wagers, so even money
+    assert by_wager["pai_gow"].net == 1000
+    assert by_wager["pai_gow"].commission == 0
     assert by_wager["double_down"].amount == 600
-    assert by_wager["double_down"].net == 570
+    assert by_wager["double_down"].net == 600
     decisions = [e for e in rnd.events if isinstance(e, DecisionMade)]
     assert decisions[0].amount == 600
 
@@ -140,16 +141,22 @@ def test_double_down_not_offered(deck: Deck, make_round: MakeRound) -> None:
     assert pending.legal == ("set", "house_way")
 
 
-def test_no_commission_option(deck: Deck, make_round: MakeRound) -> None:
+def test_commission_option_d20(deck: Deck, make_round: MakeRound) -> None:
     rnd = make_round(
-        deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}), commission="0"
+        deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}), commission="1/20"
     )
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.deal()
-    _act(rnd, 1, "no_double_down")
-    _act(rnd, 1, "house_way")
-    (settlement,) = rnd.settlements
-    assert (settlement.outcome, settlement.net) == (Outcome.WIN, 1000)
+    _act(rnd, 1, "double_down", amount=600)
+    _act(rnd, 1, "set", low="Ac")
+    by_wager = {s.key.wager: s for s in rnd.settlements}
+    # 5 % of 1000 is 50, of 600 is 30: 950 and 570 paid
+    assert by_wager["pai_gow"].outcome is Outcome.WIN
+    assert (by_wager["pai_gow"].net, by_wager["pai_gow"].commission) == (
+        950,
+        50,
+    )
+    assert by_wager["double_down"].net == 570
 
 
 def test_wager_refusals(deck: Deck, make_round: MakeRound) -> None:

@@ -11,7 +11,10 @@ rankings and completion of the round were not retrieved):
   hand and a one-card low hand; the high hand must outrank the low card.
 - D19: the joker acts as an ace, or completes a straight, a flush or a
   straight flush. In a flush it takes the highest rank missing from that
-  suit (never a duplicate card). Alone in the low hand it is an ace.
+  suit (never a duplicate card). Alone in the low hand it ranks as an
+  ace for setting the hand; a player's joker low beats any dealer low
+  hand (option ``joker_low_beats_all``, see :func:`compare`), the
+  dealer's counts as an ace.
 - D20: a hand wins if it outranks the dealer's hand of the same kind;
   identical ranks ("copies") go to the dealer.
 - Rankings: five aces (four aces and the joker) is the highest hand,
@@ -456,17 +459,28 @@ class Comparison:
         return "push"
 
 
-def compare(player: Setting, dealer: Setting) -> Comparison:
+def compare(
+    player: Setting, dealer: Setting, *, joker_low_beats_all: bool = True
+) -> Comparison:
     """Compare both hands with the dealer's; copies go to the dealer.
+
+    With ``joker_low_beats_all`` (D19) a joker the player uses as the
+    one-card low hand beats any dealer low hand, an ace included;
+    without it, it is a plain ace (and a dealer ace copies it).
 
     >>> from croupier.cards import parse_cards
     >>> p = set_hand(parse_cards("Kd Kc 7h 5s 3d Ac"), Card.parse("Ac"))
     >>> d = set_hand(parse_cards("Kh Ks 7c 5d 3h Ad"), Card.parse("Ad"))
     >>> compare(p, d).result
     'lose'
+    >>> j = set_hand(parse_cards("Kd Kc 7h 5s 3d Jk"), Card.parse("Jk"))
+    >>> compare(j, d).low.value, compare(j, d, joker_low_beats_all=False).low
+    ('win', <HandOutcome.LOSE: 'lose'>)
     """
     p_high, d_high = player.high_value, dealer.high_value
     p_low, d_low = player.low_value, dealer.low_value
+    if joker_low_beats_all and player.low.is_joker:
+        p_low = ACE + 1  # above any dealer low card
     return Comparison(
         high=HandOutcome.WIN if p_high > d_high else HandOutcome.LOSE,
         low=HandOutcome.WIN if p_low > d_low else HandOutcome.LOSE,

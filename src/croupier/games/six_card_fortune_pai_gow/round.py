@@ -661,7 +661,11 @@ class SixCardRound(Round):
     def _settle_seat(
         self, seat: int, dealer: Setting, values: Mapping[int, int]
     ) -> None:
-        comparison = compare(self.settings[seat], dealer)
+        comparison = compare(
+            self.settings[seat],
+            dealer,
+            joker_low_beats_all=self.rules.joker_low_beats_all,
+        )
         result = comparison.result
         self.log.emit(
             HandsCompared,

@@ -5,9 +5,9 @@ state, is an option here with its provenance and project decision
 (SUMMARY.md §8, D18-D25). Paytables use the category names of
 :class:`croupier.hands.paigow.Category` (``three_of_a_kind`` ...).
 
->>> rules = SixCardRules.from_mapping({"commission": "0"})
+>>> rules = SixCardRules.from_mapping({"commission": "1/20"})
 >>> rules.commission, rules.dealing.value, rules.house_way
-(Fraction(0, 1), 'hand', 'standard')
+(Fraction(1, 20), 'hand', 'standard')
 """
 
 from __future__ import annotations
@@ -94,14 +94,23 @@ class SixCardRules(GameRules):
         doc="the hand the dealer holds the deck in, kept for the round",
     )
     commission: Fraction = option(
-        Fraction(1, 20),
+        Fraction(0),
         provenance=Provenance.ASSUMED,
         decision="D20",
         ref="670a.11",
         minimum=Fraction(0),
         maximum=Fraction(1),
-        doc="commission on winning Six-Card and Double Down Wagers "
-        "(0 = none), rounded down to whole minor units",
+        doc="commission on winning Six-Card and Double Down Wagers, "
+        "rounded down to whole minor units; 0 (none) per the published "
+        "rules of the game",
+    )
+    joker_low_beats_all: bool = option(
+        True,
+        provenance=Provenance.ASSUMED,
+        decision="D19",
+        ref="670a.11",
+        doc="a joker a player uses as the low hand beats any dealer low "
+        "hand (published rules of the game); false: it is a plain ace",
     )
     house_way: str = option(
         "standard",
@@ -157,10 +166,12 @@ class SixCardRules(GameRules):
         "the qualifying minimum ('10:1' pays ten minimums)",
     )
     envy_counts_dealer: bool = option(
-        True,
+        False,
         provenance=Provenance.ASSUMED,
         decision="D23",
-        doc="whether the dealer's hand earns Envy Bonuses like a position",
+        ref="670a.9(a)(3)(i)",
+        doc="whether the dealer's hand earns Envy Bonuses like a position "
+        "(false: other players' hands only, per the published rules)",
     )
     progressive_offered: bool = option(
         True,

@@ -60,7 +60,11 @@ def play_round_python(
     meter = rules.progressive_meter
     out: dict[int, dict[str, int]] = {}
     for seat in range(6, 0, -1):
-        result = compare(way.set_hand(hands[seat]), dealer).result
+        result = compare(
+            way.set_hand(hands[seat]),
+            dealer,
+            joker_low_beats_all=rules.joker_low_beats_all,
+        ).result
         stake = params.pai_gow_stake
         if result == "win":
             pai_gow = stake - commission_on(stake, rules.commission)

@@ -93,7 +93,8 @@ P_METER = 7
 P_RESET = 8
 P_STACKS = 9
 P_HOUSE_WAY = 10
-PARAMS = 11
+P_JOKER_LOW = 11
+PARAMS = 12
 """Length of ``iparams``."""
 
 
@@ -236,6 +237,8 @@ def play_deck(
         low = house_way_low(h, vals, iparams[P_HOUSE_WAY])
         highs[p] = vals[low]
         lows[p] = low_rank(h[low])
+        if p != DEALER and h[low] == 52 and iparams[P_JOKER_LOW]:
+            lows[p] = 15  # a player's joker low beats any low (D19)
     win_net = iparams[P_PAI_GOW_WIN]
     stake = iparams[P_PAI_GOW_STAKE]
     meter = iparams[P_METER]

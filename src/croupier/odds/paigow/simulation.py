@@ -168,6 +168,7 @@ def kernel_params(any_rules: GameRules) -> KernelParams:
     iparams[k.P_RESET] = rules.progressive_reset
     iparams[k.P_STACKS] = int(rules.dealing is Dealing.AUTOMATED_SHOE)
     iparams[k.P_HOUSE_WAY] = _WAYS[rules.house_way]
+    iparams[k.P_JOKER_LOW] = int(rules.joker_low_beats_all)
     return KernelParams(
         iparams=iparams,
         fortune_net=fortune_net,
