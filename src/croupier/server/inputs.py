@@ -1,0 +1,112 @@
+"""What the server accepts at its edge: bounded ids, amounts and names.
+
+Every number that reaches storage is bounded by what its column holds
+(issue 12 point 6): ids and seat numbers are 32-bit ``INTEGER`` columns
+(:data:`MAX_ID`), money is ``BIGINT`` and bounded far below 2^63
+(:data:`MAX_AMOUNT` for one amount, :data:`MAX_BALANCE` for a balance,
+D31). Amounts are strict JSON integers: ``"100"``, ``1000.0`` and
+``true`` are refused, not coerced. Player names are cleaned by
+:func:`clean_name` (D31).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated
+
+from fastapi import Path, Query
+from pydantic import AfterValidator, Field, StrictInt, StrictStr
+
+__all__ = [
+    "MAX_AMOUNT",
+    "MAX_BALANCE",
+    "MAX_ID",
+    "MAX_NAME",
+    "Amount",
+    "Balance",
+    "IdPath",
+    "IdQuery",
+    "PlayerName",
+    "SeatNumber",
+    "clean_name",
+    "name_key",
+    "name_skeleton",
+]
+
+MAX_ID = 2**31 - 1
+"""Largest id or seat number: the 32-bit ``INTEGER`` columns hold it."""
+MAX_AMOUNT = 10**12
+"""Largest single amount (wager, deposit, limit), minor units (ASSUMED,
+D31: $10,000,000,000.00, far above any table and far below 2^63)."""
+MAX_BALANCE = 10**15
+"""Largest balance a deposit may reach, minor units (ASSUMED, D31)."""
+MAX_NAME = 40
+"""Longest player name, in characters (issue 12 point 6)."""
+
+_RESERVED = ("operator",)
+"""Names no player may take, nor anything that reads as them."""
+
+Amount = Annotated[StrictInt, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
+"""An amount in minor units; its sign is the engine's to refuse (with
+the rule it breaks), its size the edge's."""
+Balance = Annotated[StrictInt, Field(ge=0, le=MAX_BALANCE)]
+"""A starting balance, minor units."""
+SeatNumber = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+"""A seat number in a body (the table refuses one it does not have)."""
+IdPath = Annotated[int, Path(ge=1, le=MAX_ID)]
+"""A table, round, seat or player id in a path."""
+IdQuery = Annotated[int | None, Query(ge=1, le=MAX_ID)]
+"""An optional id in a query string."""
+
+
+def clean_name(raw: str) -> str:
+    """A player name trimmed and checked (D31); ``ValueError`` if bad.
+
+    The name is NFC-normalised and trimmed; it must then be 1 to
+    :data:`MAX_NAME` printable characters (no control, format or
+    line-separator characters) and must not read as ``operator`` once
+    case, width, accents, digits-for-letters and punctuation are set
+    aside.
+
+    >>> clean_name("  Ann  ")
+    'Ann'
+    >>> clean_name("0p-Erator")
+    Traceback (most recent call last):
+    ...
+    ValueError: the name 'operator' is reserved
+    """
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        msg = f"a name has 1 to {MAX_NAME} characters after trimming"
+        raise ValueError(msg)
+    if not name.isprintable():
+        msg = "a name may hold only printable characters"
+        raise ValueError(msg)
+    if any(word in name_skeleton(name) for word in _RESERVED):
+        msg = "the name 'operator' is reserved"
+        raise ValueError(msg)
+    return name
+
+
+_LOOKALIKE = str.maketrans("013457$@", "oleastsa")
+
+
+def name_skeleton(name: str) -> str:
+    """``name`` reduced to what it reads as: lower-case ASCII letters.
+
+    >>> name_skeleton("Ópér4t0r!")
+    'operator'
+    """
+    folded = unicodedata.normalize("NFKD", name).casefold()
+    plain = "".join(c for c in folded if not unicodedata.combining(c))
+    return re.sub(r"[^a-z]", "", plain.translate(_LOOKALIKE))
+
+
+def name_key(name: str) -> str:
+    """The key under which names are unique (case-insensitive)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+PlayerName = Annotated[StrictStr, AfterValidator(clean_name)]
+"""A player name in a body, cleaned by :func:`clean_name`."""
