@@ -6,7 +6,7 @@ import json
 
 import typer
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 from tests.server.conftest import operator, seat_player
 from typer.testing import CliRunner
 
@@ -41,7 +41,15 @@ def test_591_7_u_replay_verifies_a_stored_round(
     assert "replay reproduces" in ok.output
     assert "§" in ok.output or spec.section in ok.output
     engine = storage.make_engine(db_url)
-    record = detail["record"]
+    # the record is read from storage: HTTP withholds it while the shoe
+    # is in play (issue 12 point 7)
+    with engine.connect() as conn:
+        stored = conn.execute(
+            select(storage.RoundRow.record_json).where(
+                storage.RoundRow.id == round_id
+            )
+        ).scalar_one()
+    record = json.loads(stored)
     record["settlements"][0]["net"] += 1
     with engine.begin() as conn:
         conn.execute(

@@ -1,10 +1,23 @@
 """What each client receives: the table as its seat may see it.
 
-Every message to a seat (HTTP response or WebSocket push) is built here
-from the round's seat-filtered events and the game's ``view(seat)``, then
-passed through :func:`~croupier.server.visibility.censor` against the
-cards that seat has seen. Round records (``GET /rounds/{id}``) keep the
-stack sealed while the shoe it came from is still in play.
+Every message to a viewer (HTTP response or WebSocket push) is derived
+here from what that viewer may know: the round's events field by field
+through the rule table of :mod:`croupier.server.visibility`, and the
+game's state through its ``view(seat)``, which builds each field from
+the state only when the seat may see it. Nothing is copied and blanked
+afterwards.
+
+Recall (``GET /rounds/{id}``) follows the same rules on the stored
+events: a player sees a round as his seat saw it (once over: all that
+was shown at showdown, 670a.11, and his own cards), a spectator as a
+spectator. The operator sees an open round as a spectator does, and a
+finished one with every card that left the shoe. The round record --
+the stored stack the round was dealt from, which names the cards still
+to come -- goes to nobody while that shoe is in play; once the shoe is
+finished (reshuffled, or the deck removed) it goes to the operator only
+(for audit and ``croupier replay``). Players and spectators never get
+it over HTTP: it names cards (the eleven pai gow cards counted face
+down, burned cards) that were never shown to anybody.
 """
 
 from __future__ import annotations
@@ -12,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
@@ -20,13 +33,14 @@ from croupier.registry import GameSpec
 from croupier.server import db
 from croupier.server.errors import NotFoundError
 from croupier.server.runtime import Casino, LiveRound, Player, TableRuntime
-from croupier.server.visibility import censor, seat_events
+from croupier.server.visibility import Viewer, viewer_events
 
 __all__ = [
     "game_info",
     "minimal_result",
     "round_detail",
     "round_list",
+    "shoe_info",
     "table_snapshot",
     "table_summary",
 ]
@@ -59,22 +73,42 @@ def table_summary(casino: Casino, rt: TableRuntime) -> dict[str, Any]:
         "wagers": list(rt.spec.wagers),
         "seat_count": casino.seat_count(rt),
         "seats": [
-            {"seat": s, "player_id": p, "name": casino.player_name(p)}
+            {
+                "seat": s,
+                "player_id": p,
+                "name": casino.player_name(p),
+                "sitting_out": s in rt.sitting_out,
+            }
             for s, p in sorted(rt.seats.items())
         ],
+        "settings": rt.settings.to_dict(),
         "rules": rt.table.rules.to_dict(),
+        "shoe": shoe_info(rt),
+    }
+
+
+def shoe_info(rt: TableRuntime) -> dict[str, Any]:
+    """Decks in play and cards left in the shoe (what a player can see)."""
+    shoe = rt.table.shoe
+    decks = getattr(rt.table.rules, "decks", None)
+    return {
+        "decks": decks if isinstance(decks, int) else 1,
+        "cards_left": None if shoe is None else len(shoe),
+        "kind": "shoe" if isinstance(decks, int) else "deck",
     }
 
 
 def _round_view(live: LiveRound, seat: int | None) -> dict[str, Any]:
     rnd = live.round
-    events, vis = seat_events(live.event_dicts, seat)
+    events = viewer_events(live.event_dicts, Viewer(seat))
     try:
         view = rnd.view(seat)
     except CroupierError:
         view = rnd.view(None)
     pending = rnd.pending()
-    if live.finished:
+    if live.voided is not None:
+        status = "voided"
+    elif live.finished:
         status = "over"
     elif live.dealt:
         status = "playing"
@@ -86,7 +120,7 @@ def _round_view(live: LiveRound, seat: int | None) -> dict[str, Any]:
         "phase": rnd.phase.value,
         "over": rnd.is_over,
         "pending": None if pending is None else pending.to_dict(),
-        "view": censor(view, vis.cards),
+        "view": view,
         "events": events,
         "stakes": [
             {
@@ -127,6 +161,8 @@ def table_snapshot(
         "table": table_summary(casino, rt),
         "round": None if rt.live is None else _seat_view(rt, rt.live, seat),
         "last": None if rt.last is None else _seat_view(rt, rt.last, seat),
+        "clock": rt.clock,
+        "ready": sorted(rt.ready),
         "you": None,
     }
     if player is not None:
@@ -158,9 +194,17 @@ def minimal_result(
 
 
 def round_list(
-    casino: Casino, *, table_id: int | None = None, limit: int = 50
+    casino: Casino,
+    *,
+    table_id: int | None = None,
+    limit: int = 50,
+    scope: ColumnElement[bool] | None = None,
 ) -> list[dict[str, Any]]:
-    """Recent rounds, newest first."""
+    """Recent rounds, newest first; only those in ``scope`` if given.
+
+    ``scope`` is :func:`croupier.server.access.round_scope` of the
+    caller: who may recall which rounds.
+    """
     counts = (
         select(db.EventRow.round_id, func.count().label("n"))
         .group_by(db.EventRow.round_id)
@@ -183,6 +227,8 @@ def round_list(
     )
     if table_id is not None:
         query = query.where(db.RoundRow.table_id == table_id)
+    if scope is not None:
+        query = query.where(scope)
     with casino.engine.connect() as conn:
         rows = conn.execute(query).all()
     return [
@@ -203,16 +249,17 @@ def round_list(
 def round_detail(
     casino: Casino, round_id: int, viewer: Player | None
 ) -> dict[str, Any]:
-    """One round: events, settlements and (once disclosed) its record.
+    """One round as ``viewer`` may recall it (see the module docstring).
 
-    While the round is open, or its shoe still in play, a player sees
-    the events as a spectator would and no record; an operator sees all.
+    ``sealed``: the shoe the round was dealt from is still in play (or
+    the round is open). ``record``: the stored record, to the operator
+    only, once the round is over and its shoe finished.
     """
     with Session(casino.engine, expire_on_commit=False) as session:
         row = session.get(db.RoundRow, round_id)
         if row is None:
             raise NotFoundError(f"no round {round_id}")
-        events = [
+        stored = [
             {"scope": scope, **json.loads(text)}
             for scope, text in session.execute(
                 select(db.EventRow.scope, db.EventRow.data_json)
@@ -220,9 +267,10 @@ def round_detail(
                 .order_by(db.EventRow.id)
             )
         ]
-    full = (viewer is not None and viewer.is_operator) or (
-        row.disclosed and row.status != "open"
-    )
+    over = row.status != "open"
+    sealed = not (row.disclosed and over)
+    operator = viewer is not None and viewer.is_operator
+    events = viewer_events(stored, _recall_viewer(row, viewer, over=over))
     settlements = [
         {k: v for k, v in e.items() if k not in ("scope", "type", "seq")}
         | {"outcome": e["outcome"]}
@@ -230,21 +278,36 @@ def round_detail(
         if e.get("type") == "wager_settled"
     ]
     record = None
-    if full and row.record_json:
+    if operator and not sealed and row.record_json:
         record = json.loads(row.record_json)
-    if not full:
-        shown, vis = seat_events(events, None)
-        events = censor(shown, vis.cards)
     return {
         "id": row.id,
         "table_id": row.table_id,
         "game": row.game,
         "status": row.status,
         "disclosed": bool(row.disclosed),
-        "sealed": not full,
+        "sealed": sealed,
         "started_at": row.started_at.isoformat(),
         "ended_at": row.ended_at.isoformat() if row.ended_at else None,
         "events": events,
         "settlements": settlements,
         "record": record,
     }
+
+
+def _recall_viewer(
+    row: db.RoundRow, viewer: Player | None, *, over: bool
+) -> Viewer:
+    """Whose eyes a recall looks through: the viewer's seat in that round."""
+    if viewer is None:
+        return Viewer()
+    if viewer.is_operator:
+        return Viewer(everything=over)
+    try:
+        owners = json.loads(row.owners_json or "{}")
+    except ValueError:
+        owners = {}
+    for seat, owner in owners.items():
+        if owner == viewer.id:
+            return Viewer(seat=int(seat))
+    return Viewer()
