@@ -9,7 +9,6 @@ compared with the server's own stored records and with a replay.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +32,14 @@ from croupier.history import RoundRecord, replay
 from croupier.registry import all_games
 from croupier.server import db as storage
 from croupier.server.app import create_app
+from croupier.verify import verify_round
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = [spec.name for spec in all_games()]
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A server database after three rounds of every game, two seats."""
     path = tmp_path_factory.mktemp("served") / "croupier.db"
     url = f"sqlite:///{path}"
@@ -51,7 +51,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             ]
             for _ in range(3):
                 play_round(players, spec.wagers[0])
-    yield url
+    return url
 
 
 def _export(url: str, out: Path, *extra: str) -> list[HandHistory]:
@@ -64,7 +64,7 @@ def _export(url: str, out: Path, *extra: str) -> list[HandHistory]:
     return [history for _, history in read_history(out)]
 
 
-def _stored(url: str) -> dict[str, tuple[str, Any]]:
+def _stored(url: str) -> dict[str, tuple[str | None, Any]]:
     engine = storage.make_engine(url)
     with engine.connect() as conn:
         rows = conn.execute(
@@ -86,6 +86,7 @@ def test_810a_11_server_rounds_round_trip_every_game(
     assert sorted(h.round_id for h in histories) == sorted(stored)
     for history in histories:
         text, owners = stored[history.round_id]
+        assert text is not None
         record = RoundRecord.loads(text)
         # read back equals what was written, and what the server stored
         assert HandHistory.loads(history.dumps()) == history
@@ -95,6 +96,8 @@ def test_810a_11_server_rounds_round_trip_every_game(
         assert again.shoe == record.shoe
         assert again.wagers == record.wagers
         assert replay(again).ok, replay(again).differences
+        # issue 17 point 2: croupier verify passes every server round
+        assert verify_round(history) is None, history.round_id
         # 810a.11 fields
         assert history.rules == record.rules
         assert history.rules_digest == rules_digest(record.rules)
@@ -110,7 +113,9 @@ def test_810a_11_server_rounds_round_trip_every_game(
             ]
             assert player.total_bet == sum(s["amount"] for s in stakes)
             assert player.total_won == sum(
-                s["amount"] + s["net"] for s in stakes if s["outcome"] != "lose"
+                s["amount"] + s["net"]
+                for s in stakes
+                if s["outcome"] != "lose"
             )
             assert player.balance_before is not None
             assert player.balance_after == (
@@ -168,9 +173,7 @@ def test_chh_schema_ships_in_the_package_and_refuses_bad_lines(
     CliRunner().invoke(app, ["scenario", str(path), "--history", str(out)])
     good = json.loads(out.read_text(encoding="utf-8"))
     bad = json.loads(json.dumps(good))
-    dealt = next(
-        s for s in bad["procedure"] if s["type"] == "card_dealt"
-    )
+    dealt = next(s for s in bad["procedure"] if s["type"] == "card_dealt")
     dealt["card"] = "1x"
     out.write_text(
         json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8"

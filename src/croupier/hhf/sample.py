@@ -1,0 +1,71 @@
+"""Seeded sample rounds in CHH form, dealt the way a live table deals.
+
+A :class:`~croupier.table.Table` on a seeded stream deals round after
+round from one shoe (shuffles, cuts and cover cards included); each
+seat wagers and takes a random legal decision. Tests and benchmarks use
+these as the conforming rounds a server would produce.
+
+>>> rounds = list(sample_histories("midibaccarat", 3, seed=1))
+>>> [h.round_id for h in rounds], rounds[0].shoe.known
+(['midibaccarat-1-1', 'midibaccarat-1-2', 'midibaccarat-1-3'], 'stacked')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from croupier.history import Recorder
+from croupier.registry import find_game
+from croupier.rng import SeededRng
+from croupier.round import Action
+from croupier.table import Table
+
+from .format import HandHistory, from_record
+
+__all__ = ["sample_histories"]
+
+_AMOUNTS = (500, 1000, 2500)
+
+
+def sample_histories(
+    game: str, rounds: int, *, seed: int = 0, seats: int = 2
+) -> Iterator[HandHistory]:
+    """``rounds`` consecutive rounds of ``game`` at one seeded table."""
+    spec = find_game(game)
+    table = Table(spec, rng=SeededRng(seed))
+    choose = np.random.default_rng(seed + 1)
+    occupied = tuple(range(1, min(seats, spec.max_seats) + 1))
+    for n in range(1, rounds + 1):
+        start = None
+        if spec.uses_starting_position:
+            start = int(choose.integers(1, spec.max_seats + 2))
+        shown = len(table.log)
+        rnd = table.new_round(occupied_seats=occupied, starting_position=start)
+        preparation = [e.to_dict() for e in table.log.events[shown:]]
+        recorder = Recorder(spec.name, rnd, starting_position=start)
+        stakes: dict[int, int] = {}
+        for seat in occupied:
+            amount = _AMOUNTS[int(choose.integers(len(_AMOUNTS)))]
+            recorder.place_wager(seat, spec.wagers[0], amount)
+            stakes[seat] = amount
+        recorder.deal()
+        while (pending := rnd.pending()) is not None:
+            legal = [
+                a for a in pending.legal if a not in ("set", "split")
+            ] or list(pending.legal)
+            name = legal[int(choose.integers(len(legal)))]
+            half: int | None = None
+            if name == "insurance":
+                half = stakes[pending.seat] // 2
+            recorder.apply(Action(seat=pending.seat, name=name, amount=half))
+        table.finish_round(rnd)
+        yield from_record(
+            recorder.record,
+            round_id=f"{game}-{seed}-{n}",
+            table=f"sample-{seed}",
+            started_at=None,
+            ended_at=None,
+            preparation=preparation,
+        )

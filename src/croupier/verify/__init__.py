@@ -1,0 +1,20 @@
+"""``croupier verify``: conformance of anyone's CHH logs to the rules.
+
+:func:`verify_round` replays one round's recorded cards and decisions
+through the engine and returns its first :class:`Deviation` (or
+``None``); :func:`verify_file` does a whole JSON Lines file and sums up.
+"""
+
+from __future__ import annotations
+
+from .file import FileReport, RoundVerdict, verify_file, verify_lines
+from .replay import Deviation, verify_round
+
+__all__ = [
+    "Deviation",
+    "FileReport",
+    "RoundVerdict",
+    "verify_file",
+    "verify_lines",
+    "verify_round",
+]

@@ -1,0 +1,215 @@
+"""Say what went wrong where a log and the engine's procedure part.
+
+The subsection cited is the one of the step the rule required (the
+engine's step at that point): a missing burn cites the burn rule, a
+dealer who stood cites the dealer's drawing rule, a settlement out of
+order cites the collection order in force. The message says what the
+log did and what the rule required, in the dealer's terms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from croupier.cards import Card
+from croupier.hands.baccarat import point_count
+from croupier.hands.blackjack import blackjack_total
+from croupier.registry import GameSpec
+
+if TYPE_CHECKING:
+    from .replay import Deviation
+
+__all__ = ["describe", "explain", "explain_missing"]
+
+Step = Mapping[str, Any]
+
+_ORDER_REFS = ("591.7(t)(1)", "591.7(t)(2)")
+"""Announcements that fix the order of collection and payment."""
+
+
+def describe(step: Step) -> str:
+    """A step in the dealer's words."""
+    kind = step.get("type")
+    if kind == "card_dealt":
+        face = "" if step.get("face_up", True) else " face down"
+        hand = f" (hand {step['hand'] + 1})" if step.get("hand") else ""
+        purpose = f" as {step['purpose']}" if step.get("purpose") else ""
+        return f"dealing {step['card']}{face} to {step['to']}{hand}{purpose}"
+    if kind == "card_burned":
+        face = " face up" if step.get("face_up") else ""
+        return f"burning {step['card']}{face}"
+    if kind == "card_exposed":
+        return f"exposing {step['to']}'s {step['card']}"
+    if kind == "wager_placed":
+        return (
+            f"a {step['wager']} wager of {step['amount']} at seat "
+            f"{step['seat']}"
+        )
+    if kind == "wager_settled":
+        return (
+            f"settling seat {step['seat']}'s {step['wager']} "
+            f"({step['outcome']}, net {step['net']})"
+        )
+    if kind == "decision_made":
+        return f"seat {step['seat']}'s decision {step['action']!r}"
+    if kind == "cards_collected":
+        how = "" if step.get("exposed", True) else " unexposed"
+        return f"collecting {step['source']}'s cards{how} ({step['cards']})"
+    if kind == "announced":
+        return f"announcing {step['text']!r}"
+    if kind == "phase_entered":
+        return f"the {step['phase']} phase"
+    if kind == "cover_card_reached":
+        return "the cover card coming out"
+    fields = ", ".join(
+        f"{k}={v}" for k, v in step.items() if k not in ("seq", "ref", "type")
+    )
+    return f"{str(kind).replace('_', ' ')} ({fields})"
+
+
+def _burn_run(steps: Sequence[Step], i: int) -> tuple[int, Step | None]:
+    """Burns in the run of burns that step ``i`` belongs to or follows."""
+    start = i
+    while start > 0 and steps[start - 1].get("type") == "card_burned":
+        start -= 1
+    end = start
+    while end < len(steps) and steps[end].get("type") == "card_burned":
+        end += 1
+    return end - start, steps[start] if end > start else None
+
+
+def _total(spec: GameSpec, steps: Sequence[Step], to: str) -> str:
+    cards: list[Card] = []
+    for step in steps:
+        if step.get("type") == "card_dealt" and step.get("to") == to:
+            if step.get("purpose") == "bonus only":
+                continue
+            cards.append(Card.parse(step["card"]))
+    if spec.section.startswith("629"):
+        return str(point_count(cards))
+    total = blackjack_total(cards)
+    return f"soft {total.value}" if total.soft else str(total.value)
+
+
+def _burn_message(engine: Sequence[Step], log: Sequence[Step], i: int) -> str:
+    required, first = _burn_run(engine, i)
+    done, _ = _burn_run(log, i)
+    after = ""
+    if first is not None and first.get("face_up"):
+        # the exposed card says how many more to burn (629a.5(f))
+        after = f" after an exposed {str(first['card'])[0]}"
+        required, done = required - 1, max(done - 1, 0)
+    return f"burned {done} card(s){after}, requires {required}"
+
+
+def explain(
+    spec: GameSpec, engine: Sequence[Step], log: Sequence[Step], i: int
+) -> Deviation:
+    """The deviation at log step ``i`` (the engine differs or has ended)."""
+    from .replay import Deviation
+
+    want = log[i]
+    seq = int(want["seq"]) if "seq" in want else None
+    if i >= len(engine):
+        last = engine[-1] if engine else {"ref": spec.section}
+        return Deviation(
+            str(last["ref"]),
+            f"{describe(want)} after the round was complete",
+            seq,
+        )
+    got = engine[i]
+    ref = str(got["ref"])
+    kind, their = got.get("type"), want.get("type")
+    if kind == their:
+        same = {k: v for k, v in got.items() if k != "ref"} == {
+            k: v for k, v in want.items() if k != "ref"
+        }
+        if same:
+            return Deviation(
+                ref, f"step {seq} cites {want['ref']}, the rule is {ref}", seq
+            )
+    if "card_burned" in (kind, their) and kind != their:
+        return Deviation(ref, _burn_message(engine, log, i), seq)
+    if (
+        kind == their == "card_dealt"
+        and got["card"] == want["card"]
+        and got["to"] != want["to"]
+    ):
+        return Deviation(
+            ref,
+            f"{want['card']} was dealt to {want['to']}; the rule deals "
+            f"the next card to {got['to']}",
+            seq,
+        )
+    if kind == "card_dealt" and their != "card_dealt":
+        who = str(got["to"])
+        if who in ("dealer", "player", "banker", "player hand", "banker hand"):
+            total = _total(spec, log[:i], who)
+            return Deviation(
+                ref,
+                f"{who} stood on {total}; the rule requires a card "
+                f"(the log has {describe(want)})",
+                seq,
+            )
+    if their == "card_dealt" and kind != "card_dealt":
+        who = str(want["to"])
+        total = _total(spec, log[:i], who)
+        return Deviation(
+            ref,
+            f"{who} drew {want['card']} on {total}; the rule requires "
+            f"{describe(got)} instead",
+            seq,
+        )
+    if kind == their == "wager_settled":
+        later = [
+            e
+            for e in engine[i + 1 :]
+            if e.get("type") == "wager_settled"
+            and (e["seat"], e["wager"], e.get("hand"))
+            == (want["seat"], want["wager"], want.get("hand"))
+        ]
+        if later and later[0]["net"] == want["net"]:
+            order = next(
+                (
+                    str(e["ref"])
+                    for e in reversed(engine[:i])
+                    if str(e.get("ref")) in _ORDER_REFS
+                ),
+                ref,
+            )
+            return Deviation(
+                order,
+                f"{describe(want)} out of order; the rule's order settles "
+                f"seat {got['seat']}'s {got['wager']} first",
+                seq,
+            )
+    return Deviation(
+        ref,
+        f"the log has {describe(want)}; the rule requires {describe(got)}",
+        seq,
+    )
+
+
+def explain_missing(
+    spec: GameSpec, engine: Sequence[Step], log: Sequence[Step]
+) -> Deviation:
+    """The log stops while the rule requires more steps."""
+    from .replay import Deviation
+
+    got = engine[len(log)]
+    ref = str(got["ref"])
+    if got.get("type") == "card_burned":
+        return Deviation(ref, _burn_message(engine, log, len(log)))
+    if got.get("type") == "card_dealt" and got["to"] in (
+        "dealer",
+        "player",
+        "banker",
+    ):
+        total = _total(spec, log, str(got["to"]))
+        return Deviation(
+            ref, f"{got['to']} stood on {total}; the rule requires a card"
+        )
+    return Deviation(
+        ref, f"the log ends where the rule requires {describe(got)}"
+    )

@@ -1,0 +1,429 @@
+"""Check one CHH round against the regulation by replaying it.
+
+The verifier takes a log's cards and decisions, not its conclusions: it
+rebuilds the shoe from the cards in the order they came out (or takes
+the recorded stack), feeds the wagers and decisions to the engine, and
+compares the engine's procedure with the log's step by step. The first
+step where they part is the deviation, cited with the subsection of the
+step the rule required (:func:`explain`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from croupier.cards import Card, parse_cards
+from croupier.errors import CroupierError, ShoeExhaustedError
+from croupier.hhf.format import HandHistory, inputs_of, rules_digest
+from croupier.registry import GameSpec, find_game
+from croupier.regs import implements
+from croupier.rng import SeededRng
+from croupier.round import Action, Round
+from croupier.rules import GameRules
+from croupier.scenario import verify_possible_shoe
+from croupier.shoe import COVER_CARD, Shoe, StackItem
+
+from .explain import explain, explain_missing
+
+__all__ = ["Deviation", "verify_round"]
+
+RECORD_REF = "810a.11"
+"""The game-record rule (what a round's record must hold)."""
+
+_LOOSE: dict[str, tuple[str, ...]] = {
+    "shuffled": ("source", "seed", "cards"),
+    "starting_position_determined": ("number", "method"),
+}
+"""Fields that say where randomness came from, not what it decided."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deviation:
+    """The first place where a round departs from the rules."""
+
+    ref: str
+    """The subsection broken (what the rule required)."""
+    message: str
+    """What happened and what the rule required."""
+    seq: int | None = None
+    """The log's step, when the deviation is at one."""
+
+    def __str__(self) -> str:
+        return f"{self.ref}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"ref": self.ref, "message": self.message, "seq": self.seq}
+
+
+class _StopError(Exception):
+    """The engine refused an input: compare what came before, then cite."""
+
+    def __init__(self, error: CroupierError, what: str) -> None:
+        super().__init__(what)
+        self.error = error
+        self.what = what
+
+
+_MARGIN = 40
+"""Cards of a recorded stack kept beyond those the log drew: a round
+that needs more is a deviation long before it would use them."""
+
+
+@lru_cache(maxsize=256)
+def _card(token: str) -> StackItem:
+    return COVER_CARD if token == "CC" else Card.parse(token)  # noqa: S105
+
+
+def _cards(text: str) -> list[StackItem]:
+    return [_card(token) for token in text.split()]
+
+
+@lru_cache(maxsize=64)
+def _logged_rules(game: str, text: str) -> GameRules:
+    values: dict[str, Any] = json.loads(text)
+    return find_game(game).rules_type.from_mapping(values)
+
+
+_COMPLEMENTS: dict[tuple[str, str], Counter[str]] = {}
+
+
+def _complement(spec: GameSpec, rules: GameRules) -> Counter[str]:
+    key = (spec.name, json.dumps(rules.to_dict(), sort_keys=True))
+    found = _COMPLEMENTS.get(key)
+    if found is None:
+        shoe = spec.new_shoe(rules, SeededRng(0))
+        found = Counter(str(card) for card in shoe.complement.elements())
+        _COMPLEMENTS[key] = found
+    return found
+
+
+def _possible(
+    spec: GameSpec, rules: GameRules, tokens: Sequence[str]
+) -> Deviation | None:
+    """Refuse more copies of a card than the rules' decks hold."""
+    complement = _complement(spec, rules)
+    held = Counter(tokens)
+    held.pop("CC", None)
+    for token, count in sorted(held.items()):
+        if count > complement.get(token, 0):
+            try:
+                verify_possible_shoe(
+                    spec, rules, [Card.parse(t) for t in tokens if t != "CC"]
+                )
+            except CroupierError as exc:
+                return Deviation(_option_ref(spec, "decks"), exc.message)
+    return None
+
+
+def _option_ref(spec: GameSpec, name: str) -> str:
+    for info in spec.rules_type.options():
+        if info.name == name and info.ref:
+            return info.ref
+    return spec.section
+
+
+def _rules(
+    spec: GameSpec, history: HandHistory, submission: GameRules | None
+) -> tuple[GameRules | None, Deviation | None]:
+    if rules_digest(history.rules) != history.rules_digest:
+        return None, Deviation(
+            RECORD_REF,
+            "the rules digest does not match the recorded rules values",
+        )
+    try:
+        logged = _logged_rules(
+            spec.name, json.dumps(history.rules, sort_keys=True)
+        )
+    except CroupierError as exc:
+        return None, Deviation(
+            RECORD_REF, f"the recorded rules are not valid: {exc}"
+        )
+    if submission is None:
+        return logged, None
+    mine, theirs = submission.to_dict(), logged.to_dict()
+    for key, value in mine.items():
+        if theirs.get(key) != value:
+            return None, Deviation(
+                _option_ref(spec, key),
+                f"the round ran with {key}={theirs.get(key)!r}; the Rules "
+                f"Submission says {value!r}",
+            )
+    return submission, None
+
+
+def _draws(procedure: Sequence[Mapping[str, Any]]) -> list[StackItem]:
+    """The cards in the order they left the shoe, cover card included."""
+    items: list[StackItem] = []
+    for step in procedure:
+        kind = step["type"]
+        if kind in ("card_burned", "card_dealt"):
+            items.append(_card(step["card"]))
+        elif kind == "cover_card_reached":
+            items.append(COVER_CARD)
+    return items
+
+
+def _tail(
+    procedure: Sequence[Mapping[str, Any]], drawn: Sequence[Card]
+) -> tuple[list[Card], int | None]:
+    """The cards left in the shoe when the log shows them, and how many.
+
+    A reshuffle collects them (the cover card came out), pai gow counts
+    the remainder (670a.9(d)) and collects it or removes the whole deck
+    (670a.9(e)); otherwise they are unknown (``[]``, ``None``).
+    """
+    tail: list[Card] = []
+    count: int | None = None
+    removed: list[Card] = []
+    for step in procedure:
+        kind = step["type"]
+        if kind == "cards_counted":
+            count = int(step["count"])
+        elif kind == "cards_collected" and step["source"] in (
+            "remaining",
+            "shoe",
+        ):
+            tail.extend(parse_cards(step["cards"]))
+            count = len(tail) if count is None else count
+        elif kind == "deck_removed":
+            removed.extend(parse_cards(step["cards"]))
+    if not tail and removed:
+        left = Counter(removed) - Counter(drawn)
+        for card in removed:
+            if left[card] > 0:
+                left[card] -= 1
+                tail.append(card)
+    if tail:
+        count = len(tail) if count is None else max(count, len(tail))
+    return tail, count
+
+
+def _shoe(
+    spec: GameSpec, rules: GameRules, history: HandHistory
+) -> tuple[Shoe | None, Deviation | None]:
+    procedure = history.procedure
+    drawn = _draws(procedure)
+    drawn_cards = [c for c in drawn if isinstance(c, Card)]
+    discard_text = history.shoe.discard or ""
+    discard = [c for c in _cards(discard_text) if isinstance(c, Card)]
+    if history.shoe.stack is not None:
+        tokens = history.shoe.stack.split()
+        order = [t for t in tokens if t != "CC"]
+        for i, card in enumerate(drawn_cards):
+            if i >= len(order) or _card(order[i]) != card:
+                want = order[i] if i < len(order) else "no card"
+                return None, Deviation(
+                    _option_ref(spec, "decks"),
+                    f"card {i + 1} out of the shoe is {card}, but the "
+                    f"recorded stack has {want} there: a card did not come "
+                    f"from the top of the shoe",
+                )
+        held = [*order, *discard_text.split()]
+        if not any(isinstance(c, type(COVER_CARD)) for c in drawn):
+            # no reshuffle in the round: the rest of the stack is unused
+            tokens = tokens[: len(drawn) + _MARGIN]
+        items: list[StackItem] = [_card(t) for t in tokens]
+    else:
+        tail, count = _tail(procedure, drawn_cards)
+        known = [*drawn_cards, *tail, *discard]
+        rest = spec.new_shoe(rules, SeededRng(0)).complement - Counter(known)
+        filler = sorted(rest.elements())
+        if tail or count is not None:
+            filler = filler[: max((count or 0) - len(tail), 0)]
+        items = [*drawn, *tail, *filler]
+        held = [str(c) for c in (*drawn_cards, *tail, *discard)]
+    if not history.shoe.irregularity_test:
+        problem = _possible(spec, rules, held)
+        if problem is not None:
+            return None, problem
+    shoe = Shoe(items)
+    reshuffles = any(isinstance(c, type(COVER_CARD)) for c in drawn)
+    if discard and (reshuffles or history.shoe.stack is None):
+        shoe.discard = discard
+        shoe.complement.update(discard)
+    return shoe, None
+
+
+def _start(history: HandHistory) -> int | None:
+    if history.shoe.starting_position is not None:
+        return history.shoe.starting_position
+    for step in history.procedure:
+        if step["type"] == "starting_position_determined":
+            return int(step["position"])
+    return None
+
+
+def _run(
+    spec: GameSpec, rules: GameRules, shoe: Shoe, history: HandHistory
+) -> tuple[Round, _StopError | None]:
+    rnd = spec.new_round(
+        rules=rules,
+        shoe=shoe,
+        rng=SeededRng(0),
+        new_shoe=history.shoe.new_shoe,
+        starting_position=_start(history)
+        if spec.uses_starting_position
+        else None,
+    )
+    wagers, decisions = inputs_of(history.procedure)
+    try:
+        for w in wagers:
+            try:
+                rnd.place_wager(w["seat"], w["wager"], w["amount"])
+            except CroupierError as exc:
+                raise _StopError(exc, f"the wager {_text(w)}") from None
+        try:
+            rnd.deal()
+        except ShoeExhaustedError as exc:
+            raise _StopError(exc, "the deal") from None
+        for d in decisions:
+            if rnd.pending() is None:
+                raise _StopError(
+                    CroupierError("no decision was pending"),
+                    f"the decision {_text(d)}",
+                )
+            try:
+                rnd.apply(Action.from_dict(d))
+            except CroupierError as exc:
+                raise _StopError(exc, f"the decision {_text(d)}") from None
+    except _StopError as stop:
+        return rnd, stop
+    return rnd, None
+
+
+def _text(data: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in data.items())
+
+
+_UNKNOWN_SHOE: dict[str, tuple[str, ...]] = {
+    **_LOOSE,
+    "cover_card_inserted": ("position",),
+}
+"""Also loose when the stack is not recorded: a reshuffle within the
+round gathers a discard rack the log does not show, so the new cover
+card's position (a share of the whole shoe) cannot be checked."""
+
+
+def _same(
+    got: Mapping[str, Any],
+    want: Mapping[str, Any],
+    loosened: Mapping[str, tuple[str, ...]] = _LOOSE,
+) -> bool:
+    if got == want:
+        return True
+    loose = loosened.get(str(want.get("type")), ())
+    if not loose:
+        return False
+    return {k: v for k, v in got.items() if k not in loose} == {
+        k: v for k, v in want.items() if k not in loose
+    }
+
+
+def _compare(
+    spec: GameSpec,
+    engine: list[dict[str, Any]],
+    log: Sequence[Mapping[str, Any]],
+    stop: _StopError | None,
+    loosened: Mapping[str, tuple[str, ...]] = _LOOSE,
+) -> Deviation | None:
+    for i, want in enumerate(log):
+        if i >= len(engine):
+            if stop is not None:
+                break
+            return explain(spec, engine, log, i)
+        if not _same(engine[i], want, loosened):
+            return explain(spec, engine, log, i)
+    if stop is not None:
+        ref = stop.error.ref
+        return Deviation(
+            str(ref) if ref is not None else spec.section,
+            f"{stop.what} is not allowed here: {stop.error}",
+            None,
+        )
+    if len(engine) > len(log):
+        return explain_missing(spec, engine, log)
+    return None
+
+
+def _books(history: HandHistory) -> Deviation | None:
+    bet: Counter[int] = Counter()
+    won: Counter[int] = Counter()
+    for s in history.settlements:
+        bet[int(s["seat"])] += int(s["amount"])
+        won[int(s["seat"])] += max(int(s["amount"]) + int(s["net"]), 0)
+    for player in history.players:
+        seat = player.seat
+        if player.total_bet != bet[seat] or player.total_won != won[seat]:
+            return Deviation(
+                RECORD_REF,
+                f"seat {seat}: total bet {player.total_bet} and total won "
+                f"{player.total_won} recorded; the settlements give "
+                f"{bet[seat]} and {won[seat]}",
+            )
+        before, after = player.balance_before, player.balance_after
+        if (
+            before is not None
+            and after is not None
+            and after != before - player.total_bet + player.total_won
+        ):
+            return Deviation(
+                RECORD_REF,
+                f"seat {seat}: balance {before} before and {after} after "
+                f"do not differ by the total won less the total bet "
+                f"({player.total_won - player.total_bet})",
+            )
+    return None
+
+
+@implements("591.7(u)", "681a.7(l)")
+def verify_round(
+    history: HandHistory, *, submission: GameRules | None = None
+) -> Deviation | None:
+    """The first deviation of ``history`` from the rules, or ``None``.
+
+    ``submission`` is the Rules Submission to hold the round to; without
+    it the round is held to the rules it records (which must be valid).
+    A round the server voided is checked for its books only.
+    """
+    try:
+        spec = find_game(history.game)
+    except CroupierError as exc:
+        return Deviation(RECORD_REF, str(exc))
+    rules, problem = _rules(spec, history, submission)
+    if problem is not None or rules is None:
+        return problem
+    if history.status == "voided":
+        return _books(history)
+    shoe, problem = _shoe(spec, rules, history)
+    if problem is not None or shoe is None:
+        return problem
+    rnd, stop = _run(spec, rules, shoe, history)
+    engine = [e.to_dict() for e in rnd.events]
+    loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
+    found = _compare(spec, engine, history.procedure, stop, loosened)
+    if found is not None:
+        return found
+    settled = [s.to_dict() for s in rnd.settlements]
+    if settled != list(history.settlements):
+        for i, want in enumerate(history.settlements):
+            got = settled[i] if i < len(settled) else None
+            if got != want:
+                ref = str((got or want)["ref"])
+                return Deviation(
+                    ref,
+                    f"settlement {i + 1} is recorded as {_text(want)}; the "
+                    f"rule gives "
+                    f"{_text(got) if got else 'no further settlement'}",
+                )
+        return Deviation(
+            str(settled[len(history.settlements)]["ref"]),
+            f"the settlements stop at {len(history.settlements)}; the rule "
+            f"also requires {_text(settled[len(history.settlements)])}",
+        )
+    return _books(history)

@@ -1,0 +1,459 @@
+"""Issue 17 point 2: deliberately broken logs, each reported with its §.
+
+Every broken log starts from a conforming round dealt by a scenario file
+(or an inline scenario), written as CHH, then changed the way a faulty
+table or a faulty log would change it. The verifier must name the
+subsection the change breaks; the expected subsection of each case is
+read off the regulation's structure (which rule governs that step), not
+off the verifier.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from croupier.hhf import HandHistory, from_scenario
+from croupier.scenario import run_scenario
+from croupier.verify import verify_round
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+Steps = list[dict[str, Any]]
+
+
+def dealt(doc: dict[str, Any], *, as_dealt: bool = True) -> HandHistory:
+    """The CHH of a scenario's round; ``as_dealt`` drops the stack."""
+    result = run_scenario(doc)
+    assert result.exit_code == 0, result.stderr
+    history = from_scenario(doc, result, round_id="r")
+    assert verify_round(history) is None
+    if as_dealt:
+        history = dataclasses.replace(
+            history,
+            shoe=dataclasses.replace(
+                history.shoe, known="as_dealt", stack=None, discard=None
+            ),
+        )
+        assert verify_round(history) is None
+    return history
+
+
+def scenario(game: str, name: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(
+        (SCENARIOS / game / f"{name}.json").read_text(encoding="utf-8")
+    )
+    return doc
+
+
+def broken(
+    history: HandHistory, change: Callable[[Steps], object]
+) -> HandHistory:
+    steps = json.loads(json.dumps(list(history.procedure)))
+    change(steps)
+    for seq, step in enumerate(steps, start=1):
+        step["seq"] = seq
+    return dataclasses.replace(history, procedure=tuple(steps))
+
+
+def first(steps: Steps, **match: Any) -> int:
+    return next(
+        i
+        for i, s in enumerate(steps)
+        if all(s.get(k) == v for k, v in match.items())
+    )
+
+
+def remove(**match: Any) -> Callable[[Steps], None]:
+    def change(steps: Steps) -> None:
+        del steps[first(steps, **match)]
+
+    return change
+
+
+def edit(fields: dict[str, Any], **match: Any) -> Callable[[Steps], None]:
+    def change(steps: Steps) -> None:
+        steps[first(steps, **match)].update(fields)
+
+    return change
+
+
+def swap_to(card_a: str, card_b: str) -> Callable[[Steps], None]:
+    """Swap two cards' destinations: they were dealt in the wrong order."""
+
+    def change(steps: Steps) -> None:
+        a = steps[first(steps, type="card_dealt", card=card_a)]
+        b = steps[first(steps, type="card_dealt", card=card_b)]
+        for key in ("to", "ref", "hand", "face_up", "purpose"):
+            a[key], b[key] = b[key], a[key]
+
+    return change
+
+
+def move_after(
+    match: dict[str, Any], after: dict[str, Any]
+) -> Callable[[Steps], None]:
+    def change(steps: Steps) -> None:
+        step = steps.pop(first(steps, **match))
+        steps.insert(first(steps, **after) + 1, step)
+
+    return change
+
+
+def swap_steps(
+    a: dict[str, Any], b: dict[str, Any]
+) -> Callable[[Steps], None]:
+    def change(steps: Steps) -> None:
+        i, j = first(steps, **a), first(steps, **b)
+        steps[i], steps[j] = steps[j], steps[i]
+
+    return change
+
+
+def insert_before(
+    step: dict[str, Any], **match: Any
+) -> Callable[[Steps], None]:
+    def change(steps: Steps) -> None:
+        steps.insert(first(steps, **match), dict(step))
+
+    return change
+
+
+MIDI_BURN = {
+    "game": "midibaccarat",
+    "shoe": "9c 2c 3c 4c 5c 6c 7c 8c 9d Td 2h 3h 4h 5h 6h 7h",
+    "wagers": [{"seat": 1, "wager": "player", "amount": 1000}],
+}
+DBJ = "double-back-jack"
+B21 = "21-baccarat"
+PG = "six-card-fortune-pai-gow"
+
+CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
+    # id, game, scenario (name or document), change, §, message fragment
+    (
+        "591_7_c_missing_burn",
+        DBJ,
+        "double-bust-second-chance-21",
+        remove(type="card_burned"),
+        "591.7(c)",
+        "burned 0 card(s), requires 1",
+    ),
+    (
+        "591_7_e_wrong_deal_order",
+        DBJ,
+        "double-bust-second-chance-21",
+        swap_to("Tc", "Th"),
+        "591.7(e)(1)",
+        "the rule deals the next card to seat 1",
+    ),
+    (
+        "591_7_e_4_hole_card_face_up",
+        DBJ,
+        "double-bust-second-chance-21",
+        edit({"face_up": True}, type="card_dealt", purpose="hole"),
+        "591.7(e)(4)",
+        "face down",
+    ),
+    (
+        "591_7_f_blackjack_not_paid_at_once",
+        DBJ,
+        "blackjack-paid-before-dealer-blackjack",
+        move_after(
+            {"type": "wager_settled", "ref": "591.7(f)"},
+            {"type": "card_reader_checked"},
+        ),
+        "591.7(f)",
+        "settling seat 1's blackjack (win, net 1500)",
+    ),
+    (
+        "591_7_h_insurance_underpaid",
+        DBJ,
+        "insurance-won",
+        edit({"net": 500}, type="wager_settled", wager="insurance"),
+        "591.7(h)",
+        "net 1000",
+    ),
+    (
+        "591_7_h_card_reader_check_skipped",
+        DBJ,
+        "insurance-won",
+        remove(type="card_reader_checked"),
+        "591.7(h)",
+        "card reader checked",
+    ),
+    (
+        "591_7_i_illegal_split",
+        DBJ,
+        "audit-591-7-o-dealer-stands-on-soft-17",
+        edit({"action": "split"}, type="decision_made", seat=1),
+        "673a.11(a)",
+        "split",
+    ),
+    (
+        "591_7_l_second_chance_stake_not_the_wager",
+        DBJ,
+        "audit-591-7-q-1-second-chance-on-double-for-less-dealer-22",
+        edit({"amount": 1000}, type="wager_placed", wager="second_chance"),
+        "591.7(l)",
+        "second_chance wager of 1400",
+    ),
+    (
+        "591_7_m_21_not_paid_at_once",
+        DBJ,
+        "player-21-paid-before-dealer-21",
+        move_after(
+            {"type": "wager_settled", "ref": "591.7(m)"},
+            {"type": "announced", "ref": "591.7(t)(1)"},
+        ),
+        "591.7(m)",
+        "settling seat 1's blackjack (win, net 1000)",
+    ),
+    (
+        "591_7_o_dealer_stood_on_16",
+        DBJ,
+        "audit-591-7-q-1-second-chance-on-double-for-less-dealer-22",
+        remove(type="card_dealt", to="dealer", ref="591.7(o)"),
+        "591.7(o)",
+        "dealer stood on 16",
+    ),
+    (
+        "591_7_p_dealer_drew_when_every_hand_decided",
+        DBJ,
+        "audit-591-7-p-dealer-draws-nothing-all-decided",
+        insert_before(
+            {
+                "seq": 0,
+                "ref": "591.7(o)",
+                "type": "card_dealt",
+                "to": "dealer",
+                "card": "9d",
+                "face_up": True,
+                "hand": 0,
+                "purpose": "",
+            },
+            type="announced",
+            ref="591.7(p)",
+        ),
+        "591.7(p)",
+        "dealer drew 9d on 11",
+    ),
+    (
+        "591_7_q_1_second_chance_collected_on_dealer_22",
+        DBJ,
+        "audit-591-7-q-1-second-chance-on-double-for-less-dealer-22",
+        edit(
+            {"outcome": "lose", "net": -1400},
+            type="wager_settled",
+            wager="second_chance",
+        ),
+        "591.7(q)(1)",
+        "second_chance (push, net 0)",
+    ),
+    (
+        "591_7_s_win_overpaid",
+        DBJ,
+        "audit-591-7-o-dealer-stands-on-soft-17",
+        edit({"net": 1500}, type="wager_settled", seat=1),
+        "591.7(s)(1)(ii)",
+        "net 1000",
+    ),
+    (
+        "591_7_t_1_winner_paid_before_a_loser_collected",
+        DBJ,
+        "audit-591-7-t-1-collect-all-losers-then-pay",
+        swap_steps(
+            {"type": "wager_settled", "seat": 1},
+            {"type": "wager_settled", "seat": 3},
+        ),
+        "591.7(t)(1)",
+        "out of order",
+    ),
+    (
+        "591_7_u_cards_collected_out_of_order",
+        DBJ,
+        "audit-591-7-t-1-collect-all-losers-then-pay",
+        swap_steps(
+            {"type": "cards_collected", "source": "seat 3"},
+            {"type": "cards_collected", "source": "seat 1"},
+        ),
+        "591.7(u)",
+        "collecting seat 3's cards",
+    ),
+    (
+        "629a_5_f_burned_7_after_an_exposed_9",
+        "midibaccarat",
+        "audit-629a-5-f-burn-nine-burns-nine-more",
+        lambda steps: [
+            steps.pop(first(steps, type="card_burned", face_up=False))
+            for _ in range(2)
+        ],
+        "629a.5(f)",
+        "burned 7 card(s) after an exposed 9, requires 9",
+    ),
+    (
+        "681a_7_c_missing_burn",
+        B21,
+        "natural_with_bonus",
+        remove(type="card_burned"),
+        "681a.7(c)",
+        "burned 0 card(s), requires 1",
+    ),
+    (
+        "681a_7_e_banker_dealt_first",
+        B21,
+        "natural_with_bonus",
+        lambda steps: swap_to(
+            steps[first(steps, type="card_dealt", to="player hand")]["card"],
+            steps[first(steps, type="card_dealt", to="banker hand")]["card"],
+        )(steps),
+        "681a.7(e)(1)",
+        "the rule deals the next card to player hand",
+    ),
+    (
+        "681a_7_f_2_bonus_only_card_counted",
+        B21,
+        "audit-681a-7-f-2-bonus-only-card-never-counts",
+        edit({"purpose": "", "ref": "681a.7(g)"}, purpose="bonus only"),
+        "681a.7(f)(2)",
+        "bonus only",
+    ),
+    (
+        "681a_7_g_hand_stood_below_17",
+        B21,
+        "audit-681a-7-g-soft-12-draws-to-21",
+        lambda steps: steps.pop(
+            max(
+                i
+                for i, s in enumerate(steps)
+                if s["type"] == "card_dealt" and s["ref"] == "681a.7(g)"
+            )
+        ),
+        "681a.7(g)",
+        "stood on",
+    ),
+    (
+        "681a_7_l_cards_collected_out_of_order",
+        B21,
+        "natural_with_bonus",
+        lambda steps: swap_steps(
+            {"type": "cards_collected", "ref": "681a.7(l)"},
+            {
+                "type": "cards_collected",
+                "ref": "681a.7(l)",
+                "source": [
+                    s["source"]
+                    for s in steps
+                    if s["type"] == "cards_collected"
+                ][-1],
+            },
+        )(steps),
+        "681a.7(l)",
+        "collecting",
+    ),
+    (
+        "670a_9_a_2_deck_not_held",
+        PG,
+        "copies_go_to_the_dealer",
+        remove(type="deck_held"),
+        "670a.9(a)(2)",
+        "deck held",
+    ),
+    (
+        "670a_9_c_wrong_deal_order",
+        PG,
+        "copies_go_to_the_dealer",
+        lambda steps: swap_to(
+            *[s["card"] for s in steps if s["type"] == "card_dealt"][:2]
+        )(steps),
+        "670a.9(c)",
+        "the rule deals the next card to",
+    ),
+    (
+        "670a_9_d_eleven_card_check_skipped",
+        PG,
+        "copies_go_to_the_dealer",
+        remove(type="cards_counted"),
+        "670a.9(d)",
+        "cards counted",
+    ),
+    (
+        "670a_9_e_short_count_not_voided",
+        PG,
+        "ten_remaining_deck_removed",
+        remove(type="round_voided"),
+        "670a.9(e)",
+        "round voided",
+    ),
+    (
+        "670a_9_f_unwagered_stack_exposed",
+        PG,
+        "copies_go_to_the_dealer",
+        edit({"exposed": True}, type="cards_collected", ref="670a.9(f)"),
+        "670a.9(f)",
+        "unexposed",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "source", "change", "ref", "fragment"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_broken_log_reported_with_its_subsection(
+    game: str,
+    source: Any,
+    change: Callable[[Steps], object],
+    ref: str,
+    fragment: str,
+) -> None:
+    doc = source if isinstance(source, dict) else scenario(game, source)
+    deviation = verify_round(broken(dealt(doc), change))
+    assert deviation is not None
+    assert deviation.ref == ref, str(deviation)
+    assert fragment in deviation.message, str(deviation)
+
+
+def test_591_7_d_cover_card_not_reached_in_the_log() -> None:
+    history = dealt(scenario(B21, "cover_card_mid_round"), as_dealt=False)
+    deviation = verify_round(
+        broken(history, remove(type="cover_card_reached"))
+    )
+    assert deviation is not None
+    assert deviation.ref == "681a.7(d)", str(deviation)
+
+
+def test_recorded_stack_card_not_from_the_top() -> None:
+    history = dealt(scenario(DBJ, "insurance-won"), as_dealt=False)
+
+    def second_card_first(steps: Steps) -> None:
+        a = steps[first(steps, type="card_dealt", card="9c")]
+        b = steps[first(steps, type="card_dealt", card="Ah")]
+        a["card"], b["card"] = b["card"], a["card"]
+
+    deviation = verify_round(broken(history, second_card_first))
+    assert deviation is not None
+    assert "card 2 out of the shoe is Ah" in deviation.message
+    assert "did not come from the top of the shoe" in deviation.message
+
+
+def test_impossible_shoe_in_a_log_is_refused_unless_marked() -> None:
+    history = dealt(scenario(B21, "natural_with_bonus"))
+    steps = json.loads(json.dumps(list(history.procedure)))
+    for step in steps:
+        if step["type"] == "card_dealt":
+            step["card"] = "6s"
+    history = dataclasses.replace(history, procedure=tuple(steps))
+    deviation = verify_round(history)
+    assert deviation is not None
+    assert "x 6s but the rules' shoe" in deviation.message
+    marked = dataclasses.replace(
+        history,
+        shoe=dataclasses.replace(history.shoe, irregularity_test=True),
+    )
+    again = verify_round(marked)
+    assert again is None or "x 6s" not in again.message

@@ -1,0 +1,96 @@
+"""``croupier verify``: exit codes, summary, Rules Submission, live rounds."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli import app
+from croupier.hhf import HandHistory
+from croupier.hhf.sample import sample_histories
+from croupier.registry import all_games
+from croupier.verify import verify_round
+
+GAMES = [spec.name for spec in all_games()]
+
+
+def _write(path: Path, histories: list[HandHistory]) -> Path:
+    path.write_text(
+        "".join(h.dumps() + "\n" for h in histories), encoding="utf-8"
+    )
+    return path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_591_7_u_table_rounds_conform_stacked_and_as_dealt(game: str) -> None:
+    """Rounds a seeded table deals (shuffles, cuts, cover cards) conform."""
+    for history in sample_histories(game, 40, seed=11, seats=3):
+        assert verify_round(history) is None, history.round_id
+        unknown = dataclasses.replace(
+            history,
+            shoe=dataclasses.replace(
+                history.shoe, known="as_dealt", stack=None, discard=None
+            ),
+        )
+        assert verify_round(unknown) is None, history.round_id
+
+
+def test_verify_exit_codes_and_summary(tmp_path: Path) -> None:
+    good = list(sample_histories("double-back-jack", 5, seed=2))
+    path = _write(tmp_path / "good.jsonl", good)
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "5 rounds, 5 conforming, 0 with a deviation" in result.stdout
+    steps = [dict(s) for s in good[2].procedure]
+    burn = next(i for i, s in enumerate(steps) if s["type"] == "card_dealt")
+    steps[burn]["to"], steps[burn + 1]["to"] = (
+        steps[burn + 1]["to"],
+        steps[burn]["to"],
+    )
+    bad = dataclasses.replace(good[2], procedure=tuple(steps))
+    path = _write(tmp_path / "bad.jsonl", [*good[:2], bad, *good[3:]])
+    result = CliRunner().invoke(app, ["verify", str(path), "--json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["summary"]["rounds"] == 5
+    assert report["summary"]["conforming"] == 4
+    [deviant] = [r for r in report["rounds"] if not r["conforming"]]
+    assert deviant["line"] == 3
+    assert deviant["deviation"]["ref"].startswith("591.7(e)")
+    assert report["summary"]["by_ref"] == {deviant["deviation"]["ref"]: 1}
+    path.write_text(good[0].dumps() + "\n{not json\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2
+    assert "line 2" in result.output
+    record = json.loads(good[0].dumps())
+    del record["shoe"]
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2
+    assert "line 1: schema" in result.output
+
+
+def test_verify_holds_rounds_to_the_rules_submission(tmp_path: Path) -> None:
+    rounds = list(sample_histories("midibaccarat", 3, seed=4))
+    path = _write(tmp_path / "day.jsonl", rounds)
+    same = tmp_path / "same.toml"
+    same.write_text(f"decks = {rounds[0].rules['decks']}\n", encoding="utf-8")
+    assert (
+        CliRunner()
+        .invoke(app, ["verify", str(path), "--rules", str(same)])
+        .exit_code
+        == 0
+    )
+    other = tmp_path / "other.toml"
+    other.write_text('tie_payout = "9:1"\n', encoding="utf-8")
+    result = CliRunner().invoke(
+        app, ["verify", str(path), "--rules", str(other), "--quiet"]
+    )
+    assert result.exit_code == 1
+    assert "tie_payout='8:1'; the Rules Submission says '9:1'" in (
+        result.stdout
+    )
