@@ -5,28 +5,110 @@ const Croupier = {
   token() { return localStorage.getItem("croupier.token"); },
   setToken(t) { localStorage.setItem("croupier.token", t); },
 
-  async api(method, path, body, extraHeaders) {
-    const headers = Object.assign({}, extraHeaders || {});
+  newKey() {
+    // One Idempotency-Key per intended action (a retry reuses it).
+    const rnd = new Uint8Array(12);
+    crypto.getRandomValues(rnd);
+    return Date.now().toString(36) + "-" +
+      Array.from(rnd, (b) => b.toString(16).padStart(2, "0")).join("");
+  },
+
+  async api(method, path, body, opts) {
+    // A JSON request; ``opts.key`` is the action's Idempotency-Key (a
+    // fresh one for a POST without it). Refusals throw an Error whose
+    // message is a plain sentence for the player (Croupier.friendly).
+    const o = opts || {};
+    const headers = {};
     const token = Croupier.token();
     if (token) headers["Authorization"] = "Bearer " + token;
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (method === "POST") {
-      headers["Idempotency-Key"] =
-        Date.now().toString(36) + Math.random().toString(36).slice(2);
+    if (method === "POST") headers["Idempotency-Key"] = o.key || Croupier.newKey();
+    let res;
+    try {
+      res = await fetch(path, {
+        method, headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      const err = new Error("The table server cannot be reached. " +
+        "Check your connection; the page keeps trying.");
+      err.offline = true;
+      throw err;
     }
-    const res = await fetch(path, {
-      method, headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
-      const ref = data.ref ? " [§ " + data.ref + "]" : "";
-      const err = new Error((data.error || res.status) + ": " +
-                            (data.message || "") + ref);
+      const err = new Error(Croupier.friendly(data, res.status, o.context));
       err.data = data;
+      err.status = res.status;
       throw err;
     }
     return data;
+  },
+
+  friendly(data, status, context) {
+    // A refusal in plain words, amounts in dollars, with its section;
+    // never a class name. ``context`` may carry {limits: [lo, hi],
+    // balance} to say what the limits are.
+    const c = context || {};
+    const kind = (data && data.error) || "";
+    const ref = data && data.ref ? " (\u00a7\u00a0" + data.ref + ")" : "";
+    const M = Croupier.money;
+    const said = Croupier.dollarsIn(String((data && data.message) || ""));
+    const plain = said ? said.charAt(0).toUpperCase() + said.slice(1) : "";
+    const sentence = (x) => /[.!?]$/.test(x) ? x : x + ".";
+    const table = {
+      TableLimitError: c.limits
+        ? "That bet is outside this spot's limits of " + M(c.limits[0]) +
+          " to " + M(c.limits[1]) + "."
+        : "That bet is outside this table's limits.",
+      InsufficientBalanceError: "You do not have enough chips for that" +
+        (typeof c.balance === "number" ? ": your balance is " +
+          M(c.balance) + "." : "."),
+      NotSeatOwnerError: "That seat is not yours.",
+      SeatTakenError: "Someone else sat there first; choose another seat.",
+      NotFoundError: "That table or round does not exist.",
+      AuthError: "Your session has expired: get chips again in the lobby.",
+      UnauthorizedError: "Your session has expired: get chips again in " +
+        "the lobby.",
+      NotOperatorError: "Only the casino operator may do that.",
+      NameTakenError: "That name is taken: choose another one.",
+      NoWagerError: "Place a bet first: a seat without a bet is dealt in " +
+        "from the next round.",
+      RateLimitError: "Too many requests at once; wait a moment.",
+    };
+    if (table[kind]) return table[kind] + ref;
+    if (kind === "WrongPhaseError") {
+      return (plain ? sentence(plain) : "Not at this point of the round.") +
+        ref;
+    }
+    if (status === 422) {
+      return "The request was not understood: check the amount." + ref;
+    }
+    if (status >= 500) {
+      return "The table server had a problem; try again in a moment.";
+    }
+    return (plain ? sentence(plain) : "That is not allowed here.") + ref;
+  },
+
+  dollarsIn(text) {
+    // Server messages speak minor units ("between 500 and 100000, not
+    // 50"): amounts of three digits or more become dollars; seat, box,
+    // hand, round and table numbers stay as they are.
+    return text.replace(/(^|[^\w$.#-])(-?\d{3,})(?![\w.%])/g,
+      (m, pre, num, offset, whole) => {
+        const before = whole.slice(0, offset + pre.length);
+        if (/(seat|box|hand|round|table|player|card|cards|position)\s*$/i
+            .test(before)) return m;
+        return pre + Croupier.money(parseInt(num, 10));
+      });
+  },
+
+  parseDollars(text) {
+    // "12.50", "$1,000", "5" -> minor units; null if not an amount.
+    const t = String(text || "").replace(/[$,\s]/g, "");
+    if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
+    const [whole, frac] = t.split(".");
+    return parseInt(whole, 10) * 100 + parseInt((frac || "0").padEnd(2, "0"), 10);
   },
 
   money(units) {
@@ -46,6 +128,17 @@ const Croupier = {
     let rank = code.slice(0, -1);
     if (rank === "T") rank = "10";
     return rank + (Croupier.SUITS[code.slice(-1)] || code.slice(-1));
+  },
+
+  cardName(code) {
+    // "ten of spades", "the joker": a card's accessible name.
+    if (code === "JK") return "joker";
+    const ranks = {A: "ace", K: "king", Q: "queen", J: "jack", T: "ten",
+      "9": "nine", "8": "eight", "7": "seven", "6": "six", "5": "five",
+      "4": "four", "3": "three", "2": "two"};
+    const suits = {c: "clubs", d: "diamonds", h: "hearts", s: "spades"};
+    const r = code.slice(0, -1);
+    return (ranks[r] || r) + " of " + (suits[code.slice(-1)] || "");
   },
 
   cardsText(cards) {
@@ -75,6 +168,13 @@ const Croupier = {
       el.className += " hole";
     }
     if (purpose) el.dataset.purpose = purpose;
+    el.setAttribute("role", "img");
+    const extra = {double: ", Double Down card", "second chance":
+      ", Second Chance card", "bonus only": ", counts only for the Bonus"}[
+      purpose] || "";
+    // a face-down card is named as such and nothing more
+    el.setAttribute("aria-label", (code ? Croupier.cardName(code)
+      : "face-down card") + extra);
     if (!code) { el.className += " back"; return el; }
     if (code === "JK") {
       el.innerHTML = '<div class="tl">J<br>K</div><div class="mid">\u2605</div>';
@@ -134,18 +234,44 @@ const Croupier = {
     return l;
   },
 
-  chipEl(amount) {
-    const el = document.createElement("div");
+  CHIP_VALUES: [100000, 50000, 10000, 2500, 500, 100],
+
+  chipClass(amount) {
     const dollars = amount / 100;
-    let cls = "c1";
-    if (dollars >= 500) cls = "c500";
-    else if (dollars >= 100) cls = "c100";
-    else if (dollars >= 25) cls = "c25";
-    else if (dollars >= 5) cls = "c5";
-    el.className = "chip " + cls;
-    el.textContent = dollars >= 1000 ? (dollars / 1000) + "k" : dollars;
-    el.title = Croupier.money(amount);
+    if (dollars >= 1000) return "c1000";
+    if (dollars >= 500) return "c500";
+    if (dollars >= 100) return "c100";
+    if (dollars >= 25) return "c25";
+    if (dollars >= 5) return "c5";
+    return "c1";
+  },
+
+  chipEl(amount) {
+    // One chip of ``amount`` (its colour by denomination).
+    const el = document.createElement("span");
+    const dollars = amount / 100;
+    el.className = "chip " + Croupier.chipClass(amount);
+    el.textContent = dollars >= 1000 ? (dollars / 1000) + "k" :
+      String(Math.round(dollars * 100) / 100);
+    el.setAttribute("aria-hidden", "true");
     return el;
+  },
+
+  stackEl(amount) {
+    // The chips a dealer would stack for ``amount`` (largest first, at
+    // most eight drawn), as one decorative element.
+    const box = document.createElement("span");
+    box.className = "stack";
+    box.setAttribute("aria-hidden", "true");
+    let left = amount, n = 0;
+    for (const v of Croupier.CHIP_VALUES) {
+      while (left >= v && n < 8) {
+        box.appendChild(Croupier.chipEl(v));
+        left -= v; n += 1;
+      }
+    }
+    if (left > 0 && n < 8) box.appendChild(Croupier.chipEl(left));
+    return box;
   },
 
   el(tag, cls, text) {
@@ -309,6 +435,32 @@ const Croupier = {
       case "wager_placed":
         return "Seat " + ev.seat + " wagers " + money(ev.amount) + " on " +
           C.wagerName(ev.wager) + (ev.hand ? " (hand " + (ev.hand + 1) + ")" : "");
+      case "wager_changed":
+        return ev.amount
+          ? "Seat " + ev.seat + " changes the " + C.wagerName(ev.wager) +
+            " bet from " + money(ev.previous) + " to " + money(ev.amount)
+          : "Seat " + ev.seat + " takes back the " + C.wagerName(ev.wager) +
+            " bet (" + money(ev.previous) + ")";
+      case "hands_compared": {
+        const say = (r, copy) => copy ? "a copy (goes to the dealer)" :
+          r === "win" ? "wins" : "loses";
+        return "Seat " + ev.seat + ": high hand " + say(ev.high, ev.high_copy)
+          + ", low hand " + say(ev.low, ev.low_copy) + ": " +
+          {win: "the wager wins", lose: "the wager loses",
+           push: "a push"}[ev.result];
+      }
+      case "clock_expired":
+        return ev.clock === "betting"
+          ? "The betting clock ran out: betting is closed"
+          : "Seat " + ev.seat + "'s clock ran out after " + ev.seconds +
+            " s: the table applies " +
+            C.actionName(ev.action).toLowerCase() + " (\u00a7 " +
+            (ev.decision || ev.ref) + ")";
+      case "seats_left_out":
+        return "Left out of this round (no wager when betting closed): " +
+          "seat " + (ev.seats || []).join(", seat ");
+      case "seat_freed":
+        return "Seat " + ev.seat + " is freed: " + ev.reason;
       case "decision_made": {
         const amt = ev.amount ? " (" + money(ev.amount) + ")" : "";
         const verbs = {

@@ -1,53 +1,89 @@
 // The lobby: get an account (bearer token in localStorage), pick a table.
 "use strict";
 
+let me = null;
+
 async function refreshMe() {
   if (!Croupier.token()) return null;
   try {
-    const me = await Croupier.api("GET", "/me");
+    me = await Croupier.api("GET", "/me");
     document.getElementById("who").textContent = me.name;
     document.getElementById("balance").textContent = Croupier.money(me.balance);
-    document.getElementById("join-panel").style.display = "none";
+    document.getElementById("join-panel").hidden = true;
+    document.getElementById("switch").hidden = false;
     return me;
   } catch (e) {
-    localStorage.removeItem("croupier.token");
+    if (e.status === 401 || e.status === 403) {
+      localStorage.removeItem("croupier.token");
+    } else {
+      document.getElementById("error").textContent = e.message;
+    }
     return null;
   }
 }
 
 async function refreshTables() {
-  const tables = await Croupier.api("GET", "/tables");
+  let tables;
+  try {
+    tables = await Croupier.api("GET", "/tables");
+  } catch (e) {
+    document.getElementById("error").textContent = e.message;
+    return;
+  }
   const box = document.getElementById("tables");
   box.innerHTML = "";
   for (const t of tables) {
-    const card = Croupier.el("div", "table-card");
+    const card = Croupier.el("section", "table-card");
     card.dataset.game = t.game;
-    card.appendChild(Croupier.el("h2", "", t.name));
+    card.setAttribute("aria-label", t.name);
+    card.appendChild(Croupier.el("h3", "", t.name));
     card.appendChild(Croupier.el("div", "meta",
       t.title + " · § " + t.section));
     card.appendChild(Croupier.el("div", "meta",
-      "Limits " + Croupier.money(t.min_bet) + " – " +
+      "Limits " + Croupier.money(t.min_bet) + " to " +
       Croupier.money(t.max_bet)));
     card.appendChild(Croupier.el("div", "meta",
       t.seats.length + " of " + t.seat_count + " seats taken"));
-    const go = Croupier.el("a", "btn", "Play");
+    const mine = me && me.seats && me.seats.find((s) => s.table_id === t.id);
+    const go = Croupier.el("a", "btn", mine ? "Back to seat " + mine.seat
+      : "Play");
     go.href = "/play/" + t.id;
     go.dataset.table = t.id;
+    go.setAttribute("aria-label", (mine ? "Back to your seat at " : "Play at ")
+      + t.name);
     card.appendChild(go);
     box.appendChild(card);
   }
 }
 
-document.getElementById("join").addEventListener("click", async () => {
+document.getElementById("join-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const button = document.getElementById("join");
+  if (button.disabled) return;
   const name = document.getElementById("name").value.trim() || "Guest";
+  button.disabled = true;
   try {
     const p = await Croupier.api("POST", "/players", {name});
     Croupier.setToken(p.token);
     await refreshMe();
+    await refreshTables();
+    document.getElementById("error").textContent = "";
   } catch (e) {
     document.getElementById("error").textContent = e.message;
+  } finally {
+    button.disabled = false;
   }
 });
 
-refreshMe();
-refreshTables();
+document.getElementById("switch").addEventListener("click", () => {
+  // another player at this browser: forget this one's token
+  localStorage.removeItem("croupier.token");
+  me = null;
+  document.getElementById("who").textContent = "";
+  document.getElementById("balance").textContent = "";
+  document.getElementById("join-panel").hidden = false;
+  document.getElementById("switch").hidden = true;
+  refreshTables();
+});
+
+refreshMe().then(refreshTables);

@@ -1,26 +1,279 @@
-// The recall page: list rounds, show one round's procedure and outcome.
+// The recall page (58 Pa. Code § 810a.11 style): the rounds with time,
+// table, game, players, total bet, total won and net, filtered and paged
+// over the whole history; one round's facts, results per hand and a
+// step-by-step replay with the felt redrawn at each step.
 "use strict";
 
+const PAGE = 25;
+const params = new URLSearchParams(location.search);
+let offset = parseInt(params.get("offset") || "0", 10) || 0;
+let total = 0;
+let replay = null;     // {events, step, game}
+
+const $ = (id) => document.getElementById(id);
+
+function authHeaders() {
+  // The operator's token if the operator page left one, else the player's.
+  const t = sessionStorage.getItem("croupier.operator") || Croupier.token();
+  return t ? {Authorization: "Bearer " + t} : {};
+}
+
+async function get(path) {
+  let res;
+  try {
+    res = await fetch(path, {headers: authHeaders()});
+  } catch (e) {
+    throw new Error("The server cannot be reached; try again in a moment.");
+  }
+  const data = await res.json().catch(() => ({}));
+  if (res.status === 401) {
+    throw new Error("Recall shows your own rounds: get chips in the " +
+      "lobby first (the operator sees every round).");
+  }
+  if (!res.ok) {
+    const err = new Error(Croupier.friendly(data, res.status));
+    err.status = res.status;
+    throw err;
+  }
+  return {data, headers: res.headers};
+}
+
+function filters() {
+  const q = new URLSearchParams();
+  const put = (k, v) => { if (v) q.set(k, v); };
+  put("table_id", $("f-table").value);
+  put("game", $("f-game").value);
+  put("player", $("f-player").value.trim());
+  put("since", $("f-since").value);
+  put("until", $("f-until").value);
+  return q;
+}
+
+function when(iso) {
+  if (!iso) return "";
+  const d = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(iso) ? iso : iso + "Z");
+  return d.toLocaleString("en-US", {dateStyle: "medium", timeStyle: "medium"});
+}
+
+async function listRounds() {
+  const q = filters();
+  q.set("limit", String(PAGE));
+  q.set("offset", String(offset));
+  $("error").textContent = "";
+  let page;
+  try {
+    page = await get("/rounds?" + q.toString());
+  } catch (e) {
+    $("error").textContent = e.message;
+    return;
+  }
+  total = parseInt(page.headers.get("X-Total-Count") || "0", 10);
+  const tbl = $("rounds");
+  tbl.innerHTML = "";
+  const head = document.createElement("tr");
+  for (const [h, num] of [["Round", false], ["Time", false], ["Table", false],
+      ["Game", false], ["Player", false], ["Bet", true], ["Won", true],
+      ["Net", true], ["Status", false]]) {
+    const th = Croupier.el("th", num ? "num" : "", h);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  tbl.appendChild(head);
+  for (const r of page.data) {
+    const tr = document.createElement("tr");
+    tr.className = "clickable";
+    tr.dataset.round = r.id;
+    const idCell = Croupier.el("td");
+    const a = Croupier.el("a", "", "#" + r.id);
+    a.href = "?round=" + r.id;
+    a.setAttribute("aria-label", "Round " + r.id + ", " + r.title);
+    a.addEventListener("click", (ev) => { ev.preventDefault(); showRound(r.id); });
+    idCell.appendChild(a);
+    tr.appendChild(idCell);
+    const cells = [[when(r.started_at), ""], [r.table, ""], [r.title, ""],
+      [(r.players || []).join(", "), ""],
+      [Croupier.money(r.total_bet), "num"], [Croupier.money(r.total_won), "num"],
+      [(r.net > 0 ? "+" : "") + Croupier.money(r.net), "num"], [r.status, ""]];
+    for (const [v, cls] of cells) tr.appendChild(Croupier.el("td", cls, v));
+    tr.addEventListener("click", () => showRound(r.id));
+    tbl.appendChild(tr);
+  }
+  if (!page.data.length) {
+    const tr = document.createElement("tr");
+    const td = Croupier.el("td", "", "No round matches.");
+    td.colSpan = 9;
+    tr.appendChild(td);
+    tbl.appendChild(tr);
+  }
+  renderPager(page.data.length);
+}
+
+function renderPager(shown) {
+  for (const id of ["pager", "pager-top"]) {
+    const box = $(id);
+    box.innerHTML = "";
+    const prev = Croupier.el("button", "btn secondary", "Newer");
+    prev.disabled = offset === 0;
+    prev.dataset.page = "prev";
+    prev.addEventListener("click", () => {
+      offset = Math.max(0, offset - PAGE); listRounds();
+    });
+    const next = Croupier.el("button", "btn secondary", "Older");
+    next.disabled = offset + shown >= total;
+    next.dataset.page = "next";
+    next.addEventListener("click", () => { offset += PAGE; listRounds(); });
+    box.appendChild(prev);
+    box.appendChild(Croupier.el("span", "pos",
+      total ? "Rounds " + (offset + 1) + "\u2013" + (offset + shown) +
+        " of " + total : "No rounds"));
+    box.appendChild(next);
+  }
+}
+
+// -- one round ---------------------------------------------------------------------
+function fact(dl, term, value) {
+  dl.appendChild(Croupier.el("dt", "", term));
+  const dd = Croupier.el("dd");
+  if (value instanceof Node) dd.appendChild(value); else dd.textContent = value;
+  dl.appendChild(dd);
+}
+
+function resultWords(r) {
+  const M = Croupier.money;
+  return {win: "won " + M(r.net), lose: "lost " + M(-r.net),
+    push: "push: " + M(r.stake) + " returned",
+    void: "void: " + M(r.stake) + " returned"}[r.outcome] || r.outcome;
+}
+
 async function showRound(id) {
-  const r = await Croupier.api("GET", "/rounds/" + id);
-  document.getElementById("detail-title").textContent =
-    "Round " + r.id + " · " + r.game + " · table " + r.table_id + " · " +
-    r.status + (r.sealed ? " (shoe still in play: hidden cards sealed)" : "");
-  const box = document.getElementById("detail");
+  let r;
+  try {
+    r = (await get("/rounds/" + id)).data;
+  } catch (e) {
+    $("error").textContent = e.message;
+    return;
+  }
+  for (const tr of document.querySelectorAll("#rounds tr")) {
+    tr.classList.toggle("current", tr.dataset.round === String(r.id));
+  }
+  history.replaceState(null, "", "?round=" + r.id);
+  $("detail-title").textContent = "Round " + r.id + " \u00b7 " +
+    (r.title || r.game) + " \u00b7 " + (r.table || "table " + r.table_id);
+  const box = $("detail");
   box.innerHTML = "";
-  const felt = Croupier.el("div", "panel");
-  // every card each position received, special cards marked (a sideways
-  // Double Down or Second Chance card, a bonus-only card)
-  const model = Croupier.feltFrom(r.events, true);
+  const dl = Croupier.el("dl", "facts");
+  fact(dl, "Status", r.status + (r.sealed ? " (cards still in play are " +
+    "not shown)" : ""));
+  fact(dl, "Started", when(r.started_at));
+  fact(dl, "Ended", when(r.ended_at) || "not yet");
+  fact(dl, "Software", r.game_version || "");
+  for (const b of r.balances || []) {
+    fact(dl, b.name, "balance " + Croupier.money(b.before) + " before, " +
+      Croupier.money(b.after) + " after (" + (b.net > 0 ? "+" : "") +
+      Croupier.money(b.net) + ")");
+  }
+  if (r.rules) {
+    const det = Croupier.el("details");
+    det.appendChild(Croupier.el("summary", "", "Rules in force"));
+    det.appendChild(Croupier.el("pre", "", Object.entries(r.rules)
+      .map(([k, v]) => k + " = " + JSON.stringify(v)).join("\n")));
+    fact(dl, "Rules", det);
+  }
+  box.appendChild(dl);
+
+  const results = r.results || [];
+  const st = Croupier.el("table", "rows");
+  st.innerHTML = "<caption class='sr-only'>Wagers and results</caption>" +
+    "<tr><th scope='col'>Seat</th><th scope='col'>Wager</th>" +
+    "<th scope='col' class='num'>Stake</th><th scope='col'>Result</th>" +
+    "<th scope='col'>\u00a7</th></tr>";
+  for (const s of results) {
+    const tr = document.createElement("tr");
+    tr.dataset.wager = s.wager;
+    tr.dataset.hand = s.hand || 0;
+    for (const [v, cls] of [[String(s.seat), ""],
+        [Croupier.wagerName(s.wager) + (s.hand ? " (hand " + (s.hand + 1) +
+          ")" : ""), ""], [Croupier.money(s.stake), "num"],
+        [resultWords(s), ""], [s.ref || "", "ref"]]) {
+      tr.appendChild(Croupier.el("td", cls, v));
+    }
+    st.appendChild(tr);
+  }
+  const wrap = Croupier.el("div", "scroll-x");
+  wrap.appendChild(st);
+  box.appendChild(wrap);
+
+  // the step-through replay
+  const events = r.events;
+  replay = {events, step: events.length, game: r.game};
+  const rp = Croupier.el("section", "panel replay");
+  rp.setAttribute("aria-label", "Replay, step by step");
+  rp.appendChild(Croupier.el("h3", "", "Replay"));
+  const nav = Croupier.el("div", "pager");
+  for (const [k, text, label] of [["first", "\u23ee", "First step"],
+      ["prev", "\u25c0 Previous", "Previous step"],
+      ["next", "Next \u25b6", "Next step"], ["last", "\u23ed", "Last step"]]) {
+    const b = Croupier.el("button", "btn secondary", text);
+    b.dataset.step = k;
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", () => stepTo(k));
+    nav.appendChild(b);
+  }
+  nav.appendChild(Croupier.el("span", "", ""));
+  nav.lastChild.id = "step-pos";
+  rp.appendChild(nav);
+  const say = Croupier.el("div", "replay-step");
+  say.id = "step-text";
+  say.setAttribute("aria-live", "polite");
+  rp.appendChild(say);
+  const felt = Croupier.el("div", "replay-felt");
+  felt.id = "replay-felt";
+  rp.appendChild(felt);
+  box.appendChild(rp);
+  drawStep();
+
+  const nar = Croupier.el("div", "narration");
+  nar.style.maxHeight = "none";
+  for (const ev of r.events) {
+    const line = Croupier.el("div");
+    if (ev.ref) line.appendChild(Croupier.el("span", "ref", "\u00a7 " + ev.ref));
+    line.appendChild(document.createTextNode(" #" + ev.seq + " " +
+      Croupier.describe(ev)));
+    nar.appendChild(line);
+  }
+  const det = Croupier.el("details");
+  det.appendChild(Croupier.el("summary", "", "Every step (" +
+    r.events.length + ")"));
+  det.appendChild(nar);
+  box.appendChild(det);
+}
+
+function stepTo(k) {
+  if (!replay) return;
+  const n = replay.events.length;
+  replay.step = {first: 0, prev: Math.max(0, replay.step - 1),
+    next: Math.min(n, replay.step + 1), last: n}[k];
+  drawStep();
+}
+
+function drawStep() {
+  const {events, step} = replay;
+  const shown = events.slice(0, step);
+  const model = Croupier.feltFrom(shown, step === events.length);
+  const felt = $("replay-felt");
+  felt.innerHTML = "";
   for (const pos of model.positions) {
     const area = Croupier.el("div", "area");
+    area.dataset.label = pos.label;
     area.appendChild(Croupier.el("div", "label", pos.label));
     pos.hands.forEach((h, i) => {
-      const row = Croupier.el("div", "cards");
-      for (const c of h.cards) row.appendChild(Croupier.cardEl(c.card, c.purpose));
       if (pos.hands.length > 1) {
         area.appendChild(Croupier.el("div", "caption", "hand " + (i + 1)));
       }
+      const row = Croupier.el("div", "cards");
+      row.dataset.hand = i;
+      if (h.gone) row.classList.add("gone");
+      for (const c of h.cards) row.appendChild(Croupier.cardEl(c.card, c.purpose));
       area.appendChild(row);
     });
     if (pos.set) {
@@ -30,51 +283,44 @@ async function showRound(id) {
     }
     felt.appendChild(area);
   }
-  box.appendChild(felt);
-  const st = Croupier.el("table", "rows");
-  st.innerHTML = "<tr><th>seat</th><th>wager</th><th>stake</th>" +
-    "<th>outcome</th><th>net</th><th>§</th></tr>";
-  for (const s of r.settlements) {
-    const tr = document.createElement("tr");
-    for (const v of [s.seat, Croupier.wagerName(s.wager),
-                     Croupier.money(s.amount), s.outcome,
-                     Croupier.money(s.net), s.ref || ""]) {
-      tr.appendChild(Croupier.el("td", "", String(v)));
-    }
-    st.appendChild(tr);
+  $("step-pos").textContent = "Step " + step + " of " + events.length;
+  const ev = events[step - 1];
+  $("step-text").textContent = ev ? (ev.ref ? "\u00a7 " + ev.ref + ": " : "") +
+    Croupier.describe(ev) : "Before the first step.";
+  for (const b of document.querySelectorAll("[data-step]")) {
+    const k = b.dataset.step;
+    b.disabled = (k === "first" || k === "prev") ? step === 0 :
+      step === events.length;
   }
-  box.appendChild(st);
-  const nar = Croupier.el("div", "narration");
-  nar.style.height = "auto";
-  for (const ev of r.events) {
-    const line = Croupier.el("div");
-    line.innerHTML = (ev.ref ? '<span class="ref">§ ' + ev.ref + "</span> " : "");
-    line.appendChild(document.createTextNode(
-      "#" + ev.seq + " " + Croupier.describe(ev)));
-    nar.appendChild(line);
-  }
-  box.appendChild(nar);
 }
 
-async function listRounds() {
-  const params = new URLSearchParams(location.search);
-  const table = params.get("table");
-  const rounds = await Croupier.api("GET",
-    "/rounds?limit=100" + (table ? "&table_id=" + table : ""));
-  const tbl = document.getElementById("rounds");
-  tbl.innerHTML = "<tr><th>#</th><th>game</th><th>status</th><th>events</th></tr>";
-  for (const r of rounds) {
-    const tr = document.createElement("tr");
-    tr.style.cursor = "pointer";
-    tr.dataset.round = r.id;
-    for (const v of [r.id, r.game, r.status, r.events]) {
-      tr.appendChild(Croupier.el("td", "", String(v)));
+async function start() {
+  const me = Croupier.token() ? await get("/me").catch(() => null) : null;
+  $("who").textContent = sessionStorage.getItem("croupier.operator")
+    ? "operator" : me ? me.data.name : "";
+  try {
+    const [tables, games] = await Promise.all([get("/tables"), get("/games")]);
+    for (const t of tables.data) {
+      const o = Croupier.el("option", "", t.name + " (#" + t.id + ")");
+      o.value = t.id;
+      $("f-table").appendChild(o);
     }
-    tr.addEventListener("click", () => showRound(r.id));
-    tbl.appendChild(tr);
+    for (const g of games.data) {
+      const o = Croupier.el("option", "", g.title);
+      o.value = g.name;
+      $("f-game").appendChild(o);
+    }
+  } catch (e) {
+    $("error").textContent = e.message;
   }
-  const wanted = params.get("round");
-  if (wanted) showRound(wanted);
+  if (params.get("table")) $("f-table").value = params.get("table");
+  $("filters").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    offset = 0;
+    listRounds();
+  });
+  await listRounds();
+  if (params.get("round")) showRound(params.get("round"));
 }
 
-listRounds();
+start();

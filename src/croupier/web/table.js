@@ -1,28 +1,92 @@
 // The table page: draws the felt from the seat-filtered events the
-// server pushes over the WebSocket, and offers only the legal actions.
+// server pushes over the WebSocket, takes bets as chips stacked on the
+// spots, and offers only the legal actions. Every request is one
+// intended action with its own Idempotency-Key, and every control is
+// disabled while a request is in flight (a double click is one action).
 "use strict";
 
 const TABLE_ID = parseInt(location.pathname.split("/").pop(), 10);
-const CHIPS = [100, 500, 2500, 10000, 50000];
+const CHIPS = [100, 500, 2500, 10000, 50000, 100000];
 const AMOUNT_ACTIONS = ["double", "insurance", "double_down"];
+const SHORT = {
+  perfect_pairs_player: "P Pair", perfect_pairs_banker: "B Pair",
+  bonus_player: "P Bonus", bonus_banker: "B Bonus", pai_gow: "Pai Gow",
+  fortune_bonus: "Fortune", progressive: "Progr.", second_chance: "2nd Ch.",
+  double_down: "Double", blackjack: "Blackjack", dragon7: "Dragon 7",
+  panda8: "Panda 8",
+};
+const PLAYER_KEY = () => "croupier." + TABLE_ID + "." +
+  (state && state.you ? state.you.id : "anon");
 let state = null;
 let chip = 500;
 let pickedLow = null;
+let busy = false;
+let selected = null;          // the spot a typed amount goes to
+let undo = {round: null, steps: []};
+let dismissed = null;         // the round whose result banner was closed
+let announced = {round: null, seq: 0};
+let readyPath = "/ready";     // falls back to /deal on an older server
+let socket = null;
+let gone = false;             // the table does not exist
+
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function showError(msg) {
-  document.getElementById("error").textContent = msg || "";
+  $("error").textContent = msg || "";
 }
 
-async function call(method, path, body) {
-  showError("");
+// -- requests: one action at a time ------------------------------------------
+function setBusy(on) {
+  busy = on;
+  for (const el of document.querySelectorAll(
+    "#rail button, #rail input, #seats button")) {
+    if (on) el.disabled = true;
+  }
+  $("rail").setAttribute("aria-busy", on ? "true" : "false");
+}
+
+async function request(method, path, body, context) {
+  // One request with one Idempotency-Key: a lost connection retries
+  // the same key, so the action applies at most once.
+  const key = Croupier.newKey();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const s = await Croupier.api(method, path, body, {key, context});
+      if (s && s.table) state = s;
+      return s;
+    } catch (e) {
+      if (e.offline && attempt < 3) { await sleep(700 * (attempt + 1)); continue; }
+      throw e;
+    }
+  }
+}
+
+async function withBusy(work) {
+  // Run one intended action (possibly several requests, one per wager
+  // change) with every control disabled; render once it is done.
+  if (busy) return;
+  setBusy(true);
   try {
-    const s = await Croupier.api(method, path, body);
-    if (s && s.table) render(s);
-    return s;
+    await work();
+    showError("");
   } catch (e) {
     showError(e.message);
-    return null;
+  } finally {
+    busy = false;
+    if (state) render(state);
+    $("rail").setAttribute("aria-busy", "false");
   }
+}
+
+function onAct(el, fn) {
+  // A click (or Enter/Space) runs ``fn`` once: the second click of a
+  // double click, and any click while a request is in flight, is ignored.
+  el.addEventListener("click", (ev) => {
+    if (ev.detail > 1 || busy || el.disabled) return;
+    fn(ev);
+  });
+  return el;
 }
 
 // -- the felt ------------------------------------------------------------------
@@ -41,8 +105,17 @@ function cardsRow(cards, opts) {
     const el = Croupier.cardEl(c.card, c.purpose);
     if (o.pickable && c.card) {
       if (c.card === pickedLow) el.classList.add("picked");
+      el.setAttribute("role", "button");
+      el.tabIndex = 0;
+      el.setAttribute("aria-pressed", c.card === pickedLow ? "true" : "false");
+      el.setAttribute("aria-label", Croupier.cardName(c.card) +
+        ": make it your low hand");
       el.title = "Click to make this your low hand";
-      el.addEventListener("click", () => { pickedLow = c.card; render(state); });
+      const pick = () => { pickedLow = c.card; render(state); };
+      el.addEventListener("click", pick);
+      el.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(); }
+      });
     }
     row.appendChild(el);
   }
@@ -134,52 +207,396 @@ function positionBoxes(game, pos, view, opts) {
   return out;
 }
 
-function betRow(st, result, cls) {
-  const row = Croupier.el("div", "bet " + (cls || ""));
-  row.dataset.wager = st.wager;
-  const chip = Croupier.chipEl(st.amount);
-  chip.classList.add("mini");
-  row.appendChild(chip);
-  row.appendChild(Croupier.el("span", "name",
-    Croupier.wagerName(st.wager) + (st.hand ? " (hand " + (st.hand + 1) + ")" : "")));
-  if (result) {
-    const sign = result.net > 0 ? "+" : "";
-    const word = {win: "won", lose: "lost", push: "push", void: "void"}[
-      result.outcome] || result.outcome;
-    const r = Croupier.el("span", "result " + result.outcome,
-      result.net || result.outcome === "win" || result.outcome === "lose"
-        ? word + " " + sign + Croupier.money(result.net) : word);
-    if (result.commission) {
-      r.title = "after " + Croupier.money(result.commission) + " commission";
-    }
-    row.appendChild(r);
-  } else {
-    row.appendChild(Croupier.el("span", "amount", Croupier.money(st.amount)));
-  }
-  return row;
+// -- betting -------------------------------------------------------------------
+function limitsOf(t, w) {
+  return t.wager_limits[w] || [t.min_bet, t.max_bet];
 }
 
-function seatXY(seat, n) {
-  // Seats evenly spaced along the rail, curving down towards the middle;
-  // seat 1 is on the dealer's left (the right side of the screen), as at
-  // a real table.
-  const t = n > 1 ? (seat - 1) / (n - 1) : 0.5;
-  return [88 - 76 * t, 28 + 22 * Math.sin(Math.PI * (0.1 + 0.8 * t))];
+function fixedOf(t, w) {
+  // A wager of one fixed size (the pai gow Progressive Payout Wager,
+  // 670a.9(a)(3)(ii)) is always made for exactly that amount.
+  const f = t.rules ? t.rules[w + "_wager_amount"] : undefined;
+  return typeof f === "number" ? f : null;
+}
+
+function myStakes(rnd, seat) {
+  const out = {};
+  for (const st of (rnd ? rnd.stakes : [])) {
+    if (st.seat === seat && !st.hand) out[st.wager] = st.amount;
+  }
+  return out;
+}
+
+function setTotal(wager, total) {
+  // One request: the spot's new total (0 takes the wager back).
+  const s = state, t = s.table, seat = s.you.seat;
+  const now = myStakes(s.round, seat)[wager] || 0;
+  if (total === now) return Promise.resolve(null);
+  const lim = limitsOf(t, wager);
+  const name = Croupier.wagerName(wager);
+  if (total && (total < lim[0] || total > lim[1])) {
+    return Promise.reject(new Error("A " + name + " bet must be " +
+      Croupier.money(lim[0]) + " to " + Croupier.money(lim[1]) +
+      ", not " + Croupier.money(total) + "."));
+  }
+  if (total - now > s.you.balance) {
+    return Promise.reject(new Error("You do not have enough chips: " +
+      "that adds " + Croupier.money(total - now) + " and your balance is " +
+      Croupier.money(s.you.balance) + "."));
+  }
+  const roundId = s.round.id;
+  if (undo.round !== roundId) undo = {round: roundId, steps: []};
+  return request("POST", "/tables/" + TABLE_ID + "/wagers/change",
+    {seat, wager, amount: total},
+    {limits: lim, balance: s.you.balance}).then((r) => {
+    undo.steps.push({wager, before: now});
+    return r;
+  });
+}
+
+function addChip(wager) {
+  const t = state.table, now = myStakes(state.round, state.you.seat)[wager] || 0;
+  const fixed = fixedOf(t, wager);
+  let total = fixed !== null ? fixed : now + chip;
+  if (now === 0 && fixed === null) {
+    total = Math.max(chip, limitsOf(t, wager)[0]);
+  }
+  selected = wager;
+  withBusy(() => setTotal(wager, total));
+}
+
+function removeChip(wager) {
+  const now = myStakes(state.round, state.you.seat)[wager] || 0;
+  if (!now) return;
+  const t = state.table, lim = limitsOf(t, wager);
+  let total = fixedOf(t, wager) !== null ? 0 : now - chip;
+  if (total < lim[0]) total = 0;
+  selected = wager;
+  withBusy(() => setTotal(wager, total));
+}
+
+function lastBets(s) {
+  // What this seat had bet before the last deal (rebet), from the last
+  // round's wager events.
+  const seat = s.you && s.you.seat;
+  const out = {};
+  if (!s.last || !seat) return out;
+  for (const ev of s.last.events) {
+    if ((ev.type === "wager_placed" || ev.type === "wager_changed") &&
+        ev.seat === seat && !ev.hand && s.table.wagers.includes(ev.wager)) {
+      out[ev.wager] = ev.amount;
+    }
+  }
+  for (const w of Object.keys(out)) if (!out[w]) delete out[w];
+  return out;
+}
+
+function spotEl(t, seat, wager, amount, mine, result) {
+  // A betting spot: its chips, its amount; on your own seat while bets
+  // are open, a button that adds the chosen chip (right-click, Delete
+  // or minus takes one off).
+  const name = Croupier.wagerName(wager.wager);
+  const label = (SHORT[wager.wager] || name) +
+    (wager.hand ? " \u00b7 " + (wager.hand + 1) : "");
+  const el = document.createElement(mine ? "button" : "div");
+  el.className = "spot" + (mine && selected === wager.wager ? " selected" : "");
+  el.dataset.wager = wager.wager;
+  if (wager.hand) el.dataset.hand = wager.hand;
+  el.appendChild(Croupier.el("span", "spot-name", label));
+  if (amount) el.appendChild(Croupier.stackEl(amount));
+  el.appendChild(Croupier.el("span", "amt", amount ? Croupier.money(amount)
+    : (mine ? "bet" : "")));
+  let words = label + ", " + (amount ? Croupier.money(amount) + " bet"
+    : "no bet");
+  if (result) {
+    const r = Croupier.el("span", "outcome " + result.outcome,
+      outcomeShort(result));
+    el.appendChild(r);
+    words += ", " + outcomeShort(result);
+  }
+  if (mine) {
+    const lim = limitsOf(t, wager.wager);
+    const fixed = fixedOf(t, wager.wager);
+    el.type = "button";
+    el.title = fixed !== null
+      ? name + ": exactly " + Croupier.money(fixed)
+      : name + ": " + Croupier.money(lim[0]) + " to " + Croupier.money(lim[1]);
+    el.setAttribute("aria-label", words + ". Limits " + (fixed !== null ?
+      "exactly " + Croupier.money(fixed) : Croupier.money(lim[0]) + " to " +
+      Croupier.money(lim[1])) + ". Enter adds a chip, Delete takes one off.");
+    onAct(el, () => addChip(wager.wager));
+    el.addEventListener("contextmenu", (ev) => {
+      ev.preventDefault();
+      if (!busy) removeChip(wager.wager);
+    });
+    el.addEventListener("keydown", (ev) => {
+      if (["Delete", "Backspace", "-", "_"].includes(ev.key)) {
+        ev.preventDefault();
+        if (!busy) removeChip(wager.wager);
+      }
+    });
+    el.addEventListener("focus", () => { selected = wager.wager; });
+  } else {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", "Seat " + seat + " " + words);
+  }
+  return el;
+}
+
+function outcomeShort(r) {
+  if (r.outcome === "win") return "+" + Croupier.money(r.net);
+  if (r.outcome === "lose") return Croupier.money(r.net);
+  if (r.outcome === "push") return "push";
+  return r.outcome;
+}
+
+// -- results in words ----------------------------------------------------------
+function handFacts(events) {
+  // Per "seat N hand i": the final cards; per seat: its decisions.
+  const felt = Croupier.feltFrom(events, true);
+  const hands = {}, decisions = {};
+  for (const pos of felt.positions) {
+    if (pos.seat === null) continue;
+    pos.hands.forEach((h, i) => { hands[pos.seat + ":" + i] = h.cards; });
+  }
+  for (const ev of events) {
+    if (ev.type === "decision_made") {
+      const k = ev.seat + ":" + (ev.hand || 0);
+      (decisions[k] = decisions[k] || []).push(ev.action);
+    }
+  }
+  return {hands, decisions, felt};
+}
+
+function resultLine(game, st, facts) {
+  // One wager's result as a sentence: "Blackjack (hand 2): surrendered,
+  // half returned: −$2.50".
+  const C = Croupier, M = C.money;
+  const hk = st.seat + ":" + (st.hand || 0);
+  const name = C.wagerName(st.wager) + (st.hand ? " (hand " + (st.hand + 1) +
+    ")" : "");
+  const did = facts.decisions[hk] || [];
+  const cards = facts.hands[hk] || [];
+  let how = "";
+  if (game === "double-back-jack" && st.wager === "blackjack") {
+    const t = C.bjTotal(cards);
+    const sc = cards.some((c) => c.purpose === "second chance");
+    if (did.includes("surrender")) how = "surrendered, half returned";
+    else if (sc && t.value === 21) how = "Second Chance 21";
+    else if (t.value > 21) how = "bust with " + t.value;
+    else if (!sc && cards.length === 2 && t.value === 21 &&
+             Object.keys(facts.hands).filter((k) =>
+               k.startsWith(st.seat + ":")).length === 1) how = "Blackjack";
+    else if (cards.length) how = t.value + (sc ? " after Second Chance" : "");
+    if (did.includes("double")) how += (how ? ", " : "") + "doubled";
+  }
+  if (st.wager === "second_chance") {
+    how = st.outcome === "win" ? "the new card made the hand"
+      : st.outcome === "push" ? "" : "the new card did not make it";
+  }
+  const outcome = {
+    win: "won " + M(st.net),
+    lose: did.includes("surrender") ? "lost " + M(-st.net)
+      : "lost " + M(-st.net),
+    push: "pushed: " + M(st.amount) + " returned",
+    void: "void: " + M(st.amount) + " returned",
+  }[st.outcome] || st.outcome;
+  const comm = st.commission ? " after " + M(st.commission) +
+    " commission" : "";
+  return name + (how ? " \u2014 " + how : "") + ": " + outcome + comm;
+}
+
+function whyLine(game, rnd, seat, facts) {
+  // What decided the round: the hands' totals, or pai gow's two
+  // comparisons and copies.
+  const v = rnd.view || {};
+  if (game === "midibaccarat" || game === "midibaccarat-commission-free") {
+    if (typeof v.player_count === "number") {
+      return "Player " + v.player_count + ", Banker " + v.banker_count + ".";
+    }
+  }
+  if (game === "21-baccarat" && v.player && v.banker) {
+    return "Player " + v.player.total + ", Banker " + v.banker.total + ".";
+  }
+  if (game === "double-back-jack") {
+    const d = facts.felt.positions.find((p) => p.label === "dealer");
+    if (d && d.hands[0]) {
+      const t = Croupier.bjTotal(d.hands[0].cards);
+      return "The dealer has " + t.value + (t.value > 21 ? " (bust)." : ".");
+    }
+  }
+  if (game === "six-card-fortune-pai-gow") {
+    const cmp = rnd.events.find((e) => e.type === "hands_compared" &&
+                                e.seat === seat);
+    const set = (to) => rnd.events.find((e) => e.type === "hand_set" &&
+                                        e.to === to);
+    const mine = set("seat " + seat), dealer = set("dealer");
+    if (!cmp || !mine || !dealer) return "";
+    const verb = (res, copy) => copy ? "copies (a tie goes to the dealer)" :
+      res === "win" ? "beats" : "loses to";
+    return "High hand: your " + mine.hand + " " +
+      verb(cmp.high, cmp.high_copy) + " the dealer's " + dealer.hand +
+      ". Low hand: your " + Croupier.cardText(mine.low) + " " +
+      verb(cmp.low, cmp.low_copy) + " the dealer's " +
+      Croupier.cardText(dealer.low) + ". " +
+      {win: "Both hands win.", lose: "Both hands lose.",
+       push: "One each: a push."}[cmp.result];
+  }
+  return "";
+}
+
+function renderResult(s) {
+  const box = $("result");
+  const seat = s.you && s.you.seat;
+  const rnd = s.round && s.round.status === "over" ? s.round : s.last;
+  box.hidden = true;
+  if (!seat || !rnd || (s.round && s.round.status === "playing")) return;
+  const mine = rnd.settlements.filter((x) => x.seat === seat);
+  if (!mine.length || dismissed === rnd.id) return;
+  const net = mine.reduce((a, x) => a + x.net, 0);
+  const staked = mine.reduce((a, x) => a + x.amount, 0);
+  const facts = handFacts(rnd.events);
+  box.innerHTML = "";
+  box.className = "result-banner " + (net > 0 ? "win" : net < 0 ? "lose"
+    : "even");
+  box.dataset.net = net;
+  box.dataset.round = rnd.id;
+  const head = net > 0 ? "You win " + Croupier.money(net)
+    : net < 0 ? "You lose " + Croupier.money(-net)
+    : mine.every((x) => x.outcome === "push" || x.outcome === "void")
+      ? "Push: your " + Croupier.money(staked) + " is returned"
+      : "You break even";
+  box.appendChild(Croupier.el("div", "headline", head));
+  const why = whyLine(s.table.game, rnd, seat, facts);
+  if (why) box.appendChild(Croupier.el("div", "why", why));
+  const ul = Croupier.el("ul");
+  for (const st of mine) {
+    const li = Croupier.el("li", "", resultLine(s.table.game, st, facts));
+    li.dataset.wager = st.wager;
+    ul.appendChild(li);
+  }
+  box.appendChild(ul);
+  const close = Croupier.el("button", "btn quiet", "OK");
+  close.setAttribute("aria-label", "Close the result of round " + rnd.id);
+  close.addEventListener("click", () => { dismissed = rnd.id; render(state); });
+  box.appendChild(close);
+  box.hidden = false;
+  remember(s, rnd, net, head);
+}
+
+function remember(s, rnd, net, head) {
+  // The session net and this seat's last ten rounds at this table.
+  const key = PLAYER_KEY();
+  let session;
+  try { session = JSON.parse(sessionStorage.getItem(key + ".session")); }
+  catch (e) { session = null; }
+  session = session || {net: 0, rounds: []};
+  let recent;
+  try { recent = JSON.parse(localStorage.getItem(key + ".recent")); }
+  catch (e) { recent = null; }
+  recent = recent || [];
+  if (!session.rounds.includes(rnd.id)) {
+    session.rounds.push(rnd.id);
+    session.net += net;
+    sessionStorage.setItem(key + ".session", JSON.stringify(session));
+  }
+  if (!recent.some((r) => r.id === rnd.id)) {
+    recent.unshift({id: rnd.id, net, text: head});
+    localStorage.setItem(key + ".recent", JSON.stringify(recent.slice(0, 10)));
+  }
+}
+
+function renderHistory(s) {
+  const key = PLAYER_KEY();
+  let session = null, recent = null;
+  try { session = JSON.parse(sessionStorage.getItem(key + ".session")); }
+  catch (e) { session = null; }
+  try { recent = JSON.parse(localStorage.getItem(key + ".recent")); }
+  catch (e) { recent = null; }
+  const net = $("session-net");
+  if (s.you && session) {
+    net.textContent = "Session " + (session.net > 0 ? "+" : "") +
+      Croupier.money(session.net);
+    net.className = "net " + (session.net > 0 ? "plus" : session.net < 0 ?
+      "minus" : "");
+  } else net.textContent = "";
+  const ul = $("recent");
+  ul.innerHTML = "";
+  for (const r of recent || []) {
+    const li = Croupier.el("li", r.net > 0 ? "plus" : r.net < 0 ? "minus" : "");
+    const a = Croupier.el("a", "", "Round " + r.id);
+    a.href = "/recall?round=" + r.id;
+    li.appendChild(a);
+    li.appendChild(document.createTextNode(": " + r.text));
+    ul.appendChild(li);
+  }
+  if (!ul.childNodes.length) {
+    ul.appendChild(Croupier.el("li", "", "No round played here yet."));
+  }
+}
+
+// -- pacing (the shared clock contract) ----------------------------------------
+function clockOf(s) {
+  return s.clock !== undefined ? s.clock : (s.table && s.table.clock) || null;
+}
+
+function readyOf(s) {
+  return s.ready || (s.table && s.table.ready) || [];
+}
+
+function tickClock() {
+  const el = $("clock");
+  const c = state && clockOf(state);
+  if (!c || typeof c.deadline_ms !== "number") { el.hidden = true; return; }
+  const left = Math.max(0, Math.ceil((c.deadline_ms - Date.now()) / 1000));
+  const mySeat = state.you && state.you.seat;
+  let text;
+  if (c.kind === "betting") {
+    text = "Bets close in " + left + " s";
+  } else {
+    const who = c.seat === mySeat ? "Your decision" : "Seat " + c.seat +
+      " to act";
+    text = who + ": " + left + " s" + (c.default ? " (then " +
+      Croupier.actionName(c.default).toLowerCase() + ")" : "");
+  }
+  el.textContent = text;
+  el.dataset.kind = c.kind;
+  el.classList.toggle("urgent", left <= 5);
+  el.hidden = false;
+}
+setInterval(tickClock, 250);
+
+function actedFor(s) {
+  // An event where the table acted for a player whose clock ran out.
+  const evs = [].concat(s.last ? s.last.events : [],
+                        s.round ? s.round.events : []);
+  for (let i = evs.length - 1; i >= 0; i--) {
+    const ev = evs[i];
+    if (ev.type === "clock_expired") return ev;
+  }
+  return null;
 }
 
 // -- rendering -----------------------------------------------------------------
 function render(s) {
+  if (gone) return;
   state = s;
   const t = s.table, you = s.you, rnd = s.round;
   document.title = "croupier — " + t.name;
-  document.getElementById("title").textContent = t.name;
-  document.getElementById("section").innerHTML =
-    '<span class="ref">§ ' + t.section + "</span> · limits " +
-    Croupier.money(t.min_bet) + "–" + Croupier.money(t.max_bet);
-  document.getElementById("who").textContent = you ? you.name : "spectator";
-  document.getElementById("balance").textContent =
-    you ? Croupier.money(you.balance) : "";
-  document.getElementById("legend").textContent = t.title;
+  $("title").textContent = t.name;
+  $("section").innerHTML = "";
+  $("section").appendChild(Croupier.el("span", "ref", "\u00a7 " + t.section));
+  $("section").appendChild(document.createTextNode(" \u00b7 limits " +
+    Croupier.money(t.min_bet) + " to " + Croupier.money(t.max_bet)));
+  const shoe = t.shoe || {};
+  const decks = shoe.decks || (t.rules && t.rules.decks);
+  const left = typeof shoe.cards_left === "number" ? shoe.cards_left :
+    (rnd && rnd.view && rnd.view.shoe ? rnd.view.shoe.cards_left : null);
+  $("shoe").textContent = (decks ? decks + (decks === 1 ? " deck" : " decks")
+    + " in play" : "") + (typeof left === "number" ? " \u00b7 " + left +
+    " cards left in the " + (shoe.kind || "shoe") : "");
+  $("who").textContent = you ? you.name : "Watching";
+  $("balance").textContent = you ? Croupier.money(you.balance) : "";
 
   const betting = rnd && rnd.status === "betting";
   const showingLast = Boolean(betting && s.last);
@@ -188,16 +605,17 @@ function render(s) {
   const felt0 = Croupier.feltFrom(shown ? shown.events : [], finished);
   const view = shown ? shown.view : null;
   const mySeat = you ? you.seat : null;
-  const pending = rnd ? rnd.pending : null;
+  const pending = rnd && rnd.status === "playing" ? rnd.pending : null;
   const myTurn = pending && mySeat && pending.seat === mySeat;
   const legal = myTurn ? pending.legal : [];
 
-  const felt = document.getElementById("felt");
+  const felt = $("felt");
   felt.classList.toggle("last-round", showingLast);
   felt.dataset.game = t.game;
+  felt.dataset.status = rnd ? rnd.status : "";
 
   // dealer / banker / player areas
-  const drow = document.getElementById("dealer-row");
+  const drow = $("dealer-row");
   drow.innerHTML = "";
   for (const pos of felt0.positions) {
     if (pos.seat !== null) continue;
@@ -211,37 +629,64 @@ function render(s) {
     if (!boxes.length) area.classList.add("empty");
     drow.appendChild(area);
   }
-
-  // the dealer's last word, in the middle of the felt
-  const banner = document.getElementById("banner");
-  banner.textContent = "";
-  if (showingLast) {
-    banner.appendChild(Croupier.el("div", "tag", "Last round"));
+  if (!drow.childNodes.length) {
+    const area = Croupier.el("div", "area dealer empty");
+    area.appendChild(Croupier.el("div", "label", "Dealer"));
+    drow.appendChild(area);
   }
-  for (const text of felt0.announcements.slice(-3)) {
+
+  $("legend").textContent = t.title;
+  const banner = $("banner");
+  banner.innerHTML = "";
+  if (showingLast) banner.appendChild(Croupier.el("div", "tag", "Last round"));
+  for (const text of felt0.announcements.slice(-2)) {
     banner.appendChild(Croupier.el("div", "say", text));
   }
-  banner.style.display = banner.childNodes.length ? "" : "none";
+  const late = $("late");
+  const mine = mySeat ? (rnd ? rnd.stakes : []).filter(
+    (x) => x.seat === mySeat) : [];
+  late.hidden = !(mySeat && rnd && rnd.status === "playing" && !mine.length);
+  late.textContent = "You are in the next round: bets open as soon as " +
+    "this one ends.";
+  const acted = actedFor(s);
+  const af = $("acted-for");
+  af.hidden = !acted;
+  if (acted) {
+    af.textContent = acted.clock === "betting"
+      ? "The betting clock ran out: the cards were dealt to the seats " +
+        "with a bet (\u00a7 " + acted.ref + ")."
+      : "The clock ran out for seat " + acted.seat + ": the table chose " +
+        Croupier.actionName(acted.action).toLowerCase() + " for the " +
+        "player (\u00a7 " + (acted.decision || acted.ref) + ").";
+  }
+  renderResult(s);
 
-  // seats along the arc
-  for (const old of felt.querySelectorAll(".seat")) old.remove();
+  // the seats
+  const seats = $("seats");
+  seats.innerHTML = "";
   const n = t.seat_count;
   const stakes = rnd ? rnd.stakes : [];
-  const results = shown ? shown.settlements : [];
-  const lastResults = showingLast ? s.last.settlements : [];
+  const results = finished ? shown.settlements : (rnd ? rnd.settlements : []);
+  const ready = readyOf(s);
+  const arc = window.innerWidth > 700;
   const bySeat = {};
   for (const pos of felt0.positions) if (pos.seat !== null) bySeat[pos.seat] = pos;
   for (let seat = 1; seat <= n; seat++) {
-    const [x, y] = seatXY(seat, n);
-    const box = Croupier.el("div", n > 6 ? "seat narrow" : "seat");
-    if (x < 35) box.classList.add("left");
-    if (x > 65) box.classList.add("right");
-    box.style.left = x + "%";
-    box.style.top = y + "%";
+    const box = Croupier.el("div", "seat");
     box.dataset.seat = seat;
+    box.setAttribute("role", "group");
     const owner = t.seats.find((o) => o.seat === seat);
+    box.setAttribute("aria-label", "Seat " + seat +
+      (owner ? ", " + owner.name : ", empty"));
+    if (arc) {
+      // the rail curves: the end seats sit higher than the middle ones
+      box.style.marginBottom = Math.round(30 * (1 - Math.sin(
+        Math.PI * (seat - 0.5) / n))) + "px";
+    }
     if (seat === mySeat) box.classList.add("mine");
     if (pending && pending.seat === seat) box.classList.add("to-act");
+    box.appendChild(Croupier.el("div", "seat-no", "Seat " + seat +
+      (ready.includes(seat) ? " \u00b7 ready" : "")));
     const hands = Croupier.el("div", "hands");
     const pos = bySeat[seat];
     if (pos) {
@@ -250,137 +695,230 @@ function render(s) {
         actingHand: pending && pending.seat === seat ? (pending.hand || 0) : null,
       })) hands.appendChild(b);
     }
-    box.appendChild(hands);
-    const spot = Croupier.el("div", "spot");
-    const mine = stakes.filter((x) => x.seat === seat);
-    for (const st of mine) {
-      const c = Croupier.chipEl(st.amount);
-      c.title = Croupier.wagerName(st.wager) + " " + Croupier.money(st.amount);
-      spot.appendChild(c);
+    if (hands.childNodes.length) box.appendChild(hands);
+    const spots = Croupier.el("div", "spots");
+    const here = stakes.filter((x) => x.seat === seat);
+    if (seat === mySeat && betting) {
+      const totals = myStakes(rnd, seat);
+      for (const w of t.wagers) {
+        spots.appendChild(spotEl(t, seat, {wager: w, hand: 0},
+          totals[w] || 0, true, null));
+      }
+    } else {
+      for (const st of here) {
+        const r = betting ? null : results.find((x) => x.seat === seat &&
+          x.wager === st.wager && (x.hand || 0) === (st.hand || 0));
+        spots.appendChild(spotEl(t, seat, st, st.amount, false, r));
+      }
     }
-    if (!spot.childNodes.length) spot.textContent = "seat " + seat;
-    box.appendChild(spot);
-    const bets = Croupier.el("div", "bets");
-    for (const st of mine) {
-      const r = betting ? null : results.find((x) => x.seat === seat &&
-        x.wager === st.wager && (x.hand || 0) === (st.hand || 0));
-      bets.appendChild(betRow(st, r));
+    if (!spots.childNodes.length) {
+      const ring = Croupier.el("div", "spot empty");
+      ring.setAttribute("aria-hidden", "true");
+      spots.appendChild(ring);
     }
-    const last = lastResults.filter((x) => x.seat === seat);
-    if (last.length) {
-      bets.appendChild(Croupier.el("div", "caption", "last round"));
-      for (const r of last) bets.appendChild(betRow(r, r, "last"));
-    }
-    if (bets.childNodes.length) box.appendChild(bets);
+    box.appendChild(spots);
     if (owner) {
-      box.appendChild(Croupier.el("div", "who", owner.name));
+      const who = Croupier.el("div", "who", owner.name);
+      if (owner.sitting_out) {
+        who.appendChild(Croupier.el("span", "away", " \u00b7 sitting out"));
+      }
+      box.appendChild(who);
     } else if (you && !mySeat) {
       const sit = Croupier.el("button", "btn secondary", "Sit here");
       sit.dataset.sit = seat;
-      sit.addEventListener("click", () =>
-        call("POST", "/tables/" + TABLE_ID + "/seats", {seat}));
+      sit.setAttribute("aria-label", "Sit at seat " + seat);
+      onAct(sit, () => withBusy(() => request("POST",
+        "/tables/" + TABLE_ID + "/seats", {seat})));
       box.appendChild(sit);
+    } else {
+      box.appendChild(Croupier.el("div", "who", "\u00a0"));
     }
-    felt.appendChild(box);
+    seats.appendChild(box);
+  }
+  // seats that wrap onto a second row are not set on an arc
+  const boxes = seats.querySelectorAll(".seat");
+  if (arc && boxes.length > 1 &&
+      boxes[0].offsetTop !== boxes[boxes.length - 1].offsetTop) {
+    for (const b of boxes) b.style.marginBottom = "";
   }
 
-  // status
-  const status = document.getElementById("status");
-  const acts = (p) => p.legal.map(Croupier.actionName).join(", ");
+  renderStatus(s, rnd, pending, myTurn, betting, view);
+  renderRail(s, t, you, rnd, mySeat, betting, legal, pending);
+  renderHistory(s);
+  renderNarration(s, betting);
+  announce(s);
+  tickClock();
+  if (busy) setBusy(true);
+}
+
+function renderStatus(s, rnd, pending, myTurn, betting, view) {
+  const status = $("status");
+  status.innerHTML = "";
   if (!rnd) status.textContent = "No round.";
   else if (pending) {
     const whose = myTurn ? "Your turn" : "Seat " + pending.seat + " to act";
     const hand = pending.hand ? ", hand " + (pending.hand + 1) : "";
-    status.innerHTML = whose + hand + ' (<span class="ref">§ ' +
-      pending.ref + "</span>): ";
-    status.appendChild(document.createTextNode(acts(pending)));
+    status.appendChild(document.createTextNode(whose + hand + " ("));
+    status.appendChild(Croupier.el("span", "ref", "\u00a7 " + pending.ref));
+    status.appendChild(document.createTextNode("): " +
+      pending.legal.map(Croupier.actionName).join(", ")));
   } else {
     status.textContent = betting
-      ? "Place your wagers, then call the deal."
+      ? "Place your bets: click a spot to add the chosen chip."
       : "The dealer is at: " + rnd.phase.replace(/_/g, " ");
   }
-  const info = document.getElementById("info");
+  const info = $("info");
   info.innerHTML = "";
   if (view && typeof view.progressive_meter === "number") {
     info.appendChild(Croupier.el("div", "",
       "Progressive meter: " + Croupier.money(view.progressive_meter)));
   }
-  if (view && view.shoe && typeof view.shoe.cards_left === "number") {
-    info.appendChild(Croupier.el("div", "",
-      "Cards left in the shoe: " + view.shoe.cards_left));
-  }
-  document.getElementById("status-panel").dataset.status =
-    rnd ? rnd.status : "";
-
-  renderBetting(t, you, rnd, mySeat, betting);
-  renderActions(rnd, mySeat, legal, pending);
-
-  // narration with the § of every step
-  const nar = document.getElementById("narration");
-  nar.innerHTML = "";
-  const evs = [].concat(betting && s.last ? s.last.events : [],
-                        rnd ? rnd.events : []);
-  for (const ev of evs) {
-    const line = Croupier.el("div", ev.type === "phase_entered" ? "phase" : "");
-    line.innerHTML = ev.ref ? '<span class="ref">§ ' + ev.ref + "</span> " : "";
-    line.appendChild(document.createTextNode(Croupier.describe(ev)));
-    nar.appendChild(line);
-  }
-  nar.scrollTop = nar.scrollHeight;
+  $("status-panel").dataset.status = rnd ? rnd.status : "";
 }
 
-function renderBetting(t, you, rnd, mySeat, betting) {
-  const pick = document.getElementById("chip-pick");
-  pick.innerHTML = "";
-  for (const v of CHIPS) {
-    if (v < t.min_bet || v > t.max_bet) continue;
-    const c = Croupier.chipEl(v);
-    if (v === chip) c.classList.add("sel");
-    c.addEventListener("click", () => { chip = v; render(state); });
-    pick.appendChild(c);
-  }
-  const wb = document.getElementById("wager-buttons");
-  wb.innerHTML = "";
-  const deal = document.getElementById("deal-box");
-  deal.innerHTML = "";
+function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
+  const pick = $("chip-pick"), tools = $("bet-tools"), acts = $("actions");
+  const seatTools = $("seat-tools"), hint = $("hint");
+  pick.innerHTML = ""; tools.innerHTML = ""; acts.innerHTML = "";
+  seatTools.innerHTML = ""; hint.textContent = "";
   if (!you) {
-    wb.textContent = "Get chips in the lobby to play.";
+    const a = Croupier.el("a", "btn", "Get chips in the lobby");
+    a.href = "/";
+    tools.appendChild(a);
     return;
   }
   if (!mySeat) {
-    wb.textContent = "Take a seat at the table.";
+    hint.textContent = "Choose an empty seat (\u201cSit here\u201d) to play.";
     return;
   }
-  if (!betting) return;
-  for (const w of t.wagers) {
-    const lim = t.wager_limits[w] || [t.min_bet, t.max_bet];
-    // A wager of a fixed size (the pai gow Progressive Payout Wager,
-    // 670a.9(a)(3)(ii)) is always made for exactly that amount.
-    const fixed = t.rules ? t.rules[w + "_wager_amount"] : undefined;
-    const amount = typeof fixed === "number" ? fixed
-      : Math.min(Math.max(chip, lim[0]), lim[1]);
-    const b = Croupier.el("button", "btn secondary",
-      Croupier.wagerName(w) + " " + Croupier.money(amount));
-    b.dataset.wager = w;
-    b.addEventListener("click", () =>
-      call("POST", "/tables/" + TABLE_ID + "/wagers",
-           {seat: mySeat, wager: w, amount}));
-    wb.appendChild(b);
-  }
-  const mine = rnd.stakes.some((x) => x.seat === mySeat);
-  const d = Croupier.el("button", "btn", "Deal");
-  d.id = "deal";
-  d.disabled = !mine;
-  d.addEventListener("click", () =>
-    call("POST", "/tables/" + TABLE_ID + "/deal"));
-  deal.appendChild(d);
-}
+  // seat tools: sit out, leave
+  const meRow = t.seats.find((o) => o.seat === mySeat) || {};
+  const out = Croupier.el("button", "btn quiet",
+    meRow.sitting_out ? "Back in" : "Sit out");
+  out.id = "sit-out";
+  onAct(out, () => withBusy(async () => {
+    try {
+      await request("POST", "/tables/" + TABLE_ID + "/sit-out",
+        {seat: mySeat, sitting_out: !meRow.sitting_out});
+    } catch (e) {
+      if (e.status === 404 || e.status === 405) {
+        throw new Error("This server does not offer sitting out yet.");
+      }
+      throw e;
+    }
+  }));
+  const leave = Croupier.el("button", "btn quiet", "Leave seat");
+  leave.id = "leave";
+  onAct(leave, () => withBusy(() => request("DELETE",
+    "/tables/" + TABLE_ID + "/seats/" + mySeat)));
+  seatTools.appendChild(out);
+  seatTools.appendChild(leave);
 
-function renderActions(rnd, mySeat, legal, pending) {
-  const box = document.getElementById("actions");
-  box.innerHTML = "";
+  if (betting) {
+    for (const v of CHIPS) {
+      if (v < t.min_bet || v > t.max_bet) continue;
+      const b = Croupier.el("button", "chip-btn");
+      b.type = "button";
+      b.dataset.chip = v;
+      b.setAttribute("aria-pressed", v === chip ? "true" : "false");
+      b.setAttribute("aria-label", Croupier.money(v) + " chip");
+      b.appendChild(Croupier.chipEl(v));
+      b.addEventListener("click", () => { chip = v; render(state); });
+      pick.appendChild(b);
+    }
+    if (!CHIPS.includes(chip) || chip < t.min_bet || chip > t.max_bet) {
+      chip = CHIPS.find((v) => v >= t.min_bet && v <= t.max_bet) || t.min_bet;
+    }
+    const totals = myStakes(rnd, mySeat);
+    const any = Object.keys(totals).length > 0;
+    const btn = (id, text, fn, enabled, label) => {
+      const b = Croupier.el("button", "btn secondary", text);
+      b.id = id;
+      b.disabled = !enabled;
+      if (label) b.setAttribute("aria-label", label);
+      onAct(b, () => withBusy(fn));
+      tools.appendChild(b);
+      return b;
+    };
+    btn("undo", "Undo", async () => {
+      const step = undo.round === rnd.id ? undo.steps.pop() : null;
+      if (!step) return;
+      await setTotal(step.wager, step.before);
+      undo.steps.pop();  // the undo itself is not undone by the next undo
+    }, undo.round === rnd.id && undo.steps.length > 0, "Undo the last chip");
+    btn("clear", "Clear", async () => {
+      for (const w of Object.keys(totals)) await setTotal(w, 0);
+    }, any, "Take back every bet");
+    const prev = lastBets(s);
+    btn("rebet", "Rebet", async () => {
+      for (const [w, a] of Object.entries(prev)) await setTotal(w, a);
+    }, Object.keys(prev).length > 0 && !any, "Bet what you bet last round");
+    btn("double-bet", "Double", async () => {
+      for (const [w, a] of Object.entries(totals)) {
+        if (fixedOf(t, w) === null) await setTotal(w, 2 * a);
+      }
+    }, any, "Double every bet");
+    // a typed amount, in dollars, for the chosen spot
+    if (!selected || !t.wagers.includes(selected)) selected = t.wagers[0];
+    const lab = Croupier.el("label", "inline");
+    const input = Croupier.el("input", "field");
+    input.id = "bet-amount";
+    input.inputMode = "decimal";
+    input.autocomplete = "off";
+    input.size = 7;
+    input.placeholder = "$";
+    lab.appendChild(Croupier.el("span", "", "Bet $"));
+    lab.appendChild(input);
+    input.setAttribute("aria-label", "Amount in dollars for " +
+      Croupier.wagerName(selected));
+    tools.appendChild(lab);
+    const set = Croupier.el("button", "btn secondary",
+      "on " + Croupier.wagerName(selected));
+    set.id = "bet-typed";
+    onAct(set, () => {
+      const cents = Croupier.parseDollars(input.value);
+      if (cents === null) {
+        showError("Type an amount in dollars, like 12.50.");
+        return;
+      }
+      withBusy(() => setTotal(selected, cents));
+    });
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") set.click();
+    });
+    tools.appendChild(set);
+    const lim = limitsOf(t, selected);
+    const fixed = fixedOf(t, selected);
+    tools.appendChild(Croupier.el("span", "limits", Croupier.wagerName(selected)
+      + (fixed !== null ? ": exactly " + Croupier.money(fixed)
+        : " limits " + Croupier.money(lim[0]) + " to " + Croupier.money(lim[1]))));
+    const others = t.seats.filter((o) => o.seat !== mySeat &&
+      !o.sitting_out).length;
+    const d = Croupier.el("button", "btn big", others ? "Ready" : "Deal");
+    d.id = "deal";
+    d.disabled = !any;
+    d.setAttribute("aria-label", others
+      ? "I am ready: deal when every player is ready" : "Deal the cards");
+    onAct(d, () => withBusy(async () => {
+      try {
+        if (readyPath === "/ready") {
+          await request("POST", "/tables/" + TABLE_ID + "/ready",
+            {seat: mySeat});
+          return;
+        }
+      } catch (e) {
+        if (e.status !== 404 && e.status !== 405) throw e;
+        readyPath = "/deal";
+      }
+      await request("POST", "/tables/" + TABLE_ID + "/deal");
+    }));
+    tools.appendChild(d);
+    hint.textContent = any ? "Right-click a spot, or Delete on it, to take " +
+      "a chip off." : "Choose a chip, then click a spot.";
+    return;
+  }
   if (!legal.length) {
-    box.textContent = pending ? "Waiting for seat " + pending.seat + "." :
+    hint.textContent = pending ? "Waiting for seat " + pending.seat + "." :
       "Nothing to decide.";
     return;
   }
@@ -388,55 +926,146 @@ function renderActions(rnd, mySeat, legal, pending) {
   let input = null;
   if (legal.some((a) => AMOUNT_ACTIONS.includes(a))) {
     input = Croupier.el("input", "field");
-    input.type = "number";
     input.id = "amount";
+    input.inputMode = "decimal";
     input.placeholder = "$ amount";
-    input.title = "Optional: an amount in dollars (double for less, " +
-      "partial insurance)";
-    input.step = "0.01";
-    input.min = "0";
-    input.style.width = "7em";
+    input.size = 8;
+    input.setAttribute("aria-label", "Optional amount in dollars " +
+      "(double for less, partial insurance)");
   }
   for (const a of legal) {
     const b = Croupier.el("button", "btn", Croupier.actionName(a));
     b.dataset.action = a;
-    b.addEventListener("click", () => {
+    onAct(b, () => {
       const body = {seat: mySeat, action: a};
       if (AMOUNT_ACTIONS.includes(a) && input && input.value) {
-        body.amount = Math.round(parseFloat(input.value) * 100);
+        const cents = Croupier.parseDollars(input.value);
+        if (cents === null) { showError("Type an amount in dollars."); return; }
+        body.amount = cents;
       } else if (a === "insurance" && main) {
         body.amount = Math.floor(main.amount / 2);
       }
       if (a === "set") {
-        if (!pickedLow) { showError("Click the card for your low hand."); return; }
+        if (!pickedLow) { showError("Choose the card for your low hand."); return; }
         body.low = pickedLow;
       }
-      pickedLow = null;
-      call("POST", "/tables/" + TABLE_ID + "/actions", body);
+      withBusy(async () => {
+        await request("POST", "/tables/" + TABLE_ID + "/actions", body,
+          {balance: s.you.balance});
+        pickedLow = null;
+      });
     });
-    box.appendChild(b);
+    acts.appendChild(b);
   }
-  if (input) box.appendChild(input);
+  if (input) acts.appendChild(input);
   if (legal.includes("set")) {
-    box.appendChild(Croupier.el("div", "",
-      "To set your own hands, click the card for your low hand, then " +
-      "“Set my hands”; or ask for the house way."));
+    hint.textContent = "To set your own hands, choose the card for your " +
+      "low hand, then \u201cSet my hands\u201d; or ask for the house way.";
+  }
+}
+
+function renderNarration(s, betting) {
+  const nar = $("narration");
+  nar.innerHTML = "";
+  const evs = [].concat(betting && s.last ? s.last.events : [],
+                        s.round ? s.round.events : []);
+  for (const ev of evs) {
+    const line = Croupier.el("div", ev.type === "phase_entered" ? "phase" : "");
+    if (ev.ref) line.appendChild(Croupier.el("span", "ref", "\u00a7 " + ev.ref));
+    line.appendChild(document.createTextNode(" " + Croupier.describe(ev)));
+    nar.appendChild(line);
+  }
+  nar.scrollTop = nar.scrollHeight;
+}
+
+function announce(s) {
+  // The dealer's new steps, for screen readers (face-down cards are
+  // never named: the events carry no card for them).
+  const rnd = s.round;
+  if (!rnd) return;
+  if (announced.round !== rnd.id) announced = {round: rnd.id, seq: 0};
+  const fresh = rnd.events.filter((e) => e.seq > announced.seq &&
+    ["card_dealt", "card_exposed", "wager_settled", "announced",
+     "decision_made", "hand_set", "hands_compared"].includes(e.type));
+  if (rnd.events.length) {
+    announced.seq = Math.max(...rnd.events.map((e) => e.seq || 0));
+  }
+  if (fresh.length) {
+    $("sr-live").textContent = fresh.slice(-4).map(Croupier.describe)
+      .join(". ");
   }
 }
 
 // -- live updates ----------------------------------------------------------------
+function notFound(text) {
+  gone = true;
+  $("table-main").hidden = true;
+  $("rail").hidden = true;
+  $("notfound").hidden = false;
+  $("notfound-text").textContent = text;
+  document.title = "croupier — no such table";
+  $("title").textContent = "No such table";
+  if (socket) socket.close();
+}
+
+let retry = 0;
 function connect() {
+  if (gone) return;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const token = Croupier.token();
   const url = proto + "//" + location.host + "/ws/tables/" + TABLE_ID +
     (token ? "?token=" + encodeURIComponent(token) : "");
   const ws = new WebSocket(url);
+  socket = ws;
+  ws.onopen = () => {
+    retry = 0;
+    $("conn").hidden = true;
+    if (/cannot be reached/.test($("error").textContent)) showError("");
+  };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
-    if (msg.type === "table") render(msg.data);
+    if (msg.type === "table" && !busy) render(msg.data);
+    else if (msg.type === "table") state = msg.data;
   };
-  ws.onclose = () => setTimeout(connect, 1500);
+  ws.onclose = (ev) => {
+    if (gone) return;
+    if (ev.code === 4404) {
+      notFound("There is no table " + TABLE_ID + " in this casino.");
+      return;
+    }
+    if (ev.code === 4401) {
+      // the saved token is no longer valid: watch as a spectator
+      localStorage.removeItem("croupier.token");
+    }
+    $("conn").hidden = false;
+    retry += 1;
+    setTimeout(connect, Math.min(5000, 500 * retry));
+  };
 }
 
-document.getElementById("recall-link").href = "/recall?table=" + TABLE_ID;
-connect();
+async function start() {
+  $("recall-link").href = "/recall?table=" + TABLE_ID;
+  if (!Number.isInteger(TABLE_ID)) {
+    notFound("This address names no table.");
+    return;
+  }
+  try {
+    const s = await Croupier.api("GET", "/tables/" + TABLE_ID);
+    render(s);
+  } catch (e) {
+    if (e.status === 404) {
+      notFound("There is no table " + TABLE_ID + " in this casino.");
+      return;
+    }
+    showError(e.message);
+  }
+  connect();
+}
+
+let resized = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => { if (state) render(state); }, 120);
+});
+
+start();

@@ -1,0 +1,319 @@
+"""Recall of rounds for people: the paged list and a round's envelope.
+
+58 Pa. Code § 810a.11 asks that a table game's history be recalled with
+its time, table, game, player, wagers and results. :func:`round_page`
+answers ``GET /rounds``: filters (table, game, player name, dates), the
+newest first, offset paging over the whole history and the total, each
+round with its table's name, the players and the money (total bet, total
+won, net). A player's figures are his own; the operator's are the whole
+round's. Who may recall which rounds is the caller's ``scope``
+(:func:`croupier.server.access.round_scope`).
+
+:func:`round_envelope` adds to one round (``GET /rounds/{id}``) what a
+lab expects around its events: start and end time, the rules in force,
+the game and software version, each player's balance before and after,
+and every wager's result per hand. It adds no event and no card: what a
+viewer may see of those is :func:`croupier.server.views.round_detail`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy.engine import Connection
+
+import croupier
+from croupier.errors import ScenarioError
+from croupier.registry import find_game
+from croupier.server import db
+from croupier.server.runtime import Casino, Player
+
+__all__ = ["MAX_PAGE", "player_list", "round_envelope", "round_page"]
+
+MAX_PAGE = 500
+"""Most rounds in one page."""
+
+_STAKE_KINDS = ("stake",)
+_RETURN_KINDS = ("payout", "refund")
+
+
+def _day(text: str | None, *, end: bool) -> datetime | None:
+    """``YYYY-MM-DD`` as the first instant of that day (UTC), or the next."""
+    if not text:
+        return None
+    day = date.fromisoformat(text)
+    if end:
+        day += timedelta(days=1)
+    return datetime.combine(day, time(0), tzinfo=UTC)
+
+
+def round_page(
+    casino: Casino,
+    *,
+    scope: ColumnElement[bool],
+    viewer: Player | None,
+    table_id: int | None = None,
+    game: str | None = None,
+    player: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    offset: int = 0,
+    limit: int = 50,
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the rounds in ``scope``, newest first, and the total.
+
+    ``player`` matches a player's name (case-insensitive, exact);
+    ``since`` and ``until`` are dates (``YYYY-MM-DD``, UTC, both
+    included). Money: ``total_bet`` is what left the balances for the
+    round's wagers (less what was taken back before the deal),
+    ``total_won`` what came back (stake plus winnings, refunds) and
+    ``net`` the difference, for the viewer alone unless an operator.
+    """
+    own = viewer is not None and not viewer.is_operator
+    t = db.TransactionRow
+    money = select(
+        t.round_id.label("rid"),
+        func.sum(case((t.kind.in_(_STAKE_KINDS), -t.amount), else_=0)).label(
+            "bet"
+        ),
+        func.sum(case((t.kind.in_(_RETURN_KINDS), t.amount), else_=0)).label(
+            "won"
+        ),
+    ).where(t.round_id.is_not(None))
+    if own and viewer is not None:
+        money = money.where(t.player_id == viewer.id)
+    sums = money.group_by(t.round_id).subquery()
+    counts = (
+        select(db.EventRow.round_id.label("rid"), func.count().label("n"))
+        .group_by(db.EventRow.round_id)
+        .subquery()
+    )
+    r = db.RoundRow
+    conditions: list[ColumnElement[bool]] = [scope]
+    if table_id is not None:
+        conditions.append(r.table_id == table_id)
+    if game:
+        conditions.append(r.game == game)
+    start, stop = _day(since, end=False), _day(until, end=True)
+    if start is not None:
+        conditions.append(r.started_at >= start)
+    if stop is not None:
+        conditions.append(r.started_at < stop)
+    if player:
+        named = (
+            select(t.round_id)
+            .join(db.PlayerRow, db.PlayerRow.id == t.player_id)
+            .where(func.lower(db.PlayerRow.name) == player.lower())
+        )
+        conditions.append(r.id.in_(named))
+    query = (
+        select(
+            r.id,
+            r.table_id,
+            db.GameTableRow.name,
+            r.game,
+            r.status,
+            r.disclosed,
+            r.started_at,
+            r.ended_at,
+            counts.c.n,
+            sums.c.bet,
+            sums.c.won,
+        )
+        .join(db.GameTableRow, db.GameTableRow.id == r.table_id)
+        .outerjoin(counts, counts.c.rid == r.id)
+        .outerjoin(sums, sums.c.rid == r.id)
+        .where(*conditions)
+        .order_by(r.id.desc())
+        .offset(max(0, offset))
+        .limit(max(1, min(limit, MAX_PAGE)))
+    )
+    total_q = select(func.count()).select_from(r).where(*conditions)
+    with casino.engine.connect() as conn:
+        rows = conn.execute(query).all()
+        total = int(conn.execute(total_q).scalar() or 0)
+        names = _players_of(conn, [row[0] for row in rows], viewer)
+    out = []
+    for row in rows:
+        bet, won = int(row[9] or 0), int(row[10] or 0)
+        out.append(
+            {
+                "id": row[0],
+                "table_id": row[1],
+                "table": row[2],
+                "game": row[3],
+                "title": _title(row[3]),
+                "status": row[4],
+                "disclosed": bool(row[5]),
+                "started_at": _iso(row[6]),
+                "ended_at": _iso(row[7]),
+                "events": int(row[8] or 0),
+                "players": names.get(row[0], []),
+                "total_bet": bet,
+                "total_won": won,
+                "net": won - bet,
+            }
+        )
+    return out, total
+
+
+def _iso(at: datetime | None) -> str | None:
+    if at is None:
+        return None
+    if at.tzinfo is None:  # SQLite gives naive UTC back
+        at = at.replace(tzinfo=UTC)
+    return at.isoformat()
+
+
+def _title(game: str) -> str:
+    try:
+        return find_game(game).title
+    except ScenarioError:  # a game no longer installed
+        return game
+
+
+def _players_of(
+    conn: Connection, round_ids: list[int], viewer: Player | None
+) -> dict[int, list[str]]:
+    """The names of the players with money in each round."""
+    if not round_ids:
+        return {}
+    t = db.TransactionRow
+    query = (
+        select(t.round_id, db.PlayerRow.name)
+        .join(db.PlayerRow, db.PlayerRow.id == t.player_id)
+        .where(t.round_id.in_(round_ids))
+        .distinct()
+    )
+    if viewer is not None and not viewer.is_operator:
+        query = query.where(t.player_id == viewer.id)
+    found: dict[int, list[str]] = defaultdict(list)
+    for rid, name in conn.execute(query.order_by(db.PlayerRow.name)):
+        found[int(rid or 0)].append(str(name))
+    return dict(found)
+
+
+def round_envelope(
+    casino: Casino, round_id: int, viewer: Player | None
+) -> dict[str, Any]:
+    """What surrounds a round's events: times, rules, versions, money.
+
+    ``balances`` gives, for each player with money in the round (the
+    viewer alone unless an operator), the balance before the round's
+    first movement and after its last, derived from the movements
+    (every balance change is a ``transactions`` row). ``results`` lists
+    each wager per hand with stake, outcome and net.
+    """
+    t = db.TransactionRow
+    with casino.engine.connect() as conn:
+        row = conn.execute(
+            select(
+                db.RoundRow.rules_json,
+                db.RoundRow.started_at,
+                db.RoundRow.ended_at,
+                db.RoundRow.game,
+                db.GameTableRow.name,
+            )
+            .join(db.GameTableRow, db.GameTableRow.id == db.RoundRow.table_id)
+            .where(db.RoundRow.id == round_id)
+        ).one()
+        moves = conn.execute(
+            select(t.id, t.player_id, t.amount, db.PlayerRow.name)
+            .join(db.PlayerRow, db.PlayerRow.id == t.player_id)
+            .where(t.round_id == round_id)
+            .order_by(t.id)
+        ).all()
+        balances = []
+        own = viewer is not None and not viewer.is_operator
+        players: dict[int, tuple[str, int, int]] = {}
+        for move_id, pid, amount, name in moves:
+            if own and viewer is not None and pid != viewer.id:
+                continue
+            name0, delta, last = players.get(int(pid), (str(name), 0, 0))
+            players[int(pid)] = (name0, delta + int(amount), int(move_id))
+        for pid, (name, delta, last) in sorted(players.items()):
+            now = conn.execute(
+                select(db.PlayerRow.balance).where(db.PlayerRow.id == pid)
+            ).scalar()
+            later = conn.execute(
+                select(func.coalesce(func.sum(t.amount), 0))
+                .where(t.player_id == pid)
+                .where(t.id > last)
+            ).scalar()
+            after = int(now or 0) - int(later or 0)
+            balances.append(
+                {
+                    "player_id": pid,
+                    "name": name,
+                    "before": after - delta,
+                    "after": after,
+                    "net": delta,
+                }
+            )
+    results = [
+        {
+            "seat": e["seat"],
+            "wager": e["wager"],
+            "hand": e.get("hand", 0),
+            "stake": e["amount"],
+            "outcome": e["outcome"],
+            "net": e["net"],
+            "commission": e.get("commission", 0),
+            "ref": e.get("ref"),
+        }
+        for e in _settled(casino, round_id)
+    ]
+    return {
+        "table": row[4],
+        "title": _title(row[3]),
+        "started_at": _iso(row[1]),
+        "ended_at": _iso(row[2]),
+        "rules": json.loads(row[0]),
+        "software": {"name": "croupier", "version": croupier.__version__},
+        "game_version": f"{row[3]} (croupier {croupier.__version__})",
+        "balances": balances,
+        "results": results,
+    }
+
+
+def _settled(casino: Casino, round_id: int) -> list[dict[str, Any]]:
+    """The round's ``wager_settled`` events, in order (no cards in them)."""
+    with casino.engine.connect() as conn:
+        texts = conn.execute(
+            select(db.EventRow.data_json)
+            .where(db.EventRow.round_id == round_id)
+            .where(db.EventRow.type == "wager_settled")
+            .order_by(db.EventRow.id)
+        ).scalars()
+        return [json.loads(text) for text in texts]
+
+
+def player_list(casino: Casino) -> list[dict[str, Any]]:
+    """Every account with its balance and seats (the operator's page)."""
+    with casino.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                db.PlayerRow.id,
+                db.PlayerRow.name,
+                db.PlayerRow.balance,
+                db.PlayerRow.is_operator,
+            ).order_by(db.PlayerRow.id)
+        ).all()
+    seats: dict[int, list[dict[str, int]]] = defaultdict(list)
+    for rt in casino.all_tables():
+        for seat, pid in rt.seats.items():
+            seats[pid].append({"table_id": rt.id, "seat": seat})
+    return [
+        {
+            "id": pid,
+            "name": name,
+            "balance": int(balance),
+            "operator": bool(op),
+            "seats": seats.get(pid, []),
+        }
+        for pid, name, balance, op in rows
+    ]

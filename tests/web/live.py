@@ -1,0 +1,153 @@
+"""An in-process table server for the browser tests, with a stacking hook.
+
+The server runs with uvicorn on a thread of the test process, so a test
+can reach the casino and arrange the next cards of a table's shoe (the
+way the scenario files stack a shoe), then play them in the browser.
+:func:`stack_next` only reorders the cards already in the shoe: the
+composition, and so every conservation check, is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import uvicorn
+from tests.server.procs import free_port
+
+from croupier.cards import Card
+from croupier.server.app import create_app
+from croupier.server.casino import Casino
+
+__all__ = ["CHROMIUM_ARGS", "LiveServer"]
+
+OPERATOR = "operator-token-for-the-browser-tests-0123"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+_T = TypeVar("_T")
+
+
+class LiveServer:
+    """``create_app`` served by uvicorn on a thread, on a SQLite file."""
+
+    def __init__(self, db: Path) -> None:
+        self.port = free_port()
+        self.app = create_app(f"sqlite:///{db}", operator_token=OPERATOR)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def base(self) -> str:
+        """The server's address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def casino(self) -> Casino:
+        """The casino the server plays."""
+        casino: Casino = self.app.state.casino
+        return casino
+
+    def start(self) -> None:
+        """Start serving; wait until the tables answer."""
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/tables", timeout=1).is_success:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise AssertionError("server did not start")
+
+    def stop(self) -> None:
+        """Stop serving."""
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def on_loop(self, work: Callable[[], _T]) -> _T:
+        """Run ``work`` between two requests (on the server's loop)."""
+        loop = self._server_loop()
+        done: asyncio.Future[_T] = asyncio.run_coroutine_threadsafe(
+            _call(work), loop
+        )  # type: ignore[assignment]
+        return done.result(timeout=10)
+
+    def _server_loop(self) -> asyncio.AbstractEventLoop:
+        if self.loop is None:
+            found = _loops_of(self.server)
+            if not found:  # pragma: no cover - uvicorn internals moved
+                raise AssertionError("no server loop")
+            self.loop = found[0]
+        return self.loop
+
+    def table_id(self, game: str) -> int:
+        """The id of the first table of ``game``."""
+        for t in httpx.get(self.base + "/tables").json():
+            if t["game"] == game:
+                return int(t["id"])
+        raise AssertionError(f"no {game} table")
+
+    def stack_next(self, table_id: int, cards: Iterable[str]) -> None:
+        """Put ``cards`` on top of the open round's shoe, in this order.
+
+        The round must be open for wagers. Only the order changes: each
+        card is taken from where it lies in the stack.
+        """
+        wanted = [Card.parse(c) for c in cards]
+
+        def work() -> None:
+            rt = self.casino.table(table_id)
+            live = rt.live
+            assert live is not None and not live.dealt
+            shoe = live.round.shoe
+            stack = list(shoe.stack)
+            top: list[Any] = []
+            for card in wanted:
+                stack.remove(card)  # ValueError: not in the shoe
+                top.append(card)
+            shoe.stack = top + stack
+            live.round.initial_stack = shoe.notation()
+            live.recorder.record.shoe = live.round.initial_stack
+
+        self.on_loop(work)
+
+    def new_shoe_due(self, table_id: int) -> bool:
+        """Whether the open round starts a shoe (its burn runs first)."""
+        return bool(
+            self.on_loop(lambda: self.casino.table(table_id).live.round.new_shoe)  # type: ignore[union-attr]
+        )
+
+
+async def _call(work: Callable[[], _T]) -> _T:
+    return work()
+
+
+def _loops_of(server: uvicorn.Server) -> list[asyncio.AbstractEventLoop]:
+    """The running loop of a started uvicorn server."""
+    out = []
+    for srv in getattr(server, "servers", []):
+        loop = getattr(srv, "_loop", None)
+        if loop is not None:
+            out.append(loop)
+    return out
