@@ -1,0 +1,124 @@
+"""``croupier rng-test``: the § 810a.5 battery on a source of shuffles.
+
+Exit 0 when the source passes every test (after Holm's correction at
+95 %), 1 when any test rejects it, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from croupier.cli.common import console, fail, load_game_rules
+from croupier.errors import CroupierError
+
+__all__ = ["rng_test"]
+
+HOLM_NOTE = (
+    "Holm's step-down correction: the p-values are sorted, the smallest "
+    "is compared with 0.05/m, the next with 0.05/(m-1), and so on; the "
+    "adjusted p-value is what is compared with 0.05. A good shuffler "
+    "fails any of the m tests with probability at most 5 %."
+)
+
+
+def rng_test(
+    source: Annotated[
+        str,
+        typer.Option(
+            help="live (croupier's shuffler), a file of shuffles (one "
+            "per line, card codes), or a known-bad shuffler: naive-swap, "
+            "riffle-3, cut-region-fixed."
+        ),
+    ] = "live",
+    game: Annotated[
+        str, typer.Option(help="The game whose shoe is shuffled.")
+    ] = "double-back-jack",
+    shuffles: Annotated[
+        int, typer.Option(min=2, help="Shuffles to draw (live, bad).")
+    ] = 1000,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed the shuffler (live: SeededRng instead of the "
+            "CSPRNG) and the battery's jitter, for a reproducible run."
+        ),
+    ] = None,
+    rules_file: Annotated[
+        Path | None,
+        typer.Option("--rules", help="Rules Submission (decks...)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Run the § 810a.5 statistical tests on shuffled shoes."""
+    from croupier.rngtest.battery import ALPHA, run_battery
+    from croupier.rngtest.sources import (
+        BAD_SHUFFLERS,
+        bad_shuffles,
+        fresh_shoe,
+        live_shuffles,
+        read_shuffle_file,
+    )
+
+    try:
+        spec, rules = load_game_rules(game, rules_file, None)
+        original = fresh_shoe(spec, rules)
+        if source == "live":
+            drawn = list(live_shuffles(spec, rules, shuffles, seed=seed))
+        elif source in BAD_SHUFFLERS:
+            drawn = list(
+                bad_shuffles(source, original, shuffles, seed=seed or 0)
+            )
+        else:
+            drawn = read_shuffle_file(Path(source), original)
+    except CroupierError as exc:
+        raise fail(exc) from None
+    battery = run_battery(drawn, original, seed=seed or 0)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "source": source,
+                    "game": spec.name,
+                    "shuffles": battery.shuffles,
+                    "cards": battery.cards,
+                    "alpha": ALPHA,
+                    "correction": "holm",
+                    "passed": battery.passed,
+                    "tests": [
+                        {
+                            "name": r.name,
+                            "statistic": r.statistic,
+                            "p_value": r.p_value,
+                            "adjusted_p": r.adjusted_p,
+                            "passed": r.passed,
+                            "detail": r.detail,
+                        }
+                        for r in battery.results
+                    ],
+                }
+            )
+        )
+    else:
+        table = RichTable(
+            title=f"§ 810a.5 battery: {source}, {spec.name}, "
+            f"{battery.shuffles} shuffles of {battery.cards} cards"
+        )
+        for column in ("test", "statistic", "p", "Holm p", "verdict"):
+            table.add_column(column)
+        for r in battery.results:
+            table.add_row(
+                r.name,
+                f"{r.statistic:.4g}",
+                f"{r.p_value:.3g}",
+                f"{r.adjusted_p:.3g}",
+                "pass" if r.passed else "FAIL",
+            )
+        console.print(table)
+        console.print(HOLM_NOTE)
+        console.print("PASS" if battery.passed else "FAIL")
+    raise typer.Exit(0 if battery.passed else 1)

@@ -1,0 +1,481 @@
+"""The § 810a.5 statistical battery, applied to shuffled shoes.
+
+Two kinds of test. **Card tests** look at the shoes themselves: where
+each card lands (chi-square), which card follows which (adjacency),
+how many cards stay where they were (Poisson), how one shoe relates to
+the next (interplay correlation) and to the order before the shuffle
+(position correlation). **Stream tests** look at a stream of uniform
+numbers the shuffles define: a uniformly random permutation's Lehmer
+code (for each position, how many later cards were earlier in the
+unshuffled order) has independent digits, digit ``i`` uniform on
+``0 .. n-1-i``; with a seeded jitter (``(digit + V) / range``, V uniform)
+they become independent U(0, 1) variates exactly when the shuffle is
+uniform, and Knuth's classic tests apply (equidistribution, gap,
+overlaps, poker, coupon collector, permutation, Kolmogorov–Smirnov,
+order statistic, runs, serial correlation, subsequences). Copies of
+one card in a multi-deck shoe are told apart by a random (seeded)
+labelling, which keeps a uniform shuffle uniform.
+
+Each test gives a statistic and a two-sided or upper-tail p-value from
+:mod:`scipy.stats`; the family of tests is judged at 95 % with Holm's
+step-down correction (:func:`holm`), so the chance that a good shuffler
+fails any test is at most 5 %.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import factorial
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats
+
+__all__ = ["ALPHA", "Battery", "TestResult", "holm", "run_battery"]
+
+ALPHA = 0.05
+"""Family-wise significance level (95 % confidence)."""
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True)
+class TestResult:
+    """One test's outcome."""
+
+    name: str
+    """The test (as § 810a.5 names it)."""
+    statistic: float
+    """The test statistic."""
+    p_value: float
+    """Its p-value under a uniform shuffle."""
+    detail: str
+    """What was counted and against which distribution."""
+    adjusted_p: float = 1.0
+    """Holm-adjusted p-value (compare with :data:`ALPHA`)."""
+
+    @property
+    def passed(self) -> bool:
+        """Whether the test passes after the correction."""
+        return self.adjusted_p >= ALPHA
+
+
+@dataclass(frozen=True, slots=True)
+class Battery:
+    """Every test's result and the verdict on the source."""
+
+    results: tuple[TestResult, ...]
+    """In the order run."""
+    shuffles: int
+    """Shuffles tested."""
+    cards: int
+    """Cards per shuffle."""
+
+    @property
+    def passed(self) -> bool:
+        """Whether the source passes every test (after Holm)."""
+        return all(r.passed for r in self.results)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error control).
+
+    >>> [round(p, 3) for p in holm([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, (m - rank) * p_values[i])
+        adjusted[i] = min(1.0, running)
+    return adjusted
+
+
+# -- preparing the data ---------------------------------------------------
+
+
+def _labels(shoes: Ints, original: Ints, gen: np.random.Generator) -> Ints:
+    """Each shoe as a permutation of the original positions.
+
+    Copies of a card get the original positions of that card's copies in
+    a random order, so a uniform multiset shuffle gives a uniform
+    permutation.
+    """
+    count, n = shoes.shape
+    by_code = np.argsort(original, kind="stable")
+    perms = np.empty_like(shoes)
+    for k in range(count):
+        idx = np.lexsort((gen.random(n), shoes[k]))
+        perms[k, idx] = by_code
+    return perms
+
+
+def _stream(perms: Ints, gen: np.random.Generator) -> Floats:
+    """The jittered Lehmer-code stream (i.i.d. U(0, 1) if uniform)."""
+    count, n = perms.shape
+    later = np.triu(np.ones((n, n), dtype=bool), k=1)
+    ranges = n - np.arange(n - 1)
+    out = np.empty((count, n - 1))
+    for k in range(count):
+        p = perms[k]
+        smaller = (p[None, :] < p[:, None]) & later
+        digits = smaller.sum(axis=1)[:-1]
+        out[k] = (digits + gen.random(n - 1)) / ranges
+    return out.ravel()
+
+
+def _chisq(
+    observed: npt.ArrayLike, probabilities: npt.ArrayLike
+) -> tuple[float, float]:
+    obs = np.asarray(observed, dtype=float)
+    expected = np.asarray(probabilities, dtype=float) * obs.sum()
+    result = stats.chisquare(obs, expected)
+    return float(result.statistic), float(result.pvalue)
+
+
+def _two_sided_normal(z: float) -> float:
+    return float(2 * stats.norm.sf(abs(z)))
+
+
+def _stirling2(n: int, k: int) -> int:
+    """Stirling numbers of the second kind (small arguments)."""
+    table = [[0] * (k + 1) for _ in range(n + 1)]
+    table[0][0] = 1
+    for i in range(1, n + 1):
+        for j in range(1, min(i, k) + 1):
+            table[i][j] = j * table[i - 1][j] + table[i - 1][j - 1]
+    return table[n][k]
+
+
+# -- stream tests (Knuth, TAOCP vol. 2, 3.3.2) -----------------------------
+
+
+def _equidistribution(u: Floats) -> TestResult:
+    bins = 64
+    counts = np.bincount((u * bins).astype(int), minlength=bins)
+    stat, p = _chisq(counts, np.full(bins, 1 / bins))
+    return TestResult(
+        "equidistribution", stat, p, f"{bins} equal cells, chi-square"
+    )
+
+
+def _gap(u: Floats) -> TestResult:
+    inside = u < 0.5
+    where = np.flatnonzero(inside)
+    gaps = np.diff(where) - 1
+    top = 12
+    counts = np.bincount(np.minimum(gaps, top), minlength=top + 1)
+    probs = [0.5 * 0.5**r for r in range(top)] + [0.5**top]
+    stat, p = _chisq(counts, probs)
+    return TestResult(
+        "gap", stat, p, "gaps between values below 1/2, up to 12, chi-square"
+    )
+
+
+def _overlaps(u: Floats) -> TestResult:
+    d = 8
+    digits = (u * d).astype(int)
+    ones = np.bincount(digits, minlength=d)
+    pairs = np.bincount(digits * d + np.roll(digits, -1), minlength=d * d)
+    n = len(digits)
+
+    def psi(counts: Ints, cells: int) -> float:
+        expected = n / cells
+        return float(((counts - expected) ** 2).sum() / expected)
+
+    stat = psi(pairs, d * d) - psi(ones, d)
+    p = float(stats.chi2.sf(stat, d * d - d))
+    return TestResult(
+        "overlaps",
+        stat,
+        p,
+        "overlapping pairs of octal digits, Good's ψ² difference, "
+        "chi-square 56 df",
+    )
+
+
+def _poker(u: Floats) -> TestResult:
+    d, k = 10, 5
+    digits = (u[: len(u) // k * k] * d).astype(int).reshape(-1, k)
+    distinct = np.array([len(set(row)) for row in digits.tolist()])
+    counts = np.bincount(distinct, minlength=k + 1)[1:]
+    probs = [
+        np.prod([d - i for i in range(r)]) / d**k * _stirling2(k, r)
+        for r in range(1, k + 1)
+    ]
+    # pool r = 1, 2 (too rare alone)
+    counts = np.concatenate([[counts[0] + counts[1]], counts[2:]])
+    probs = [probs[0] + probs[1], *probs[2:]]
+    stat, p = _chisq(counts, probs)
+    return TestResult(
+        "poker", stat, p, "distinct digits in hands of five, chi-square"
+    )
+
+
+def _coupon(u: Floats) -> TestResult:
+    d, t = 5, 20
+    digits = (u * d).astype(int).tolist()
+    lengths: list[int] = []
+    seen: set[int] = set()
+    length = 0
+    for digit in digits:
+        length += 1
+        seen.add(digit)
+        if len(seen) == d:
+            lengths.append(min(length, t))
+            seen = set()
+            length = 0
+    if not lengths:  # never saw every digit: as far from uniform as can be
+        return TestResult(
+            "coupon collector", float("inf"), 0.0, "no segment completed"
+        )
+    counts = np.bincount(np.array(lengths, dtype=int), minlength=t + 1)[d:]
+    probs = [
+        factorial(d) / d**r * _stirling2(r - 1, d - 1) for r in range(d, t)
+    ]
+    probs.append(1 - factorial(d) / d ** (t - 1) * _stirling2(t - 1, d))
+    stat, p = _chisq(counts, probs)
+    return TestResult(
+        "coupon collector",
+        stat,
+        p,
+        "segment lengths to see all 5 digits, up to 20, chi-square",
+    )
+
+
+def _permutation(u: Floats) -> TestResult:
+    t = 4
+    groups = u[: len(u) // t * t].reshape(-1, t)
+    ranks = np.argsort(np.argsort(groups, axis=1), axis=1)
+    index = (ranks * np.array([t**i for i in range(t)])).sum(axis=1)
+    counts = np.unique(index, return_counts=True)[1]
+    cells = factorial(t)
+    if len(counts) < cells:
+        counts = np.concatenate([counts, np.zeros(cells - len(counts))])
+    stat, p = _chisq(counts, np.full(cells, 1 / cells))
+    return TestResult(
+        "permutation", stat, p, "order of groups of four, 24 cells"
+    )
+
+
+def _ks(u: Floats) -> TestResult:
+    result = stats.kstest(u, "uniform")
+    return TestResult(
+        "Kolmogorov-Smirnov",
+        float(result.statistic),
+        float(result.pvalue),
+        "the stream against U(0, 1)",
+    )
+
+
+def _order_statistic(u: Floats) -> TestResult:
+    t = 5
+    top = u[: len(u) // t * t].reshape(-1, t).max(axis=1) ** t
+    result = stats.kstest(top, "uniform")
+    return TestResult(
+        "order statistic",
+        float(result.statistic),
+        float(result.pvalue),
+        "maximum of five, raised to the 5th power, KS against U(0, 1)",
+    )
+
+
+def _runs(u: Floats) -> TestResult:
+    above = u >= 0.5
+    n1 = int(above.sum())
+    n2 = len(u) - n1
+    runs = 1 + int((above[1:] != above[:-1]).sum())
+    mean = 2 * n1 * n2 / (n1 + n2) + 1
+    var = (mean - 1) * (mean - 2) / (n1 + n2 - 1)
+    z = (runs - mean) / np.sqrt(var)
+    return TestResult(
+        "runs",
+        float(z),
+        _two_sided_normal(float(z)),
+        "runs above and below 1/2 (Wald-Wolfowitz), normal",
+    )
+
+
+def _serial_correlation(u: Floats) -> TestResult:
+    n = len(u)
+    r = float(np.corrcoef(u[:-1], u[1:])[0, 1])
+    mean = -1 / (n - 1)
+    sd = np.sqrt((n * (n - 3)) / ((n + 1) * (n - 1) ** 2))
+    z = (r - mean) / sd
+    return TestResult(
+        "serial correlation",
+        r,
+        _two_sided_normal(float(z)),
+        "lag-1 correlation of the stream (Knuth's bounds), normal",
+    )
+
+
+def _subsequences(u: Floats) -> TestResult:
+    d, step = 8, 3
+    sub = (u[::step] * d).astype(int)
+    sub = sub[: len(sub) // 2 * 2].reshape(-1, 2)
+    counts = np.bincount(sub[:, 0] * d + sub[:, 1], minlength=d * d)
+    stat, p = _chisq(counts, np.full(d * d, 1 / (d * d)))
+    return TestResult(
+        "subsequences",
+        stat,
+        p,
+        "serial pairs of every third value, 64 cells, chi-square",
+    )
+
+
+# -- card tests ------------------------------------------------------------
+
+
+def _chi_square_positions(shoes: Ints) -> TestResult:
+    n = shoes.shape[1]
+    bins = 10
+    position_bin = (np.arange(n) * bins) // n
+    codes = np.unique(shoes[0])
+    code_index = np.searchsorted(codes, shoes)
+    table = np.zeros((len(codes), bins))
+    np.add.at(
+        table, (code_index, np.broadcast_to(position_bin, shoes.shape)), 1
+    )
+    result = stats.chi2_contingency(table, correction=False)
+    return TestResult(
+        "chi-square",
+        float(result.statistic),
+        float(result.pvalue),
+        f"card x position tenth, {len(codes)} x {bins} table",
+    )
+
+
+def _successions(original: Ints) -> dict[tuple[int, int], int]:
+    pairs: dict[tuple[int, int], int] = {}
+    for a, b in zip(
+        original[:-1].tolist(), original[1:].tolist(), strict=True
+    ):
+        pairs[(a, b)] = pairs.get((a, b), 0) + 1
+    return pairs
+
+
+def _adjacency(shoes: Ints, original: Ints) -> TestResult:
+    count, n = shoes.shape
+    copies = np.bincount(original, minlength=53)
+    pairs = _successions(original)
+    keys = np.array([a * 53 + b for a, b in pairs])
+    seen = shoes[:, :-1] * 53 + shoes[:, 1:]
+    total = int(np.isin(seen, keys).sum())
+    lam = sum(copies[a] * (copies[b] - (a == b)) / n for a, b in pairs) * count
+    low = float(stats.poisson.cdf(total, lam))
+    high = float(stats.poisson.sf(total - 1, lam))
+    return TestResult(
+        "adjacency",
+        float(total),
+        min(1.0, 2 * min(low, high)),
+        f"card followed by its unshuffled successor: {total} against "
+        f"Poisson mean {lam:.1f}",
+    )
+
+
+def _poisson_fixed(shoes: Ints, original: Ints) -> TestResult:
+    count, n = shoes.shape
+    copies = np.bincount(original, minlength=53)
+    lam = float(copies[original].sum() / n)
+    fixed = (shoes == original[None, :]).sum(axis=1)
+    top = 0
+    while stats.poisson.sf(top, lam) * count >= 5:
+        top += 1
+    counts = np.bincount(np.minimum(fixed, top), minlength=top + 1)
+    probs = [float(stats.poisson.pmf(r, lam)) for r in range(top)]
+    probs.append(1 - sum(probs))
+    stat, p = _chisq(counts[: top + 1], probs)
+    return TestResult(
+        "Poisson",
+        stat,
+        p,
+        f"cards left where they were, per shoe, against Poisson({lam:.2f})",
+    )
+
+
+def _mean_positions(shoes: Ints) -> Floats:
+    count, n = shoes.shape
+    codes = np.unique(shoes[0])
+    index = np.searchsorted(codes, shoes)
+    sums = np.zeros((count, len(codes)))
+    rows = np.broadcast_to(np.arange(count)[:, None], shoes.shape)
+    np.add.at(sums, (rows, index), np.broadcast_to(np.arange(n), shoes.shape))
+    return sums / np.bincount(index[0], minlength=len(codes))
+
+
+def _interplay(shoes: Ints) -> TestResult:
+    means = _mean_positions(shoes)
+    count, m = means.shape
+    rs = [
+        float(np.corrcoef(means[k], means[k + 1])[0, 1])
+        for k in range(count - 1)
+    ]
+    z = float(np.sum(rs) * np.sqrt(m - 1) / np.sqrt(count - 1))
+    return TestResult(
+        "interplay correlation",
+        float(np.mean(rs)),
+        _two_sided_normal(z),
+        "correlation of each card's place in one shoe and the next, normal",
+    )
+
+
+def _position_correlation(perms: Ints) -> TestResult:
+    count, n = perms.shape
+    place = np.arange(n)
+    rs = [float(stats.spearmanr(place, p).statistic) for p in perms]
+    z = float(np.sum(rs) * np.sqrt(n - 1) / np.sqrt(count))
+    return TestResult(
+        "position correlation (additional)",
+        float(np.mean(rs)),
+        _two_sided_normal(z),
+        "Spearman correlation of place before and after the shuffle",
+    )
+
+
+_STREAM_TESTS: tuple[Callable[[Floats], TestResult], ...] = (
+    _equidistribution,
+    _gap,
+    _overlaps,
+    _poker,
+    _coupon,
+    _permutation,
+    _ks,
+    _order_statistic,
+    _runs,
+    _serial_correlation,
+    _subsequences,
+)
+
+
+def run_battery(
+    shuffles: Sequence[Ints], original: Ints, *, seed: int = 0
+) -> Battery:
+    """Run every test on ``shuffles`` of the unshuffled ``original``.
+
+    ``seed`` drives the jitter and the labelling of identical cards only
+    (not the source), so a run is reproducible.
+    """
+    shoes = np.asarray(shuffles, dtype=np.int64)
+    gen = np.random.default_rng(seed)
+    perms = _labels(shoes, original, gen)
+    u = _stream(perms, gen)
+    results = [
+        _chi_square_positions(shoes),
+        *(test(u) for test in _STREAM_TESTS),
+        _adjacency(shoes, original),
+        _interplay(shoes),
+        _poisson_fixed(shoes, original),
+        _position_correlation(perms),
+    ]
+    adjusted = holm([r.p_value for r in results])
+    final = tuple(
+        TestResult(r.name, r.statistic, r.p_value, r.detail, a)
+        for r, a in zip(results, adjusted, strict=True)
+    )
+    count, n = shoes.shape
+    return Battery(final, count, n)

@@ -1,0 +1,169 @@
+"""Shuffles to test: croupier's live shuffler, a file, known-bad shufflers.
+
+A source yields shuffles as arrays of card codes (``Card.code``, joker
+52), top card first, every one a permutation of the same shoe. The live
+source runs the game's own shoe preparation (shuffle, cut, cover cards:
+:func:`croupier.table.default_prepare_shoe` or the game's
+``prepare_shoe``) on a fresh shoe, with :class:`~croupier.rng.SecureRng`
+or, for reproducible runs, a :class:`~croupier.rng.SeededRng`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.cards import parse_cards
+from croupier.errors import CroupierError
+from croupier.events import EventLog
+from croupier.registry import GameSpec
+from croupier.rng import Rng, SecureRng, SeededRng
+from croupier.rules import GameRules
+from croupier.table import default_prepare_shoe
+
+__all__ = [
+    "BAD_SHUFFLERS",
+    "RngInputError",
+    "bad_shuffles",
+    "file_shuffles",
+    "fresh_shoe",
+    "live_shuffles",
+]
+
+Codes = npt.NDArray[np.int64]
+
+
+class RngInputError(CroupierError):
+    """A shuffle file that cannot be tested (exit 2)."""
+
+
+def fresh_shoe(spec: GameSpec, rules: GameRules) -> Codes:
+    """The game's new shoe before a shuffle: deck after deck, code order."""
+    shoe = spec.new_shoe(rules, SeededRng(0))
+    return np.array([c.code for c in shoe.cards_in_stack()])
+
+
+def live_shuffles(
+    spec: GameSpec, rules: GameRules, count: int, *, seed: int | None = None
+) -> Iterator[Codes]:
+    """``count`` shoes prepared by the game's live procedure."""
+    rng: Rng = SecureRng() if seed is None else SeededRng(seed)
+    seats = tuple(range(1, spec.max_seats + 1))
+    for _ in range(count):
+        shoe = spec.new_shoe(rules, rng)
+        log = EventLog()
+        if spec.prepare_shoe is not None:
+            spec.prepare_shoe(rules, shoe, rng, log, seats)
+        else:
+            default_prepare_shoe(rules, shoe, rng, log, seats, spec.section)
+        yield np.array([c.code for c in shoe.cards_in_stack()])
+
+
+def file_shuffles(
+    lines: Iterable[str], expected: Codes | None = None
+) -> list[Codes]:
+    """Shuffles from text, one per line as card notation (``As Kd ...``).
+
+    Every line must hold the same cards (those of ``expected`` when
+    given, the game's shoe); blank lines and ``#`` comments are skipped.
+    """
+    out: list[Codes] = []
+    reference: Counter[int] | None = (
+        None if expected is None else Counter(expected.tolist())
+    )
+    for number, line in enumerate(lines, start=1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            codes = [c.code for c in parse_cards(text)]
+        except CroupierError as exc:
+            raise RngInputError(f"line {number}: {exc}") from None
+        counts = Counter(codes)
+        if reference is None:
+            reference = counts
+        elif counts != reference:
+            missing = sorted((reference - counts).elements())
+            extra = sorted((counts - reference).elements())
+            msg = (
+                f"line {number}: not a shuffle of the same cards "
+                f"(missing codes {missing[:5]}, extra codes {extra[:5]})"
+            )
+            raise RngInputError(msg)
+        out.append(np.array(codes))
+    if len(out) < 2:
+        raise RngInputError("a shuffle file needs at least two shuffles")
+    return out
+
+
+def read_shuffle_file(path: Path, expected: Codes | None) -> list[Codes]:
+    """:func:`file_shuffles` of a file."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return file_shuffles(handle, expected)
+    except OSError as exc:
+        raise RngInputError(f"cannot read {path}: {exc}") from None
+
+
+def _naive_swap(order: Codes, gen: np.random.Generator) -> Codes:
+    """Swap each position with any position (the classic biased shuffle)."""
+    cards = order.copy()
+    n = len(cards)
+    for i, j in enumerate(gen.integers(0, n, size=n)):
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def _riffle(cards: Codes, gen: np.random.Generator) -> Codes:
+    """One Gilbert–Shannon–Reeds riffle: binomial cut, proportional drops."""
+    n = len(cards)
+    cut = int(gen.binomial(n, 0.5))
+    left, right = list(cards[:cut]), list(cards[cut:])
+    out = []
+    i = j = 0
+    while i < len(left) or j < len(right):
+        a, b = len(left) - i, len(right) - j
+        if gen.random() * (a + b) < a:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return np.array(out)
+
+
+def _three_riffles(order: Codes, gen: np.random.Generator) -> Codes:
+    cards = order.copy()
+    for _ in range(3):
+        cards = _riffle(cards, gen)
+    return cards
+
+
+def _cut_region_fixed(order: Codes, gen: np.random.Generator) -> Codes:
+    """Shuffle the cards before the cut card only; the last quarter stays."""
+    cards = order.copy()
+    played = len(cards) * 3 // 4
+    cards[:played] = gen.permutation(cards[:played])
+    return cards
+
+
+BAD_SHUFFLERS = {
+    "naive-swap": _naive_swap,
+    "riffle-3": _three_riffles,
+    "cut-region-fixed": _cut_region_fixed,
+}
+"""Known-bad shufflers the battery must reject (tests, README)."""
+
+
+def bad_shuffles(
+    name: str, order: Codes, count: int, *, seed: int = 0
+) -> Iterator[Codes]:
+    """``count`` shuffles of ``order`` by the known-bad shuffler ``name``."""
+    gen = np.random.default_rng(seed)
+    shuffle = BAD_SHUFFLERS[name]
+    for _ in range(count):
+        yield shuffle(order, gen)

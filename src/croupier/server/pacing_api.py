@@ -1,0 +1,146 @@
+"""The pacing requests over HTTP: ready, sit-out and the operator's void.
+
+``POST /tables/{id}/ready {"seat": n}`` (Idempotency-Key): the seat is
+done betting; the deal starts once every seat with a wager is.
+``POST /tables/{id}/sit-out {"seat": n, "sitting_out": bool}``.
+``POST /tables/{id}/void {"reason": "..."}``: the operator voids the
+round in play, every stake going back (D25). Each is a job on the
+serial thread (:mod:`croupier.server.serial`); see
+:mod:`croupier.server.pacing`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from croupier.server.auth import bearer_token
+from croupier.server.casino import Casino
+from croupier.server.inputs import IdPath
+from croupier.server.play import AnsweredMeanwhileError
+from croupier.server.play_api import MAX_KEY, json_response
+from croupier.server.views import table_snapshot
+
+__all__ = ["ReadyRequest", "SitOutRequest", "VoidRequest", "pacing_router"]
+
+Seat = Annotated[StrictInt, Field(ge=1, le=64)]
+
+
+class ReadyRequest(BaseModel):
+    """Body of ``POST /tables/{id}/ready``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: Seat
+
+
+class SitOutRequest(BaseModel):
+    """Body of ``POST /tables/{id}/sit-out``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: Seat
+    sitting_out: StrictBool = True
+
+
+class VoidRequest(BaseModel):
+    """Body of ``POST /tables/{id}/void`` (stored in the round record)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+def pacing_router(casino: Casino) -> APIRouter:
+    """The three pacing routes of ``casino``."""
+    router = APIRouter()
+    serial = casino.serial
+
+    def replayed(done: AnsweredMeanwhileError) -> JSONResponse:
+        return JSONResponse(
+            done.body,
+            status_code=done.status,
+            headers={"Idempotent-Replayed": "true"},
+        )
+
+    @router.post("/tables/{table_id}/ready")
+    async def ready(
+        table_id: IdPath,
+        body: ReadyRequest,
+        authorization: Annotated[str | None, Header()] = None,
+        idempotency_key: Annotated[
+            str | None, Header(max_length=MAX_KEY)
+        ] = None,
+    ) -> JSONResponse:
+        """The seat is done betting (the deal starts when all are)."""
+        player = casino.authenticate(bearer_token(authorization))
+        idem = None if not idempotency_key else (player.id, idempotency_key)
+        request = f"ready {table_id} {body.model_dump_json()}"
+        try:
+            out = await serial.run(
+                lambda: casino.ready(
+                    player,
+                    table_id,
+                    body.seat,
+                    idem=idem,
+                    request=request,
+                    respond=lambda rt: table_snapshot(casino, rt, player),
+                ),
+                table=table_id,
+            )
+        except AnsweredMeanwhileError as done:
+            return replayed(done)
+        return json_response(out)
+
+    @router.post("/tables/{table_id}/sit-out")
+    async def sit_out(
+        table_id: IdPath,
+        body: SitOutRequest,
+        authorization: Annotated[str | None, Header()] = None,
+        idempotency_key: Annotated[
+            str | None, Header(max_length=MAX_KEY)
+        ] = None,
+    ) -> JSONResponse:
+        """Sit out from the next round on, or come back in."""
+        player = casino.authenticate(bearer_token(authorization))
+        idem = None if not idempotency_key else (player.id, idempotency_key)
+        request = f"sit-out {table_id} {body.model_dump_json()}"
+        try:
+            out = await serial.run(
+                lambda: casino.sit_out(
+                    player,
+                    table_id,
+                    body.seat,
+                    body.sitting_out,
+                    idem=idem,
+                    request=request,
+                    respond=lambda rt: table_snapshot(casino, rt, player),
+                ),
+                table=table_id,
+            )
+        except AnsweredMeanwhileError as done:
+            return replayed(done)
+        return json_response(out)
+
+    @router.post("/tables/{table_id}/void")
+    async def void(
+        table_id: IdPath,
+        body: VoidRequest,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The operator voids the round in play (every stake returned)."""
+        player = casino.authenticate(bearer_token(authorization))
+        return await serial.run(
+            lambda: casino.void(
+                player,
+                table_id,
+                body.reason,
+                respond=lambda rt: table_snapshot(casino, rt, player),
+            ),
+            table=table_id,
+        )
+
+    return router

@@ -1,0 +1,157 @@
+"""Issue 17 point 3: the § 810a.5 battery passes good shuffles, fails bad.
+
+Every run is seeded (the shuffler and the battery's jitter), so the
+verdicts are the same on every machine. Holm's correction keeps the
+chance that a good shuffler fails at 5 % or less per run; the seeds were
+not searched for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cards import Card
+from croupier.cli import app
+from croupier.registry import find_game
+from croupier.rngtest import (
+    BAD_SHUFFLERS,
+    bad_shuffles,
+    fresh_shoe,
+    holm,
+    live_shuffles,
+    run_battery,
+)
+from croupier.rngtest.battery import _stirling2
+
+PAI_GOW = find_game("six-card-fortune-pai-gow")
+SHUFFLES = 800
+
+NAMES_810A_5 = {
+    "chi-square",
+    "equidistribution",
+    "gap",
+    "overlaps",
+    "poker",
+    "coupon collector",
+    "permutation",
+    "Kolmogorov-Smirnov",
+    "adjacency",
+    "order statistic",
+    "runs",
+    "interplay correlation",
+    "serial correlation",
+    "subsequences",
+    "Poisson",
+}
+
+
+def test_810a_5_live_shuffler_passes_every_test() -> None:
+    rules = PAI_GOW.rules_type()
+    original = fresh_shoe(PAI_GOW, rules)
+    shuffles = list(live_shuffles(PAI_GOW, rules, SHUFFLES, seed=2026))
+    battery = run_battery(shuffles, original, seed=1)
+    assert {r.name for r in battery.results} >= NAMES_810A_5
+    assert battery.passed, [(r.name, r.p_value) for r in battery.results]
+
+
+def test_810a_5_live_six_deck_shoe_passes() -> None:
+    spec = find_game("double-back-jack")
+    rules = spec.rules_type()
+    original = fresh_shoe(spec, rules)
+    shuffles = list(live_shuffles(spec, rules, 200, seed=17))
+    assert len(shuffles[0]) == 312
+    battery = run_battery(shuffles, original, seed=1)
+    assert battery.passed, [(r.name, r.p_value) for r in battery.results]
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SHUFFLERS))
+def test_810a_5_known_bad_shuffler_fails(name: str) -> None:
+    original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
+    shuffles = list(bad_shuffles(name, original, SHUFFLES, seed=5))
+    battery = run_battery(shuffles, original, seed=1)
+    assert not battery.passed
+    failed = {r.name for r in battery.results if not r.passed}
+    assert "chi-square" in failed, failed
+
+
+def test_independent_uniform_permutations_pass_from_a_file(
+    tmp_path: Path,
+) -> None:
+    """numpy's own permutations, written as a device's shuffle file."""
+    original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
+    gen = np.random.default_rng(99)
+    lines = [
+        " ".join(
+            str(Card.from_code(int(c))) for c in gen.permutation(original)
+        )
+        for _ in range(SHUFFLES)
+    ]
+    path = tmp_path / "device.txt"
+    path.write_text("# a device's shuffles\n" + "\n".join(lines) + "\n")
+    runner = CliRunner()
+    args = ["rng-test", "--game", PAI_GOW.name, "--seed", "1", "--json"]
+    result = runner.invoke(app, [*args, "--source", str(path)])
+    assert result.exit_code == 0, result.output
+    # a device that leaves the 13 cards behind the cut card in place
+    fixed = [
+        " ".join(
+            str(Card.from_code(int(c)))
+            for c in np.concatenate(
+                [gen.permutation(original[:40]), original[40:]]
+            )
+        )
+        for _ in range(SHUFFLES)
+    ]
+    path.write_text("\n".join(fixed) + "\n")
+    assert runner.invoke(app, [*args, "--source", str(path)]).exit_code == 1
+    # a line that is not a shuffle of the same cards: bad input
+    path.write_text(lines[0] + "\n" + " ".join(lines[1].split()[1:]) + "\n")
+    result = runner.invoke(app, [*args, "--source", str(path)])
+    assert result.exit_code == 2
+    assert "line 2: not a shuffle of the same cards" in result.output
+    path.write_text(lines[0] + "\n" + lines[1].replace("As", "Zz") + "\n")
+    result = runner.invoke(app, [*args, "--source", str(path)])
+    assert result.exit_code == 2
+    assert "line 2" in result.output
+
+
+def test_rng_test_cli_fails_a_bad_shuffler() -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "rng-test",
+            "--game",
+            PAI_GOW.name,
+            "--source",
+            "cut-region-fixed",
+            "--shuffles",
+            "300",
+            "--seed",
+            "1",
+        ],
+    )
+    assert result.exit_code == 1, result.output
+    assert "FAIL" in result.output
+    assert "Holm" in result.output
+
+
+def test_holm_against_bonferroni_by_hand() -> None:
+    # three p-values: 0.01 * 3 = 0.03; 0.03 * 2 = 0.06; max(0.06, 0.04)
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5]) == [0.5]
+
+
+def test_poker_and_coupon_probabilities_sum_to_one() -> None:
+    d, k = 10, 5
+    poker = [
+        np.prod([d - i for i in range(r)]) / d**k * _stirling2(k, r)
+        for r in range(1, k + 1)
+    ]
+    assert sum(poker) == pytest.approx(1.0)
+    # Stirling numbers by their closed form
+    assert _stirling2(5, 2) == 2**4 - 1
+    assert _stirling2(6, 3) == 90
