@@ -16,7 +16,7 @@ from tests.server.conftest import (
 from croupier.registry import all_games
 
 GAMES = [spec.name for spec in all_games()]
-TOKEN = "t"  # noqa: S105 - the operator's bearer token in restart tests
+TOKEN = "t" * 40  # the operator's bearer token in restart tests
 
 
 def play_round(players: list[Seat], game_wager: str) -> dict[str, Any]:
@@ -26,7 +26,8 @@ def play_round(players: list[Seat], game_wager: str) -> dict[str, Any]:
             "/wagers", {"seat": p.seat, "wager": game_wager, "amount": 500}
         )
         assert r.status_code == 200, r.json()
-    state = players[0].post("/deal").json()
+    for p in players:  # each seat says it is ready: the last one deals
+        state = p.post("/deal").json()
     assert "table" in state, state
     for _ in range(60):
         pending = state["round"]["pending"]
@@ -64,7 +65,9 @@ def test_every_game_plays_rounds_and_balances_add_up(
         client.get("/me", headers=p.headers).json()["balance"] for p in players
     )
     assert balances == books["deposits"] + books["players_net"]
-    rounds = client.get(f"/rounds?table_id={players[0].table_id}").json()
+    rounds = client.get(
+        f"/rounds?table_id={players[0].table_id}", headers=operator(client)
+    ).json()
     over = [r for r in rounds if r["status"] == "over"]
     assert len(over) == 3
     detail = client.get(
@@ -175,12 +178,14 @@ def test_restart_upgrades_and_keeps_state(db_url: str) -> None:
         assert me["balance"] == 100_000 - 900
         state = c.get(f"/tables/{p.table_id}", headers=p.headers).json()
         assert state["round"]["stakes"][0]["amount"] == 900
-        log = c.get("/log", headers={"Authorization": "Bearer t"}).json()
+        log = c.get(
+            "/log", headers={"Authorization": f"Bearer {TOKEN}"}
+        ).json()
         assert any("resumed" in row["message"] for row in log)
         p.client = c
         r = p.post("/deal")
         assert r.status_code == 200, r.json()
-        books = c.get("/ledger", headers={"Authorization": "Bearer t"})
+        books = c.get("/ledger", headers={"Authorization": f"Bearer {TOKEN}"})
         assert books.json()["ok"]
 
 
@@ -195,11 +200,17 @@ def test_void_policy_returns_every_stake(db_url: str) -> None:
     with TestClient(app) as c:
         me = c.get("/me", headers=p.headers).json()
         assert me["balance"] == 100_000
-        log = c.get("/log", headers={"Authorization": "Bearer t"}).json()
+        log = c.get(
+            "/log", headers={"Authorization": f"Bearer {TOKEN}"}
+        ).json()
         assert any("voided" in row["message"] for row in log)
         voided = [
-            r for r in c.get("/rounds").json() if r["status"] == "voided"
+            r
+            for r in c.get(
+                "/rounds", headers={"Authorization": f"Bearer {TOKEN}"}
+            ).json()
+            if r["status"] == "voided"
         ]
         assert len(voided) == 1
-        books = c.get("/ledger", headers={"Authorization": "Bearer t"})
+        books = c.get("/ledger", headers={"Authorization": f"Bearer {TOKEN}"})
         assert books.json()["ok"]

@@ -118,6 +118,7 @@ def _dbj_pending(client: TestClient) -> tuple[Any, Any, dict[str, Any]]:
                 "/wagers",
                 {"seat": p.seat, "wager": "blackjack", "amount": 1000},
             )
+        bob.post("/deal")  # ready; ann's deal then closes betting
         state = ann.post("/deal").json()
         if state["round"]["pending"] is not None:
             return ann, bob, state

@@ -118,6 +118,9 @@ def test_no_message_reveals_a_hidden_card(
                 )
                 check(r.json(), p.seat)
                 drain()
+            for p in players[1:]:  # ready; the first seat's deal closes
+                check(p.post("/deal").json(), p.seat)
+                drain()
             state = players[0].post("/deal").json()
             check(state, 1)
             drain()
@@ -150,7 +153,9 @@ def test_recall_of_an_open_shoe_is_sealed(client: TestClient) -> None:
     p = seat_player(client, spec.name, 1)
     p.post("/wagers", {"seat": 1, "wager": spec.wagers[0], "amount": 500})
     p.post("/deal")
-    rounds = client.get(f"/rounds?table_id={p.table_id}").json()
+    rounds = client.get(
+        f"/rounds?table_id={p.table_id}", headers=p.headers
+    ).json()
     for summary in rounds:
         detail = client.get(
             f"/rounds/{summary['id']}", headers=p.headers

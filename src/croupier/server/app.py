@@ -13,6 +13,9 @@ JSON endpoints (bearer token in ``Authorization``)::
     POST /tables/{id}/wagers          place a wager   (Idempotency-Key)
     POST /tables/{id}/deal            deal            (Idempotency-Key)
     POST /tables/{id}/actions         decide          (Idempotency-Key)
+    POST /tables/{id}/ready           done betting    (Idempotency-Key)
+    POST /tables/{id}/sit-out         sit out / back in
+    POST /tables/{id}/void            void the round in play (operator)
     GET  /rounds  GET /rounds/{id}    recall
     GET  /ledger  GET /log            books and recovery log (operator)
     WS   /ws/tables/{id}?token=...    live view of a table
@@ -20,8 +23,10 @@ JSON endpoints (bearer token in ``Authorization``)::
 Pages: ``/`` (lobby), ``/play/{id}`` (the table), ``/recall``.
 Every refusal is ``{"error": type, "ref": subsection, "message": ...}``.
 
-All handlers are ``async`` and never await while changing state, so the
-event loop serialises every change without locks.
+State changes run one at a time on one thread, off the event loop
+(:mod:`croupier.server.serial`): a database wait stalls no other
+request, and a storage outage answers 503 ``StorageUnavailable``. The
+table clocks run as a task of the loop (:mod:`croupier.server.pacing`).
 """
 
 from __future__ import annotations
@@ -29,26 +34,58 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec
 from croupier.server import db, shared
-from croupier.server.auth import bearer_token, hash_token
+from croupier.server.access import require_round, round_scope
+from croupier.server.auth import (
+    MIN_TOKEN_LENGTH,
+    TokenLifetimes,
+    bearer_token,
+    hash_token,
+)
+from croupier.server.edge import (
+    EDGE_ENV,
+    BodyLimits,
+    RateLimits,
+    edge,
+    install_edge,
+)
 from croupier.server.errors import NotFoundError, NotOperatorError
+from croupier.server.inputs import (
+    MAX_AMOUNT,
+    Balance,
+    IdPath,
+    IdQuery,
+    PlayerName,
+    SeatNumber,
+)
+from croupier.server.pacing import run_clocks
+from croupier.server.pacing_api import pacing_router
 from croupier.server.play_api import (
     DirectPlay,
     PlayApi,
@@ -56,12 +93,13 @@ from croupier.server.play_api import (
     refusal_response,
     validation_response,
 )
+from croupier.server.recall import player_list, round_envelope, round_page
 from croupier.server.recovery import load
 from croupier.server.runtime import Casino, Player
+from croupier.server.tables import TableSettings
 from croupier.server.views import (
     game_info,
     round_detail,
-    round_list,
     table_snapshot,
     table_summary,
 )
@@ -78,34 +116,62 @@ Authorization = Annotated[str | None, Header()]
 
 
 class NewPlayer(BaseModel):
-    """Body of ``POST /players``."""
+    """Body of ``POST /players`` (names cleaned and unique, D31)."""
 
-    name: str = Field(min_length=1, max_length=80)
-    balance: int | None = Field(default=None, ge=0)
-    operator: bool = False
+    model_config = ConfigDict(extra="forbid")
+
+    name: PlayerName
+    balance: Balance | None = None
+    operator: StrictBool = False
 
 
 class Deposit(BaseModel):
     """Body of ``POST /players/{id}/deposits``."""
 
-    amount: int
+    model_config = ConfigDict(extra="forbid")
+
+    amount: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
 
 class NewTable(BaseModel):
     """Body of ``POST /tables``."""
 
-    game: str
-    name: str | None = Field(default=None, max_length=80)
-    rules: dict[str, Any] = Field(default_factory=dict)
-    min_bet: int = 100
-    max_bet: int = 100_000
-    wager_limits: dict[str, tuple[int, int]] = Field(default_factory=dict)
+    model_config = ConfigDict(extra="forbid")
+
+    game: Annotated[StrictStr, Field(max_length=64)]
+    name: Annotated[StrictStr | None, Field(max_length=80)] = None
+    rules: Annotated[
+        dict[Annotated[str, Field(max_length=64)], Any],
+        Field(max_length=64),
+    ] = Field(default_factory=dict)
+    min_bet: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)] = 100
+    max_bet: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)] = 100_000
+    wager_limits: Annotated[
+        dict[
+            Annotated[str, Field(max_length=64)],
+            tuple[
+                Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)],
+                Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)],
+            ],
+        ],
+        Field(max_length=64),
+    ] = Field(default_factory=dict)
+    betting_seconds: Annotated[float, Field(ge=0.1, le=3600)] | None = None
+    """Betting stays open this long after the first wager (D27; 20)."""
+    decision_seconds: Annotated[float, Field(ge=0.1, le=3600)] | None = None
+    """Each decision's clock (D26; 30)."""
+    idle_seat_minutes: Annotated[float, Field(ge=0.001, le=1440)] | None = None
+    """No connection and no request this long frees a seat (D28; 5)."""
+    idle_rounds: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
+    """Rounds in a row without a wager that free a seat (D28; 3)."""
 
 
 class SeatRequest(BaseModel):
     """Body of ``POST /tables/{id}/seats``."""
 
-    seat: int
+    model_config = ConfigDict(extra="forbid")
+
+    seat: SeatNumber
 
 
 def create_app(
@@ -116,6 +182,11 @@ def create_app(
     default_tables: bool = True,
     starting_balance: int = 100_000,
     recovery: str = "resume",
+    body_limits: BodyLimits | None = None,
+    rate_limits: RateLimits | None = None,
+    token_lifetimes: TokenLifetimes | None = None,
+    lock_wait_ms: int = db.LOCK_WAIT_MS,
+    pacing: bool = True,
 ) -> FastAPI:
     """Build the server on ``db_url`` (SQLite file by default).
 
@@ -123,9 +194,14 @@ def create_app(
     resumed or voided, an operator account exists (``operator_token``,
     else ``$CROUPIER_OPERATOR_TOKEN``, else a new token is logged once),
     and with ``default_tables`` every registered game has a table.
+    ``lock_wait_ms`` bounds a wait for the SQLite file's lock (then
+    503); ``pacing`` runs the table clocks (a task of the event loop).
     """
-    engine = db.make_engine(db_url or db.default_db_url())
+    engine = db.make_engine(
+        db_url or db.default_db_url(), lock_wait_ms=lock_wait_ms
+    )
     casino = Casino(engine, games=games, starting_balance=starting_balance)
+    casino.token_lifetimes = token_lifetimes or TokenLifetimes()
     token = operator_token or os.environ.get("CROUPIER_OPERATOR_TOKEN")
     # several processes may start at once on PostgreSQL: one at a time
     # migrates, takes over unfinished rounds and seeds the tables
@@ -138,12 +214,30 @@ def create_app(
             for name in sorted(casino.games):
                 if name not in present:
                     casino.create_table(None, name)
+    serial = casino.serial
+    # pushes are built on the loop from memory, while the table is held
+    # (croupier.server.serial): a change's job has brought it up to date,
+    # a remote change is read in first (fresh_push)
     hub = Hub(
         lambda table_id: functools.partial(
-            table_snapshot, casino, casino.table(table_id)
+            table_snapshot, casino, casino.cached(table_id)
         )
     )
-    casino.on_change = hub.notify
+    serial.notify = hub.notify
+    pushes: set[asyncio.Task[None]] = set()
+
+    async def fresh_push(table_id: int) -> None:
+        try:
+            await serial.read(lambda: casino.table(table_id), table=table_id)
+            async with serial.holding(table_id):
+                hub.notify(table_id)
+        except Exception:
+            log.exception("table %s: remote change not pushed", table_id)
+
+    def push_later(table_id: int) -> None:
+        task = asyncio.get_running_loop().create_task(fresh_push(table_id))
+        pushes.add(task)
+        task.add_done_callback(pushes.discard)
 
     def remote_change(table_id: int, version: int, origin: str) -> None:
         """Another process changed a table: push it to our clients."""
@@ -151,12 +245,12 @@ def create_app(
             return
         rt = casino.tables.get(table_id)
         if rt is None or rt.stored_version < version:
-            hub.notify(table_id)
+            push_later(table_id)
 
     def reconnected() -> None:
         for table_id, clients in list(hub.clients.items()):
             if clients:
-                hub.notify(table_id)
+                push_later(table_id)
 
     listener = (
         shared.Listener(shared.libpq_url(engine), remote_change, reconnected)
@@ -170,17 +264,24 @@ def create_app(
         if listener is not None:
             task = asyncio.create_task(listener.run())
             await asyncio.wait_for(listener.listening.wait(), timeout=30)
+        # the table clocks run without any request (croupier.server.pacing)
+        clocks = asyncio.create_task(run_clocks(casino)) if pacing else None
         try:
             yield
         finally:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-            casino.close_writer()
+            for running in (clocks, task):
+                if running is not None:
+                    running.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await running
+            await serial.run(casino.close_writer)
 
     app = FastAPI(
-        title="croupier table server", version="0.1.0", lifespan=lifespan
+        title="croupier table server",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url=None,  # served from local files by install_edge
+        redoc_url=None,
     )
     app.state.casino = casino
     app.state.hub = hub
@@ -199,6 +300,13 @@ def create_app(
     play = PlayApi(casino)
     app.add_middleware(DirectPlay, play=play)
     app.include_router(play.router())
+    app.include_router(pacing_router(casino))
+    install_edge(  # the outermost middleware: add no other after it
+        app,
+        known_token=casino.optional_player,
+        bodies=body_limits or BodyLimits(),
+        rates=rate_limits or RateLimits.off(),
+    )
 
     def who(authorization: str | None) -> Player:
         return casino.authenticate(bearer_token(authorization))
@@ -213,13 +321,21 @@ def create_app(
         return FileResponse(WEB / "index.html")
 
     @app.get("/play/{table_id}", include_in_schema=False)
-    async def table_page(table_id: int) -> FileResponse:
+    async def table_page(table_id: IdPath) -> FileResponse:
         del table_id
         return FileResponse(WEB / "table.html")
 
     @app.get("/recall", include_in_schema=False)
     async def recall_page() -> FileResponse:
         return FileResponse(WEB / "recall.html")
+
+    @app.get("/operator", include_in_schema=False)
+    async def operator_page() -> FileResponse:
+        return FileResponse(WEB / "operator.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
@@ -247,8 +363,10 @@ def create_app(
         if (body.balance is not None or body.operator) and not privileged:
             msg = "only an operator may set a balance or open an operator"
             raise NotOperatorError(msg)
-        player, token = casino.register(
-            body.name, balance=body.balance, operator=body.operator
+        player, token = await serial.run(
+            lambda: casino.register(
+                body.name, balance=body.balance, operator=body.operator
+            )
         )
         return {
             "id": player.id,
@@ -261,12 +379,16 @@ def create_app(
     @app.get("/me")
     async def me(authorization: Authorization = None) -> dict[str, Any]:
         player = who(authorization)
-        casino.refresh_balance(player.id)
-        seats = [
-            {"table_id": rt.id, "seat": rt.seat_of(player.id)}
-            for rt in casino.all_tables()
-            if rt.seat_of(player.id) is not None
-        ]
+
+        def read() -> list[dict[str, Any]]:
+            casino.refresh_balance(player.id)
+            return [
+                {"table_id": rt.id, "seat": rt.seat_of(player.id)}
+                for rt in casino.all_tables()
+                if rt.seat_of(player.id) is not None
+            ]
+
+        seats = await serial.read(read, blocking=casino.shared)
         return {
             "id": player.id,
             "name": player.name,
@@ -277,109 +399,237 @@ def create_app(
 
     @app.post("/players/{player_id}/deposits")
     async def deposit(
-        player_id: int, body: Deposit, authorization: Authorization = None
+        player_id: IdPath,
+        body: Deposit,
+        authorization: Authorization = None,
     ) -> dict[str, Any]:
-        balance = casino.deposit(who(authorization), player_id, body.amount)
+        caller = who(authorization)
+        balance = await serial.run(
+            lambda: casino.deposit(caller, player_id, body.amount)
+        )
         return {"id": player_id, "balance": balance}
+
+    # -- tokens (D32) -----------------------------------------------------
+
+    @app.post("/me/token")
+    async def renew_token(
+        authorization: Authorization = None,
+    ) -> dict[str, Any]:
+        """A new token for the caller; the one used here stops working."""
+        caller = who(authorization)
+        token, expires = await serial.run(
+            lambda: casino.issue_token(caller.id)
+        )
+        return {"id": caller.id, "token": token, "expires_at": expires}
+
+    @app.delete("/me/token")
+    async def drop_token(
+        authorization: Authorization = None,
+    ) -> dict[str, Any]:
+        """Log out: the caller's token stops working."""
+        caller = who(authorization)
+        await serial.run(lambda: casino.revoke_token(caller.id))
+        return {"id": caller.id, "revoked": True}
+
+    @app.post("/players/{player_id}/token")
+    async def player_token(
+        player_id: IdPath, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        """The operator issues an account a new token (the old is void)."""
+        casino._require_operator(who(authorization))
+        token, expires = await serial.run(
+            lambda: casino.issue_token(player_id)
+        )
+        return {"id": player_id, "token": token, "expires_at": expires}
+
+    @app.delete("/players/{player_id}/token")
+    async def revoke_player_token(
+        player_id: IdPath, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        """The operator revokes an account's token."""
+        casino._require_operator(who(authorization))
+        await serial.run(lambda: casino.revoke_token(player_id))
+        return {"id": player_id, "revoked": True}
 
     # -- tables -----------------------------------------------------------
 
     @app.get("/tables")
     async def tables() -> list[dict[str, Any]]:
-        return [table_summary(casino, rt) for rt in casino.all_tables()]
+        return await serial.read(
+            lambda: [table_summary(casino, rt) for rt in casino.all_tables()],
+            blocking=casino.shared,
+        )
 
     @app.post("/tables")
     async def new_table(
         body: NewTable, authorization: Authorization = None
     ) -> dict[str, Any]:
-        rt = casino.create_table(
-            who(authorization),
-            body.game,
-            name=body.name,
-            rules=body.rules,
-            min_bet=body.min_bet,
-            max_bet=body.max_bet,
-            wager_limits=body.wager_limits,
-        )
-        return table_summary(casino, rt)
+        caller = who(authorization)
+
+        def create() -> dict[str, Any]:
+            rt = casino.create_table(
+                caller,
+                body.game,
+                name=body.name,
+                rules=body.rules,
+                min_bet=body.min_bet,
+                max_bet=body.max_bet,
+                wager_limits=body.wager_limits,
+                settings={
+                    key: getattr(body, key)
+                    for key in TableSettings.LIMITS
+                    if getattr(body, key) is not None
+                },
+            )
+            return table_summary(casino, rt)
+
+        return await serial.run(create)
 
     @app.get("/tables/{table_id}")
     async def table_state(
-        table_id: int, authorization: Authorization = None
+        table_id: IdPath, authorization: Authorization = None
     ) -> JSONResponse:
+        viewer = maybe(authorization)
+
+        def view() -> dict[str, Any]:
+            rt = casino.table(table_id)
+            if viewer is not None:
+                casino.seen(rt, viewer.id)
+            return table_snapshot(casino, rt, viewer)
+
         return json_response(
-            table_snapshot(
-                casino, casino.table(table_id), maybe(authorization)
-            )
+            await serial.read(view, table=table_id, blocking=casino.shared)
         )
 
     @app.post("/tables/{table_id}/seats")
     async def sit(
-        table_id: int, body: SeatRequest, authorization: Authorization = None
+        table_id: IdPath,
+        body: SeatRequest,
+        authorization: Authorization = None,
     ) -> dict[str, Any]:
         player = who(authorization)
-        casino.sit(player, table_id, body.seat)
-        if not casino.shared:  # a shared turn has notified already
-            hub.notify(table_id)
-        return table_snapshot(casino, casino.table(table_id), player)
+
+        def take() -> dict[str, Any]:
+            casino.sit(player, table_id, body.seat)
+            if not casino.shared:  # a shared turn has notified already
+                casino.on_change(table_id)
+            return table_snapshot(casino, casino.table(table_id), player)
+
+        return await serial.run(take, table=table_id)
 
     @app.delete("/tables/{table_id}/seats/{seat}")
     async def leave(
-        table_id: int, seat: int, authorization: Authorization = None
+        table_id: IdPath, seat: IdPath, authorization: Authorization = None
     ) -> dict[str, Any]:
         player = who(authorization)
-        casino.leave(player, table_id, seat)
-        if not casino.shared:
-            hub.notify(table_id)
-        return table_snapshot(casino, casino.table(table_id), player)
+
+        def free() -> dict[str, Any]:
+            casino.leave(player, table_id, seat)
+            if not casino.shared:
+                casino.on_change(table_id)
+            return table_snapshot(casino, casino.table(table_id), player)
+
+        return await serial.run(free, table=table_id)
 
     # -- recall and books -------------------------------------------------
 
     @app.get("/rounds")
     async def rounds(
-        table_id: int | None = None, limit: int = 50
+        response: Response,
+        table_id: IdQuery = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        game: Annotated[str | None, Query(max_length=64)] = None,
+        player: Annotated[str | None, Query(max_length=80)] = None,
+        since: Annotated[date | None, Query()] = None,
+        until: Annotated[date | None, Query()] = None,
+        authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
-        return round_list(casino, table_id=table_id, limit=limit)
+        viewer = maybe(authorization)
+        scope = round_scope(viewer)  # D33: whose rounds
+        page, total = await serial.read(
+            lambda: round_page(
+                casino,
+                scope=scope,
+                viewer=viewer,
+                table_id=table_id,
+                game=game,
+                player=player,
+                since=None if since is None else since.isoformat(),
+                until=None if until is None else until.isoformat(),
+                offset=offset,
+                limit=limit,
+            )
+        )
+        # paging over the whole history (issue 13): the total and the
+        # next page's offset, in headers so the body stays a list
+        response.headers["X-Total-Count"] = str(total)
+        if offset + len(page) < total:
+            response.headers["X-Next-Offset"] = str(offset + len(page))
+        return page
 
     @app.get("/rounds/{round_id}")
     async def round_get(
-        round_id: int, authorization: Authorization = None
+        round_id: IdPath, authorization: Authorization = None
     ) -> dict[str, Any]:
-        return round_detail(casino, round_id, maybe(authorization))
+        viewer = maybe(authorization)
+
+        def recall() -> dict[str, Any]:
+            require_round(casino.engine, round_id, viewer)  # D33
+            detail = round_detail(casino, round_id, viewer)
+            return {**round_envelope(casino, round_id, viewer), **detail}
+
+        return await serial.read(recall)
+
+    @app.get("/players")
+    async def players(
+        authorization: Authorization = None,
+    ) -> list[dict[str, Any]]:
+        casino._require_operator(who(authorization))  # the operator page
+        return await serial.read(lambda: player_list(casino))
 
     @app.get("/ledger")
     async def ledger(authorization: Authorization = None) -> dict[str, Any]:
         casino._require_operator(who(authorization))
-        return casino.ledger_check()
+        # a job of its own: the books between two changes, never inside
+        return await serial.run(casino.ledger_check)
 
     @app.get("/log")
     async def server_log(
         authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
         casino._require_operator(who(authorization))
-        with Session(casino.engine) as session:
-            rows = session.scalars(
-                select(db.ServerLogRow).order_by(db.ServerLogRow.id)
-            )
-            return [
-                {
-                    "id": r.id,
-                    "at": r.at.isoformat(),
-                    "level": r.level,
-                    "round_id": r.round_id,
-                    "message": r.message,
-                }
-                for r in rows
-            ]
+
+        def read() -> list[dict[str, Any]]:
+            with Session(casino.engine) as session:
+                rows = session.scalars(
+                    select(db.ServerLogRow).order_by(db.ServerLogRow.id)
+                )
+                return [
+                    {
+                        "id": r.id,
+                        "at": r.at.isoformat(),
+                        "level": r.level,
+                        "round_id": r.round_id,
+                        "message": r.message,
+                    }
+                    for r in rows
+                ]
+
+        return await serial.read(read)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(
         websocket: WebSocket,
-        table_id: int,
-        token: Annotated[str | None, Query()] = None,
+        table_id: IdPath,
+        token: Annotated[str | None, Query(max_length=256)] = None,
     ) -> None:
         try:
-            casino.table(table_id)
+            await serial.read(
+                lambda: casino.table(table_id),
+                table=table_id,
+                blocking=casino.shared,
+            )
         except NotFoundError:
             await websocket.close(code=4404)
             return
@@ -387,7 +637,11 @@ def create_app(
         if token and player is None:
             await websocket.close(code=4401)
             return
-        await hub.serve(websocket, table_id, player)
+        casino.connected(table_id, player, +1)
+        try:
+            await hub.serve(websocket, table_id, player)
+        finally:
+            casino.connected(table_id, player, -1)
 
     return app
 
@@ -398,16 +652,43 @@ def app_from_env() -> FastAPI:
     The database is ``$CROUPIER_DB_URL``; the operator token, if any,
     ``$CROUPIER_OPERATOR_TOKEN``.
     """
-    return create_app(os.environ.get(db.DB_ENV))
+    settings = os.environ.get(EDGE_ENV)
+    extra = edge(json.loads(settings)) if settings else {}
+    return create_app(os.environ.get(db.DB_ENV), **extra)
 
 
 def _ensure_operator(casino: Casino, token: str | None) -> str | None:
-    """Make sure an operator can log in; return a token made up here."""
+    """Make sure an operator can log in; return a token made up here.
+
+    A given token must have :data:`~croupier.server.auth.MIN_TOKEN_LENGTH`
+    characters; it becomes the token of the server's operator account
+    (the oldest one), so that the token it had before stops working
+    (D32). Without one, an operator account is opened with a made-up
+    expiring token if there is none yet (``croupier token rotate`` makes
+    a new one later).
+    """
+    operators = sorted(
+        (p for p in casino.players.values() if p.is_operator),
+        key=lambda p: p.id,
+    )
     if token is not None:
-        if hash_token(token) not in casino.players:
+        if len(token) < MIN_TOKEN_LENGTH:
+            msg = (
+                f"the operator token must have at least {MIN_TOKEN_LENGTH} "
+                "characters (try: python -c 'import secrets; "
+                "print(secrets.token_urlsafe(32))')"
+            )
+            raise ValueError(msg)
+        digest = hash_token(token)
+        casino.supplied_operator = digest
+        if digest in casino.players:
+            return None
+        if operators:
+            casino._set_token(operators[0].id, digest)
+        else:
             casino.register("operator", balance=0, operator=True, token=token)
         return None
-    if any(p.is_operator for p in casino.players.values()):
+    if operators:
         return None
     _player, made = casino.register("operator", balance=0, operator=True)
     return made

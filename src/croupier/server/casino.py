@@ -13,25 +13,38 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
+import threading
+import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import CroupierError, WagerError
 from croupier.registry import GameSpec, all_games
 from croupier.server import db, shared
-from croupier.server.auth import hash_token, new_token
+from croupier.server.auth import (
+    RECHECK_SECONDS,
+    TokenLifetimes,
+    hash_token,
+    new_token,
+    token_expiry,
+)
 from croupier.server.errors import (
     IdempotencyConflictError,
+    NameTakenError,
     NotAuthenticatedError,
     NotFoundError,
     NotOperatorError,
     SeatError,
     TableLimitError,
 )
-from croupier.server.play import Dealer
+from croupier.server.inputs import MAX_AMOUNT, MAX_BALANCE, name_key
+from croupier.server.pacing import Pacer, wall_ms
+from croupier.server.serial import Serial
 from croupier.server.store import Statements
 from croupier.server.tables import (
     DEFAULT_MAX,
@@ -40,12 +53,13 @@ from croupier.server.tables import (
     Limits,
     Player,
     TableRuntime,
+    TableSettings,
 )
 
 __all__ = ["Casino", "refusal"]
 
 
-class Casino(Dealer):
+class Casino(Pacer):
     """Every table and account of this process, and its writer."""
 
     def __init__(
@@ -76,12 +90,28 @@ class Casino(Dealer):
         """Account names by id."""
         self.balances: dict[int, int] = {}
         """Balances by account id (mirror of the committed rows)."""
-        self.on_change: Callable[[int], None] = lambda _table_id: None
+        self._tls = threading.local()
+        self.time_ms: Callable[[], int] = wall_ms
+        """The wall clock of the table clocks (tests inject their own)."""
+        self.connections: Counter[tuple[int, int]] = Counter()
+        """Open WebSocket connections by (table, player id)."""
+        self.serial = Serial()
+        """The thread every change runs on (:mod:`.serial`)."""
+        self.on_change: Callable[[int], None] = self.serial.changed
         """Called with a table id after each committed change there."""
         self.shared = shared.is_shared(engine)
         """Whether other processes may serve this database too."""
         self.origin = shared.new_origin()
         """This process's name in table notifications."""
+        self.token_lifetimes = TokenLifetimes()
+        """How long the tokens made here last (D32)."""
+        self.supplied_operator: str | None = None
+        """Digest of the operator token this server was given, if any."""
+        self._checked: dict[str, float] = {}
+        """When each token was last found in storage (monotonic)."""
+        self._name_keys: set[str] | None = None
+        """Every account's :func:`~croupier.server.inputs.name_key`
+        (read on the first registration)."""
 
     # -- accounts ---------------------------------------------------------
 
@@ -94,14 +124,116 @@ class Casino(Dealer):
         return player
 
     def optional_player(self, token: str | None) -> Player | None:
-        """The account of ``token``, or ``None`` (spectator)."""
+        """The account of ``token``, or ``None`` (spectator).
+
+        An expired token is unknown (D32), and so is one without an
+        expiry unless it is the operator token this server was given.
+        A token known from memory is checked against storage again
+        after :data:`~croupier.server.auth.RECHECK_SECONDS`, so that a
+        rotation or revocation made elsewhere takes effect.
+        """
         if token is None:
             return None
+        expiry = token_expiry(token)
         digest = hash_token(token)
+        if expiry is None:
+            if digest != self.supplied_operator:
+                return None
+        elif expiry <= time.time():
+            return None
         player = self.players.get(digest)
-        if player is None and self.shared:
-            player = self._load_player(digest)
+        now = time.monotonic()
+        if player is None:
+            player = (
+                self._load_player(digest)
+                if self.shared
+                else self._adopt_token(digest)
+            )
+        elif now - self._checked.get(
+            digest, 0.0
+        ) > RECHECK_SECONDS and not self._token_stored(digest):
+            self.players.pop(digest, None)
+            return None
+        if player is not None:
+            self._checked[digest] = now
         return player
+
+    def _adopt_token(self, digest: str) -> Player | None:
+        """A known account's token set outside this process.
+
+        ``croupier token rotate`` writes it to storage; the account's
+        balance in memory is left alone.
+        """
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    db.PlayerRow.id,
+                    db.PlayerRow.name,
+                    db.PlayerRow.is_operator,
+                ).where(db.PlayerRow.token_hash == digest)
+            ).first()
+        if row is None or int(row[0]) not in self.balances:
+            return None
+        player = Player(int(row[0]), str(row[1]), bool(row[2]))
+        self.players[digest] = player
+        return player
+
+    def _token_stored(self, digest: str) -> bool:
+        """Whether an account still has the token of ``digest``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(db.PlayerRow.id).where(
+                    db.PlayerRow.token_hash == digest
+                )
+            ).first()
+        return row is not None
+
+    def issue_token(self, player_id: int) -> tuple[str, int]:
+        """A new token for an account; its old one stops working (D32).
+
+        Returns the token and its expiry (Unix time).
+        """
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(db.PlayerRow.is_operator).where(
+                    db.PlayerRow.id == player_id
+                )
+            ).first()
+        if row is None:
+            raise NotFoundError(f"no player {player_id}")
+        operator = bool(row[0])
+        expires = self.token_lifetimes.expiry(operator=operator)
+        token = new_token(expires)
+        self._set_token(player_id, hash_token(token))
+        return token, expires
+
+    def revoke_token(self, player_id: int) -> None:
+        """Make an account's token unknown (a new one is issued later)."""
+        # a value no SHA-256 hex digest can equal: the column is unique
+        self._set_token(player_id, "revoked-" + secrets.token_hex(28))
+
+    def _set_token(self, player_id: int, digest: str) -> None:
+        with self.transaction() as conn:
+            found = conn.execute(
+                update(db.PlayerRow)
+                .where(db.PlayerRow.id == player_id)
+                .values(token_hash=digest)
+                .returning(
+                    db.PlayerRow.id,
+                    db.PlayerRow.name,
+                    db.PlayerRow.is_operator,
+                )
+            ).first()
+        if found is None:
+            raise NotFoundError(f"no player {player_id}")
+        for old in [d for d, p in self.players.items() if p.id == player_id]:
+            del self.players[old]
+            self._checked.pop(old, None)
+        if not digest.startswith("revoked-"):
+            self.players[digest] = Player(
+                int(found[0]), str(found[1]), bool(found[2])
+            )
+            self._checked[digest] = time.monotonic()
 
     def _load_player(self, digest: str) -> Player | None:
         """An account opened by another process, read from storage."""
@@ -150,11 +282,18 @@ class Casino(Dealer):
         operator: bool = False,
         token: str | None = None,
     ) -> tuple[Player, str]:
-        """Open an account; returns it with its bearer token."""
-        token = token or new_token()
+        """Open an account; returns it with its bearer token.
+
+        Names are unique whatever their case (D31): a name taken already
+        is refused with :class:`~croupier.server.errors.NameTakenError`.
+        """
+        token = token or new_token(
+            self.token_lifetimes.expiry(operator=operator)
+        )
         digest = hash_token(token)
         amount = self.starting_balance if balance is None else balance
         with self.transaction() as conn:
+            self._claim_name(conn, name)
             pid = conn.execute(
                 insert(db.PlayerRow).values(
                     name=name[:80],
@@ -180,20 +319,57 @@ class Casino(Dealer):
         self.balances[player_id] = amount
         return player, token
 
+    def _claim_name(self, conn: Connection, name: str) -> None:
+        """Refuse ``name`` if an account has it already, in any case.
+
+        With other processes on the database the check runs under a
+        transaction-scoped advisory lock on the name, so two processes
+        cannot both open it.
+        """
+        key = name_key(name)
+        if self.shared:
+            conn.execute(
+                select(func.pg_advisory_xact_lock(func.hashtext(key)))
+            )
+            taken = conn.execute(
+                select(db.PlayerRow.id)
+                .where(func.lower(db.PlayerRow.name) == name.lower())
+                .limit(1)
+            ).first()
+            if taken is not None:
+                raise NameTakenError(f"the name {name!r} is taken")
+        if self._name_keys is None:
+            self._name_keys = {
+                name_key(str(n))
+                for n in conn.execute(select(db.PlayerRow.name)).scalars()
+            }
+        if key in self._name_keys:
+            raise NameTakenError(f"the name {name!r} is taken")
+        self._name_keys.add(key)
+
     def deposit(self, operator: Player, player_id: int, amount: int) -> int:
         """The cashier: credit ``amount`` to an account (operators only)."""
         self._require_operator(operator)
         if amount <= 0:
             raise WagerError(f"a deposit must be positive, not {amount}")
+        if amount > MAX_AMOUNT:
+            raise WagerError(f"a deposit is at most {MAX_AMOUNT}")
         with self.transaction() as conn:
             balance = conn.execute(
                 update(db.PlayerRow)
                 .where(db.PlayerRow.id == player_id)
+                .where(db.PlayerRow.balance <= MAX_BALANCE - amount)
                 .values(balance=db.PlayerRow.balance + amount)
                 .returning(db.PlayerRow.balance)
             ).scalar()
             if balance is None:
-                raise NotFoundError(f"no player {player_id}")
+                exists = conn.execute(
+                    select(db.PlayerRow.id).where(db.PlayerRow.id == player_id)
+                ).first()
+                if exists is None:
+                    raise NotFoundError(f"no player {player_id}")
+                msg = f"a balance may not exceed {MAX_BALANCE} (D31)"
+                raise WagerError(msg)
             conn.execute(
                 insert(db.TransactionRow).values(
                     player_id=player_id,
@@ -273,8 +449,13 @@ class Casino(Dealer):
         min_bet: int = DEFAULT_MIN,
         max_bet: int = DEFAULT_MAX,
         wager_limits: Mapping[str, tuple[int, int]] | None = None,
+        settings: Mapping[str, Any] | None = None,
     ) -> TableRuntime:
-        """Open a table (operators only; ``None`` is the server itself)."""
+        """Open a table (operators only; ``None`` is the server itself).
+
+        ``settings`` are its pacing (:class:`TableSettings`: clocks and
+        idle seats), the defaults where absent.
+        """
         if operator is not None:
             self._require_operator(operator)
         spec = self.games.get(game)
@@ -296,6 +477,7 @@ class Casino(Dealer):
                 raise TableLimitError(
                     f"limits for {wager} must satisfy 0 < min <= max"
                 )
+        paced = TableSettings.from_mapping(settings or {})
         title = name or f"{spec.title}"
         with self.transaction() as conn:
             tid = conn.execute(
@@ -306,6 +488,7 @@ class Casino(Dealer):
                     min_bet=min_bet,
                     max_bet=max_bet,
                     wager_limits_json=json.dumps(per_wager),
+                    settings_json=json.dumps(paced.to_dict()),
                     shoe_no=0,
                     created_at=db.now(),
                 )
@@ -319,6 +502,7 @@ class Casino(Dealer):
                 Limits(min_bet, max_bet, per_wager),
             )
             runtime.table.rules = parsed
+            runtime.settings = paced
             self.tables[table_id] = runtime
             self.open_round(conn, runtime)
             if self.shared:
@@ -341,13 +525,22 @@ class Casino(Dealer):
         held = rt.seat_of(player.id)
         if held is not None:
             raise SeatError(f"you already sit at seat {held}")
-        with self.transaction() as conn:
-            conn.execute(
-                insert(db.SeatRow).values(
-                    table_id=rt.id, seat=seat, player_id=player.id
+        try:
+            with self.transaction() as conn:
+                conn.execute(
+                    insert(db.SeatRow).values(
+                        table_id=rt.id, seat=seat, player_id=player.id
+                    )
                 )
-            )
-        rt.seats[seat] = player.id
+                rt.seats[seat] = player.id
+                rt.seen[seat] = self.now_ms()
+                rt.idle[seat] = 0
+                rt.version += 1
+                self._paced(conn, rt)
+        except BaseException:
+            rt.seats.pop(seat, None)
+            rt.stored_pacing = ""
+            raise
 
     def leave(self, player: Player, table_id: int, seat: int) -> None:
         """Leave a seat that has nothing on the layout."""
@@ -369,6 +562,11 @@ class Casino(Dealer):
                 )
             )
         del rt.seats[seat]
+        for state in (rt.idle, rt.seen, rt.stored_seen):
+            state.pop(seat, None)
+        rt.sitting_out.discard(seat)
+        rt.ready.discard(seat)
+        rt.version += 1
 
     @staticmethod
     def seat_count(rt: TableRuntime) -> int:

@@ -33,6 +33,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "DB_ENV",
     "IDLE_IN_TRANSACTION_MS",
+    "LOCK_WAIT_MS",
     "Base",
     "EventRow",
     "GameTableRow",
@@ -99,6 +100,14 @@ class GameTableRow(Base):
         BigInteger, default=0, server_default="0"
     )
     """Committed changes at the table (several processes, PostgreSQL)."""
+    settings_json: Mapped[str] = mapped_column(
+        Text, default="{}", server_default="{}"
+    )
+    """Pacing settings (clocks, idle seats; 0003)."""
+    pacing_json: Mapped[str] = mapped_column(
+        Text, default="{}", server_default="{}"
+    )
+    """The clock running, seats ready or sitting out (0003)."""
 
 
 class SeatRow(Base):
@@ -223,13 +232,24 @@ class ServerLogRow(Base):
     message: Mapped[str] = mapped_column(Text)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+LOCK_WAIT_MS = 5_000
+"""How long a statement waits for a lock on the SQLite file (ms).
+
+Past it the statement fails, the step rolls back and the request is
+answered 503 (``StorageUnavailable``, :mod:`croupier.server.serial`).
+"""
+
+
+def _sqlite_pragmas(lock_wait_ms: int) -> Any:
+    def pragmas(dbapi_connection: Any, _record: object) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(lock_wait_ms)}")
+        cursor.close()
+
+    return pragmas
 
 
 IDLE_IN_TRANSACTION_MS = 10_000
@@ -237,7 +257,10 @@ IDLE_IN_TRANSACTION_MS = 10_000
 
 
 def make_engine(
-    url: str, *, idle_in_transaction_ms: int = IDLE_IN_TRANSACTION_MS
+    url: str,
+    *,
+    idle_in_transaction_ms: int = IDLE_IN_TRANSACTION_MS,
+    lock_wait_ms: int = LOCK_WAIT_MS,
 ) -> Engine:
     """An engine for ``url``; SQLite gets WAL mode and NORMAL sync.
 
@@ -247,11 +270,12 @@ def make_engine(
     ``idle_in_transaction_ms``: a server process that hangs (rather than
     dies) while it holds a table's lock loses it then, and its step rolls
     back. The server's transactions never wait on anything but the
-    database, so they are never idle that long.
+    database, so they are never idle that long. On SQLite a statement
+    waits at most ``lock_wait_ms`` for another connection's lock.
     """
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas(lock_wait_ms))
         return engine
     options = (
         f"-c idle_in_transaction_session_timeout={idle_in_transaction_ms}"

@@ -20,13 +20,17 @@ __all__ = [
     "ForbiddenError",
     "IdempotencyConflictError",
     "InsufficientBalanceError",
+    "NameTakenError",
+    "NoWagerError",
     "NotAuthenticatedError",
     "NotFoundError",
     "NotOperatorError",
     "NotSeatOwnerError",
     "SeatError",
     "ServerError",
+    "StorageUnavailableError",
     "TableLimitError",
+    "TableSettingError",
     "error_body",
     "status_of",
 ]
@@ -71,6 +75,12 @@ class SeatError(ServerError):
     status = 409
 
 
+class NameTakenError(ServerError):
+    """A player name another account has already (in any case, D31)."""
+
+    status = 409
+
+
 class IdempotencyConflictError(ServerError):
     """An Idempotency-Key reused for a different request."""
 
@@ -89,6 +99,38 @@ class TableLimitError(WagerError):
     status = 400
 
 
+class TableSettingError(ServerError):
+    """A table setting (clock, idle seats) unknown or out of range."""
+
+    status = 400
+
+
+class NoWagerError(WrongPhaseError):
+    """A seat without a wager tried to close betting (D27)."""
+
+    status = 409
+
+
+class StorageUnavailableError(ServerError):
+    """The database cannot be used now (locked too long, connection lost).
+
+    Answered as 503 ``{"error": "StorageUnavailable", ...}`` with
+    ``Retry-After``; nothing was changed, so the request may be retried
+    (with the same Idempotency-Key).
+    """
+
+    status = 503
+    error_name = "StorageUnavailable"
+    """The ``error`` of the JSON body."""
+
+    def __init__(self, message: str, *, retry_after: int = 2) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        """Seconds to wait before retrying."""
+        self.headers = {"Retry-After": str(retry_after)}
+        """Headers of the response."""
+
+
 def status_of(exc: CroupierError) -> int:
     """The HTTP status for a refusal."""
     status = getattr(exc, "status", None)
@@ -102,7 +144,7 @@ def status_of(exc: CroupierError) -> int:
 def error_body(exc: CroupierError) -> dict[str, object]:
     """The JSON body of a refusal."""
     return {
-        "error": type(exc).__name__,
+        "error": getattr(exc, "error_name", None) or type(exc).__name__,
         "ref": None if exc.ref is None else str(exc.ref),
         "message": exc.message,
     }

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -35,6 +36,7 @@ from croupier.server import db, shared
 from croupier.server.errors import (
     InsufficientBalanceError,
     NotSeatOwnerError,
+    StorageUnavailableError,
     TableLimitError,
 )
 from croupier.server.store import Statements, event_row, money_move
@@ -82,7 +84,17 @@ class Dealer:
     tables: dict[int, TableRuntime]
     """Tables by id."""
     _writer: Connection | None = None
-    _open: Connection | None = None
+    _tls: threading.local
+    """Per thread: the transaction open on it (see :meth:`transaction`)."""
+
+    @property
+    def _open(self) -> Connection | None:
+        """The transaction open on this thread, if any."""
+        return getattr(self._tls, "open", None)
+
+    @_open.setter
+    def _open(self, conn: Connection | None) -> None:
+        self._tls.open = conn
 
     def table(self, table_id: int) -> TableRuntime:  # pragma: no cover
         """The table ``table_id`` (implemented by the casino)."""
@@ -95,12 +107,13 @@ class Dealer:
         raise NotImplementedError
 
     def _answered_meanwhile(self, idem: Idem, request: str) -> None:
-        """Refuse to apply a step whose key another process answered.
+        """Refuse to apply a step whose key was answered already.
 
-        Checked under the table's lock, where the first attempt's commit
-        is visible (one process answers its keys in order already).
+        Checked inside the step's job (:mod:`croupier.server.serial`),
+        under the table's lock with several processes, where the first
+        attempt's commit is visible: the answer is replayed instead.
         """
-        if self.shared and idem is not None:
+        if idem is not None:
             stored = self.stored_response(idem, request)
             if stored is not None:
                 raise AnsweredMeanwhileError(*stored)
@@ -153,7 +166,13 @@ class Dealer:
         table is rebuilt before its next use.
         """
         if not self.shared:
-            yield self.table(table_id)
+            here = self.table(table_id)
+            if here.stale:
+                self.rebuild_or_mark(here)
+                if here.stale:
+                    msg = "the table could not be read back from storage"
+                    raise StorageUnavailableError(msg)
+            yield here
             return
         from croupier.server.recovery import load_table
 
@@ -179,6 +198,53 @@ class Dealer:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+
+    def rebuild_or_mark(self, rt: TableRuntime) -> None:
+        """After a failed commit: read the table back from storage.
+
+        If storage cannot be read either (an outage), the table is
+        marked stale and rebuilt at its next turn.
+        """
+        from croupier.server.recovery import rebuild_table
+
+        rt.version += 1
+        rt.stale = True
+        try:
+            rebuild_table(self, rt)  # type: ignore[arg-type]
+        except Exception:
+            log.exception("table %s: not rebuilt; at its next turn", rt.id)
+            return
+        rt.stale = False
+
+    # -- pacing hooks (croupier.server.pacing) ----------------------------
+
+    def _paced(self, conn: Connection, rt: TableRuntime) -> None:
+        """Inside a step's transaction: clocks and pacing state stored."""
+
+    def _round_over(
+        self, conn: Connection, rt: TableRuntime, live: LiveRound
+    ) -> None:
+        """Inside the last step of ``live``: between rounds."""
+
+    def _may_wager(self, rt: TableRuntime, seat: int) -> None:
+        """Refuse a wager the table's pacing does not allow."""
+
+    def _betting_closes(
+        self, rt: TableRuntime, live: LiveRound, player: Player
+    ) -> bool:
+        """Whether ``player``'s deal request closes betting now."""
+        return True
+
+    def _commit_pacing(
+        self,
+        rt: TableRuntime,
+        *,
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:  # pragma: no cover - the casino's pacing
+        """Store a change of pacing state alone (no round input)."""
+        raise NotImplementedError
 
     # -- the requests -----------------------------------------------------
 
@@ -233,6 +299,7 @@ class Dealer:
         owner = live.owners.get(seat)
         if owner is not None and owner != player.id:
             raise NotSeatOwnerError(f"seat {seat} is played by another")
+        self._may_wager(rt, seat)
         live.recorder.place_wager(seat, wager, amount)
         live.owners[seat] = player.id
         return self._commit(
@@ -343,6 +410,10 @@ class Dealer:
             raise WrongPhaseError("the cards are already dealt")
         if not live.round.ledger.stakes:
             raise WrongPhaseError("no wager is on the layout")
+        if not self._betting_closes(rt, live, player):
+            return self._commit_pacing(
+                rt, idem=idem, request=request, respond=respond
+            )
         live.recorder.deal()
         live.dealt = True
         return self._commit(
@@ -504,12 +575,10 @@ class Dealer:
                 # the turn rolls back and marks the table for a reload
                 raise
             # memory ran ahead of storage: the balances and the table are
-            # read back from the database
-            log.exception("table %s: storing failed; rebuilding", rt.id)
-            rt.version += 1
-            from croupier.server.recovery import rebuild_table
-
-            rebuild_table(self, rt)  # type: ignore[arg-type]
+            # read back from the database (at its next turn if it cannot
+            # even be read now)
+            log.warning("table %s: storing failed; rebuilding", rt.id)
+            self.rebuild_or_mark(rt)
             raise
         if not self.shared:
             self.on_change(rt.id)
@@ -539,6 +608,7 @@ class Dealer:
         live.inputs += 1
         self._store_step(conn, rt, live)
         rt.version += 1
+        self._paced(conn, rt)
         body = respond(rt) if respond is not None else {}
         if idem is not None:
             self.sql.idempotent.run(
@@ -631,8 +701,10 @@ class Dealer:
             )
             for player_id, balance in after.items():
                 if balance < 0:
-                    msg = f"player {player_id} would go below zero"
-                    raise LedgerError(msg)
+                    # another process spent the same balance meanwhile:
+                    # a refusal (the block rolls back), not a broken ledger
+                    msg = f"player {player_id}'s balance is too low now"
+                    raise InsufficientBalanceError(msg)
             self.balances.update(after)
             return
         for player_id, delta in deltas.items():
@@ -681,6 +753,7 @@ class Dealer:
         if live.detached:
             rt.fresh_table()
         self.open_round(conn, rt)
+        self._round_over(conn, rt, live)
 
 
 def record_json(live: LiveRound) -> str:

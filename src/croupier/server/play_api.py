@@ -14,13 +14,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictStr,
+    ValidationError,
+)
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -30,6 +36,7 @@ from croupier.round import Action
 from croupier.server.auth import bearer_token
 from croupier.server.casino import Casino
 from croupier.server.errors import error_body, status_of
+from croupier.server.inputs import MAX_ID, Amount, IdPath, SeatNumber
 from croupier.server.play import AnsweredMeanwhileError
 from croupier.server.tables import Idem, Player, TableRuntime
 from croupier.server.views import minimal_result, table_snapshot
@@ -51,29 +58,39 @@ MAX_KEY = 128
 _Body = TypeVar("_Body", bound=BaseModel)
 
 
+WagerName = Annotated[StrictStr, Field(max_length=64)]
+"""A wager's name in a body (the game refuses one it does not have)."""
+
+
 class WagerRequest(BaseModel):
     """Body of ``POST /tables/{id}/wagers``."""
 
-    seat: int
-    wager: str
-    amount: int
+    model_config = ConfigDict(extra="forbid")
+
+    seat: SeatNumber
+    wager: WagerName
+    amount: Amount
 
 
 class WagerChangeRequest(BaseModel):
     """Body of ``POST /tables/{id}/wagers/change`` (0 takes it back)."""
 
-    seat: int
-    wager: str
-    amount: int
+    model_config = ConfigDict(extra="forbid")
+
+    seat: SeatNumber
+    wager: WagerName
+    amount: Amount
 
 
 class ActionRequest(BaseModel):
     """Body of ``POST /tables/{id}/actions`` (the scenario form)."""
 
-    seat: int
-    action: str
-    amount: int | None = None
-    low: str | None = None
+    model_config = ConfigDict(extra="forbid")
+
+    seat: SeatNumber
+    action: Annotated[StrictStr, Field(max_length=64)]
+    amount: Amount | None = None
+    low: Annotated[StrictStr | None, Field(max_length=8)] = None
 
 
 def json_response(body: Any) -> JSONResponse:
@@ -89,8 +106,15 @@ def json_response(body: Any) -> JSONResponse:
 
 
 def refusal_response(exc: CroupierError) -> JSONResponse:
-    """A refusal: ``{"error", "ref", "message"}`` with its status."""
-    return JSONResponse(error_body(exc), status_code=status_of(exc))
+    """A refusal: ``{"error", "ref", "message"}`` with its status.
+
+    A refusal may carry headers (``Retry-After`` of a 503).
+    """
+    return JSONResponse(
+        error_body(exc),
+        status_code=status_of(exc),
+        headers=getattr(exc, "headers", None),
+    )
 
 
 def validation_response(exc: RequestValidationError) -> JSONResponse:
@@ -178,33 +202,32 @@ class PlayApi:
     def _idem(player: Player, key: str | None) -> Idem:
         return None if not key else (player.id, key)
 
-    def _replayed(
-        self, player: Player, key: str | None, request: str
-    ) -> JSONResponse | None:
-        """The answer already given to this Idempotency-Key, if any."""
-        stored = self.casino.stored_response(self._idem(player, key), request)
-        return None if stored is None else _replay(*stored)
+    async def _play(
+        self, table_id: int, step: Callable[[], dict[str, Any]]
+    ) -> JSONResponse:
+        """Run a play step on the serial thread (:mod:`.serial`).
 
-    @staticmethod
-    def _play(step: Callable[[], dict[str, Any]]) -> JSONResponse:
-        """Run a play step; a key answered meanwhile is replayed."""
+        The step looks its Idempotency-Key up first, inside the job: a
+        key answered before (or meanwhile) is replayed, not applied.
+        """
         try:
-            return json_response(step())
+            body = await self.casino.serial.run(step, table=table_id)
         except AnsweredMeanwhileError as done:
             return _replay(done.status, done.body)
+        return json_response(body)
 
-    async def wager(self, table_id: int, http: Request) -> JSONResponse:
+    async def wager(
+        self, table_id: IdPath, http: Request
+    ) -> JSONResponse:
         """``POST /tables/{id}/wagers``: place a wager."""
         authorization, key, prefer = play_headers(http)
+        player = self._player(authorization)  # before reading the body
         body = await read_body(http, WagerRequest)
-        player = self._player(authorization)
         request = ""
         if key:
             request = f"wager {table_id} {body.model_dump_json()}"
-            replay = self._replayed(player, key, request)
-            if replay is not None:
-                return replay
-        return self._play(
+        return await self._play(
+            table_id,
             lambda: self.casino.place_wager(
                 player,
                 table_id,
@@ -217,22 +240,22 @@ class PlayApi:
             )
         )
 
-    async def change_wager(self, table_id: int, http: Request) -> JSONResponse:
+    async def change_wager(
+        self, table_id: IdPath, http: Request
+    ) -> JSONResponse:
         """``POST /tables/{id}/wagers/change``: set a spot's new total.
 
         ``amount`` is the wager's new stake (0 takes it back); see
         :meth:`~croupier.server.play.Dealer.change_wager`.
         """
         authorization, key, prefer = play_headers(http)
+        player = self._player(authorization)  # before reading the body
         body = await read_body(http, WagerChangeRequest)
-        player = self._player(authorization)
         request = ""
         if key:
             request = f"change {table_id} {body.model_dump_json()}"
-            replay = self._replayed(player, key, request)
-            if replay is not None:
-                return replay
-        return self._play(
+        return await self._play(
+            table_id,
             lambda: self.casino.change_wager(
                 player,
                 table_id,
@@ -245,16 +268,15 @@ class PlayApi:
             )
         )
 
-    async def deal(self, table_id: int, http: Request) -> JSONResponse:
+    async def deal(
+        self, table_id: IdPath, http: Request
+    ) -> JSONResponse:
         """``POST /tables/{id}/deal``: close wagering and deal."""
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)
         request = f"deal {table_id}"
-        if key:
-            replay = self._replayed(player, key, request)
-            if replay is not None:
-                return replay
-        return self._play(
+        return await self._play(
+            table_id,
             lambda: self.casino.deal(
                 player,
                 table_id,
@@ -264,24 +286,24 @@ class PlayApi:
             )
         )
 
-    async def act(self, table_id: int, http: Request) -> JSONResponse:
+    async def act(
+        self, table_id: IdPath, http: Request
+    ) -> JSONResponse:
         """``POST /tables/{id}/actions``: make a decision."""
         authorization, key, prefer = play_headers(http)
+        player = self._player(authorization)  # before reading the body
         body = await read_body(http, ActionRequest)
-        player = self._player(authorization)
         request = ""
         if key:
             request = f"action {table_id} {body.model_dump_json()}"
-            replay = self._replayed(player, key, request)
-            if replay is not None:
-                return replay
         action = Action(
             seat=body.seat,
             name=body.action,
             amount=body.amount,
             card=None if body.low is None else Card.parse(body.low),
         )
-        return self._play(
+        return await self._play(
+            table_id,
             lambda: self.casino.act(
                 player,
                 table_id,
@@ -317,7 +339,7 @@ class PlayApi:
         return router
 
 
-_PLAY_PATH = re.compile(r"/tables/([0-9]{1,18})/(wagers|deal|actions)")
+_PLAY_PATH = re.compile(r"/tables/([0-9]{1,10})/(wagers|deal|actions)")
 
 
 class DirectPlay:
@@ -340,7 +362,7 @@ class DirectPlay:
         """Serve a play request, or pass the request on."""
         if scope["type"] == "http" and scope["method"] == "POST":
             match = _PLAY_PATH.fullmatch(scope["path"])
-            if match is not None:
+            if match is not None and 1 <= int(match.group(1)) <= MAX_ID:
                 handler = self.handlers[match.group(2)]
                 http = Request(scope, receive)
                 try:

@@ -22,7 +22,7 @@ import logging
 from collections import Counter
 from typing import Any
 
-from sqlalchemy import ColumnElement, false, insert, select, update
+from sqlalchemy import ColumnElement, false, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -30,7 +30,7 @@ from croupier.history import Recorder
 from croupier.registry import GameSpec
 from croupier.rng import SecureRng
 from croupier.round import Action
-from croupier.server import db
+from croupier.server import db, shared
 from croupier.server.errors import NotFoundError
 from croupier.server.runtime import (
     Casino,
@@ -39,6 +39,8 @@ from croupier.server.runtime import (
     Player,
     TableRuntime,
 )
+from croupier.server.serial import is_outage
+from croupier.server.tables import TableSettings
 from croupier.shoe import Shoe
 
 __all__ = [
@@ -122,15 +124,19 @@ def restore_round(
         .where(db.RoundInputRow.round_id == row.id)
         .order_by(db.RoundInputRow.n)
     ).all()
+    every = conn.execute(
+        select(db.EventRow.scope, db.EventRow.data_json)
+        .where(db.EventRow.round_id == row.id)
+        .where(db.EventRow.scope.in_(("round", "server")))
+        .order_by(db.EventRow.id)
+    ).all()
+    shown = [json.loads(text) for _scope, text in every]
     stored = [
-        json.loads(text)
-        for (text,) in conn.execute(
-            select(db.EventRow.data_json)
-            .where(db.EventRow.round_id == row.id)
-            .where(db.EventRow.scope == "round")
-            .order_by(db.EventRow.seq)
-        )
+        event
+        for (scope, _text), event in zip(every, shown, strict=True)
+        if scope == "round"
     ]
+    stored.sort(key=lambda event: int(event["seq"]))
     moves = conn.execute(
         select(
             db.TransactionRow.seat,
@@ -194,7 +200,8 @@ def restore_round(
     live.inputs = len(inputs)
     live.debited = dict(rnd.ledger.stakes)
     live.credited = set(rnd.ledger.settlements)
-    live.event_dicts = stored
+    live.event_dicts = shown
+    live.server_seq = sum(1 for scope, _text in every if scope == "server")
     live.dealt = dealt
     live.finished = row.status != "open"
     if attach:
@@ -209,13 +216,21 @@ def void_round(
     reason: str,
     *,
     conn: Connection | None = None,
-) -> None:
-    """Void an unfinished round: every stake on the layout goes back."""
+    by_operator: bool = False,
+) -> dict[str, Any]:
+    """Void an unfinished round: every stake on the layout goes back.
+
+    Returns the ``round_voided`` event stored (server scope). An
+    operator's void (``by_operator``) cites D25 and gives its reason.
+    """
     if conn is None:
         with casino.engine.begin() as own:
-            void_round(casino, rt, row, reason, conn=own)
-        return
+            return void_round(
+                casino, rt, row, reason, conn=own, by_operator=by_operator
+            )
     ref = "670a.9(e)" if rt.spec.section.startswith("670a") else None
+    if by_operator:
+        ref = "D25"
     moves = conn.execute(
         select(
             db.TransactionRow.player_id,
@@ -249,17 +264,28 @@ def void_round(
             .order_by(db.RoundInputRow.n)
         )
     ]
-    event = {
-        "seq": 1,
+    seq = 1 + int(
+        conn.execute(
+            select(func.coalesce(func.max(db.EventRow.seq), 0))
+            .where(db.EventRow.round_id == row.id)
+            .where(db.EventRow.scope == "server")
+        ).scalar_one()
+    )
+    event: dict[str, Any] = {
+        "seq": seq,
         "ref": ref,
         "type": "round_voided",
         "reason": reason,
     }
+    if by_operator:
+        event["scope"] = "server"
+        event["by"] = "operator"
+        event["returned"] = sum(r["amount"] for r in refunds)
     conn.execute(
         insert(db.EventRow).values(
             round_id=row.id,
             scope="server",
-            seq=1,
+            seq=seq,
             type="round_voided",
             ref=ref,
             data_json=json.dumps(event),
@@ -272,7 +298,13 @@ def void_round(
             status="voided",
             ended_at=db.now(),
             disclosed=True,
-            record_json=json.dumps({"voided": reason, "inputs": inputs}),
+            record_json=json.dumps(
+                {
+                    "voided": reason,
+                    "by": "operator" if by_operator else "server",
+                    "inputs": inputs,
+                }
+            ),
         )
     )
     returned = ", ".join(
@@ -287,6 +319,7 @@ def void_round(
         row.id,
         conn=conn,
     )
+    return event
 
 
 def _recover(
@@ -349,6 +382,9 @@ def _runtime(
         shoe_no=row.shoe_no,
     )
     rt.stored_version = int(row.version or 0)
+    rt.settings = TableSettings.from_mapping(
+        json.loads(row.settings_json or "{}")
+    )
     for seat, player_id in conn.execute(
         select(db.SeatRow.seat, db.SeatRow.player_id).where(
             db.SeatRow.table_id == row.id
@@ -365,7 +401,30 @@ def _runtime(
             .order_by(db.RoundRow.id)
         ).scalars()
     ]
+    _pacing(rt, row.pacing_json)
     return rt
+
+
+def _pacing(rt: TableRuntime, text: str | None) -> None:
+    """The stored pacing state: clock, ready, sitting out, idle, seen."""
+    rt.stored_pacing = text or ""
+    state = json.loads(text or "{}")
+    seated = set(rt.seats)
+    rt.clock = state.get("clock")
+    rt.clock_key = state.get("key")
+    rt.ready = {int(s) for s in state.get("ready", ())} & seated
+    rt.sitting_out = {int(s) for s in state.get("sitting_out", ())} & seated
+    rt.idle = {
+        int(k): int(v)
+        for k, v in state.get("idle", {}).items()
+        if int(k) in seated
+    }
+    rt.stored_seen = {
+        int(k): int(v)
+        for k, v in state.get("seen", {}).items()
+        if int(k) in seated
+    }
+    rt.seen = dict(rt.stored_seen)
 
 
 def _load_players(casino: Casino, conn: Connection) -> None:
@@ -481,15 +540,57 @@ def load_table(
 
 
 def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
-    """After a failed commit: reload balances and the table's round."""
+    """After a failed commit: reload balances and the table's round.
+
+    Only reads (the database may be locked for writing): the round in
+    play is replayed on its own stack, as after a restart. If it cannot
+    be, or storage cannot be read, this raises and the caller rebuilds
+    at the next turn (a replay that fails then is voided).
+    """
     with casino.engine.connect() as conn:
-        for pid, balance in conn.execute(
-            select(db.PlayerRow.id, db.PlayerRow.balance)
-        ):
-            casino.balances[pid] = int(balance)
-    rt.live = None
-    rt.fresh_table()
-    with casino.engine.connect() as conn:
+        balances = {
+            int(pid): int(balance)
+            for pid, balance in conn.execute(
+                select(db.PlayerRow.id, db.PlayerRow.balance)
+            )
+        }
+        table = Session(bind=conn).get(db.GameTableRow, rt.id)
         row = _open_row(conn, rt.id)
-    if row is not None:
-        _recover(casino, rt, row, "resume")
+        live = None
+        if row is not None:
+            try:
+                live = restore_round(casino, rt, row, conn=conn)
+            except Exception as exc:
+                if is_outage(exc):
+                    raise
+                failed: Exception | None = exc
+            else:
+                failed = None
+        seats = {
+            int(seat): int(player_id)
+            for seat, player_id in conn.execute(
+                select(db.SeatRow.seat, db.SeatRow.player_id).where(
+                    db.SeatRow.table_id == rt.id
+                )
+            )
+        }
+    if row is not None and live is None:
+        void_round(casino, rt, row, f"{type(failed).__name__}: {failed}")
+        with casino.engine.connect() as conn:
+            casino.balances.update(
+                shared.balances(conn, {p for p, _seat in _owners(row)})
+            )
+    else:
+        casino.balances.update(balances)
+    rt.seats = seats
+    if table is not None:
+        _pacing(rt, table.pacing_json)
+    rt.live = live  # none: the next wager opens a round
+    rt.fresh_table()
+
+
+def _owners(row: db.RoundRow) -> list[tuple[int, int]]:
+    """(player, seat) of a stored round's owners."""
+    return [
+        (int(v), int(k)) for k, v in json.loads(row.owners_json).items()
+    ]

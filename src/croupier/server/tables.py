@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from croupier.history import Recorder
 from croupier.money import WagerKey
@@ -28,6 +28,7 @@ __all__ = [
     "LiveRound",
     "Player",
     "TableRuntime",
+    "TableSettings",
 ]
 
 DEFAULT_MIN = 100
@@ -62,6 +63,66 @@ class Limits:
     def bounds(self, wager: str) -> tuple[int, int]:
         """The (minimum, maximum) for ``wager``."""
         return self.per_wager.get(wager, (self.min_bet, self.max_bet))
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """The table's pacing (a table setting, stored with the table).
+
+    Every value is the project's choice (ASSUMED, D26-D28): the
+    regulations set no time for a player's decision or the betting.
+    Times may be fractions (tests run short clocks).
+    """
+
+    betting_seconds: float = 20
+    """Betting stays open this long after the round's first wager (D27)."""
+    decision_seconds: float = 30
+    """A player has this long for each decision, then the default (D26)."""
+    idle_seat_minutes: float = 5
+    """No connection and no request this long frees the seat (D28)."""
+    idle_rounds: int = 3
+    """This many rounds in a row without a wager free the seat (D28)."""
+
+    LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
+        "betting_seconds": (0.1, 3600),
+        "decision_seconds": (0.1, 3600),
+        "idle_seat_minutes": (0.001, 1440),
+        "idle_rounds": (1, 1000),
+    }
+    """Accepted range of each setting."""
+
+    @classmethod
+    def from_mapping(cls, given: Mapping[str, Any]) -> TableSettings:
+        """Settings from a mapping; refuse unknown or out-of-range ones."""
+        from croupier.server.errors import TableSettingError
+
+        out: dict[str, Any] = {}
+        for key, value in given.items():
+            if value is None:
+                continue
+            if key not in cls.LIMITS:
+                raise TableSettingError(f"no table setting {key!r}")
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                msg = f"table setting {key} must be a number, not {value!r}"
+                raise TableSettingError(msg)
+            low, high = cls.LIMITS[key]
+            if key == "idle_rounds" and not isinstance(value, int):
+                msg = f"idle_rounds must be a whole number, not {value!r}"
+                raise TableSettingError(msg)
+            if not low <= value <= high:
+                msg = f"table setting {key} must be {low} to {high}"
+                raise TableSettingError(msg)
+            out[key] = value
+        return cls(**out)
+
+    def to_dict(self) -> dict[str, float]:
+        """The settings as stored and shown."""
+        return {
+            "betting_seconds": self.betting_seconds,
+            "decision_seconds": self.decision_seconds,
+            "idle_seat_minutes": self.idle_seat_minutes,
+            "idle_rounds": self.idle_rounds,
+        }
 
 
 class LiveRound:
@@ -106,6 +167,10 @@ class LiveRound:
         """The owners as last stored."""
         self.views: dict[int | None, tuple[int, dict[str, Any]]] = {}
         """Seat views already built, with the table version they show."""
+        self.server_seq = 0
+        """Server events of the round stored so far (clocks, voids)."""
+        self.voided: str | None = None
+        """Why the round was voided, if it was."""
 
     @property
     def round(self) -> Round:
@@ -158,6 +223,28 @@ class TableRuntime:
         """The ``game_tables.version`` this memory shows (several
         processes on PostgreSQL; ``-1``: reload before use)."""
         self._rules_json: tuple[object, str] | None = None
+        self.settings = TableSettings()
+        """Clocks and idle-seat limits (:mod:`croupier.server.pacing`)."""
+        self.clock: dict[str, Any] | None = None
+        """The clock running, as clients see it (``None``: none)."""
+        self.clock_key: list[Any] | None = None
+        """What the clock is for (the round, its inputs, the seat)."""
+        self.ready: set[int] = set()
+        """Seats done betting this round."""
+        self.sitting_out: set[int] = set()
+        """Seats that sit out (not dealt in, not counted as idle)."""
+        self.idle: dict[int, int] = {}
+        """Rounds in a row each seat went without a wager."""
+        self.seen: dict[int, int] = {}
+        """Each seat's last sign of life (epoch ms, in memory)."""
+        self.stored_seen: dict[int, int] = {}
+        """The signs of life as last stored."""
+        self.stored_pacing = ""
+        """The pacing state as last stored (JSON)."""
+        self.queued_events: list[tuple[LiveRound, dict[str, Any]]] = []
+        """Server events to store with the step in progress."""
+        self.stale = False
+        """Memory ran ahead of storage: rebuild before the next use."""
 
     def seat_of(self, player_id: int) -> int | None:
         """The seat ``player_id`` holds here, if any."""
