@@ -13,9 +13,10 @@ its real order and nothing is assumed.
   vector over the hole card, and the action chosen maximises its
   average under the posterior of the hole card.
 * Split hands play the CDZ- strategy: a hand holding the cards ``H``
-  decides as if only ``H``, the other original pair card and the up
-  card had left the shoe (zero memory), but the play itself draws from
-  the real shoe, hand after hand, then the dealer. A drawn pair card is
+  decides as the unsplit hand ``H`` would (the pre-split strategy: only
+  ``H`` and the up card out of the shoe, the split hands' rules), but
+  the play itself draws from the real shoe, hand after hand, then the
+  dealer. A drawn pair card is
   resplit while ``max_split_hands`` allows (aces only with
   ``resplit_aces``), as the combinatorial analyzers do.
 
@@ -266,7 +267,7 @@ class BruteForce:
         """Expected net of splitting ``pair`` with this hole card.
 
         ``rest`` is the real shoe (hole card out); ``view0`` the shoe
-        the CDZ- strategy assumes (both pair cards out, hole inside).
+        the CDZ- strategy assumes (one pair card out, hole inside).
         """
         rules = self.rules
         resplit_ok = pair != 1 or rules.resplit_aces
@@ -516,7 +517,9 @@ class BruteForce:
             and rules.max_split_hands > 1
         ):
             pair = cards[0]
-            view0 = _minus(view, 0) if False else view
+            # CDZ-: a split hand plays the pre-split strategy of its
+            # cards, so its view holds the other pair card
+            view0 = view[:pair] + (view[pair] + 1,) + view[pair + 1 :]
             out["split"] = sum(
                 w * self._play_split(pair, h, _minus(view, h), view0)
                 for h, w in holes

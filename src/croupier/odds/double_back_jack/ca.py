@@ -93,9 +93,26 @@ class Tables:
     best: np.ndarray
     dbl: np.ndarray
     live: np.ndarray
+    bust_dec: np.ndarray
+    bust_sc: np.ndarray
+
+    def hits(self) -> np.ndarray:
+        """1 where the hand hits (its hit beats its stand)."""
+        return (self.hit > self.stand).astype(np.int8)
+
+    def takes(self) -> np.ndarray:
+        """1 where a bust takes the Second Chance."""
+        return (self.bust_sc > self.bust_dec).astype(np.int8)
 
 
-def _pass(rules: CARules, shoe: np.ndarray, up: int, extra: int) -> Tables:
+def _pass(
+    rules: CARules,
+    shoe: np.ndarray,
+    up: int,
+    extra: int,
+    split: bool = False,
+    follow: Tables | None = None,
+) -> Tables:
     counts, hard, child, bust = player_hands()
     d = dealer_multisets(up, rules.dealer_hits_soft_17)
     n, m = counts.shape[0], bust.shape[0]
@@ -105,12 +122,14 @@ def _pass(rules: CARules, shoe: np.ndarray, up: int, extra: int) -> Tables:
         np.zeros(n),
         np.zeros(n),
         np.zeros(n, dtype=np.int8),
+        np.zeros(m),
+        np.zeros(m),
     )
     hand_pass(
         shoe,
         extra,
         up,
-        parameters(rules, extra > 0),
+        parameters(rules, split),
         counts,
         hard,
         child,
@@ -121,8 +140,11 @@ def _pass(rules: CARules, shoe: np.ndarray, up: int, extra: int) -> Tables:
         out.dbl,
         out.live,
         np.zeros(m, dtype=np.int8),
-        np.zeros(m),
-        np.zeros(m),
+        out.bust_dec,
+        out.bust_sc,
+        follow is not None,
+        follow.hits() if follow is not None else np.zeros(n, np.int8),
+        follow.takes() if follow is not None else np.zeros(m, np.int8),
     )
     return out
 
@@ -152,10 +174,32 @@ class _Up:
     up: int
     plain: Tables
     splits: dict[int, Tables] = field(default_factory=dict)
+    strategy: list[Tables] = field(default_factory=list)
+
+    def split_strategy(self) -> Tables:
+        """The pre-split strategy under the split hands' rules (CDZ-)."""
+        if not self.strategy:
+            same = np.array_equal(
+                parameters(self.rules, True), parameters(self.rules, False)
+            )
+            self.strategy.append(
+                self.plain
+                if same
+                else _pass(self.rules, self.shoe, self.up, 0, split=True)
+            )
+        return self.strategy[0]
 
     def split_tables(self, pair: int) -> Tables:
+        """Values of split hands of ``pair`` following the strategy."""
         if pair not in self.splits:
-            self.splits[pair] = _pass(self.rules, self.shoe, self.up, pair)
+            self.splits[pair] = _pass(
+                self.rules,
+                self.shoe,
+                self.up,
+                pair,
+                split=True,
+                follow=self.split_strategy(),
+            )
         return self.splits[pair]
 
 
@@ -170,6 +214,7 @@ def _split_value(u: _Up, pair: int) -> float:
             )
             raise RulesError(msg)
     tables = u.split_tables(pair)
+    plan = u.split_strategy()
     _, _, child, _ = player_hands()
     one = hand_index([pair])
     r = u.shoe.copy()
@@ -186,9 +231,12 @@ def _split_value(u: _Up, pair: int) -> float:
         elif pair == 1 and rules.split_aces_one_card:
             value = tables.stand[j]
         else:
-            value = max(tables.stand[j], tables.hit[j])
+            options = [plan.stand[j], plan.hit[j], NEG]
+            values = [tables.stand[j], tables.hit[j], NEG]
             if rules.double_after_split and _may_double(rules, t):
-                value = max(value, tables.dbl[j])
+                options[2] = plan.dbl[j]
+                values[2] = tables.dbl[j]
+            value = values[int(np.argmax(options))]
         total += r[v] / n * value
     return 2.0 * total
 

@@ -5,15 +5,16 @@ The analyzer solves one box against the dealer from a finite shoe under
 673a.7) and ordinary blackjack. Every figure it reports is exact (up to
 binary floating point, about 1e-13) for the strategy it names:
 
-**CDZ-** (the combinatorial-analyzer literature's name): every decision
-depends on the cards of the hand being played (its composition) and
-the up card, never on the cards of other hands. Post-split decisions
-are the same for every split hand: the best play of a hand of cards
-``H`` split from a pair of ``P`` against ``u``, computed with the shoe
-less ``u``, ``H`` and the other ``P``. Insurance, surrender, double,
-split, stand and hit are chosen to maximise the expectation of the
-round. Only one split (``max_split_hands`` 1 or 2) is computed here;
-resplits are exact by enumeration (:mod:`.enumerate`) on small shoes.
+**CDZ-** (the combinatorial-analyzer literature's name, as in Eric
+Farmer's and MGP's analyzers): every decision depends on the cards of
+the hand being played (its composition) and the up card, never on the
+cards of other hands, and a split hand plays the *pre-split* strategy:
+a split hand holding ``H`` does what an unsplit hand ``H`` would do
+(under the split hands' rules), while its value is computed from the
+real shoe (the other pair card out). Insurance, surrender, double,
+split, stand and hit are chosen to maximise the expectation. Only one
+split (``max_split_hands`` 1 or 2) is computed here; resplits are
+exact by enumeration (:mod:`.brute`) on small shoes.
 
 How exactness is obtained
 -------------------------
@@ -347,6 +348,9 @@ def hand_pass(
     bust_done: np.ndarray,
     bust_dec: np.ndarray,
     bust_sc: np.ndarray,
+    follow: bool,
+    f_hit: np.ndarray,
+    f_sc: np.ndarray,
 ) -> None:
     """Value every hand composition against ``up`` (joint with no BJ).
 
@@ -358,6 +362,10 @@ def hand_pass(
     the doubled wager), ``best`` = max(stand, hit), ``live`` = 1 where
     the hand can occur. Busts are valued in ``bust_dec`` (declined) and
     ``bust_sc`` (Second Chance taken), per unit.
+
+    With ``follow`` the hands do not choose: a hand hits where
+    ``f_hit`` is 1 and a bust takes the Second Chance where ``f_sc`` is
+    1 (the pre-split strategy a split hand follows under CDZ-).
     """
     jmax = 1
     for i in range(d_cnt.shape[0]):
@@ -472,8 +480,15 @@ def hand_pass(
                 bust_sc[b] = sc
             dec = bust_dec[b]
             sc = bust_sc[b]
-            e_hit += pv * (max(dec, sc) if par[Q_SC_HIT] > 0 else dec)
-            e_dbl += pv * (max(dec, sc) if par[Q_SC_DBL] > 0 else dec)
+            if follow:
+                take = sc if f_sc[b] == 1 else dec
+            else:
+                take = max(dec, sc)
+            e_hit += pv * (take if par[Q_SC_HIT] > 0 else dec)
+            e_dbl += pv * (take if par[Q_SC_DBL] > 0 else dec)
         hit[i] = e_hit
         dbl[i] = 2.0 * e_dbl
-        best[i] = max(s, e_hit)
+        if follow:
+            best[i] = e_hit if f_hit[i] == 1 else s
+        else:
+            best[i] = max(s, e_hit)
