@@ -125,6 +125,8 @@ class Serial:
         self._local = threading.local()
         self.notify: Callable[[int], None] = lambda _table_id: None
         """Pushes a table's new state to its clients (on the loop)."""
+        self.busy = 0
+        """Jobs running now (0 or 1)."""
 
     def changed(self, table_id: int) -> None:
         """A change at ``table_id`` was committed (any thread).
@@ -161,12 +163,14 @@ class Serial:
     def _call(self, fn: Callable[[], T]) -> tuple[T, list[int]]:
         changed: list[int] = []
         self._local.changed = changed
+        self.busy += 1
         try:
             return fn(), changed
         except BaseException as exc:
             exc.changed_tables = changed  # type: ignore[attr-defined]
             raise
         finally:
+            self.busy -= 1
             self._local.changed = None
 
     async def run(self, fn: Callable[[], T], *, table: int | None = None) -> T:

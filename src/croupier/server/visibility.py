@@ -180,7 +180,18 @@ RULES: dict[str, dict[str, Shown]] = {
         "commission": P,
     },
     "announced": {"text": P},
-    "round_voided": {"reason": P},
+    "round_voided": {"reason": P, "by": P, "returned": P},
+    # the table's pacing (croupier.server.pacing, D26-D29): public
+    "clock_expired": {
+        "clock": P,
+        "seat": P,
+        "action": P,
+        "seconds": P,
+        "decision": P,
+        "late_ms": P,
+    },
+    "seats_left_out": {"seats": P, "reason": P},
+    "seat_freed": {"seat": P, "player_id": P, "reason": P},
     # Double Back Jack: the card reader's answer is acted on openly
     # (591.7(h): a Blackjack is exposed, otherwise play goes on)
     "card_reader_checked": {"blackjack": P},
