@@ -45,12 +45,25 @@ measured. Prints rounds/s over all tables, p50/p99 latency per action
 nets; every balance = its transactions).
 
     .venv/bin/python bench/bench_server_load.py [--seconds 20] [--tables 8]
+
+With ``--spectators N`` (issue 12 point 4) the same server is loaded
+in alternating phases of SECONDS each (``--pairs`` times: without
+spectators, then with N anonymous WebSocket clients watching the first
+table, each reading every message as it comes -- a minimal client on
+asyncio streams that reads each frame and counts it). It prints the
+rounds/s of the *other* tables in each phase, over all phases of each
+kind and their ratio, the watched table's own rounds/s, and what the
+spectators received (messages, clients dropped as too slow or refused).
+
+    .venv/bin/python bench/bench_server_load.py --tables 1 --seconds 10 \
+        --spectators 500
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import os
 import signal
@@ -83,15 +96,20 @@ def free_port() -> int:
 
 
 def start_server(
-    db_url: str, port: int, workers: int = 1
+    db_url: str, port: int, workers: int = 1, spectators: int = 0
 ) -> subprocess.Popen[bytes]:
     code = (
         "from croupier.cli.serve import serve; "
         f"serve(db={db_url!r}, host='127.0.0.1', port={port}, "
         f"operator_token='bench-operator', workers={workers})"
     )
+    env = dict(os.environ)
+    if spectators:
+        # every spectator comes from 127.0.0.1: lift the per-address cap
+        env["CROUPIER_WS_PER_ADDRESS"] = str(spectators + 16)
+        env["CROUPIER_WS_PER_TABLE"] = str(spectators + 16)
     proc = subprocess.Popen(  # noqa: S603
-        [sys.executable, "-c", code], start_new_session=True
+        [sys.executable, "-c", code], start_new_session=True, env=env
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -203,12 +221,150 @@ async def player(
         conn.close()
 
 
+class Spectator:
+    """An anonymous WebSocket client that reads every frame as it comes.
+
+    The handshake and the frame headers are read by hand on asyncio
+    streams (the server's frames are not masked); payloads are read and
+    counted, not decoded: the load generator shares the server's cores.
+    """
+
+    def __init__(self, host: str, port: int, table: int) -> None:
+        self.host, self.port, self.table = host, port, table
+        self.messages = 0
+        self.bytes = 0
+        self.closed: int | None = None
+        self.first = asyncio.Event()
+
+    async def run(self) -> None:
+        """Connect, then read until the server closes or we are cancelled."""
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        key = base64.b64encode(os.urandom(16))
+        writer.write(
+            b"GET /ws/tables/%d HTTP/1.1\r\nhost: %s\r\n"
+            b"upgrade: websocket\r\nconnection: Upgrade\r\n"
+            b"sec-websocket-key: %s\r\nsec-websocket-version: 13\r\n\r\n"
+            % (self.table, self.host.encode(), key)
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 101"):
+            self.closed = -1
+            self.first.set()
+            writer.close()
+            return
+        try:
+            while True:
+                b0, b1 = await reader.readexactly(2)
+                size = b1 & 0x7F
+                if size == 126:
+                    size = int.from_bytes(await reader.readexactly(2), "big")
+                elif size == 127:
+                    size = int.from_bytes(await reader.readexactly(8), "big")
+                payload = await reader.readexactly(size)
+                opcode = b0 & 0x0F
+                if opcode == 8:
+                    self.closed = int.from_bytes(payload[:2], "big")
+                    break
+                if opcode in (1, 2):
+                    self.messages += 1
+                    self.bytes += size
+                    self.first.set()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            self.closed = self.closed or 1006
+        finally:
+            self.first.set()
+            writer.close()
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def run(base: str, seconds: float, per_game: int) -> dict[str, float]:
+async def load(
+    address: tuple[str, int],
+    seats: list[tuple[str, int, str]],
+    seconds: float,
+) -> tuple[list[int], dict[str, list[float]], float]:
+    """Let every seat play for ``seconds``: rounds per seat, latencies."""
+    latencies: dict[str, list[float]] = defaultdict(list)
+    counts = [[0] for _ in seats]
+    start = time.monotonic()
+    until = start + seconds
+    await asyncio.gather(
+        *(
+            player(address, tok, table, wager, until, latencies, count)
+            for (tok, table, wager), count in zip(seats, counts, strict=True)
+        )
+    )
+    return [c[0] for c in counts], latencies, time.monotonic() - start
+
+
+async def watched(
+    address: tuple[str, int],
+    seats: list[tuple[str, int, str]],
+    seconds: float,
+    spectators: int,
+    pairs: int = 2,
+) -> None:
+    """Other tables' rounds/s without, then with, spectators on one.
+
+    The two phases alternate ``pairs`` times (``seconds`` each) so that
+    a change of the machine's load during the run weighs on both.
+    """
+    table = seats[0][1]
+    totals = {False: [0, 0, 0.0], True: [0, 0, 0.0]}
+    for _pair in range(pairs):
+        for watching in (False, True):
+            crowd = [
+                Spectator(*address, table)
+                for _ in range(spectators if watching else 0)
+            ]
+            tasks = [asyncio.create_task(s.run()) for s in crowd]
+            await asyncio.wait_for(
+                asyncio.gather(*(s.first.wait() for s in crowd)), 60
+            )
+            counts, _lat, took = await load(address, seats, seconds)
+            total = totals[watching]
+            total[0] += counts[0]
+            total[1] += sum(counts[1:])
+            total[2] += took
+            print(
+                f"  {'with' if watching else 'without'} spectators: other "
+                f"tables {sum(counts[1:]) / took:7.1f} rounds/s, watched "
+                f"table {counts[0] / took:6.1f}"
+            )
+            if crowd:
+                messages = [s.messages for s in crowd]
+                dropped = sum(s.closed == 4408 for s in crowd)
+                refused = sum(s.closed in (-1, 4429) for s in crowd)
+                print(
+                    f"    spectators received {min(messages)}-"
+                    f"{max(messages)} messages each "
+                    f"({sum(s.bytes for s in crowd) / 1e6:.0f} MB in all); "
+                    f"dropped as too slow: {dropped}; refused: {refused}"
+                )
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    plain = totals[False][1] / totals[False][2]
+    crowded = totals[True][1] / totals[True][2]
+    print(
+        f"\n{spectators} spectators on table {table}, {len(seats) - 1} "
+        f"other tables, {pairs} x {seconds:.0f} s per phase:"
+    )
+    print(f"  other tables without spectators: {plain:7.1f} rounds/s")
+    print(f"  other tables with spectators:    {crowded:7.1f} rounds/s")
+    print(f"  ratio with/without: {crowded / plain:.2f}")
+
+
+async def run(
+    base: str,
+    seconds: float,
+    per_game: int,
+    spectators: int = 0,
+    pairs: int = 2,
+) -> dict[str, float]:
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with httpx.AsyncClient(
         base_url=base, limits=limits, timeout=30
@@ -245,17 +401,13 @@ async def run(base: str, seconds: float, per_game: int) -> dict[str, float]:
         before = (await client.get("/ledger", headers=OP)).json()
         url = httpx.URL(base)
         address = (str(url.host), int(url.port or 80))
-        latencies: dict[str, list[float]] = defaultdict(list)
-        rounds = [0]
-        start = time.monotonic()
-        until = start + seconds
-        await asyncio.gather(
-            *(
-                player(address, tok, table, wager, until, latencies, rounds)
-                for tok, table, wager in seats
-            )
-        )
-        elapsed = time.monotonic() - start
+        if spectators:
+            await watched(address, seats, seconds, spectators, pairs)
+            after = (await client.get("/ledger", headers=OP)).json()
+            _check_ledger(before, after)
+            return {}
+        counts, latencies, elapsed = await load(address, seats, seconds)
+        rounds = [sum(counts)]
         after = (await client.get("/ledger", headers=OP)).json()
     total = sum(len(v) for v in latencies.values())
     print(
@@ -272,6 +424,12 @@ async def run(base: str, seconds: float, per_game: int) -> dict[str, float]:
             f"  p99={pct(values, 0.99):6.2f} ms  "
             f"mean={statistics.mean(values) * 1000:6.2f} ms"
         )
+    _check_ledger(before, after)
+    every = [v for values in latencies.values() for v in values]
+    return {"rounds_s": rounds[0] / elapsed, "p99_ms": pct(every, 0.99)}
+
+
+def _check_ledger(before: dict[str, Any], after: dict[str, Any]) -> None:
     constant = after["balances"] + after["on_layout"] - after["players_net"]
     print(
         f"ledger: ok={after['ok']}  balances+layout-nets={constant} "
@@ -279,18 +437,29 @@ async def run(base: str, seconds: float, per_game: int) -> dict[str, float]:
     )
     if not after["ok"] or constant != after["deposits"]:
         raise SystemExit("ledger check FAILED")
-    every = [v for values in latencies.values() for v in values]
-    return {"rounds_s": rounds[0] / elapsed, "p99_ms": pct(every, 0.99)}
 
 
 def measure(
-    db_url: str, workers: int, seconds: float, per_game: int
+    db_url: str,
+    workers: int,
+    seconds: float,
+    per_game: int,
+    spectators: int = 0,
+    pairs: int = 2,
 ) -> dict[str, float]:
     """Start a server on ``db_url`` with ``workers`` processes; load it."""
     port = free_port()
-    proc = start_server(db_url, port, workers)
+    proc = start_server(db_url, port, workers, spectators)
     try:
-        return asyncio.run(run(f"http://127.0.0.1:{port}", seconds, per_game))
+        return asyncio.run(
+            run(
+                f"http://127.0.0.1:{port}",
+                seconds,
+                per_game,
+                spectators,
+                pairs,
+            )
+        )
     finally:
         os.killpg(proc.pid, signal.SIGINT)
         proc.wait(timeout=20)
@@ -340,6 +509,19 @@ def main() -> None:
     parser.add_argument(
         "--postgres", help="URL of a PostgreSQL server that may create DBs"
     )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="anonymous WebSocket clients on the first table: other "
+        "tables' rounds/s without and with them, and the ratio",
+    )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=2,
+        help="with --spectators: how many times the phases alternate",
+    )
     args = parser.parse_args()
     if args.workers:
         counts = [int(n) for n in args.workers.split(",")]
@@ -347,7 +529,12 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         measure(
-            f"sqlite:///{Path(tmp) / 'bench.db'}", 1, args.seconds, args.tables
+            f"sqlite:///{Path(tmp) / 'bench.db'}",
+            1,
+            args.seconds,
+            args.tables,
+            args.spectators,
+            args.pairs,
         )
 
 

@@ -53,6 +53,7 @@ from croupier.events import (
 from croupier.server import tables as server_tables
 from croupier.server.app import create_app
 from croupier.server.visibility import RULES, covered
+from croupier.server.ws import SocketLimits
 from croupier.shoe import Shoe
 from croupier.table import Table
 
@@ -236,6 +237,9 @@ def play(tmp: Path, config: Config, rig: Rig, tag: str) -> Run:
         operator_token=OPERATOR,
         default_tables=False,
     )
+    # every change to every client (the spectators' pacing of point 4
+    # decides when a view is sent, never what it holds)
+    app.state.hub.limits = SocketLimits(spectator_interval=0)
     op = {"Authorization": f"Bearer {OPERATOR}"}
     with TestClient(app) as client:
         table = client.post(

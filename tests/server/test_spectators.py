@@ -201,7 +201,7 @@ def test_issue12_point4_slow_consumer_dropped_others_keep_receiving() -> None:
         return lambda player: {"table": table_id, "version": version[0]}
 
     async def scenario() -> tuple[FakeSocket, FakeSocket, Hub]:
-        hub = Hub(snapshot, SocketLimits(queue=3))
+        hub = Hub(snapshot, SocketLimits(queue=3, spectator_interval=0))
         fast = FakeSocket("10.0.0.1")
         slow = FakeSocket("10.0.0.2", stalled=True)
         tasks = [
@@ -227,3 +227,47 @@ def test_issue12_point4_slow_consumer_dropped_others_keep_receiving() -> None:
     assert slow.sent == []
     assert hub.clients == {}
     assert not hub.addresses
+
+
+def test_issue12_point4_spectators_get_the_latest_state_paced() -> None:
+    """Five changes within the interval: an account receives all five,
+    the spectators the first at once and the fifth at the interval's end
+    (one view built for them each time)."""
+    version = [0]
+    built: list[int | None] = []
+
+    def snapshot(
+        table_id: int,
+    ) -> Callable[[Player | None], dict[str, Any]]:
+        def view(player: Player | None) -> dict[str, Any]:
+            built.append(None if player is None else player.id)
+            return {"table": table_id, "version": version[0]}
+
+        return view
+
+    async def scenario() -> tuple[list[FakeSocket], FakeSocket]:
+        hub = Hub(snapshot, SocketLimits(spectator_interval=0.2))
+        crowd = [FakeSocket("10.0.0.1") for _ in range(3)]
+        ann = FakeSocket("10.0.0.2")
+        tasks = [asyncio.create_task(hub.serve(s, 1, None)) for s in crowd]
+        tasks.append(asyncio.create_task(hub.serve(ann, 1, Player(7, "ann"))))
+        await asyncio.sleep(0.01)
+        built.clear()
+        for _ in range(5):
+            version[0] += 1
+            hub.notify(1)
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.4)
+        for sock in [*crowd, ann]:
+            sock.gone.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        return crowd, ann
+
+    crowd, ann = asyncio.run(scenario())
+    mine = [json.loads(t)["data"]["version"] for t in ann.sent]
+    assert mine == [0, 1, 2, 3, 4, 5]
+    for sock in crowd:
+        seen = [json.loads(t)["data"]["version"] for t in sock.sent]
+        assert seen == [0, 1, 5]
+    assert built.count(None) == 2
+    assert built.count(7) == 5

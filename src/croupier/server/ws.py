@@ -10,6 +10,15 @@ seated player's own cards, an unseated player's balance). The view is
 serialised once and the same text goes to every client that shares it,
 so 500 spectators cost one view and one encoding per change, not 500.
 
+Accounts receive every change at once. Anonymous spectators receive the
+table at most once every ``spectator_interval`` seconds: a change after
+a quiet spell goes out at once, changes that follow within the interval
+are gathered into one push of the latest state at its end. At a table
+played by people that is every change; at a table played as fast as
+machines can (the load bench: ~100 rounds/s, several changes a round)
+it keeps 500 spectators from costing 150,000 sends a second. Every
+message is the whole table, so nothing is lost by skipping one.
+
 Limits (:class:`SocketLimits`, named settings with defaults, each also
 read from the environment):
 
@@ -18,6 +27,8 @@ read from the environment):
   client one address: raise it there). The connection over the limit is
   accepted and closed at once with :data:`CLOSE_TOO_MANY` and a reason
   naming the limit;
+- ``spectator_interval``: the spectators' pacing above (0: every
+  change);
 - each client has a queue of at most ``queue`` messages. A client that
   does not read fast enough to keep its queue below that (a stalled
   connection: its socket stopped taking data) is closed with
@@ -37,7 +48,8 @@ import json
 import logging
 import os
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -69,6 +81,9 @@ MAX_PER_ADDRESS = 32
 """Default ``per_address`` (``$CROUPIER_WS_PER_ADDRESS``)."""
 MAX_QUEUE = 8
 """Default ``queue`` (``$CROUPIER_WS_QUEUE``)."""
+SPECTATOR_INTERVAL = 0.25
+"""Default ``spectator_interval``, seconds
+(``$CROUPIER_WS_SPECTATOR_INTERVAL``): four pushes a second at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +96,17 @@ class SocketLimits:
     """Connections from one client address, over every table."""
     queue: int = MAX_QUEUE
     """Messages waiting for one client before it is dropped."""
+    spectator_interval: float = SPECTATOR_INTERVAL
+    """Seconds between two pushes to a table's anonymous spectators."""
 
     def __post_init__(self) -> None:
         for name in ("per_table", "per_address", "queue"):
             if getattr(self, name) < 1:
                 msg = f"WebSocket limit {name} must be at least 1"
                 raise ValueError(msg)
+        if not 0 <= self.spectator_interval <= 60:
+            msg = "spectator_interval must be from 0 to 60 seconds"
+            raise ValueError(msg)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SocketLimits:
@@ -98,6 +118,9 @@ class SocketLimits:
                 env.get("CROUPIER_WS_PER_ADDRESS", MAX_PER_ADDRESS)
             ),
             queue=int(env.get("CROUPIER_WS_QUEUE", MAX_QUEUE)),
+            spectator_interval=float(
+                env.get("CROUPIER_WS_SPECTATOR_INTERVAL", SPECTATOR_INTERVAL)
+            ),
         )
 
 
@@ -137,6 +160,8 @@ class Client:
     """Set when a message is queued or the client is dropped."""
     dropped: tuple[int, str] | None = None
     """Close code and reason, once the hub let the client go."""
+    sender: asyncio.Task[None] | None = None
+    """The task sending this client's messages."""
 
     @property
     def viewer(self) -> int | None:
@@ -152,6 +177,15 @@ viewer (with several processes, looking a table up reads its version).
 """
 
 
+Hold = Callable[[int], AbstractAsyncContextManager[None]]
+"""Holds a table still while its view is built (the serial lock)."""
+
+
+@contextlib.asynccontextmanager
+async def _no_hold(_table_id: int) -> AsyncIterator[None]:
+    yield
+
+
 def encode(data: dict[str, Any]) -> str:
     """A table message as sent: ``{"type": "table", "data": ...}``."""
     return json.dumps(
@@ -165,31 +199,93 @@ class Hub:
     """Every connected client, by table."""
 
     def __init__(
-        self, snapshot: Snapshot, limits: SocketLimits | None = None
+        self,
+        snapshot: Snapshot,
+        limits: SocketLimits | None = None,
+        *,
+        hold: Hold | None = None,
     ) -> None:
         self.snapshot = snapshot
         """How to build a viewer's message."""
         self.limits = limits if limits is not None else SocketLimits.from_env()
-        """Connection and queue limits."""
+        """Connection, queue and pacing limits."""
+        self.hold: Hold = hold or _no_hold
+        """Holds a table while a later spectator push is built."""
         self.clients: dict[int, set[Client]] = {}
         """Clients by table id."""
         self.addresses: Counter[str] = Counter()
         """Connections by client address."""
         self.builds = 0
-        """Views built so far (one per distinct viewer per change)."""
+        """Views built so far (one per distinct viewer per push)."""
+        self._pushed: dict[int, float] = {}
+        """When each table's spectators were last pushed (loop time)."""
+        self._later: dict[int, asyncio.Task[None]] = {}
+        """Spectator pushes waiting for the end of their interval."""
 
     def notify(self, table_id: int) -> None:
-        """Queue the new state of ``table_id`` for each of its clients."""
+        """Queue the new state of ``table_id`` for its clients.
+
+        Accounts get it now; anonymous spectators now or, within their
+        interval, with the push that ends it.
+        """
         clients = self.clients.get(table_id)
         if not clients:
             return
+        spectators = self._spectators_due(table_id)
         view = self.snapshot(table_id)
         texts: dict[int | None, str] = {}
         for client in list(clients):
+            if client.player is None and not spectators:
+                continue
             text = texts.get(client.viewer)
             if text is None:
                 text = texts[client.viewer] = self._build(view, client)
             self._queue(client, text)
+
+    def _spectators_due(self, table_id: int) -> bool:
+        """Whether the spectators get this change now (else later)."""
+        interval = self.limits.spectator_interval
+        if interval <= 0:
+            return True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (start-up): nothing to pace
+            return True
+        last = self._pushed.get(table_id)
+        now = loop.time()
+        if last is None or now - last >= interval:
+            self._pushed[table_id] = now
+            later = self._later.pop(table_id, None)
+            if later is not None:  # this push supersedes it
+                later.cancel()
+            return True
+        if table_id not in self._later:
+            task = loop.create_task(
+                self._push_spectators(table_id, last + interval - now)
+            )
+            self._later[table_id] = task
+        return False
+
+    async def _push_spectators(self, table_id: int, delay: float) -> None:
+        """At the end of the interval, the latest state to spectators."""
+        try:
+            await asyncio.sleep(delay)
+            async with self.hold(table_id):
+                self._pushed[table_id] = asyncio.get_running_loop().time()
+                watching = [
+                    c
+                    for c in self.clients.get(table_id, ())
+                    if c.player is None
+                ]
+                if watching:
+                    text = self._build(self.snapshot(table_id), watching[0])
+                    for client in watching:
+                        self._queue(client, text)
+        except Exception:
+            log.exception("table %s: spectator push failed", table_id)
+        finally:
+            if self._later.get(table_id) is asyncio.current_task():
+                del self._later[table_id]
 
     def _build(
         self, view: Callable[[Player | None], dict[str, Any]], client: Client
@@ -218,8 +314,9 @@ class Hub:
                 "WebSocket of table %s dropped: %s", client.table_id, reason
             )
         client.pending.clear()
-        client.wake.set()
         self._forget(client)
+        if client.sender is not None:
+            client.sender.cancel()  # a stalled send is abandoned
 
     def _forget(self, client: Client) -> None:
         table = self.clients.get(client.table_id)
@@ -227,6 +324,10 @@ class Hub:
             table.discard(client)
             if not table:
                 del self.clients[client.table_id]
+                self._pushed.pop(client.table_id, None)
+                later = self._later.pop(client.table_id, None)
+                if later is not None:
+                    later.cancel()
             self.addresses[client.address] -= 1
             if self.addresses[client.address] <= 0:
                 del self.addresses[client.address]
@@ -262,6 +363,7 @@ class Hub:
         self.clients.setdefault(table_id, set()).add(client)
         self.addresses[address] += 1
         sender = asyncio.create_task(self._send(websocket, client))
+        client.sender = sender
         receiver = asyncio.create_task(self._receive(websocket))
         try:
             self._queue(client, self._build(self.snapshot(table_id), client))
@@ -285,43 +387,27 @@ class Hub:
 
     @staticmethod
     async def _send(websocket: Socket, client: Client) -> None:
-        """Send the client's messages in order; close it once dropped."""
-        while client.dropped is None:
-            await client.wake.wait()
-            client.wake.clear()
-            while client.pending and client.dropped is None:
-                await _interruptible(
-                    websocket.send_text(client.pending[0]), client
-                )
-                if client.dropped is None and client.pending:
-                    client.pending.popleft()
+        """Send the client's messages in order; close it once dropped.
+
+        The hub drops a client by cancelling this task, which may be
+        stuck in a send to a peer that stopped reading: the send is
+        abandoned and the close frame goes out (within
+        :data:`CLOSE_WAIT`).
+        """
+        try:
+            while True:
+                await client.wake.wait()
+                client.wake.clear()
+                while client.pending:
+                    await websocket.send_text(client.pending.popleft())
+        except asyncio.CancelledError:
+            if client.dropped is None:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
         code, reason = client.dropped
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
                 websocket.close(code=code, reason=reason), CLOSE_WAIT
             )
-
-
-async def _interruptible(send: Any, client: Client) -> None:
-    """Await ``send``, but give up on it once the client is dropped.
-
-    A stalled connection blocks its send until the peer reads: the hub
-    drops the client (its queue full) and the send is abandoned here so
-    that the close frame can go out.
-    """
-    task = asyncio.ensure_future(send)
-    while not task.done():
-        dropped = asyncio.ensure_future(client.wake.wait())
-        done, _ = await asyncio.wait(
-            {task, dropped}, return_when=asyncio.FIRST_COMPLETED
-        )
-        if task not in done:
-            client.wake.clear()
-            if client.dropped is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-                dropped.cancel()
-                return
-        dropped.cancel()
-    task.result()
