@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
+import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from croupier.server.auth import TokenLifetimes, write_secret
 from croupier.server.db import DB_ENV, default_db_url
+from croupier.server.edge import EDGE_ENV, RateLimits, edge
+from croupier.server.inputs import MAX_BALANCE
 
 __all__ = ["serve"]
 
@@ -28,10 +34,59 @@ def serve(
         str | None,
         typer.Option(
             envvar="CROUPIER_OPERATOR_TOKEN",
-            help="Bearer token of the operator account (made up and "
-            "printed once if absent)",
+            hidden=True,
+            help="Read from $CROUPIER_OPERATOR_TOKEN only: a token on the "
+            "command line shows in ps",
         ),
     ] = None,
+    operator_token_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="File holding the operator's bearer token (at least 32 "
+            "characters; else $CROUPIER_OPERATOR_TOKEN; else one is made "
+            "up on the first start, see --token-file)",
+        ),
+    ] = None,
+    token_file: Annotated[
+        Path,
+        typer.Option(
+            help="Where a made-up operator token is written (mode 0600) "
+            "when standard output is not a terminal",
+        ),
+    ] = Path("croupier-operator-token"),
+    starting_balance: Annotated[
+        int,
+        typer.Option(
+            help="Balance of a self-registered account, minor units "
+            "(0 allowed)",
+            min=0,
+            max=MAX_BALANCE,
+        ),
+    ] = 100_000,
+    register_rate: Annotated[
+        str,
+        typer.Option(
+            help="Accounts one client address may open, e.g. "
+            "'5/minute;100/day' ('off' for none; D32)",
+        ),
+    ] = RateLimits().register or "off",
+    play_rate: Annotated[
+        str,
+        typer.Option(
+            help="Play requests per client address, e.g. '20/second' "
+            "('off' for none; D32)",
+        ),
+    ] = RateLimits().play or "off",
+    player_token_days: Annotated[
+        float,
+        typer.Option(help="Lifetime of a player's token (D32)", min=0.01),
+    ] = TokenLifetimes().player_days,
+    operator_token_hours: Annotated[
+        float,
+        typer.Option(
+            help="Lifetime of a made-up operator token (D32)", min=0.01
+        ),
+    ] = TokenLifetimes().operator_hours,
     workers: Annotated[
         int,
         typer.Option(
@@ -40,6 +95,7 @@ def serve(
             min=1,
         ),
     ] = 1,
+    ctx: typer.Context = None,  # type: ignore[assignment]
 ) -> None:
     """Serve the web table and its API (SQLite file by default).
 
@@ -51,6 +107,7 @@ def serve(
 
     from croupier.server.app import create_app
 
+    operator_token = _given_token(ctx, operator_token, operator_token_file)
     if workers > 1 and not db.startswith("postgresql"):
         typer.echo(
             "error: several server processes need PostgreSQL "
@@ -58,10 +115,21 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
-    app = create_app(db, operator_token=operator_token)
+    settings = {
+        "starting_balance": starting_balance,
+        "register_rate": None if register_rate == "off" else register_rate,
+        "play_rate": None if play_rate == "off" else play_rate,
+        "player_token_days": player_token_days,
+        "operator_token_hours": operator_token_hours,
+    }
+    try:
+        app = create_app(db, operator_token=operator_token, **edge(settings))
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     made = app.state.operator_token
     if made:
-        typer.echo(f"operator token (keep it; shown once): {made}")
+        _show_token(made, token_file)
     where = f"http://{host}:{port}/ (db {db})"
     if workers > 1:
         app.state.casino.close_writer()
@@ -70,6 +138,9 @@ def serve(
         # the database is migrated and seeded; each worker builds its own
         # application from the environment
         os.environ[DB_ENV] = db
+        # each worker stops if this process dies (croupier.server.lifeline)
+        os.environ["CROUPIER_WORKER_OF"] = str(os.getpid())
+        os.environ[EDGE_ENV] = json.dumps(settings)
         if operator_token:
             os.environ["CROUPIER_OPERATOR_TOKEN"] = operator_token
         uvicorn.run(
@@ -87,3 +158,34 @@ def serve(
     uvicorn.run(
         app, host=host, port=port, log_level="warning", access_log=False
     )
+
+
+def _given_token(
+    ctx: typer.Context | None, token: str | None, path: Path | None
+) -> str | None:
+    """The operator token from a file or the environment, never argv."""
+    if ctx is not None and token is not None:
+        source = ctx.get_parameter_source("operator_token")
+        if source is not None and source.name == "COMMANDLINE":
+            typer.echo(
+                "error: a token on the command line shows in ps; set "
+                "$CROUPIER_OPERATOR_TOKEN or use --operator-token-file",
+                err=True,
+            )
+            raise typer.Exit(2)
+    if path is not None:
+        try:
+            return path.read_text().strip()
+        except OSError as exc:
+            typer.echo(f"error: cannot read {path}: {exc}", err=True)
+            raise typer.Exit(2) from None
+    return token
+
+
+def _show_token(token: str, path: Path) -> None:
+    """A made-up token: to the terminal, else to a 0600 file (D32)."""
+    if sys.stdout.isatty():
+        typer.echo(f"operator token (keep it; shown once): {token}")
+        return
+    write_secret(path, token)
+    typer.echo(f"operator token written to {path} (mode 0600)")

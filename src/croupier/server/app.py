@@ -84,6 +84,7 @@ from croupier.server.inputs import (
     PlayerName,
     SeatNumber,
 )
+from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
 from croupier.server.pacing_api import pacing_router
 from croupier.server.play_api import (
@@ -105,7 +106,10 @@ from croupier.server.views import (
 )
 from croupier.server.ws import Hub
 
-__all__ = ["app_from_env", "create_app"]
+__all__ = ["WORKER_OF_ENV", "app_from_env", "create_app"]
+
+WORKER_OF_ENV = "CROUPIER_WORKER_OF"
+"""The pid of the ``croupier serve --workers`` master, in its workers."""
 
 log = logging.getLogger("croupier.server")
 
@@ -650,8 +654,13 @@ def app_from_env() -> FastAPI:
     """The application of one server worker (``croupier serve --workers``).
 
     The database is ``$CROUPIER_DB_URL``; the operator token, if any,
-    ``$CROUPIER_OPERATOR_TOKEN``.
+    ``$CROUPIER_OPERATOR_TOKEN``. A worker stops when the master process
+    (``$CROUPIER_WORKER_OF``) dies (:mod:`croupier.server.lifeline`).
     """
+    master = os.environ.get(WORKER_OF_ENV)
+    if master and int(master) != os.getpid():
+        # a worker of `croupier serve --workers`: never outlive the master
+        die_with_parent(int(master))
     settings = os.environ.get(EDGE_ENV)
     extra = edge(json.loads(settings)) if settings else {}
     return create_app(os.environ.get(db.DB_ENV), **extra)
