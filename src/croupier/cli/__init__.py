@@ -16,6 +16,7 @@ from croupier.cli.common import GuardedGroup
 from croupier.cli.history import history_app
 from croupier.cli.play import demo, play
 from croupier.cli.regs import regs_app
+from croupier.cli.token import token_app
 
 __all__ = ["app", "main"]
 
@@ -34,6 +35,7 @@ app.command()(play)
 app.command()(demo)
 app.add_typer(regs_app, name="regs")
 app.add_typer(history_app, name="history")
+app.add_typer(token_app, name="token")
 
 # Commands that live in their own modules, registered when present.
 _OPTIONAL = {
@@ -42,6 +44,9 @@ _OPTIONAL = {
     "analyze": ("croupier.cli.odds", "analyze"),
     "simulate": ("croupier.cli.odds", "simulate"),
     "strategy": ("croupier.cli.odds", "strategy"),
+    "ev": ("croupier.cli.ev", "ev"),
+    "report": ("croupier.cli.report", "report"),
+    "design": ("croupier.cli.design", "design"),
     "verify": ("croupier.cli.verify", "verify"),
     "rng-test": ("croupier.cli.rngtest", "rng_test"),
 }

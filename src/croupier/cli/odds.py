@@ -82,8 +82,24 @@ def analyze(
     rules_file: RulesFile = None,
     settings: Settings = None,
     as_json: JsonFlag = False,
+    rule_effects: Annotated[
+        bool,
+        typer.Option(
+            "--rule-effects",
+            help="double-back-jack: exact edge change of each rule from "
+            "ordinary blackjack (--set takes analyzer options).",
+        ),
+    ] = False,
 ) -> None:
     """Exact house edge and return table of every wager where feasible."""
+    if rule_effects:
+        from croupier.cli.ev import print_rule_effects
+        from croupier.registry import find_game
+
+        if find_game(game).name != "double-back-jack":
+            raise fail(ScenarioError("--rule-effects: double-back-jack only"))
+        print_rule_effects(rules_file, settings, as_json)
+        return
     try:
         spec, rules = load_game_rules(game, rules_file, settings)
         analyzer = find_analyzer(spec.name)

@@ -68,8 +68,8 @@ class BruteForce:
     ) -> None:
         """Set up the enumeration (nothing is computed yet)."""
         if rules.hole_card is HoleCard.ENHC_ALL:
-            msg = "option 'hole_card': enumeration supports peek/enhc_obo"
-            raise RulesError(msg)
+            msg = "enumeration supports peek and enhc_obo only"
+            raise RulesError(msg, key="hole_card")
         self.rules = rules
         self.shoe = tuple(shoe)
         self.hand = tuple(hand)

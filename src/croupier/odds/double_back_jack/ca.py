@@ -43,7 +43,9 @@ __all__ = [
     "CAResult",
     "Tables",
     "composition",
+    "evaluate_hand",
     "hand_actions",
+    "rule_effects",
     "solve_ca",
 ]
 
@@ -209,10 +211,10 @@ def _split_value(u: _Up, pair: int) -> float:
     if rules.max_split_hands > 2 and u.shoe[pair] >= 3:
         if not (pair == 1 and not rules.resplit_aces):
             msg = (
-                "option 'max_split_hands': resplits are exact by "
-                "enumeration only (croupier ev on a small shoe)"
+                "resplits are exact by enumeration only "
+                "(croupier ev on a small shoe)"
             )
-            raise RulesError(msg)
+            raise RulesError(msg, key="max_split_hands")
     tables = u.split_tables(pair)
     plan = u.split_strategy()
     _, _, child, _ = player_hands()
@@ -373,6 +375,11 @@ def solve_ca(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
     )
 
 
+def _bust_lookup() -> dict[tuple[int, ...], int]:
+    bust = player_hands()[3]
+    return {tuple(int(x) for x in row): j for j, row in enumerate(bust)}
+
+
 def hand_actions(
     rules: CARules, shoe: np.ndarray, hand: list[int], up: int
 ) -> dict[str, float]:
@@ -381,18 +388,31 @@ def hand_actions(
     ``shoe`` is what is left *after* the hand and the up card were
     dealt. Values are per unit of the initial wager, conditioned on no
     dealer Blackjack when the card reader looks; an action missing from
-    the result is not allowed.
+    the result is not allowed. A busted hand gets ``second_chance`` and
+    ``decline`` (591.7(l)).
     """
     s = shoe.copy()
     for card in hand:
         s[card] += 1
     u = _Up(rules, s, up, _pass(rules, s, up, 0))
-    i = hand_index(hand)
     t = u.plain
     n = int(shoe[1:].sum())
     bjc = _bj_card(up)
     peek = rules.hole_card is not HoleCard.ENHC_ALL
     m0 = 1.0 - shoe[bjc] / n if (bjc and peek) else 1.0
+    if sum(hand) > 21:
+        key = [0] * 11
+        for card in hand:
+            key[card] += 1
+        j = _bust_lookup().get(tuple(key))
+        if j is None or t.bust_dec[j] == 0.0:
+            msg = f"hand {hand}: a bust no hand can reach by hitting"
+            raise RulesError(msg, key="hand")
+        out = {"decline": t.bust_dec[j] / m0}
+        if rules.second_chance:
+            out["second_chance"] = t.bust_sc[j] / m0
+        return out
+    i = hand_index(hand)
     out = {"stand": t.stand[i] / m0}
     if _total(hand) < 21:
         out["hit"] = t.hit[i] / m0
@@ -403,3 +423,131 @@ def hand_actions(
     if len(hand) == 2 and rules.surrender is not Surrender.NONE:
         out["surrender"] = float(rules.surrender_refund) - 1.0
     return out
+
+
+ENUMERATION_LIMIT = 40
+"""Largest shoe (cards left) the enumeration of :mod:`.brute` takes."""
+
+
+def evaluate_hand(
+    rules: CARules, counts: np.ndarray, hand: list[int], up: int
+) -> dict[str, object]:
+    """``croupier ev``: every action's value for a hand against ``up``.
+
+    ``counts`` (per value index 1..10) is the shoe *before* the hand and
+    the up card are dealt, the convention of Farmer's analyzer (found by
+    reproducing its published figures, see the tests). Resplits
+    (``max_split_hands`` above 2) of a pair are computed by enumerating
+    every deal (:mod:`.brute`), for shoes of at most
+    :data:`ENUMERATION_LIMIT` cards.
+    """
+    shoe = counts.copy()
+    for card in (*hand, up):
+        shoe[card] -= 1
+        if shoe[card] < 0:
+            msg = f"the shoe has no card {card} left for the hand/up card"
+            raise RulesError(msg, key="shoe")
+    resplit = (
+        rules.max_split_hands > 2 and len(hand) == 2 and hand[0] == hand[1]
+    )
+    engine = "analyzer"
+    if resplit:
+        from .brute import BruteForce
+
+        if int(shoe[1:].sum()) > ENUMERATION_LIMIT:
+            msg = (
+                "resplits are exact by enumeration only, for shoes of "
+                f"at most {ENUMERATION_LIMIT} cards"
+            )
+            raise RulesError(msg, key="max_split_hands")
+        values = BruteForce(
+            rules, tuple(int(x) for x in shoe), tuple(hand), up
+        ).actions()
+        engine = "enumeration"
+    else:
+        values = hand_actions(rules, shoe, hand, up)
+    best = max(values, key=lambda k: values[k])
+    peek = rules.hole_card is not HoleCard.ENHC_ALL and _bj_card(up) != 0
+    return {
+        "strategy": STRATEGY,
+        "method": "exact",
+        "engine": engine,
+        "hand": list(hand),
+        "up": up,
+        "shoe_before_deal": [int(x) for x in counts[1:]],
+        "conditioned_on_no_dealer_blackjack": peek,
+        "actions": {k: float(v) for k, v in values.items()},
+        "best": best,
+    }
+
+
+RULE_STEPS: tuple[tuple[str, str, object], ...] = (
+    ("591.7(f)", "blackjack_paid_before_peek", True),
+    ("591.7(g)", "insurance", True),
+    ("591.7(i)", "surrender", Surrender.LATE),
+    ("673a.11(c)", "split_aces_one_card", False),
+    ("591.7(l)", "second_chance", True),
+    ("591.7(m)", "twenty_one_paid_at_once", True),
+    ("591.7(q)(1)", "dealer_22_push", True),
+)
+"""From ordinary blackjack to Double Back Jack, in Rules Submission
+order: (subsection, option, Double Back Jack value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEffect:
+    """The exact change of the house edge due to one rule."""
+
+    ref: str
+    option: str
+    value: str
+    alone: float
+    """Edge change (points of the wager) of this rule alone."""
+    cumulative: float
+    """Edge after this rule and every earlier one (fraction)."""
+    in_order: float
+    """Edge change of this rule after the earlier ones."""
+
+
+def rule_effects(decks: int, base: CARules | None = None) -> dict[str, object]:
+    """Ordinary blackjack to Double Back Jack, one rule at a time.
+
+    ``base`` is the ordinary game (default :meth:`CARules.ordinary`);
+    every figure is an exact CDZ- edge (fractions of the wager).
+    """
+    from dataclasses import replace
+
+    start = base or CARules.ordinary()
+    start = replace(start, decks=decks)
+    base_edge = solve_ca(start).edge
+    rows: list[RuleEffect] = []
+    current = start
+    previous = base_edge
+    for ref, name, value in RULE_STEPS:
+        alone = solve_ca(replace(start, **{name: value})).edge - base_edge
+        current = replace(current, **{name: value})
+        edge = solve_ca(current).edge
+        rows.append(
+            RuleEffect(
+                ref, name, str(value).lower(), alone, edge, edge - previous
+            )
+        )
+        previous = edge
+    return {
+        "decks": decks,
+        "strategy": STRATEGY,
+        "method": "exact",
+        "ordinary": {"rules": start.describe(), "house_edge": base_edge},
+        "double_back_jack_house_edge": previous,
+        "steps": [
+            {
+                "ref": r.ref,
+                "option": r.option,
+                "value": r.value,
+                "alone": r.alone,
+                "in_order": r.in_order,
+                "house_edge_after": r.cumulative,
+            }
+            for r in rows
+        ],
+    }

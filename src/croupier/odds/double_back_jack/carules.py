@@ -279,8 +279,7 @@ class CARules(GameRules):
 
     @staticmethod
     def _refuse(name: str, why: str) -> None:
-        msg = f"option {name!r}: {why}"
-        raise RulesError(msg)
+        raise RulesError(why, key=name)
 
     @classmethod
     def from_game(cls, rules: DoubleBackJackRules) -> CARules:
@@ -328,7 +327,7 @@ class CARules(GameRules):
     def describe(self) -> str:
         """A one-line summary of the options that differ from DBJ."""
         default = CARules()
-        parts = [f"{self.decks} decks"]
+        parts = [f"{self.decks} deck" + ("s" if self.decks > 1 else "")]
         for f in fields(self):
             if f.name == "decks":
                 continue

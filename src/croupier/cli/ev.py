@@ -1,0 +1,211 @@
+"""``croupier ev`` and ``croupier analyze --rule-effects`` (issue 14).
+
+Both use the exact CDZ- analyzer of Double Back Jack
+(:mod:`croupier.odds.double_back_jack.ca`), whose options
+(:class:`~croupier.odds.double_back_jack.carules.CARules`) span
+ordinary blackjack: ``--rules FILE`` and ``--set key=value`` take those
+option names, and ``--ordinary`` starts from ordinary blackjack instead
+of the Double Back Jack defaults.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.table import Table as RichTable
+
+from croupier.cli.basic import RulesFile, Settings
+from croupier.cli.common import console
+from croupier.errors import RulesError, ScenarioError
+from croupier.rules import load_rules_file
+
+__all__ = ["ev", "parse_cards", "parse_shoe", "print_rule_effects"]
+
+GAME = "double-back-jack"
+CARD_NAMES = {
+    "A": 1, "1": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10,
+    **{str(v): v for v in range(2, 10)},
+}  # fmt: skip
+LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+DECKS_FOR_EFFECTS = (1, 2, 6, 8)
+"""Deck counts of the rule-effect table."""
+
+
+def parse_cards(text: str) -> list[int]:
+    """Value indices of ``A,2,10`` / ``A-2-T`` (J, Q, K count 10).
+
+    >>> parse_cards("A-t,k")
+    [1, 10, 10]
+    """
+    cards = []
+    for part in text.replace("-", ",").split(","):
+        name = part.strip().upper()
+        if name not in CARD_NAMES:
+            msg = f"unknown card {part!r} (A, 2-9, 10/T/J/Q/K)"
+            raise RulesError(msg, key="hand")
+        cards.append(CARD_NAMES[name])
+    return cards
+
+
+def parse_shoe(text: str) -> np.ndarray:
+    """Counts per value index from ``6`` (decks) or ten counts A..10.
+
+    >>> parse_shoe("1").tolist()
+    [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 16]
+    >>> parse_shoe("0,4,4,2,0,0,2,0,0,7")[1:].sum()
+    np.int64(19)
+    """
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        numbers = [int(p.removesuffix("d")) for p in parts]
+    except ValueError:
+        msg = f"{text!r}: a number of decks or ten counts A,2,...,10"
+        raise RulesError(msg, key="shoe") from None
+    if len(numbers) == 1 and numbers[0] > 0:
+        counts = np.full(11, 4 * numbers[0], dtype=np.int64)
+        counts[10] = 16 * numbers[0]
+    elif len(numbers) == 10 and min(numbers) >= 0:
+        counts = np.array([0, *numbers], dtype=np.int64)
+    else:
+        msg = f"{text!r}: a number of decks or ten counts A,2,...,10"
+        raise RulesError(msg, key="shoe")
+    counts[0] = 0
+    return counts
+
+
+def _ca_rules(
+    rules_file: Path | None, settings: list[str] | None, ordinary: bool
+) -> object:
+    from croupier.odds.double_back_jack.carules import CARules
+
+    rules = CARules.ordinary() if ordinary else CARules()
+    if rules_file is not None:
+        rules = rules.with_overrides(load_rules_file(rules_file))
+    if settings:
+        rules = rules.with_settings(settings)
+    return rules
+
+
+def ev(
+    game: Annotated[str, typer.Argument(help="double-back-jack")],
+    shoe: Annotated[
+        str,
+        typer.Option(
+            "--shoe",
+            help="Decks (6) or counts of A,2,...,10 before the hand and "
+            "up card are dealt (0,4,4,2,0,0,2,0,0,7).",
+        ),
+    ],
+    hand: Annotated[
+        str, typer.Option("--hand", help="The hand's cards: 2,2 or A-7.")
+    ],
+    up: Annotated[str, typer.Option("--up", help="The dealer's up card.")],
+    rules_file: RulesFile = None,
+    settings: Settings = None,
+    ordinary: Annotated[
+        bool,
+        typer.Option("--ordinary", help="Start from ordinary blackjack."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON.")] = False,
+) -> None:
+    """Exact value (CDZ-) of every action of a hand against an up card."""
+    from croupier.odds.double_back_jack.ca import evaluate_hand
+    from croupier.odds.double_back_jack.carules import CARules
+
+    if game != GAME:
+        msg = f"croupier ev knows {GAME} only, not {game!r}"
+        raise ScenarioError(msg)
+    rules = _ca_rules(rules_file, settings, ordinary)
+    assert isinstance(rules, CARules)
+    cards = parse_cards(hand)
+    up_cards = parse_cards(up)
+    if len(up_cards) != 1:
+        msg = "one up card"
+        raise RulesError(msg, key="up")
+    result = evaluate_hand(rules, parse_shoe(shoe), cards, up_cards[0])
+    result["rules"] = rules.to_dict()
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    names = "-".join(LABELS[c - 1] for c in cards)
+    cond = (
+        ", given no dealer Blackjack"
+        if result["conditioned_on_no_dealer_blackjack"]
+        else ""
+    )
+    table = RichTable(
+        title=f"{names} against {LABELS[up_cards[0] - 1]} · CDZ- exact{cond}"
+    )
+    table.add_column("action")
+    table.add_column("EV %", justify="right")
+    actions = result["actions"]
+    assert isinstance(actions, dict)
+    for name, value in sorted(actions.items(), key=lambda kv: -kv[1]):
+        mark = " (best)" if name == result["best"] else ""
+        table.add_row(name + mark, f"{100 * value:+.9f}")
+    console.print(table)
+    counts = ",".join(str(c) for c in result["shoe_before_deal"])  # type: ignore[attr-defined]
+    options = rules.describe().split(", ", 1)
+    console.print(
+        f"[dim]shoe A..10 before the deal: {counts}; "
+        f"{options[1] if len(options) > 1 else 'Double Back Jack defaults'}"
+        f"; engine: {result['engine']}[/dim]"
+    )
+
+
+def print_rule_effects(
+    rules_file: Path | None, settings: list[str] | None, as_json: bool
+) -> None:
+    """From ordinary blackjack to Double Back Jack, rule by rule."""
+    from croupier.odds.double_back_jack.ca import rule_effects
+    from croupier.odds.double_back_jack.carules import CARules
+
+    base = _ca_rules(rules_file, settings, ordinary=True)
+    assert isinstance(base, CARules)
+    tables = [rule_effects(d, base) for d in DECKS_FOR_EFFECTS]
+    if as_json:
+        print(json.dumps({"game": GAME, "rule_effects": tables}, indent=2))
+        return
+    table = RichTable(
+        title="Double Back Jack rule effects on the house edge "
+        "(exact, CDZ-; points of the wager; + = house)"
+    )
+    table.add_column("rule")
+    for t in tables:
+        table.add_column(f"{t['decks']}D alone", justify="right")
+        table.add_column(f"{t['decks']}D in order", justify="right")
+    first = tables[0]
+    table.add_row(
+        "ordinary blackjack (edge)",
+        *[
+            x
+            for t in tables
+            for x in (f"{100 * t['ordinary']['house_edge']:+.4f}", "")  # type: ignore[index]
+        ],
+    )
+    steps = first["steps"]
+    assert isinstance(steps, list)
+    for k, step in enumerate(steps):
+        cells = []
+        for t in tables:
+            row = t["steps"][k]  # type: ignore[index]
+            cells += [
+                f"{100 * row['alone']:+.4f}",
+                f"{100 * row['in_order']:+.4f}",
+            ]
+        table.add_row(
+            f"{step['ref']} {step['option']}={step['value']}", *cells
+        )
+    table.add_row(
+        "Double Back Jack (edge)",
+        *[
+            x
+            for t in tables
+            for x in ("", f"{100 * t['double_back_jack_house_edge']:+.4f}")  # type: ignore[operator]
+        ],
+    )
+    console.print(table)
