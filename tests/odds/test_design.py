@@ -12,6 +12,7 @@ paytable grids.
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -273,3 +274,95 @@ def test_issue_15_1_readme_bonus_table_is_the_brute_force_holds() -> None:
         for cell, decks in ((cells[7], 2), (cells[8], 3)):
             assert cell == f"{100 * float(_brute_hold(table, decks)):.4f} %"
     assert "| A (default) |" in block
+
+
+# -- croupier design (the command) -----------------------------------------
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    from typer.testing import CliRunner
+
+    from croupier.cli import app
+
+    result = CliRunner().invoke(app, ["design", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_issue_15_3_cli_prices_dragon7_at_7_6113_percent() -> None:
+    code, out, _ = _run(
+        "midibaccarat-commission-free",
+        "dragon7",
+        "--price",
+        "--base",
+        "dragon7=40:1",
+        "--decks",
+        "8",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert f"{100 * data['decks']['8']['hold']:.4f}" == "7.6113"
+    code, out, _ = _run(
+        "midibaccarat-commission-free",
+        "dragon7",
+        "--target-hold",
+        "7..8",
+        "--decks",
+        "8",
+    )
+    assert code == 0
+    assert "7.6113 %" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_issue_15_3_cli_bonus_tables_checked_by_brute_force() -> None:
+    code, out, _ = _run(
+        "21-baccarat",
+        "bonus",
+        "--target-hold",
+        "5.8..8.0",
+        "--decks",
+        "2,3",
+        "--top",
+        "3",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["target_hold"] == [0.058, 0.08]
+    assert len(data["candidates"]) == 3
+    for candidate in data["candidates"]:
+        odds = {
+            c: Fraction(text.split(":")[0])
+            for c, text in candidate["paytable"].items()
+        }
+        for decks in ("2", "3"):
+            exact = Fraction(candidate["decks"][decks]["hold_exact"])
+            assert exact == _brute_hold(odds, int(decks))
+            assert LOW <= exact <= HIGH
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("21-baccarat", "tie", "--target-hold", "1..2"), "designable"),
+        (("21-baccarat", "bonus"), "--target-hold"),
+        (("21-baccarat", "bonus", "--target-hold", "x..8"), "percentage"),
+        (("21-baccarat", "bonus", "--target-hold", "9..8"), "not within"),
+        (
+            ("21-baccarat", "bonus", "--target-hold", "5..8", "--rank", "x"),
+            "--rank",
+        ),
+        (("21-baccarat", "bonus", "--price", "--base", "pair"), "--base"),
+        (("21-baccarat", "bonus", "--price", "--decks", "two"), "--decks"),
+        (("nope", "bonus", "--price"), "nope"),
+    ],
+)
+def test_issue_15_3_cli_refusals_are_one_line(
+    args: tuple[str, ...], fragment: str
+) -> None:
+    code, out, err = _run(*args)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert fragment in err

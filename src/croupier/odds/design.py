@@ -28,12 +28,13 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from croupier.errors import CroupierError
+from croupier.money import Odds
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -45,10 +46,12 @@ __all__ = [
     "WagerSpace",
     "design",
     "find_space",
+    "space_for_rules",
     "spaces",
+    "with_base",
 ]
 
-DEFAULT_MAX_NODES = 3_000_000
+DEFAULT_MAX_NODES = 500_000
 """Search nodes visited before the designer gives up (narrow the
 search with ``categories`` or ``max_odds``)."""
 RANKINGS = ("target", "sigma", "changes")
@@ -369,6 +372,40 @@ def find_space(game: str, wager: str) -> WagerSpace:
         raise DesignError(msg) from None
 
 
+def space_for_rules(space: WagerSpace, rules: object) -> WagerSpace:
+    """``space`` with its base table taken from ``rules`` (its option)."""
+    value = getattr(rules, space.option, None)
+    if value is None:
+        msg = f"{type(rules).__name__} has no option {space.option}"
+        raise DesignError(msg)
+    if isinstance(value, Odds):
+        base = {space.categories[0]: value.fraction}
+    else:
+        base = _odds_map(value)
+    return replace(space, base=base)
+
+
+def with_base(
+    space: WagerSpace, changes: Mapping[str, Fraction]
+) -> WagerSpace:
+    """``space`` with some base odds replaced (0 or less: not paid)."""
+    unknown = [c for c in changes if c not in space.categories]
+    if unknown:
+        msg = (
+            f"unknown categories {unknown} for {space.wager}; its "
+            f"categories are {list(space.categories)}"
+        )
+        raise DesignError(msg)
+    base = dict(space.base)
+    for category, odds in changes.items():
+        if odds > 0:
+            base[category] = odds
+        else:
+            base.pop(category, None)
+    ordered = {c: base[c] for c in space.categories if c in base}
+    return replace(space, base=ordered)
+
+
 # ---------------------------------------------------------------- search
 
 
@@ -392,6 +429,14 @@ class _Search:
     nodes: int = 0
     odds: list[int] = field(default_factory=list)
 
+    def _give_up(self) -> None:
+        msg = (
+            f"the search passed {self.max_nodes:,} nodes (tables and "
+            "branches); narrow it with --categories, --max-odds or a "
+            "tighter --target-hold"
+        )
+        raise DesignError(msg)
+
     def rest_min(self, i: int, floor: int, d: int) -> int:
         """Least the categories after ``i`` add at deck index ``d``."""
         total = 0
@@ -411,11 +456,7 @@ class _Search:
         """Yield every feasible odds vector (lowest rank first)."""
         self.nodes += 1
         if self.nodes > self.max_nodes:
-            msg = (
-                f"the search passed {self.max_nodes:,} nodes; narrow it "
-                "with --categories, --max-odds or a tighter --target-hold"
-            )
-            raise DesignError(msg)
+            self._give_up()
         decks = range(len(sums))
         start = self.lo[i]
         if self.monotone and i > 0:
@@ -435,6 +476,9 @@ class _Search:
                 # need_lo <= sums + w (o + 1) <= need_hi
                 lo = max(lo, math.ceil((self.need_lo[d] - sums[d]) / w) - 1)
                 hi = min(hi, math.floor((self.need_hi[d] - sums[d]) / w) - 1)
+            self.nodes += max(0, hi - lo + 1)
+            if self.nodes > self.max_nodes:
+                self._give_up()
             for o in range(lo, hi + 1):
                 yield [*self.odds, o]
             return
@@ -483,9 +527,9 @@ def design(
     ``categories`` are searched (default: every category of the base
     table); the base table's other categories keep their odds, and
     categories in neither do not pay. ``max_odds`` bounds each searched
-    category (default: twice the base table's largest odds, at least
-    50). Tables are ranked by ``rank`` (``target``: the largest distance
-    of a deck count's hold from ``target``; ``sigma``: the largest
+    category (default: twice the category's base odds, at least 50).
+    Tables are ranked by ``rank`` (``target``: the largest distance of a
+    deck count's hold from ``target``; ``sigma``: the largest
     standard deviation; ``changes``: categories changed from the base),
     then by the other two keys in that order.
     """
@@ -523,14 +567,12 @@ def design(
         raise DesignError(msg)
     paid = [c for c in space.categories if c in searched or c in fixed]
     order = list(reversed(paid))  # lowest rank first
-    ceiling = max_odds
-    if ceiling is None:
-        ceiling = max(50, 2 * math.ceil(max(space.base.values())))
-    if not 0 <= min_odds <= ceiling:
-        msg = f"odds bounds {min_odds}..{ceiling} are empty"
+    ceilings = _ceilings(space, paid, max_odds)
+    if any(not 0 <= min_odds <= ceilings[c] for c in searched):
+        msg = f"odds bounds {min_odds}..{max_odds} are empty"
         raise DesignError(msg)
     lo = [int(fixed[c]) if c in fixed else min_odds for c in order]
-    hi = [int(fixed[c]) if c in fixed else ceiling for c in order]
+    hi = [int(fixed[c]) if c in fixed else ceilings[c] for c in order]
     tops: list[list[int]] = [[] for _ in order]
     need_lo: list[Fraction] = []
     need_hi: list[Fraction] = []
@@ -580,6 +622,25 @@ def design(
         nodes=search.nodes,
         candidates=candidates,
     )
+
+
+def _ceilings(
+    space: WagerSpace, paid: Sequence[str], max_odds: int | None
+) -> dict[str, int]:
+    """Largest odds tried per category.
+
+    ``max_odds``, or by default twice the base odds of the category (of
+    the nearest higher-ranked one in the base table if it has none), at
+    least 50.
+    """
+    out: dict[str, int] = {}
+    above = 0
+    for category in paid:  # highest rank first
+        base = space.base.get(category)
+        if base is not None:
+            above = math.ceil(base)
+        out[category] = max(50, 2 * above) if max_odds is None else max_odds
+    return out
 
 
 def _table(order: Sequence[str], vector: Sequence[int]) -> dict[str, int]:

@@ -1,0 +1,308 @@
+"""``croupier design``: integer paytables whose exact hold is in range.
+
+The search itself is :func:`croupier.odds.design.design`; this module
+parses the command line, prints the tables found (or, with ``--price``,
+the exact figures of one table) and the JSON form.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from croupier.cli.basic import RulesFile, Settings
+from croupier.cli.common import console, fail, load_game_rules
+from croupier.errors import CroupierError
+from croupier.money import Odds
+from croupier.odds.design import (
+    DEFAULT_MAX_NODES,
+    RANKINGS,
+    DesignError,
+    DesignResult,
+    WagerSpace,
+    find_space,
+    space_for_rules,
+    with_base,
+)
+from croupier.odds.design import (
+    design as run_design,
+)
+
+__all__ = ["design", "parse_hold_range"]
+
+
+def _percent(text: str) -> Fraction:
+    raw = text.strip().removesuffix("%").strip()
+    try:
+        value = Fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        msg = f"{text!r} is not a percentage such as 5.8"
+        raise DesignError(msg) from None
+    return value / 100
+
+
+def parse_hold_range(text: str) -> tuple[Fraction, Fraction]:
+    """``"5.8..8.0"`` (percent) as exact fractions ``(0.058, 0.08)``.
+
+    >>> parse_hold_range("5.8..8")
+    (Fraction(29, 500), Fraction(2, 25))
+    >>> parse_hold_range("7.6113")
+    (Fraction(76113, 1000000), Fraction(76113, 1000000))
+    """
+    low, sep, high = text.partition("..")
+    if not sep:
+        high = low
+    return _percent(low), _percent(high)
+
+
+def _names(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _decks(text: str | None) -> tuple[int, ...]:
+    if text is None:
+        return ()
+    try:
+        return tuple(int(n) for n in text.split(",") if n.strip())
+    except ValueError:
+        msg = f"--decks takes deck counts such as 2,3, not {text!r}"
+        raise DesignError(msg) from None
+
+
+def _base_changes(items: list[str] | None) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for item in items or []:
+        name, sep, odds = item.partition("=")
+        if not sep:
+            msg = f"--base takes category=N:1, not {item!r}"
+            raise DesignError(msg)
+        try:
+            value = Odds.parse(odds.strip()).fraction
+        except ValueError:
+            if odds.strip() not in ("0", "none"):
+                msg = f"--base {name}: {odds!r} is not odds such as 40:1"
+                raise DesignError(msg) from None
+            value = Fraction(0)
+        out[name.strip()] = value
+    return out
+
+
+def _label(category: str) -> str:
+    return category.replace("_", " ")
+
+
+def _print_price(space: WagerSpace, decks: tuple[int, ...]) -> None:
+    console.print(f"{space.game} {space.wager}: the base table priced")
+    table = RichTable()
+    table.add_column("category")
+    table.add_column("pays", justify="right")
+    for category in space.categories:
+        odds = space.base.get(category)
+        table.add_row(_label(category), _odds_text(odds))
+    console.print(table)
+    for d in decks:
+        figures = space.evaluate(space.base, d)
+        console.print(
+            f"{_decks_text(d)}: hold {100 * float(figures.hold):.4f} % "
+            f"(exact {figures.hold}), σ {figures.sigma:.4f}"
+        )
+
+
+def _decks_text(decks: int) -> str:
+    return f"{decks} deck{'s' if decks != 1 else ''}"
+
+
+def _odds_text(odds: Fraction | None) -> str:
+    if odds is None:
+        return "loses"
+    return f"{odds.numerator}:{odds.denominator}"
+
+
+def _print_result(result: DesignResult) -> None:
+    space = result.space
+    first = result.candidates[0].odds if result.candidates else {}
+    cats = [c for c in space.categories if c in first]
+    deck_text = " and ".join(_decks_text(d) for d in result.decks)
+    found = f"{result.found:,} table{'s' if result.found != 1 else ''}"
+    console.print(f"{space.game} {space.wager} (option {space.option})")
+    console.print(
+        f"hold {100 * float(result.low):.4f}–{100 * float(result.high):.4f} "
+        f"% at {deck_text}: {found} ({result.nodes:,} search nodes)"
+    )
+    aim = (
+        f", aiming at {100 * float(result.target):.4f} %"
+        if result.rank == "target"
+        else ""
+    )
+    console.print(f"ranked by {result.rank}{aim}")
+    if not result.candidates:
+        console.print("no integer table meets the range")
+        return
+    console.print("paytable, N:1, highest rank first:")
+    console.print("  " + " / ".join(_label(c) for c in cats))
+    table = RichTable()
+    table.add_column("#", justify="right")
+    table.add_column("paytable")
+    for d in result.decks:
+        table.add_column(f"hold {d}d", justify="right")
+    table.add_column(f"σ {result.decks[-1]}d", justify="right")
+    table.add_column("chg", justify="right")
+    for i, candidate in enumerate(result.candidates, 1):
+        holds = [f"{100 * float(e.hold):.4f} %" for e in candidate.evaluations]
+        table.add_row(
+            str(i),
+            "/".join(str(candidate.odds[c]) for c in cats),
+            *holds,
+            f"{candidate.evaluations[-1].sigma:.4f}",
+            str(candidate.changes),
+        )
+    console.print(table)
+
+
+def design(
+    game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
+    wager: Annotated[
+        str,
+        typer.Argument(
+            help="Designable wager: bonus (21-baccarat), perfect_pairs, "
+            "dragon7, panda8, fortune_bonus."
+        ),
+    ],
+    target_hold: Annotated[
+        str | None,
+        typer.Option(
+            "--target-hold",
+            help="Accepted hold in percent, LO..HI (5.8..8.0) or one value.",
+        ),
+    ] = None,
+    decks: Annotated[
+        str | None,
+        typer.Option(help="Deck counts every table must satisfy (2,3)."),
+    ] = None,
+    categories: Annotated[
+        str | None,
+        typer.Option(
+            help="Categories to search (comma-separated; default: those of "
+            "the base table). The base table's others keep their odds."
+        ),
+    ] = None,
+    base: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Change the base table: category=N:1 (0: not paid). "
+            "Repeatable."
+        ),
+    ] = None,
+    target: Annotated[
+        float | None,
+        typer.Option(help="Hold to aim at, percent (default: mid-range)."),
+    ] = None,
+    rank: Annotated[
+        str,
+        typer.Option(
+            help="Ranking: target (closest hold), sigma (lowest), changes "
+            "(fewest from the base table)."
+        ),
+    ] = "target",
+    any_order: Annotated[
+        bool,
+        typer.Option(
+            "--any-order",
+            help="Allow odds that are not monotone in rank (wagers whose "
+            "categories exclude each other only).",
+        ),
+    ] = False,
+    min_odds: Annotated[int, typer.Option(help="Smallest N:1 tried.")] = 1,
+    max_odds: Annotated[
+        int | None,
+        typer.Option(
+            help="Largest N:1 tried (default: twice the category's base "
+            "odds, at least 50)."
+        ),
+    ] = None,
+    top: Annotated[int, typer.Option(help="Tables to print.")] = 10,
+    max_nodes: Annotated[
+        int, typer.Option(help="Give up after this many search nodes.")
+    ] = DEFAULT_MAX_NODES,
+    price: Annotated[
+        bool,
+        typer.Option(
+            "--price",
+            help="Only price the base table (with --base changes).",
+        ),
+    ] = False,
+    rules_file: RulesFile = None,
+    settings: Settings = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON output.")
+    ] = False,
+) -> None:
+    """Search integer N:1 paytables whose exact hold is in a range.
+
+    Exact, from croupier's enumerations: the category counts are
+    computed once per deck count, then the search runs over payouts.
+    """
+    try:
+        spec, rules = load_game_rules(game, rules_file, settings)
+        space = with_base(
+            space_for_rules(find_space(spec.name, wager), rules),
+            _base_changes(base),
+        )
+        deck_counts = _decks(decks) or space.default_decks
+        if price:
+            if as_json:
+                figures = {str(d): _figures(space, d) for d in deck_counts}
+                out = {
+                    "game": space.game,
+                    "wager": space.wager,
+                    "paytable": {
+                        c: _odds_text(o) for c, o in space.base.items()
+                    },
+                    "decks": figures,
+                }
+                print(json.dumps(out, indent=2))
+            else:
+                _print_price(space, deck_counts)
+            return
+        if target_hold is None:
+            msg = "--target-hold LO..HI is required (or --price)"
+            raise DesignError(msg)
+        if rank not in RANKINGS:
+            msg = f"--rank must be one of {', '.join(RANKINGS)}"
+            raise DesignError(msg)
+        low, high = parse_hold_range(target_hold)
+        result = run_design(
+            space,
+            low=low,
+            high=high,
+            decks=deck_counts,
+            categories=_names(categories),
+            target=None if target is None else Fraction(str(target)) / 100,
+            rank=rank,
+            monotone=not any_order,
+            min_odds=min_odds,
+            max_odds=max_odds,
+            top=top,
+            max_nodes=max_nodes,
+        )
+    except CroupierError as exc:
+        raise fail(exc) from None
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _print_result(result)
+
+
+def _figures(space: WagerSpace, decks: int) -> dict[str, object]:
+    evaluation = space.evaluate(space.base, decks)
+    return {
+        "hold": float(evaluation.hold),
+        "hold_exact": str(evaluation.hold),
+        "sigma": evaluation.sigma,
+    }
