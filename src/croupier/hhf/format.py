@@ -88,26 +88,86 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
+_ITEMS = {
+    "procedure": "step",
+    "players": "player",
+    "settlements": "settlement",
+}
+"""Arrays of the record whose items are checked one by one (cached)."""
+
+
 @cache
 def _validators() -> tuple[
-    jsonschema.Draft202012Validator, jsonschema.Draft202012Validator
+    jsonschema.Draft202012Validator,
+    dict[str, jsonschema.Draft202012Validator],
 ]:
-    """The record less its steps, and one step (same schema, split)."""
+    """The record less its arrays' items, and a validator per item kind.
+
+    Together they check exactly what the whole schema checks: the
+    record's own fields, then every item against its definition.
+    """
     full = schema()
     jsonschema.Draft202012Validator.check_schema(full)
     record = json.loads(json.dumps(full))
-    record["properties"]["procedure"]["items"] = {}
-    record["$defs"]["shoe"]["properties"]["preparation"]["items"] = {}
-    step = {**full["$defs"]["step"], "$defs": full["$defs"]}
-    return (
-        jsonschema.Draft202012Validator(record),
-        jsonschema.Draft202012Validator(step),
-    )
+    for name in _ITEMS:
+        record["properties"][name] = {"type": "array"}
+    record["$defs"]["shoe"]["properties"]["preparation"] = {"type": "array"}
+    defs = record.pop("$defs")
+    items = {
+        kind: jsonschema.Draft202012Validator(
+            _inline(full["$defs"][kind], full["$defs"])
+        )
+        for kind in set(_ITEMS.values())
+    }
+    return jsonschema.Draft202012Validator(_inline(record, defs)), items
 
 
-_STEPS_SEEN: set[str] = set()
-"""Steps already found valid, keyed by their JSON less ``seq`` (a day's
-log repeats the same steps over and over)."""
+@cache
+def _step_validators() -> dict[str, jsonschema.Draft202012Validator]:
+    """The step definition split by ``type``: base plus that type's rules.
+
+    The definition is the base schema and, for each core type, an
+    ``if type == T then ...`` clause. A step of type T meets exactly one
+    ``if`` (the constants differ), so it is valid when it meets the base
+    and T's ``then``; a step of any other type meets the base alone.
+    Checking it that way is the same test, without evaluating every
+    clause.
+    """
+    full = schema()
+    step = _inline(full["$defs"]["step"], full["$defs"])
+    base = {k: v for k, v in step.items() if k != "allOf"}
+    out = {"": jsonschema.Draft202012Validator(base)}
+    for clause in step["allOf"]:
+        kind = clause["if"]["properties"]["type"]["const"]
+        out[kind] = jsonschema.Draft202012Validator(
+            {"allOf": [base, clause["then"]]}
+        )
+    return out
+
+
+def _inline(node: Any, defs: Mapping[str, Any]) -> Any:
+    """``node`` with every local ``$ref`` replaced by its definition.
+
+    The schema has no recursive definitions, so this terminates; the
+    validators then need no reference resolution, which is much of
+    jsonschema's time on a record.
+    """
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            target = _inline(defs[ref.removeprefix("#/$defs/")], defs)
+            return {**target, **_inline(rest, defs)}
+        return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
+_SEEN: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
+"""Items already found valid, by kind and content (``seq`` left out): a
+day's log repeats the same steps and settlements over and over."""
+_PLAIN_VALUES = (str, int, bool, float, type(None))
 
 
 def _fail(error: jsonschema.ValidationError | None, prefix: str) -> None:
@@ -118,32 +178,64 @@ def _fail(error: jsonschema.ValidationError | None, prefix: str) -> None:
         raise HistoryFormatError(msg)
 
 
+def _key(
+    kind: str, item: object
+) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+    """A cache key for ``item`` (``None``: check it every time).
+
+    A step's validity does not depend on its ``seq`` beyond its being a
+    positive integer, so ``seq`` is left out of the key.
+    """
+    if not isinstance(item, dict):
+        return None
+    seq = item.get("seq", 1)
+    if type(seq) is not int or seq < 1:
+        return None
+    pairs = []
+    for name, value in item.items():
+        if type(value) not in _PLAIN_VALUES:
+            return None
+        if name != "seq":
+            pairs.append((name, value))
+    pairs.sort()
+    return kind, tuple(pairs)
+
+
 def validate(doc: object) -> None:
     """Raise :class:`HistoryFormatError` unless ``doc`` fits the schema.
 
-    The message names the first error's path in the document. Steps are
-    checked against the schema's ``step`` definition one by one, and a
-    step already seen valid (up to its ``seq``) is not checked again.
+    The message names the first error's path in the document. The items
+    of the record's arrays are checked one by one against their
+    definitions, and an item already seen valid (up to a step's ``seq``)
+    is not checked again.
     """
-    record, step = _validators()
+    record, validators = _validators()
     _fail(jsonschema.exceptions.best_match(record.iter_errors(doc)), "")
-    assert isinstance(doc, dict)  # noqa: S101 - the schema says object
-    lists = [("procedure", doc["procedure"])]
-    lists.append(("shoe/preparation", doc["shoe"].get("preparation", [])))
-    seen = _STEPS_SEEN
-    for where, steps in lists:
-        for i, item in enumerate(steps):
-            seq = item.get("seq") if isinstance(item, dict) else None
-            key = ""
-            if type(seq) is int and seq >= 1:
-                key = json.dumps({**item, "seq": 1}, sort_keys=True)
-                if key in seen:
-                    continue
+    if not isinstance(doc, dict):  # pragma: no cover - the schema says so
+        return
+    lists = [(name, kind, doc[name]) for name, kind in _ITEMS.items()]
+    preparation = doc["shoe"].get("preparation", [])
+    lists.append(("shoe/preparation", "step", preparation))
+    seen = _SEEN
+    for where, kind, items in lists:
+        for i, item in enumerate(items):
+            key = _key(kind, item)
+            if key is not None and key in seen:
+                continue
+            check = validators[kind]
+            if kind == "step":
+                steps = _step_validators()
+                named = item.get("type") if isinstance(item, dict) else None
+                check = (
+                    steps.get(named, steps[""])
+                    if isinstance(named, str)
+                    else steps[""]
+                )
             _fail(
-                jsonschema.exceptions.best_match(step.iter_errors(item)),
+                jsonschema.exceptions.best_match(check.iter_errors(item)),
                 f"{where}/{i}",
             )
-            if key and len(seen) < 1_000_000:
+            if key is not None and len(seen) < 1_000_000:
                 seen.add(key)
 
 
