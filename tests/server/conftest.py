@@ -14,7 +14,7 @@ from tests.server.postgres import new_database, postgres_or_skip
 
 from croupier.server.app import create_app
 
-OPERATOR = "operator-secret"
+OPERATOR = "operator-secret-for-the-tests-0123456789"
 PASSIVE = (
     "stand",
     "no_insurance",

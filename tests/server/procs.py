@@ -35,6 +35,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+OPERATOR_TOKEN = "op-for-the-test-servers-0123456789abcdef"  # noqa: S105
+"""The operator token of the servers started here."""
+
+
 class Server:
     """``croupier serve`` in a process of its own (its own session)."""
 
@@ -54,7 +58,8 @@ class Server:
         code = (
             "from croupier.cli.serve import serve; "
             f"serve(db={self.db_url!r}, host='127.0.0.1', "
-            f"port={self.port}, operator_token='op', "
+            f"port={self.port}, operator_token={OPERATOR_TOKEN!r}, "
+            "register_rate='off', play_rate='off', "
             f"workers={self.workers})"
         )
         self.proc = subprocess.Popen(  # noqa: S603

@@ -23,7 +23,7 @@ from croupier.registry import all_games
 
 pytestmark = pytest.mark.slow
 
-OP = {"Authorization": "Bearer op"}
+OP = {"Authorization": "Bearer op-for-the-test-servers-0123456789abcdef"}
 
 
 @pytest.fixture

@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from tests.server.conftest import OPERATOR, operator, table_of
+from tests.server.conftest import (
+    OPERATOR,
+    Seat,
+    operator,
+    passive_action,
+    seat_player,
+    table_of,
+)
 
 from croupier.server.app import create_app
 from croupier.server.edge import BodyLimits, RateLimits
@@ -356,3 +363,63 @@ def test_issue12_point8_starting_balance_is_a_setting(
             books = client.get("/ledger", headers=operator(client)).json()
             assert books["ok"]
             assert books["deposits"] == balance
+
+
+def play_one_round(client: TestClient, seat: Seat, wager: str) -> None:
+    """A minimum wager, the deal, passive decisions to the end."""
+    got = seat.post(
+        "/wagers", {"seat": seat.seat, "wager": wager, "amount": 500}
+    )
+    assert got.status_code == 200, got.json()
+    state = seat.post("/deal").json()
+    for _ in range(60):
+        pending = state["round"]["pending"]
+        if pending is None or state["round"]["status"] == "betting":
+            return
+        state = seat.post(
+            "/actions",
+            {"seat": seat.seat, "action": passive_action(pending["legal"])},
+        ).json()
+    raise AssertionError(state)
+
+
+def test_issue12_point8_a_player_recalls_only_his_rounds(
+    client: TestClient,
+) -> None:
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    bob = seat_player(client, "21-baccarat", 1, "bob")
+    eve = new_player(client, "eve")
+    play_one_round(client, ann, "player")
+    play_one_round(client, bob, "player")
+    every = client.get("/rounds", headers=operator(client)).json()
+    staked = {
+        name: {
+            r["id"]
+            for r in every
+            if r["table_id"] == seat.table_id and r["status"] == "over"
+        }
+        for name, seat in (("ann", ann), ("bob", bob))
+    }
+    assert staked["ann"]
+    assert staked["bob"]
+    # anonymous: no list, no round
+    anon = client.get("/rounds")
+    assert anon.status_code == 401, anon.text
+    some = next(iter(staked["ann"]))
+    assert client.get(f"/rounds/{some}").status_code == 401
+    # each player: his own rounds only, the other's are not found
+    for name, seat in (("ann", ann), ("bob", bob)):
+        mine = client.get("/rounds", headers=seat.headers).json()
+        assert {r["id"] for r in mine} == staked[name], name
+        other = staked["bob" if name == "ann" else "ann"]
+        for rid in other:
+            got = client.get(f"/rounds/{rid}", headers=seat.headers)
+            assert got.status_code == 404, got.text
+        for rid in staked[name]:
+            got = client.get(f"/rounds/{rid}", headers=seat.headers)
+            assert got.status_code == 200
+    # a player who never wagered recalls nothing
+    eve_auth = {"Authorization": f"Bearer {eve['token']}"}
+    assert client.get("/rounds", headers=eve_auth).json() == []
+    # the live table view stays public
+    assert client.get(f"/tables/{ann.table_id}").status_code == 200

@@ -60,7 +60,9 @@ def test_refusals_of_the_server(client: TestClient) -> None:
         404,
         "NotFoundError",
     )
-    refused(client.get("/rounds/99999"), 404, "NotFoundError")
+    refused(
+        client.get("/rounds/99999", headers=ann.headers), 404, "NotFoundError"
+    )
     refused(ann.post("/deal"), 409, "WrongPhaseError")
     refused(
         ann.post("/wagers", {"seat": 1, "wager": wager}),

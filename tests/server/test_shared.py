@@ -112,7 +112,9 @@ def test_shared_round_played_through_two_processes(
             100_000 + net
         )
         assert balanced_books(client)["players_net"] == net
-    recalled = [c.get(f"/rounds/{last['id']}").json() for c in (a, b)]
+    recalled = [
+        c.get(f"/rounds/{last['id']}", headers=OP).json() for c in (a, b)
+    ]
     assert recalled[0] == recalled[1]
 
 

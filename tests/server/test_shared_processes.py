@@ -29,7 +29,7 @@ from croupier.registry import all_games
 
 pytestmark = pytest.mark.slow
 
-OP = {"Authorization": "Bearer op"}
+OP = {"Authorization": "Bearer op-for-the-test-servers-0123456789abcdef"}
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def servers(pg_url: str) -> Iterator[tuple[Server, Server]]:
 
 def _books(base: str) -> dict[str, Any]:
     with httpx.Client(base_url=base, timeout=10) as c:
-        return balanced_books(c, "op")
+        return balanced_books(c, OP["Authorization"][7:])
 
 
 def _seat_players(base: str) -> list[tuple[str, int, int, str]]:
@@ -154,14 +154,14 @@ def test_shared_kill_one_of_two_processes_mid_round(
     # the survivor serves every table at once: no restart, no lease wait
     _finish_every_round(survivor.base, players)
     with httpx.Client(base_url=survivor.base, timeout=10) as c:
-        done = c.get(f"/rounds/{waiting['id']}").json()
+        done = c.get(f"/rounds/{waiting['id']}", headers=OP).json()
     assert done["status"] == "over", done
     assert_replayed(survivor.base, players, acked)
     books = _books(survivor.base)
     assert books["deposits"] == deposits
     with httpx.Client(base_url=survivor.base, timeout=10) as c:
         log = c.get("/log", headers=OP).json()
-        recent = c.get("/rounds", params={"limit": 500}).json()
+        recent = c.get("/rounds", params={"limit": 500}, headers=OP).json()
     assert not [e for e in log if "voided" in e["message"]], log
     assert all(r["status"] in ("open", "over") for r in recent)
 

@@ -51,6 +51,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from croupier.server.auth import bearer_token
 
 __all__ = [
+    "EDGE_ENV",
     "PAGE_CSP",
     "SECURITY_HEADERS",
     "BodyLimits",
@@ -58,6 +59,7 @@ __all__ = [
     "Edge",
     "RateLimits",
     "csp_with_inline_scripts",
+    "edge",
     "edge_refusal",
     "install_edge",
     "unexpected_error",
@@ -129,6 +131,15 @@ class RateLimits:
     play: str | None = "20/second;600/minute"
     """Play requests (seats, wagers, deal, ready, decisions, sit-out)
     per client address (ASSUMED, D32)."""
+
+    def __post_init__(self) -> None:
+        for spec in (self.register, self.play):
+            if spec:
+                try:
+                    parse_many(spec)
+                except ValueError:
+                    msg = f"not a rate limit: {spec!r} (e.g. '5/minute')"
+                    raise ValueError(msg) from None
 
     @classmethod
     def off(cls) -> RateLimits:
@@ -347,6 +358,32 @@ def _secured(headers: Any) -> list[tuple[bytes, bytes]]:
     if b"content-security-policy" not in names:
         out.append((b"content-security-policy", PAGE_CSP.encode()))
     return out
+
+
+EDGE_ENV = "CROUPIER_EDGE_SETTINGS"
+"""Environment variable passing ``croupier serve``'s edge settings
+(JSON) to its worker processes."""
+
+
+def edge(settings: dict[str, Any]) -> dict[str, Any]:
+    """``create_app`` keyword arguments from ``croupier serve`` settings.
+
+    ``settings`` holds ``starting_balance``, ``register_rate``,
+    ``play_rate`` (``None`` for off), ``player_token_days`` and
+    ``operator_token_hours``.
+    """
+    from croupier.server.auth import TokenLifetimes
+
+    return {
+        "starting_balance": int(settings["starting_balance"]),
+        "rate_limits": RateLimits(
+            register=settings["register_rate"], play=settings["play_rate"]
+        ),
+        "token_lifetimes": TokenLifetimes(
+            player_days=float(settings["player_token_days"]),
+            operator_hours=float(settings["operator_token_hours"]),
+        ),
+    }
 
 
 DOCS_ASSETS = "/docs-assets"

@@ -1,0 +1,92 @@
+"""``croupier token rotate``: a new operator token for a database (D32).
+
+The server's operator account gets a new expiring token and the one it
+had stops working (a running server notices within a few seconds). The
+token is written to ``--out`` (mode 0600) or shown on the terminal; it
+is never printed to a pipe or a log.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from sqlalchemy import select, update
+
+from croupier.server import db
+from croupier.server.auth import (
+    TokenLifetimes,
+    hash_token,
+    new_token,
+    write_secret,
+)
+
+__all__ = ["token_app"]
+
+token_app = typer.Typer(
+    help="Operator tokens of a table server's database.",
+    no_args_is_help=True,
+)
+
+
+@token_app.command("rotate")
+def rotate(
+    db_url: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            help="Database URL of the server (as for croupier serve)",
+        ),
+    ] = db.default_db_url(),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the new token to this file (mode 0600); without "
+            "it the token is shown only if standard output is a terminal",
+        ),
+    ] = None,
+    hours: Annotated[
+        float,
+        typer.Option(help="Lifetime of the new token (D32)", min=0.01),
+    ] = TokenLifetimes().operator_hours,
+) -> None:
+    """Give the operator account a new token; the old one stops working."""
+    if out is None and not sys.stdout.isatty():
+        typer.echo(
+            "error: standard output is not a terminal; give --out FILE "
+            "(the token is not printed to a pipe)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    engine = db.make_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            operator_id = conn.execute(
+                select(db.PlayerRow.id)
+                .where(db.PlayerRow.is_operator.is_(True))
+                .order_by(db.PlayerRow.id)
+                .limit(1)
+            ).scalar()
+            if operator_id is None:
+                typer.echo(
+                    "error: no operator account (start croupier serve "
+                    "once on this database)",
+                    err=True,
+                )
+                raise typer.Exit(2)
+            lifetimes = TokenLifetimes(operator_hours=hours)
+            token = new_token(lifetimes.expiry(operator=True))
+            conn.execute(
+                update(db.PlayerRow)
+                .where(db.PlayerRow.id == operator_id)
+                .values(token_hash=hash_token(token))
+            )
+    finally:
+        engine.dispose()
+    if out is not None:
+        write_secret(out, token)
+        typer.echo(f"new operator token written to {out} (mode 0600)")
+    else:
+        typer.echo(f"new operator token (shown once): {token}")
