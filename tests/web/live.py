@@ -9,10 +9,9 @@ composition, and so every conservation check, is unchanged.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -55,7 +54,6 @@ class LiveServer:
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def base(self) -> str:
@@ -85,21 +83,14 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=10)
 
-    def on_loop(self, work: Callable[[], _T]) -> _T:
-        """Run ``work`` between two requests (on the server's loop)."""
-        loop = self._server_loop()
-        done: asyncio.Future[_T] = asyncio.run_coroutine_threadsafe(
-            _call(work), loop
-        )  # type: ignore[assignment]
-        return done.result(timeout=10)
+    def between_requests(self, work: Callable[[], _T]) -> _T:
+        """Run ``work`` on the test's thread while no request is in flight.
 
-    def _server_loop(self) -> asyncio.AbstractEventLoop:
-        if self.loop is None:
-            found = _loops_of(self.server)
-            if not found:  # pragma: no cover - uvicorn internals moved
-                raise AssertionError("no server loop")
-            self.loop = found[0]
-        return self.loop
+        The tests call it only when the browser and the API players are
+        idle and the open round has no wager (so no clock runs): nothing
+        else touches the table meanwhile.
+        """
+        return work()
 
     def table_id(self, game: str) -> int:
         """The id of the first table of ``game``."""
@@ -108,18 +99,19 @@ class LiveServer:
                 return int(t["id"])
         raise AssertionError(f"no {game} table")
 
-    def stack_next(self, table_id: int, cards: Iterable[str]) -> None:
-        """Put ``cards`` on top of the open round's shoe, in this order.
+    def stack_next(self, table_id: int, cards: str) -> None:
+        """Put ``cards`` (``"Th 6s 9c"``) on top of the open round's shoe.
 
         The round must be open for wagers. Only the order changes: each
         card is taken from where it lies in the stack.
         """
-        wanted = [Card.parse(c) for c in cards]
+        wanted = [Card.parse(c) for c in cards.split()]
 
         def work() -> None:
             rt = self.casino.table(table_id)
             live = rt.live
-            assert live is not None and not live.dealt
+            assert live is not None
+            assert not live.dealt
             shoe = live.round.shoe
             stack = list(shoe.stack)
             top: list[Any] = []
@@ -130,24 +122,14 @@ class LiveServer:
             live.round.initial_stack = shoe.notation()
             live.recorder.record.shoe = live.round.initial_stack
 
-        self.on_loop(work)
+        self.between_requests(work)
 
     def new_shoe_due(self, table_id: int) -> bool:
         """Whether the open round starts a shoe (its burn runs first)."""
-        return bool(
-            self.on_loop(lambda: self.casino.table(table_id).live.round.new_shoe)  # type: ignore[union-attr]
-        )
 
+        def due() -> bool:
+            live = self.casino.table(table_id).live
+            assert live is not None
+            return bool(live.round.new_shoe)
 
-async def _call(work: Callable[[], _T]) -> _T:
-    return work()
-
-
-def _loops_of(server: uvicorn.Server) -> list[asyncio.AbstractEventLoop]:
-    """The running loop of a started uvicorn server."""
-    out = []
-    for srv in getattr(server, "servers", []):
-        loop = getattr(srv, "_loop", None)
-        if loop is not None:
-            out.append(loop)
-    return out
+        return self.between_requests(due)

@@ -40,7 +40,13 @@ from croupier.server.errors import (
     TableLimitError,
 )
 from croupier.server.store import Statements, event_row, money_move
-from croupier.server.tables import Idem, LiveRound, Player, TableRuntime
+from croupier.server.tables import (
+    Idem,
+    LiveRound,
+    Player,
+    RecordedRng,
+    TableRuntime,
+)
 
 __all__ = ["AnsweredMeanwhileError", "Dealer", "Responder"]
 
@@ -504,6 +510,7 @@ class Dealer:
         rnd = rt.table.new_round(
             occupied_seats=tuple(rt.seats), starting_position=starting
         )
+        _draws(rt)  # the shuffle before the round is stored as its stack
         sql = self.sql
         if rnd.new_shoe:
             rt.shoe_no += 1
@@ -596,6 +603,7 @@ class Dealer:
     ) -> dict[str, Any]:
         """The statements of one step; the response to give once stored."""
         kind, data = new_input
+        draws = _draws(rt)
         self.sql.input.run(
             conn,
             {
@@ -606,6 +614,18 @@ class Dealer:
             },
         )
         live.inputs += 1
+        if draws:
+            # the step shuffled in play: its draws, to replay it elsewhere
+            self.sql.input.run(
+                conn,
+                {
+                    "round_id": live.db_id,
+                    "n": live.inputs + 1,
+                    "kind": "draws",
+                    "data_json": json.dumps({"draws": draws}),
+                },
+            )
+            live.inputs += 1
         self._store_step(conn, rt, live)
         rt.version += 1
         self._paced(conn, rt)
@@ -649,6 +669,9 @@ class Dealer:
             moves.append(
                 money_move(holder, live.db_id, key, "stake", back, -back)
             )
+            if not any(k.seat == key.seat for k in stakes):
+                # nothing left at the seat: it may change hands
+                live.owners.pop(key.seat, None)
         for key, stake in stakes.items():
             added = stake - live.debited.get(key, 0)
             if added < 0 and live.dealt:
@@ -778,6 +801,12 @@ def record_json(live: LiveRound) -> str:
         f'{head[:-1]}, "events": [{", ".join(texts)}], '
         f'"settlements": {json.dumps(record.settlements)}}}'
     )
+
+
+def _draws(rt: TableRuntime) -> list[list[int]]:
+    """The random draws made at ``rt`` since the last call."""
+    rng = rt.table.rng
+    return rng.take() if isinstance(rng, RecordedRng) else []
 
 
 def seat_stakes(rnd: Round, seat: int) -> int:

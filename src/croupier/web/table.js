@@ -445,12 +445,31 @@ function whyLine(game, rnd, seat, facts) {
   return "";
 }
 
+function playedRounds(s) {
+  // The rounds this player had chips in at this table (so that the
+  // last round of somebody else who sat here is never shown as yours).
+  const key = PLAYER_KEY() + ".played";
+  let ids;
+  try { ids = JSON.parse(sessionStorage.getItem(key)) || []; }
+  catch (e) { ids = []; }
+  const seat = s.you && s.you.seat;
+  const r = s.round;
+  if (seat && r && r.stakes.some((x) => x.seat === seat) &&
+      !ids.includes(r.id)) {
+    ids.push(r.id);
+    sessionStorage.setItem(key, JSON.stringify(ids.slice(-50)));
+  }
+  return ids;
+}
+
 function renderResult(s) {
   const box = $("result");
   const seat = s.you && s.you.seat;
   const rnd = s.round && s.round.status === "over" ? s.round : s.last;
+  const played = playedRounds(s);
   box.hidden = true;
   if (!seat || !rnd || (s.round && s.round.status === "playing")) return;
+  if (!played.includes(rnd.id)) return;
   const mine = rnd.settlements.filter((x) => x.seat === seat);
   if (!mine.length || dismissed === rnd.id) return;
   const net = mine.reduce((a, x) => a + x.net, 0);

@@ -1,0 +1,577 @@
+"""Issue 13 in a real browser: the web table as a player meets it.
+
+One in-process server (:mod:`tests.web.live`, which can stack the next
+cards of a shoe) and one Debian chromium for the module; pages are
+reused. Other players at the table play through the HTTP API.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.server.conftest import passive_action
+from tests.web.live import CHROMIUM_ARGS, LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+WIDTHS = (1024, 1366, 1920)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason="browser test needs Debian's chromium at /usr/bin/chromium "
+        "(apt-get install chromium)",
+    ),
+]
+
+
+class Api:
+    """A player at the table through the HTTP API."""
+
+    def __init__(self, srv: LiveServer, name: str) -> None:
+        self.srv = srv
+        made = httpx.post(srv.base + "/players", json={"name": name}).json()
+        self.id = int(made["id"])
+        self.headers = {"Authorization": f"Bearer {made['token']}"}
+
+    def post(self, path: str, body: Any = None) -> Any:
+        r = httpx.post(self.srv.base + path, json=body, headers=self.headers)
+        assert r.status_code == 200, (path, body, r.text)
+        return r.json()
+
+    def sit(self, table: int, seat: int) -> None:
+        self.post(f"/tables/{table}/seats", {"seat": seat})
+
+    def bet(self, table: int, seat: int, wager: str, amount: int) -> None:
+        self.post(
+            f"/tables/{table}/wagers",
+            {"seat": seat, "wager": wager, "amount": amount},
+        )
+
+    def state(self, table: int) -> Any:
+        return httpx.get(
+            f"{self.srv.base}/tables/{table}", headers=self.headers
+        ).json()
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("web13") / "web.db")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser: Any, srv: LiveServer, name: str, **kw: Any) -> Any:
+    """A new page with a fresh player called ``name`` (via the lobby)."""
+    page = browser.new_page(
+        viewport=kw.pop("viewport", None) or {"width": 1366, "height": 900},
+        **kw,
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(srv.base + "/")
+    page.fill("#name", name)
+    page.click("#join")
+    page.wait_for_selector("#balance:has-text('$')")
+    return page
+
+
+def _token(page: Any) -> dict[str, str]:
+    token = page.evaluate("localStorage.getItem('croupier.token')")
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _sit(page: Any, srv: LiveServer, table: int, seat: int) -> None:
+    page.goto(f"{srv.base}/play/{table}")
+    page.click(f"[data-sit='{seat}']")
+    page.wait_for_selector(f".seat.mine[data-seat='{seat}']")
+
+
+def _idle(page: Any) -> None:
+    """Wait until no request of the page is in flight."""
+    page.wait_for_selector("#rail[aria-busy='false']", state="attached")
+    page.wait_for_timeout(60)
+
+
+def _table_state(srv: LiveServer, table: int, headers: Any) -> Any:
+    return httpx.get(f"{srv.base}/tables/{table}", headers=headers).json()
+
+
+def _fresh(
+    srv: LiveServer, table: int, api: Api, seat: int, wager: str
+) -> None:
+    """Play throwaway rounds until the open one starts no shoe (no burn)."""
+    for _ in range(3):
+        if not srv.new_shoe_due(table):
+            return
+        api.bet(table, seat, wager, _min(srv, table))
+        state = api.post(f"/tables/{table}/deal")
+        for _ in range(30):
+            pending = state["round"]["pending"]
+            if state["round"]["status"] != "playing" or pending is None:
+                break
+            state = api.post(
+                f"/tables/{table}/actions",
+                {
+                    "seat": pending["seat"],
+                    "action": passive_action(pending["legal"]),
+                },
+            )
+    assert not srv.new_shoe_due(table)
+
+
+def _leave(srv: LiveServer, table: int, seat: int, headers: Any) -> None:
+    """Leave a seat (refused while it has stakes in a round: then kept)."""
+    httpx.delete(f"{srv.base}/tables/{table}/seats/{seat}", headers=headers)
+
+
+def _min(srv: LiveServer, table: int) -> int:
+    t = httpx.get(f"{srv.base}/tables/{table}").json()["table"]
+    return int(t["min_bet"])
+
+
+def _last_events(srv: LiveServer, table: int, headers: Any) -> list[Any]:
+    s = _table_state(srv, table, headers)
+    return list(s["last"]["events"])
+
+
+# -- point 1: betting, one action per click -----------------------------------
+
+
+def test_issue_13_double_click_applies_one_action(
+    srv: LiveServer, browser: Any
+) -> None:
+    table = srv.table_id("double-back-jack")
+    other = Api(srv, "Burner")
+    other.sit(table, 6)
+    _fresh(srv, table, other, 6, "blackjack")
+    _leave(srv, table, 6, other.headers)
+    page = _page(browser, srv, "Dee")
+    page.goto(f"{srv.base}/play/{table}")
+    page.dblclick("[data-sit='1']")  # one seat taken, no error
+    page.wait_for_selector(".seat.mine[data-seat='1']")
+    assert page.inner_text("#error") == ""
+    me = _token(page)
+    balance0 = _table_state(srv, table, me)["you"]["balance"]
+    # split, double, hit and Second Chance, each by a double click
+    srv.stack_next(table, "8h 6s 8d Ts 3c Tc 6h Kc 4d 9c 9c")
+    page.click("[data-chip='500']")
+    page.dblclick(".seat.mine button.spot[data-wager='blackjack']")
+    _idle(page)
+    state = _table_state(srv, table, me)
+    assert state["round"]["stakes"][0]["amount"] == 500  # one $5 chip
+    page.dblclick("#deal")
+    for action in ("split", "double", "hit", "second_chance"):
+        page.wait_for_selector(f"#actions button[data-action='{action}']")
+        page.dblclick(f"#actions button[data-action='{action}']")
+        _idle(page)
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#error") == ""  # no "WrongPhaseError"
+    events = _last_events(srv, table, me)
+    made = [e["action"] for e in events if e["type"] == "decision_made"]
+    assert made == ["split", "double", "hit", "second_chance"], made
+    # independently: split 8s, hand 1 doubles 11 to 21 (3c, Tc): +$10;
+    # hand 2: 8 6 K = 24, Second Chance 4 -> 20 against a dealer bust:
+    # the Blackjack Wager is returned, the Second Chance pays 1:1
+    dealer_total = 6 + 10 + 9
+    assert dealer_total > 21
+    expected = 2 * 500 + 0 + 500
+    assert int(page.get_attribute("#result", "data-net")) == expected
+    assert "You win $15.00" in page.inner_text("#result .headline")
+    after = _table_state(srv, table, me)["you"]["balance"]
+    assert after == balance0 + expected
+    # insurance and surrender, each by a double click
+    srv.stack_next(table, "Th As 6d 9c 5h 9c")
+    page.dblclick(".seat.mine button.spot[data-wager='blackjack']")
+    _idle(page)
+    page.dblclick("#deal")
+    for action in ("insurance", "surrender"):
+        page.wait_for_selector(f"#actions button[data-action='{action}']")
+        page.dblclick(f"#actions button[data-action='{action}']")
+        _idle(page)
+    page.wait_for_selector("#result:not([hidden]) li")
+    made = [
+        e["action"]
+        for e in _last_events(srv, table, me)
+        if e["type"] == "decision_made"
+    ]
+    assert made == ["insurance", "surrender"], made
+    text = page.inner_text("#result")
+    assert "surrendered, half returned" in text, text
+    assert "You lose $5.00" in text  # $2.50 insurance + $2.50 surrender
+    # rebet and stand by double clicks: one rebet of $5, one stand
+    srv.stack_next(table, "Th 6s 9d Ts 2c")
+    page.dblclick("#rebet")
+    _idle(page)
+    stakes = _table_state(srv, table, me)["round"]["stakes"]
+    assert [s["amount"] for s in stakes] == [500]
+    page.dblclick("#deal")
+    page.wait_for_selector("#actions button[data-action='stand']")
+    page.dblclick("#actions button[data-action='stand']")
+    page.wait_for_selector("#result:not([hidden])")
+    made = [
+        e["action"]
+        for e in _last_events(srv, table, me)
+        if e["type"] == "decision_made"
+    ]
+    assert made == ["stand"]
+    assert int(page.get_attribute("#result", "data-net")) == 500  # 19 v 18
+    assert not page.errors, page.errors
+    page.close()
+    _leave(srv, table, 1, me)
+
+
+def test_issue_13_chips_stack_to_30_and_to_the_table_maximum(
+    srv: LiveServer, browser: Any
+) -> None:
+    table = srv.table_id("midibaccarat")
+    page = _page(browser, srv, "Stacker")
+    _sit(page, srv, table, 4)
+    me = _token(page)
+    page.click("[data-chip='500']")
+    spot = ".seat.mine button.spot[data-wager='banker']"
+    for _ in range(6):
+        page.click(spot)
+        _idle(page)
+    assert "$30.00" in page.inner_text(spot)
+    stakes = _table_state(srv, table, me)["round"]["stakes"]
+    assert [(s["wager"], s["amount"]) for s in stakes] == [("banker", 3000)]
+    # right-click takes one chip off, Delete another, undo puts it back
+    page.click(spot, button="right")
+    _idle(page)
+    page.focus(spot)
+    page.keyboard.press("Delete")
+    _idle(page)
+    assert "$20.00" in page.inner_text(spot)
+    page.click("#undo")
+    _idle(page)
+    assert "$25.00" in page.inner_text(spot)
+    # the table maximum, typed in dollars, then one chip more is refused
+    high = _table_state(srv, table, me)["table"]["max_bet"]
+    page.fill("#bet-amount", f"{high // 100:,}")
+    page.click("#bet-typed")
+    _idle(page)
+    stakes = _table_state(srv, table, me)["round"]["stakes"]
+    assert stakes[0]["amount"] == high
+    page.click(spot)
+    _idle(page)
+    error = page.inner_text("#error")
+    assert "$1,000.00" in error, error
+    assert "Error" not in error, error
+    assert _table_state(srv, table, me)["round"]["stakes"][0]["amount"] == high
+    page.click("#clear")
+    _idle(page)
+    assert _table_state(srv, table, me)["round"]["stakes"] == []
+    me_now = httpx.get(srv.base + "/me", headers=me).json()
+    assert me_now["balance"] == 100_000  # every chip came back
+    page.close()
+    _leave(srv, table, 4, me)
+
+
+# -- point 3: layout ----------------------------------------------------------
+
+_SEAT_BOXES = """() => [...document.querySelectorAll('#seats .seat')]
+.map(s => {
+  const boxes = [s, ...s.querySelectorAll('*')]
+    .map(e => e.getBoundingClientRect())
+    .filter(r => r.width > 0 && r.height > 0);
+  return {seat: s.dataset.seat,
+    l: Math.min(...boxes.map(r => r.left)),
+    t: Math.min(...boxes.map(r => r.top)),
+    r: Math.max(...boxes.map(r => r.right)),
+    b: Math.max(...boxes.map(r => r.bottom))};
+})"""
+
+
+def _no_overlap(page: Any, what: str) -> None:
+    """No two seats' boxes (with everything drawn in them) intersect."""
+    boxes = page.evaluate(_SEAT_BOXES)
+    assert len(boxes) >= 6
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = (
+                a["r"] <= b["l"]
+                or b["r"] <= a["l"]
+                or a["b"] <= b["t"]
+                or b["b"] <= a["t"]
+            )
+            assert apart, (what, a, b)
+
+
+def test_issue_13_six_dbj_seats_with_splits_and_second_chance_never_overlap(
+    srv: LiveServer, browser: Any
+) -> None:
+    table = srv.table_id("double-back-jack")
+    players = {s: Api(srv, f"Box {s}") for s in (1, 2, 4, 5, 6)}
+    for seat, p in players.items():
+        p.sit(table, seat)
+    _fresh(srv, table, players[1], 1, "blackjack")
+    page = _page(browser, srv, "Centre")
+    _sit(page, srv, table, 3)
+    me = _token(page)
+    # seats 1-3 split 8s and both hands bust and take a Second Chance
+    # (to 20 and 19); seats 4-6 bust 16 and take a Second Chance (to 17);
+    # the dealer busts, so every hand stays on the felt to the end: the
+    # widest hands of the game
+    srv.stack_next(
+        table,
+        (
+            "8h 8d 8c Th Jd Qc 6s 8s 8h 8d 6h 6d 6c Ks "
+            "6h Tc 4d 7h Jc 6s 6s Qd 4h 7d Kc 6d 6d Kd 4s 7c Qh 6h "
+            "Td 9s Jh 9h Qs 9d 9c"
+        ),
+    )
+    for seat, p in players.items():
+        p.bet(table, seat, "blackjack", 500)
+    httpx.post(
+        f"{srv.base}/tables/{table}/wagers/change",
+        json={"seat": 3, "wager": "blackjack", "amount": 500},
+        headers=me,
+    )
+    everyone = {**players, 3: None}
+    for seat in sorted(everyone):
+        headers = me if seat == 3 else players[seat].headers
+        httpx.post(
+            f"{srv.base}/tables/{table}/ready",
+            json={"seat": seat},
+            headers=headers,
+        )
+    for _ in range(60):
+        s = _table_state(srv, table, me)
+        pending = s["round"]["pending"]
+        if s["round"]["status"] != "playing" or pending is None:
+            break
+        legal = pending["legal"]
+        act = next(a for a in ("split", "second_chance", "hit") if a in legal)
+        headers = (
+            me if pending["seat"] == 3 else players[pending["seat"]].headers
+        )
+        r = httpx.post(
+            f"{srv.base}/tables/{table}/actions",
+            json={"seat": pending["seat"], "action": act},
+            headers=headers,
+        )
+        assert r.status_code == 200, r.text
+    page.wait_for_selector("#result:not([hidden])")
+    shown = page.query_selector_all("#seats .card")
+    assert len(shown) == 3 * 8 + 3 * 4  # every hand is still on the felt
+    assert page.query_selector_all("#seats .card.sideways")
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(250)
+        _no_overlap(page, f"dbj at {width}")
+    assert not page.errors, page.errors
+    page.close()
+    _leave(srv, table, 3, me)
+    for seat, p in players.items():
+        _leave(srv, table, seat, p.headers)
+
+
+def test_issue_13_nine_midibaccarat_seats_with_side_wagers_never_overlap(
+    srv: LiveServer, browser: Any
+) -> None:
+    table = srv.table_id("midibaccarat")
+    page = _page(browser, srv, "Nine")
+    _sit(page, srv, table, 5)
+    players = {}
+    for seat in (1, 2, 3, 4, 6, 7, 8, 9):
+        players[seat] = Api(srv, f"Midi {seat}")
+        players[seat].sit(table, seat)
+        for wager in (
+            "banker",
+            "tie",
+            "perfect_pairs_player",
+            "perfect_pairs_banker",
+        ):
+            players[seat].bet(table, seat, wager, 500)
+    for wager in ("player", "perfect_pairs_banker"):
+        page.click(f".seat.mine button.spot[data-wager='{wager}']")
+        _idle(page)
+    page.wait_for_selector(".seat:not(.mine) .spot .chip")
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(250)
+        _no_overlap(page, f"midibaccarat betting at {width}")
+    for seat, p in players.items():
+        p.post(f"/tables/{table}/ready", {"seat": seat})
+    page.click("#deal")
+    page.wait_for_selector("#result:not([hidden])")
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(250)
+        _no_overlap(page, f"midibaccarat results at {width}")
+    me = _token(page)
+    page.close()
+    _leave(srv, table, 5, me)
+    for seat, p in players.items():
+        _leave(srv, table, seat, p.headers)
+
+
+# -- point 4: results a player cannot miss ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "wager", "stake", "cards", "net"),
+    [
+        # Th 9c v 6s Td + 2d: 19 v 18, even money
+        ("double-back-jack", "blackjack", 2500, "Th 6s 9c Td 2d", 2500),
+        # P 4h 5d = 9 (natural) v B Kc 7s = 7: Player wins at 1:1
+        ("midibaccarat", "player", 1000, "4h Kc 5d 7s", 1000),
+        # P 2c 3d = 5, B 5h 3s = 8 natural: Banker wins at 1:1 (no
+        # commission; not a three-card 7)
+        ("midibaccarat-commission-free", "banker", 2000, "2c 5h 3d 3s", 2000),
+        # P Ah Kd = 21 v B Th 9s = 19: Player wins at 19:20
+        ("21-baccarat", "player", 2000, "Ah Th Kd 9s", 1900),
+    ],
+)
+def test_issue_13_result_banner_shows_the_net_of_a_stacked_round(
+    srv: LiveServer,
+    browser: Any,
+    game: str,
+    wager: str,
+    stake: int,
+    cards: str,
+    net: int,
+) -> None:
+    table = srv.table_id(game)
+    page = _page(browser, srv, f"Net {game.replace('-', ' ')[:28]}")
+    _sit(page, srv, table, 1)
+    me = _token(page)
+    api = Api.__new__(Api)
+    api.srv, api.headers = srv, me
+    _fresh(srv, table, api, 1, wager)
+    page.goto(f"{srv.base}/play/{table}")
+    srv.stack_next(table, cards)
+    spot = f".seat.mine button.spot[data-wager='{wager}']"
+    page.click(spot)  # a chip, and the spot is the typed amount's
+    _idle(page)
+    page.fill("#bet-amount", f"{stake / 100:.2f}")
+    page.click("#bet-typed")
+    _idle(page)
+    assert f"${stake / 100:,.2f}" in page.inner_text(spot)
+    page.click("#deal")
+    for _ in range(10):
+        if page.query_selector("#result:not([hidden])"):
+            break
+        button = page.query_selector("#actions button[data-action='stand']")
+        if button:
+            button.click()
+            _idle(page)
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#result:not([hidden])")
+    assert int(page.get_attribute("#result", "data-net")) == net
+    dollars = f"${net / 100:,.2f}"
+    assert f"You win {dollars}" in page.inner_text("#result .headline")
+    assert "won" in page.inner_text("#result li")
+    # every round this player played was in this page's session: the
+    # session net is the balance's change since the $1,000.00 start
+    change = _table_state(srv, table, me)["you"]["balance"] - 100_000
+    session = page.inner_text("#session-net")
+    assert f"${abs(change) / 100:,.2f}" in session, (session, change)
+    page.close()
+    _leave(srv, table, 1, me)
+
+
+def test_issue_13_pai_gow_banner_explains_both_comparisons(
+    srv: LiveServer, browser: Any
+) -> None:
+    """The banner's net and words follow the round's own comparisons.
+
+    The deck is shuffled for every round (670a.9), so the expectation
+    is derived from the two set hands the round showed: each seat hand
+    against the dealer's of the same kind, copies to the dealer (D20),
+    evaluated with the hand ranker, and the Pai Gow Wager paid at the
+    table's commission.
+    """
+    from croupier.cards import Card
+    from croupier.hands.paigow import evaluate_five, low_rank
+
+    table = srv.table_id("six-card-fortune-pai-gow")
+    page = _page(browser, srv, "Paigow")
+    _sit(page, srv, table, 2)
+    me = _token(page)
+    page.click("[data-chip='2500']")
+    page.click(".seat.mine button.spot[data-wager='pai_gow']")
+    _idle(page)
+    page.click("#deal")
+    for name in ("no_double_down", "house_way"):
+        page.wait_for_selector(f"#actions button[data-action='{name}']")
+        page.click(f"#actions button[data-action='{name}']")
+        _idle(page)
+    page.wait_for_selector("#result:not([hidden])")
+    events = _last_events(srv, table, me)
+    sets = {e["to"]: e for e in events if e["type"] == "hand_set"}
+    mine, dealer = sets["seat 2"], sets["dealer"]
+
+    def five(text: str) -> int:
+        return evaluate_five([Card.parse(c) for c in text.split()])
+
+    high = five(mine["high"]) > five(dealer["high"])
+    rules = _table_state(srv, table, me)["table"]["rules"]
+    low = low_rank(Card.parse(mine["low"])) > low_rank(
+        Card.parse(dealer["low"])
+    ) or (mine["low"] == "JK" and bool(rules.get("joker_low_beats_all")))
+    commission = Fraction(rules["commission"])
+    if high and low:
+        expected = 2500 - int(2500 * commission)
+    elif not high and not low:
+        expected = -2500
+    else:
+        expected = 0
+    assert int(page.get_attribute("#result", "data-net")) == expected
+    why = page.inner_text("#result .why")
+    assert "High hand: your" in why, why
+    assert "Low hand: your" in why, why
+    assert mine["hand"] in why
+    assert dealer["hand"] in why
+    page.close()
+    _leave(srv, table, 2, me)
+
+
+# -- point 2: pacing ----------------------------------------------------------
+
+
+def test_issue_13_late_player_is_dealt_in_next_round(
+    srv: LiveServer, browser: Any
+) -> None:
+    table = srv.table_id("double-back-jack")
+    early = Api(srv, "Early")
+    early.sit(table, 4)
+    srv.stack_next(table, "Jh 6c 9h Qd 5s")
+    early.bet(table, 4, "blackjack", 500)
+    state = early.post(f"/tables/{table}/deal")
+    assert state["round"]["status"] == "playing"
+    page = _page(browser, srv, "Late")
+    _sit(page, srv, table, 2)
+    page.wait_for_selector("#late:not([hidden])")
+    assert "next round" in page.inner_text("#late")
+    early.post(f"/tables/{table}/actions", {"seat": 4, "action": "stand"})
+    page.wait_for_selector(".seat.mine button.spot")
+    page.click(".seat.mine button.spot[data-wager='blackjack']")
+    _idle(page)
+    page.click("#deal")  # "Ready": Early has no wager, so it deals now
+    page.wait_for_selector(".seat.mine .card")
+    me = _token(page)
+    s = _table_state(srv, table, me)
+    assert any(st["seat"] == 2 for st in s["round"]["stakes"])
+    assert s["round"]["status"] in ("playing", "betting")
+    page.close()
+    _leave(srv, table, 4, early.headers)
