@@ -94,3 +94,36 @@ def test_verify_holds_rounds_to_the_rules_submission(tmp_path: Path) -> None:
     assert "tie_payout='8:1'; the Rules Submission says '9:1'" in (
         result.stdout
     )
+
+
+SCENARIOS = sorted(
+    (Path(__file__).resolve().parents[1] / "scenarios").glob("*/*.json")
+)
+
+
+def test_591_7_u_every_scenario_round_conforms() -> None:
+    """Every round tests/scenarios deals conforms, stack known or not."""
+    from croupier.hhf import from_scenario
+    from croupier.scenario import run_scenario
+
+    checked = 0
+    for path in SCENARIOS:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        result = run_scenario(doc)
+        if result.exit_code != 0:
+            continue
+        history = from_scenario(doc, result, round_id=path.stem)
+        assert verify_round(history) is None, path.name
+        unknown = dataclasses.replace(
+            history,
+            shoe=dataclasses.replace(
+                history.shoe,
+                known="as_dealt",
+                stack=None,
+                discard=None,
+                starting_position=None,
+            ),
+        )
+        assert verify_round(unknown) is None, path.name
+        checked += 1
+    assert checked > 150

@@ -90,17 +90,43 @@ def _logged_rules(game: str, text: str) -> GameRules:
     return find_game(game).rules_type.from_mapping(values)
 
 
-_COMPLEMENTS: dict[tuple[str, str], Counter[str]] = {}
+_COMPLEMENTS: dict[int, tuple[GameRules, Counter[str]]] = {}
+"""Each rules object's full shoe, by identity (the rules are cached, so
+the same object comes back for the same rules; it is kept alive here)."""
 
 
 def _complement(spec: GameSpec, rules: GameRules) -> Counter[str]:
-    key = (spec.name, json.dumps(rules.to_dict(), sort_keys=True))
-    found = _COMPLEMENTS.get(key)
-    if found is None:
+    found = _COMPLEMENTS.get(id(rules))
+    if found is None or found[0] is not rules:
         shoe = spec.new_shoe(rules, SeededRng(0))
-        found = Counter(str(card) for card in shoe.complement.elements())
-        _COMPLEMENTS[key] = found
-    return found
+        counts = Counter(str(card) for card in shoe.complement.elements())
+        if len(_COMPLEMENTS) > 256:
+            _COMPLEMENTS.clear()
+        found = _COMPLEMENTS[id(rules)] = (rules, counts)
+    return found[1]
+
+
+class _QuietRng:
+    """The replay's randomness: only a reshuffle after the round uses it.
+
+    A recorded round's cards are given; a reshuffle that the cover card
+    calls for happens after the last card of the round, and what it
+    decides is not compared (:data:`_LOOSE`). One PCG64 stream serves
+    every replay (building one per round costs more than the round).
+    """
+
+    _stream = SeededRng(0)
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        return self._stream.randbelow(n)
+
+    def describe(self) -> dict[str, object]:
+        """What the source is (a replay)."""
+        return {"kind": "seeded", "generator": "numpy.PCG64", "seed": 0}
+
+
+_RNG = _QuietRng()
 
 
 def _possible(
@@ -193,7 +219,10 @@ def _tail(
             count = len(tail) if count is None else count
         elif kind == "deck_removed":
             removed.extend(parse_cards(step["cards"]))
-    if not tail and removed:
+    if not tail and removed and count is not None:
+        # the removed deck lists the positions' cards, then the remainder
+        tail = removed[len(removed) - count :] if count else []
+    elif not tail and removed:
         left = Counter(removed) - Counter(drawn)
         for card in removed:
             if left[card] > 0:
@@ -265,7 +294,7 @@ def _run(
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,
-        rng=SeededRng(0),
+        rng=_RNG,
         new_shoe=history.shoe.new_shoe,
         starting_position=_start(history)
         if spec.uses_starting_position
