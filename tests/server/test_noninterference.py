@@ -588,10 +588,6 @@ def test_issue12_point1_views_depend_only_on_what_the_viewer_sees(
             "the permutation left every later-shown card in place"
         )
         compared += _compare(base, later, viewer, upto)
-        print(
-            f"{name} viewer {viewer}: {len(hidden.until)} cards shown "
-            f"at step {upto}, {len(hidden.forever)} never"
-        )
     assert compared > 20
 
 
