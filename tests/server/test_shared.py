@@ -324,7 +324,7 @@ def test_shared_a_retry_that_waited_for_the_lock_is_replayed(
     pg_url: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A retry on b checks its key before a's first attempt commits."""
+    """A retry on b looks its key up under the table's lock only."""
     a, b = pair
     table = _table(a, "midibaccarat")
     who = _player(a, "fay")
@@ -338,13 +338,14 @@ def test_shared_a_retry_that_waited_for_the_lock_is_replayed(
     looks = []
 
     def late(idem: Any, request: str) -> Any:
-        looks.append(idem)
-        # the first look (before the lock) races ahead of a's commit
-        return None if len(looks) == 1 else real(idem, request)
+        # inside the turn's transaction, which holds the table's lock:
+        # no look before it could race ahead of a's commit
+        looks.append(casino._open is not None)
+        return real(idem, request)
 
     monkeypatch.setattr(casino, "stored_response", late)
     retry = b.post(f"/tables/{table}/wagers", json=body, headers=key)
-    assert len(looks) == 2  # looked again under the table's lock
+    assert looks == [True]  # looked once, under the table's lock
     assert retry.status_code == 200, retry.json()
     assert retry.headers["Idempotent-Replayed"] == "true"
     assert retry.json() == first.json()

@@ -28,7 +28,6 @@ from sqlalchemy.orm import Session
 
 from croupier.history import Recorder
 from croupier.registry import GameSpec
-from croupier.rng import SecureRng
 from croupier.round import Action
 from croupier.server import db, shared
 from croupier.server.errors import NotFoundError
@@ -40,7 +39,7 @@ from croupier.server.runtime import (
     TableRuntime,
 )
 from croupier.server.serial import is_outage
-from croupier.server.tables import TableSettings
+from croupier.server.tables import RecordedRng, TableSettings
 from croupier.shoe import Shoe
 
 __all__ = [
@@ -106,24 +105,35 @@ def restore_round(
     spec = rt.spec
     rules = spec.rules_type.from_mapping(json.loads(row.rules_json))
     attach = attach and row.discard is not None
-    shoe = Shoe.stacked(
-        row.shoe, discard=(row.discard or "") if attach else ""
-    )
+    # the rack too when detached: a shuffle in play gathers it (591.7(d))
+    shoe = Shoe.stacked(row.shoe, discard=row.discard or "")
+    inputs = conn.execute(
+        select(db.RoundInputRow.kind, db.RoundInputRow.data_json)
+        .where(db.RoundInputRow.round_id == row.id)
+        .order_by(db.RoundInputRow.n)
+    ).all()
+    # a shuffle in play draws again what it drew then (RecordedRng)
+    drawn = [
+        pair
+        for kind, text in inputs
+        if kind == "draws"
+        for pair in json.loads(text)["draws"]
+    ]
+    rng = rt.table.rng if attach else RecordedRng()
+    if not isinstance(rng, RecordedRng):  # pragma: no cover - server tables
+        rng = RecordedRng()
+    rng.replay.clear()
+    rng.replay.extend((int(n), int(v)) for n, v in drawn)
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,
-        rng=rt.table.rng if attach else SecureRng(),
+        rng=rng,
         new_shoe=row.new_shoe,
         starting_position=row.starting_position,
     )
     recorder = Recorder(
         spec.name, rnd, starting_position=row.starting_position
     )
-    inputs = conn.execute(
-        select(db.RoundInputRow.kind, db.RoundInputRow.data_json)
-        .where(db.RoundInputRow.round_id == row.id)
-        .order_by(db.RoundInputRow.n)
-    ).all()
     every = conn.execute(
         select(db.EventRow.scope, db.EventRow.data_json)
         .where(db.EventRow.round_id == row.id)
@@ -159,8 +169,14 @@ def restore_round(
         elif kind == "deal":
             recorder.deal()
             dealt = True
+        elif kind == "draws":
+            continue
         else:
             recorder.apply(Action.from_dict(data))
+    if rng.replay:
+        rng.replay.clear()
+        msg = "replaying the inputs left stored draws unused"
+        raise ReplayMismatchError(msg)
     replayed = [e.to_dict() for e in rnd.events]
     if len(replayed) != len(stored) or not all(
         _same(g, w) for g, w in zip(replayed, stored, strict=True)
@@ -591,6 +607,4 @@ def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
 
 def _owners(row: db.RoundRow) -> list[tuple[int, int]]:
     """(player, seat) of a stored round's owners."""
-    return [
-        (int(v), int(k)) for k, v in json.loads(row.owners_json).items()
-    ]
+    return [(int(v), int(k)) for k, v in json.loads(row.owners_json).items()]

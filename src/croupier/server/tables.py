@@ -9,7 +9,8 @@ already has (events, inputs, stakes taken, payouts made).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -27,6 +28,7 @@ __all__ = [
     "Limits",
     "LiveRound",
     "Player",
+    "RecordedRng",
     "TableRuntime",
     "TableSettings",
 ]
@@ -204,7 +206,7 @@ class TableRuntime:
         self.shoe_no = shoe_no
         """Shoes used so far."""
         self.table = Table(
-            spec, spec.rules_type.from_mapping(rules), rng=SecureRng()
+            spec, spec.rules_type.from_mapping(rules), rng=RecordedRng()
         )
         """The engine's table (shoe across rounds, CSPRNG shuffles)."""
         self.shoe_events = 0
@@ -262,9 +264,52 @@ class TableRuntime:
 
     def fresh_table(self) -> None:
         """Start over with a new engine table (a new shoe is due)."""
-        self.table = Table(self.spec, self.table.rules, rng=SecureRng())
+        self.table = Table(self.spec, self.table.rules, rng=RecordedRng())
         self.shoe_events = 0
 
 
 Idem = tuple[int, str] | None
 """(player id, Idempotency-Key) of a request, if it carried one."""
+
+
+class RecordedRng:
+    """The CSPRNG, keeping each draw of a round so it can be replayed.
+
+    A round may shuffle in play (the cover card came out: 591.7(d),
+    681a.7(d)). Its stored stack and inputs alone cannot reproduce that
+    shuffle, so another process rebuilding the round (or this one after
+    a restart) would draw a different order. The server stores the
+    draws each step made (``draws`` inputs, server-side only: they name
+    the new order of the shoe) and replays them: draws queued in
+    :attr:`replay` are given back, in order, before any new one.
+    """
+
+    def __init__(self, replay: Iterable[Sequence[int]] = ()) -> None:
+        self._secure = SecureRng()
+        self.replay: deque[tuple[int, int]] = deque(
+            (int(n), int(v)) for n, v in replay
+        )
+        """Draws to give back first: (bound, value)."""
+        self.drawn: list[list[int]] = []
+        """New draws not yet taken for storage: [bound, value]."""
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``: replayed, else drawn."""
+        if self.replay:
+            bound, value = self.replay.popleft()
+            if bound != n:
+                msg = f"replayed draw below {bound}, asked below {n}"
+                raise ValueError(msg)
+            return value
+        value = self._secure.randbelow(n)
+        self.drawn.append([n, value])
+        return value
+
+    def describe(self) -> dict[str, object]:
+        """As the CSPRNG describes itself (no seed)."""
+        return self._secure.describe()
+
+    def take(self) -> list[list[int]]:
+        """The draws since the last take (and forget them)."""
+        out, self.drawn = self.drawn, []
+        return out
