@@ -704,3 +704,5 @@ def test_issue12_point1_rule_table_covers_every_event_type() -> None:
     )
     assert not missing, missing
     assert set(RULES) >= {"hand_set", "decision_made", "card_dealt"}
+    # the server's pacing events (point 2) are shown to everyone
+    assert set(RULES) >= {"clock_expired", "seat_freed", "seats_left_out"}
