@@ -284,6 +284,82 @@ CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
         "collecting seat 3's cards",
     ),
     (
+        "591_7_g_insurance_not_offered",
+        DBJ,
+        "insurance-won",
+        remove(type="announced", ref="591.7(g)"),
+        "591.7(g)",
+        "insurance is open",
+    ),
+    (
+        "591_7_j_hit_card_dealt_face_down",
+        DBJ,
+        "player-21-paid-before-dealer-21",
+        edit({"face_up": False}, type="card_dealt", ref="591.7(j)"),
+        "591.7(j)",
+        "dealing 6h to seat 1",
+    ),
+    (
+        "591_7_k_2_double_card_not_dealt_as_the_double",
+        DBJ,
+        "audit-591-7-q-1-second-chance-on-double-for-less-dealer-22",
+        edit({"purpose": ""}, type="card_dealt", purpose="double"),
+        "591.7(k)(2)",
+        "as double",
+    ),
+    (
+        "591_7_n_hole_card_not_turned",
+        DBJ,
+        "audit-591-7-o-dealer-stands-on-soft-17",
+        remove(type="card_exposed", ref="591.7(n)"),
+        "591.7(n)",
+        "exposing dealer's As",
+    ),
+    (
+        "681a_7_h_wrong_winner_announced",
+        B21,
+        "both_over_21_lower_wins",
+        edit(
+            {"text": "Player 24, Banker 23: Player wins"},
+            type="announced",
+            ref="681a.7(h)",
+        ),
+        "681a.7(h)",
+        "Banker wins",
+    ),
+    (
+        "681a_7_i_player_wager_paid_on_a_loss",
+        B21,
+        "both_over_21_lower_wins",
+        edit(
+            {"outcome": "win", "net": 1000},
+            type="wager_settled",
+            wager="player",
+        ),
+        "681a.7(i)(3)(ii)",
+        "(lose, net -1000)",
+    ),
+    (
+        "681a_7_j_banker_commission_not_taken",
+        B21,
+        "natural_with_bonus",
+        edit(
+            {"net": 1000, "commission": 0},
+            type="wager_settled",
+            wager="banker",
+        ),
+        "681a.7(j)(2)(i)",
+        "net 950",
+    ),
+    (
+        "681a_7_k_tie_underpaid",
+        B21,
+        "audit-681a-7-k-1-equal-bust-totals-tie-wins",
+        edit({"net": 800}, type="wager_settled", wager="tie"),
+        "681a.7(k)(1)(i)",
+        "net 1000",
+    ),
+    (
         "629a_5_f_burned_7_after_an_exposed_9",
         "midibaccarat",
         "audit-629a-5-f-burn-nine-burns-nine-more",
@@ -457,3 +533,77 @@ def test_impossible_shoe_in_a_log_is_refused_unless_marked() -> None:
     )
     again = verify_round(marked)
     assert again is None or "x 6s" not in again.message
+
+
+def _new_midibaccarat_shoe() -> HandHistory:
+    from croupier.hhf.sample import sample_histories
+
+    history = next(sample_histories("midibaccarat", 1, seed=8, seats=3))
+    assert history.shoe.new_shoe
+    assert verify_round(history) is None
+    return history
+
+
+def _prepared(
+    history: HandHistory, change: Callable[[Steps], object]
+) -> HandHistory:
+    steps = json.loads(json.dumps(list(history.shoe.preparation)))
+    change(steps)
+    return dataclasses.replace(
+        history,
+        shoe=dataclasses.replace(history.shoe, preparation=tuple(steps)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "ref", "fragment"),
+    [
+        (remove(type="shuffled"), "629a.5(a)", "the shuffle first"),
+        (
+            edit({"position": 6}, type="cover_card_inserted", purpose="cut"),
+            "629a.5(c)",
+            "6 cards from the top",
+        ),
+        (
+            edit(
+                {"position": 410},
+                type="cover_card_inserted",
+                purpose="reshuffle marker",
+            ),
+            "629a.5(d)",
+            "6 cards above the bottom",
+        ),
+    ],
+    ids=["629a_5_a_no_shuffle", "629a_5_c_cut_too_near", "629a_5_d_marker"],
+)
+def test_629a_5_shoe_preparation_broken(
+    change: Callable[[Steps], object], ref: str, fragment: str
+) -> None:
+    deviation = verify_round(_prepared(_new_midibaccarat_shoe(), change))
+    assert deviation is not None
+    assert deviation.ref == ref, str(deviation)
+    assert fragment in deviation.message, str(deviation)
+
+
+def test_591_7_d_cover_card_reached_not_logged() -> None:
+    history = dealt(scenario(DBJ, "cover-card-mid-round"), as_dealt=False)
+    deviation = verify_round(
+        broken(history, remove(type="cover_card_reached"))
+    )
+    assert deviation is not None
+    assert deviation.ref == "591.7(d)", str(deviation)
+
+
+def test_670a_9_b_dealt_from_another_starting_position() -> None:
+    history = dealt(scenario(PG, "copies_go_to_the_dealer"), as_dealt=False)
+    recorded = history.shoe.starting_position
+    assert recorded is not None
+    moved = 1 + recorded % 7
+    deviation = verify_round(
+        broken(
+            history,
+            edit({"position": moved}, type="starting_position_determined"),
+        )
+    )
+    assert deviation is not None
+    assert deviation.ref == "670a.9(b)", str(deviation)

@@ -20,6 +20,7 @@ from typing import Any
 from croupier.cards import Card, parse_cards
 from croupier.errors import CroupierError, ShoeExhaustedError
 from croupier.hhf.format import HandHistory, inputs_of, rules_digest
+from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
@@ -28,7 +29,7 @@ from croupier.rules import GameRules
 from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
-from .explain import explain, explain_missing
+from .explain import describe, explain, explain_missing
 
 __all__ = ["Deviation", "verify_round"]
 
@@ -279,6 +280,73 @@ def _shoe(
     return shoe, None
 
 
+_SHUFFLE_REFS = {
+    "591.7": "591.7(a)",
+    "629a.5": "629a.5(a)",
+    "681a.7": "681a.7(a)",
+    "670a.9": "670a.9(a)(1)",
+}
+"""Where each game requires the shuffle before the cards are dealt."""
+
+
+def _preparation(spec: GameSpec, history: HandHistory) -> Deviation | None:
+    """The shoe's shuffle and cut before a new shoe's first round.
+
+    The shuffle comes first; for Midibaccarat the cut's cover card lies
+    at least 10 cards from either end (629a.5(c)) and the second cover
+    card at least 14 above the bottom (629a.5(d)).
+    """
+    steps = history.shoe.preparation
+    kinds = [str(step.get("type")) for step in steps]
+    placed = [
+        i
+        for i, k in enumerate(kinds)
+        if k in ("cut_offered", "cover_card_inserted")
+    ]
+    shuffled = [i for i, k in enumerate(kinds) if k == "shuffled"]
+    # A reshuffle may happen inside the previous round (591.7(d)(2),
+    # 681a.7(d)(2)), leaving only the cover card to place; Midibaccarat
+    # always shuffles in the preparation, before the cut (629a.5(a)).
+    needs_shuffle = spec.section == "629a.5" and bool(placed)
+    if (needs_shuffle and not shuffled) or (
+        shuffled and placed and shuffled[0] > placed[0]
+    ):
+        ref = _SHUFFLE_REFS.get(spec.section, spec.section)
+        first = steps[placed[0]]
+        return Deviation(
+            ref,
+            f"the shoe's preparation has {describe(first)} before any "
+            f"shuffle; the rule requires the shuffle first",
+            None,
+        )
+    if spec.section != "629a.5" or not shuffled:
+        return None
+    size = int(steps[shuffled[0]].get("cards", 0))
+    for step in steps:
+        if step.get("type") != "cover_card_inserted":
+            continue
+        position = int(step["position"])
+        if step.get("purpose") == "cut" and (
+            position < CUT_MARGIN or size - position < CUT_MARGIN
+        ):
+            return Deviation(
+                "629a.5(c)",
+                f"the cut's cover card went {position} cards from the top "
+                f"and {size - position} from the bottom; the rule requires "
+                f"at least {CUT_MARGIN} from either end",
+            )
+        if step.get("purpose") == "reshuffle marker" and (
+            size - position < SECOND_COVER_MARGIN
+        ):
+            return Deviation(
+                "629a.5(d)",
+                f"the second cover card went {size - position} cards above "
+                f"the bottom; the rule requires at least "
+                f"{SECOND_COVER_MARGIN}",
+            )
+    return None
+
+
 def _start(history: HandHistory) -> int | None:
     if history.shoe.starting_position is not None:
         return history.shoe.starting_position
@@ -429,6 +497,9 @@ def verify_round(
         return problem
     if history.status == "voided":
         return _books(history)
+    problem = _preparation(spec, history)
+    if problem is not None:
+        return problem
     shoe, problem = _shoe(spec, rules, history)
     if problem is not None or shoe is None:
         return problem
