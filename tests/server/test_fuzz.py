@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode, openapi
 from starlette.websockets import WebSocketDisconnect
-from tests.server.conftest import OPERATOR, table_of
+from tests.server.conftest import OPERATOR, balanced_books, table_of
 
 from croupier.server.app import create_app
+from croupier.server.auth import hash_token
 
 EXAMPLES = 12
 """Examples per operation, caller-independent, per generation mode."""
@@ -45,6 +46,9 @@ def callers(client: TestClient) -> dict[str, dict[str, str]]:
     made = client.post("/players", json={"name": "fuzzed seat"}).json()
     table = table_of(client, "double-back-jack")
     auth = {"Authorization": f"Bearer {made['token']}"}
+    who_ids["player"] = int(made["id"])
+    op = {"Authorization": f"Bearer {OPERATOR}"}
+    who_ids["operator"] = int(client.get("/me", headers=op).json()["id"])
     assert client.post(
         f"/tables/{table}/seats", json={"seat": 1}, headers=auth
     ).is_success
@@ -54,6 +58,25 @@ def callers(client: TestClient) -> dict[str, dict[str, str]]:
         "operator": {"Authorization": f"Bearer {OPERATOR}"},
         "stranger": {"Authorization": "Bearer " + "s" * 43},
     }
+
+
+def keep_tokens(client: TestClient, who: dict[str, dict[str, str]]) -> None:
+    """Give the fuzzed callers back their tokens.
+
+    The fuzz may rotate or revoke the caller's own token (``/me/token``,
+    ``/players/{id}/token``); the rest of it must still run as the
+    operator and as the seated player.
+    """
+    casino = client.app.state.casino  # type: ignore[attr-defined]
+    for kind in ("operator", "player"):
+        token = who[kind]["Authorization"].split()[1]
+        player = casino.optional_player(token)
+        if player is None:
+            casino._set_token(who_ids[kind], hash_token(token))
+
+
+who_ids: dict[str, int] = {}
+"""Account ids of the fuzzed callers (set by :func:`callers`)."""
 
 
 def header(headers: Any, name: str) -> str:
@@ -78,7 +101,10 @@ def fuzz_app(app: FastAPI) -> None:
     with TestClient(app) as client:
         who = callers(client)
         schema = openapi.from_asgi("/openapi.json", app)
-        operations = [r.ok() for r in schema.get_all_operations()]
+        operations = [
+            r.ok()  # type: ignore[union-attr]
+            for r in schema.get_all_operations()
+        ]
         assert len(operations) >= 15
         for operation in operations:
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
@@ -88,8 +114,10 @@ def fuzz_app(app: FastAPI) -> None:
                     case=operation.as_strategy(generation_mode=mode),
                     caller=st.sampled_from(sorted(who)),
                 )
-                def one(case: schemathesis.Case, caller: str) -> None:
+                def one(case: schemathesis.Case[Any], caller: str) -> None:
                     response = case.call(headers=who[caller])
+                    if "/token" in case.path:
+                        keep_tokens(client, who)
                     check_answer(
                         response.status_code,
                         response.headers,
@@ -104,6 +132,9 @@ def fuzz_app(app: FastAPI) -> None:
                     assert mode is GenerationMode.NEGATIVE
         fuzz_socket(client, who)
         assert boundary_sweep(client, who) > 500
+        # the callers kept their tokens, and the books still balance
+        assert client.get("/me", headers=who["player"]).is_success
+        balanced_books(client)
 
 
 NASTY_PATH = [
@@ -159,9 +190,9 @@ def body_schema(spec: dict[str, Any], operation: dict[str, Any]) -> Any:
 
 def plain_value(schema: dict[str, Any]) -> Any:
     """A well-formed value for a property (the sweep's baseline)."""
-    kind = schema.get("type")
-    if kind is None and "anyOf" in schema:
-        kind = schema["anyOf"][0].get("type")
+    kind = str(schema.get("type"))
+    if "anyOf" in schema:
+        kind = str(schema["anyOf"][0].get("type"))
     return {
         "integer": 1,
         "string": "x",
@@ -227,6 +258,8 @@ def boundary_sweep(client: TestClient, who: dict[str, dict[str, str]]) -> int:
                     headers=headers[sent % 2],
                 )
                 sent += 1
+                if "/token" in path:
+                    keep_tokens(client, who)
                 check_answer(
                     response.status_code,
                     response.headers,
