@@ -503,17 +503,28 @@ def test_591_7_d_cover_card_not_reached_in_the_log() -> None:
     assert deviation.ref == "681a.7(d)", str(deviation)
 
 
-def test_recorded_stack_card_not_from_the_top() -> None:
-    history = dealt(scenario(DBJ, "insurance-won"), as_dealt=False)
+@pytest.mark.parametrize(
+    ("game", "name", "ref"),
+    [
+        (DBJ, "insurance-won", "591.7(a)"),
+        (B21, "natural_with_bonus", "681a.7(a)"),
+    ],
+    ids=["591_7_a", "681a_7_a"],
+)
+def test_recorded_stack_card_not_from_the_top(
+    game: str, name: str, ref: str
+) -> None:
+    history = dealt(scenario(game, name), as_dealt=False)
 
     def second_card_first(steps: Steps) -> None:
-        a = steps[first(steps, type="card_dealt", card="9c")]
-        b = steps[first(steps, type="card_dealt", card="Ah")]
-        a["card"], b["card"] = b["card"], a["card"]
+        a, b = [i for i, s in enumerate(steps) if s["type"] == "card_dealt"][
+            :2
+        ]
+        steps[a]["card"], steps[b]["card"] = steps[b]["card"], steps[a]["card"]
 
     deviation = verify_round(broken(history, second_card_first))
     assert deviation is not None
-    assert "card 2 out of the shoe is Ah" in deviation.message
+    assert deviation.ref == ref, str(deviation)
     assert "did not come from the top of the shoe" in deviation.message
 
 

@@ -249,7 +249,7 @@ def _shoe(
             if i >= len(order) or _card(order[i]) != card:
                 want = order[i] if i < len(order) else "no card"
                 return None, Deviation(
-                    _option_ref(spec, "decks"),
+                    _FROM_THE_SHOE.get(spec.section, spec.section),
                     f"card {i + 1} out of the shoe is {card}, but the "
                     f"recorded stack has {want} there: a card did not come "
                     f"from the top of the shoe",
@@ -287,6 +287,15 @@ _SHUFFLE_REFS = {
     "670a.9": "670a.9(a)(1)",
 }
 """Where each game requires the shuffle before the cards are dealt."""
+
+
+_FROM_THE_SHOE = {
+    "591.7": "591.7(a)",
+    "681a.7": "681a.7(a)",
+    "629a.5": "629a.8(c)",
+    "670a.9": "670a.9(c)",
+}
+"""Where each game has the cards dealt from the top of the stack."""
 
 
 def _preparation(spec: GameSpec, history: HandHistory) -> Deviation | None:
