@@ -385,3 +385,36 @@ def test_issue12_point2_restart_honours_a_stored_deadline(
         ).json()
         assert any(e["type"] == "clock_expired" for e in detail["events"])
         balanced_books(client)
+
+
+def test_issue12_point2_server_settings_are_the_tables_defaults(
+    db_url: str,
+) -> None:
+    app = create_app(
+        db_url,
+        operator_token=OPERATOR,
+        table_settings={"decision_seconds": 12, "idle_rounds": 5},
+    )
+    with TestClient(app) as client:
+        tables = client.get("/tables").json()
+        assert tables, tables
+        for table in tables:  # the default tables, opened at start-up
+            assert table["settings"] == {
+                "betting_seconds": 20,
+                "decision_seconds": 12,
+                "idle_seat_minutes": 5,
+                "idle_rounds": 5,
+            }
+        r = client.post(
+            "/tables",
+            json={"game": "midibaccarat", "betting_seconds": 7},
+            headers=operator(client),
+        )
+        assert r.json()["settings"]["betting_seconds"] == 7
+        assert r.json()["settings"]["decision_seconds"] == 12
+        refused = client.post(
+            "/tables",
+            json={"game": "midibaccarat", "idle_rounds": 0},
+            headers=operator(client),
+        )
+        assert refused.status_code == 422, refused.json()

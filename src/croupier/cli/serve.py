@@ -14,6 +14,7 @@ from croupier.server.auth import TokenLifetimes, write_secret
 from croupier.server.db import DB_ENV, default_db_url
 from croupier.server.edge import EDGE_ENV, RateLimits, edge
 from croupier.server.inputs import MAX_BALANCE
+from croupier.server.tables import TABLE_SETTINGS_ENV
 
 __all__ = ["serve"]
 
@@ -87,6 +88,39 @@ def serve(
             help="Lifetime of a made-up operator token (D32)", min=0.01
         ),
     ] = TokenLifetimes().operator_hours,
+    betting_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Betting closes this long after a round's first wager, "
+            "for tables opened from now on (D27)",
+            min=0.1,
+            max=3600,
+        ),
+    ] = 20,
+    decision_seconds: Annotated[
+        float,
+        typer.Option(
+            help="A decision's clock; then the default applies (D26)",
+            min=0.1,
+            max=3600,
+        ),
+    ] = 30,
+    idle_seat_minutes: Annotated[
+        float,
+        typer.Option(
+            help="No connection and no request this long frees a seat (D28)",
+            min=0.001,
+            max=1440,
+        ),
+    ] = 5,
+    idle_rounds: Annotated[
+        int,
+        typer.Option(
+            help="Rounds in a row without a wager that free a seat (D28)",
+            min=1,
+            max=1000,
+        ),
+    ] = 3,
     workers: Annotated[
         int,
         typer.Option(
@@ -122,8 +156,19 @@ def serve(
         "player_token_days": player_token_days,
         "operator_token_hours": operator_token_hours,
     }
+    pacing = {
+        "betting_seconds": betting_seconds,
+        "decision_seconds": decision_seconds,
+        "idle_seat_minutes": idle_seat_minutes,
+        "idle_rounds": idle_rounds,
+    }
     try:
-        app = create_app(db, operator_token=operator_token, **edge(settings))
+        app = create_app(
+            db,
+            operator_token=operator_token,
+            table_settings=pacing,
+            **edge(settings),
+        )
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -141,6 +186,7 @@ def serve(
         # each worker stops if this process dies (croupier.server.lifeline)
         os.environ["CROUPIER_WORKER_OF"] = str(os.getpid())
         os.environ[EDGE_ENV] = json.dumps(settings)
+        os.environ[TABLE_SETTINGS_ENV] = json.dumps(pacing)
         if operator_token:
             os.environ["CROUPIER_OPERATOR_TOKEN"] = operator_token
         uvicorn.run(

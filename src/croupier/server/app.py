@@ -37,7 +37,7 @@ import functools
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
@@ -97,7 +97,7 @@ from croupier.server.play_api import (
 from croupier.server.recall import player_list, round_envelope, round_page
 from croupier.server.recovery import load
 from croupier.server.runtime import Casino, Player
-from croupier.server.tables import TableSettings
+from croupier.server.tables import TABLE_SETTINGS_ENV, TableSettings
 from croupier.server.views import (
     game_info,
     round_detail,
@@ -191,6 +191,7 @@ def create_app(
     token_lifetimes: TokenLifetimes | None = None,
     lock_wait_ms: int = db.LOCK_WAIT_MS,
     pacing: bool = True,
+    table_settings: Mapping[str, Any] | None = None,
 ) -> FastAPI:
     """Build the server on ``db_url`` (SQLite file by default).
 
@@ -199,12 +200,15 @@ def create_app(
     else ``$CROUPIER_OPERATOR_TOKEN``, else a new token is logged once),
     and with ``default_tables`` every registered game has a table.
     ``lock_wait_ms`` bounds a wait for the SQLite file's lock (then
-    503); ``pacing`` runs the table clocks (a task of the event loop).
+    503); ``pacing`` runs the table clocks (a task of the event loop);
+    ``table_settings`` are the clocks of tables opened from now on
+    (:class:`~croupier.server.tables.TableSettings`, D26-D28).
     """
     engine = db.make_engine(
         db_url or db.default_db_url(), lock_wait_ms=lock_wait_ms
     )
     casino = Casino(engine, games=games, starting_balance=starting_balance)
+    casino.default_settings = TableSettings.from_mapping(table_settings or {})
     casino.token_lifetimes = token_lifetimes or TokenLifetimes()
     token = operator_token or os.environ.get("CROUPIER_OPERATOR_TOKEN")
     # several processes may start at once on PostgreSQL: one at a time
@@ -225,7 +229,8 @@ def create_app(
     hub = Hub(
         lambda table_id: functools.partial(
             table_snapshot, casino, casino.cached(table_id)
-        )
+        ),
+        hold=serial.holding,  # a later spectator push holds its table too
     )
     serial.notify = hub.notify
     pushes: set[asyncio.Task[None]] = set()
@@ -663,7 +668,12 @@ def app_from_env() -> FastAPI:
         die_with_parent(int(master))
     settings = os.environ.get(EDGE_ENV)
     extra = edge(json.loads(settings)) if settings else {}
-    return create_app(os.environ.get(db.DB_ENV), **extra)
+    pacing = os.environ.get(TABLE_SETTINGS_ENV)
+    return create_app(
+        os.environ.get(db.DB_ENV),
+        table_settings=json.loads(pacing) if pacing else None,
+        **extra,
+    )
 
 
 def _ensure_operator(casino: Casino, token: str | None) -> str | None:

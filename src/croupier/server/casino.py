@@ -95,6 +95,8 @@ class Casino(Pacer):
         """The wall clock of the table clocks (tests inject their own)."""
         self.connections: Counter[tuple[int, int]] = Counter()
         """Open WebSocket connections by (table, player id)."""
+        self.default_settings = TableSettings()
+        """Pacing of a table opened without its own (``croupier serve``)."""
         self.serial = Serial()
         """The thread every change runs on (:mod:`.serial`)."""
         self.on_change: Callable[[int], None] = self.serial.changed
@@ -477,7 +479,9 @@ class Casino(Pacer):
                 raise TableLimitError(
                     f"limits for {wager} must satisfy 0 < min <= max"
                 )
-        paced = TableSettings.from_mapping(settings or {})
+        paced = TableSettings.from_mapping(
+            {**self.default_settings.to_dict(), **(settings or {})}
+        )
         title = name or f"{spec.title}"
         with self.transaction() as conn:
             tid = conn.execute(

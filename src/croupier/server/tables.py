@@ -24,6 +24,7 @@ from croupier.table import Table
 __all__ = [
     "DEFAULT_MAX",
     "DEFAULT_MIN",
+    "TABLE_SETTINGS_ENV",
     "Idem",
     "Limits",
     "LiveRound",
@@ -65,6 +66,10 @@ class Limits:
     def bounds(self, wager: str) -> tuple[int, int]:
         """The (minimum, maximum) for ``wager``."""
         return self.per_wager.get(wager, (self.min_bet, self.max_bet))
+
+
+TABLE_SETTINGS_ENV = "CROUPIER_TABLE_SETTINGS"
+"""The default :class:`TableSettings` of a server worker (JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +123,12 @@ class TableSettings:
         return cls(**out)
 
     def to_dict(self) -> dict[str, float]:
-        """The settings as stored and shown."""
-        return {
-            "betting_seconds": self.betting_seconds,
-            "decision_seconds": self.decision_seconds,
-            "idle_seat_minutes": self.idle_seat_minutes,
-            "idle_rounds": self.idle_rounds,
-        }
+        """The settings as stored and shown (whole numbers as ints)."""
+        out: dict[str, float] = {}
+        for key in self.LIMITS:
+            value = getattr(self, key)
+            out[key] = int(value) if float(value).is_integer() else value
+        return out
 
 
 class LiveRound:
