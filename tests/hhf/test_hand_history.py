@@ -32,6 +32,7 @@ from croupier.history import RoundRecord, replay
 from croupier.registry import all_games
 from croupier.server import db as storage
 from croupier.server.app import create_app
+from croupier.server.edge import RateLimits
 from croupier.verify import verify_round
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -43,11 +44,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A server database after three rounds of every game, two seats."""
     path = tmp_path_factory.mktemp("served") / "croupier.db"
     url = f"sqlite:///{path}"
-    with TestClient(create_app(url, operator_token=OPERATOR)) as client:
-        for spec in all_games():
+    app_ = create_app(
+        url, operator_token=OPERATOR, rate_limits=RateLimits.off()
+    )
+    with TestClient(app_) as client:
+        for n, spec in enumerate(all_games()):
             players = [
-                seat_player(client, spec.name, 1, "ann"),
-                seat_player(client, spec.name, 2, "bob"),
+                seat_player(client, spec.name, 1, f"ann{n}"),
+                seat_player(client, spec.name, 2, f"bob{n}"),
             ]
             for _ in range(3):
                 play_round(players, spec.wagers[0])
