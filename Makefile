@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 CROUPIER := $(VENV)/bin/croupier
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint typecheck pytest bench coverage demo browser postgres clean
+.PHONY: setup run test lint typecheck pytest bench coverage demo browser postgres pdf clean
 
 setup: $(STAMP)
 
@@ -32,6 +32,19 @@ postgres:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    postgresql >/dev/null; }
 
+# Debian's Pango (WeasyPrint lays out the PDF math reports with it), the
+# DejaVu fonts the reports use, and poppler's pdftoppm (the report tests
+# render the PDF pages to PNG).
+pdf:
+	@{ command -v pdftoppm >/dev/null 2>&1 && \
+	  ls /usr/lib/*/libpangoft2-1.0.so.0 >/dev/null 2>&1 && \
+	  ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
+	    >/dev/null 2>&1; } || { \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    poppler-utils libpango-1.0-0 libpangoft2-1.0-0 \
+	    fonts-dejavu-core >/dev/null; }
+
 run: setup
 	@if $(CROUPIER) --help | grep -q " serve "; then \
 	  $(CROUPIER) serve; \
@@ -49,7 +62,7 @@ lint: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
-pytest: setup browser postgres
+pytest: setup browser postgres pdf
 	$(PY) -m pytest
 
 test: lint typecheck pytest

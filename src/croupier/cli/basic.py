@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from croupier.cli.common import console, fail, load_game_rules
+from croupier.cli.common import console, fail, load_game_rules, output_file
 from croupier.errors import CroupierError
 from croupier.registry import all_games, find_game
 from croupier.scenario import run_scenario_text
@@ -122,9 +122,8 @@ def scenario(
     ],
     history: Annotated[
         Path | None,
-        typer.Option(
-            "--history",
-            help="Also append the round as a CHH line to this file.",
+        output_file(
+            "Also append the round as a CHH line to this file.", "--history"
         ),
     ] = None,
 ) -> None:

@@ -50,7 +50,12 @@ def rng_test(
     ] = None,
     rules_file: Annotated[
         Path | None,
-        typer.Option("--rules", help="Rules Submission (decks...)."),
+        typer.Option(
+            "--rules",
+            help="Rules Submission (decks...).",
+            exists=True,
+            dir_okay=False,
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 from sqlalchemy import select, update
 
+from croupier.cli.common import output_file
 from croupier.server import db
 from croupier.server.auth import (
     TokenLifetimes,
@@ -42,9 +43,10 @@ def rotate(
     ] = db.default_db_url(),
     out: Annotated[
         Path | None,
-        typer.Option(
-            help="Write the new token to this file (mode 0600); without "
+        output_file(
+            "Write the new token to this file (mode 0600); without "
             "it the token is shown only if standard output is a terminal",
+            "--out",
         ),
     ] = None,
     hours: Annotated[

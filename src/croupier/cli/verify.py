@@ -31,6 +31,8 @@ def verify(
         typer.Option(
             "--rules",
             help="Rules Submission (TOML or JSON) to hold every round to.",
+            exists=True,
+            dir_okay=False,
         ),
     ] = None,
     as_json: Annotated[

@@ -1,0 +1,157 @@
+"""``croupier report GAME``: the game's math report (issue 15 point 2).
+
+HTML, PDF or JSON; the JSON carries every figure that the documents
+print. See :mod:`croupier.report`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import MofNCompleteColumn, Progress, TextColumn
+
+from croupier.cli.basic import RulesFile, Settings
+from croupier.cli.common import (
+    CommandError,
+    err_console,
+    load_game_rules,
+    output_file,
+)
+from croupier.cli.play import parse_dollars
+from croupier.errors import WagerError
+
+__all__ = ["ReportFormat", "report"]
+
+
+class ReportFormat(StrEnum):
+    """The document to write."""
+
+    HTML = "html"
+    PDF = "pdf"
+    JSON = "json"
+
+
+def _cents(text: str, option: str) -> int:
+    try:
+        return parse_dollars(text)
+    except WagerError as exc:
+        msg = f"{option}: {exc}"
+        raise CommandError(msg) from None
+
+
+def _format(chosen: ReportFormat | None, out: Path | None) -> ReportFormat:
+    if chosen is not None:
+        return chosen
+    suffix = out.suffix.lower().lstrip(".") if out is not None else ""
+    return (
+        ReportFormat(suffix)
+        if suffix in set(ReportFormat)
+        else (ReportFormat.HTML)
+    )
+
+
+def report(
+    game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
+    rules_file: RulesFile = None,
+    settings: Settings = None,
+    fmt: Annotated[
+        ReportFormat | None,
+        typer.Option(
+            "--format", help="html, pdf or json (default: from --out)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        output_file("File to write (default: standard output).", "--out"),
+    ] = None,
+    rounds: Annotated[
+        int,
+        typer.Option(help="Rounds of the statistical evaluation.", min=1),
+    ] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Seed of the simulation.")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Simulation processes (0 = all).", min=0)
+    ] = 1,
+    average_wager: Annotated[
+        str,
+        typer.Option(
+            "--average-wager", help="Average wager, dollars (win per hour)."
+        ),
+    ] = "25",
+    table_maximum: Annotated[
+        str,
+        typer.Option(
+            "--table-maximum",
+            help="Table maximum, dollars, where the rules set none.",
+        ),
+    ] = "5000",
+    hours: Annotated[
+        float,
+        typer.Option(help="Session hours for the risk of ruin.", min=0.01),
+    ] = 4.0,
+    date: Annotated[
+        str | None,
+        typer.Option(help="Report date, YYYY-MM-DD (default: today, UTC)."),
+    ] = None,
+) -> None:
+    """Write the game's math report: HTML, PDF or JSON."""
+    import os
+    from datetime import date as calendar
+
+    from croupier.report import ReportSettings, build_report
+    from croupier.report.render import render_html, render_pdf
+
+    chosen = _format(fmt, out)
+    if chosen is ReportFormat.PDF and out is None and sys.stdout.isatty():
+        msg = "a PDF goes to a file: give --out FILE.pdf"
+        raise CommandError(msg)
+    if date is not None:
+        try:
+            calendar.fromisoformat(date)
+        except ValueError:
+            msg = f"--date: {date!r} is not a date like 2026-12-01"
+            raise CommandError(msg) from None
+    spec, rules = load_game_rules(game, rules_file, settings)
+    report_settings = ReportSettings(
+        rounds=rounds,
+        seed=seed,
+        workers=workers if workers > 0 else (os.cpu_count() or 1),
+        average_wager=_cents(average_wager, "--average-wager"),
+        table_maximum=_cents(table_maximum, "--table-maximum"),
+        session_hours=hours,
+        date=date,
+    )
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn())
+    with Progress(
+        *columns,
+        TextColumn("chunks"),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    ) as bar:
+        task = bar.add_task(f"simulating {spec.name}", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        data = build_report(spec, rules, report_settings, progress=progress)
+    if chosen is ReportFormat.JSON:
+        payload = (json.dumps(data, indent=2) + "\n").encode("utf-8")
+    else:
+        html = render_html(data)
+        payload = (
+            render_pdf(html)
+            if chosen is ReportFormat.PDF
+            else html.encode("utf-8")
+        )
+    if out is None:
+        sys.stdout.buffer.write(payload)
+        sys.stdout.flush()
+    else:
+        out.write_bytes(payload)
+        err_console.print(f"wrote {out} ({len(payload):,} bytes)")

@@ -1,0 +1,591 @@
+"""Assemble a game's math report: every figure, as one JSON document.
+
+:func:`build_report` runs the game's exact analyzer (``croupier
+analyze``) and its simulator (``croupier simulate``) on the same rules,
+then derives the regulator's figures from them (:mod:`.figures`). The
+result is a plain dict: the JSON output, and the only input of the HTML
+and PDF renderers, so the documents print nothing the JSON lacks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from croupier.errors import CroupierError
+from croupier.odds.registry import find_analyzer, find_simulator
+from croupier.odds.report import GameReport, WagerReport
+from croupier.odds.simulate import simulate
+from croupier.registry import GameSpec
+from croupier.report import figures
+from croupier.report.summaries import rules_summary
+from croupier.rules import GameRules
+
+__all__ = [
+    "ReportError",
+    "ReportSettings",
+    "build_report",
+    "rules_digest",
+    "software_version",
+]
+
+SCHEMA = "croupier-math-report/1"
+"""Version of the report's JSON shape."""
+
+
+class ReportError(CroupierError):
+    """A report that cannot be made (no analyzer, bad settings...)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportSettings:
+    """What the report is computed at (all stated in the document)."""
+
+    rounds: int = 1_000_000
+    """Rounds of the statistical evaluation (simulation)."""
+    seed: int = 1
+    """Seed of the simulation's streams."""
+    checkpoints: int = 40
+    """Points of the convergence plot (the simulation's chunks)."""
+    average_wager: int = 2_500
+    """Average wager for the operating figures, in minor units."""
+    table_maximum: int = 500_000
+    """Table maximum, minor units, where the rules fix none."""
+    session_hours: float = 4.0
+    """Session length for the risk of ruin."""
+    date: str | None = None
+    """Report date (ISO); ``None``: today (UTC)."""
+    workers: int = 1
+    """Simulation processes."""
+
+    def check(self) -> None:
+        """Refuse settings that make no report."""
+        if self.rounds < 1:
+            msg = "the simulation needs at least one round"
+            raise ReportError(msg)
+        if self.checkpoints < 1:
+            msg = "the convergence plot needs at least one checkpoint"
+            raise ReportError(msg)
+        if self.average_wager < 1 or self.table_maximum < 1:
+            msg = "wagers and table maximum must be positive"
+            raise ReportError(msg)
+        if not self.session_hours > 0:
+            msg = "the session must last more than 0 hours"
+            raise ReportError(msg)
+
+
+def software_version() -> str:
+    """The installed croupier's version."""
+    try:
+        return version("croupier")
+    except PackageNotFoundError:  # pragma: no cover - always installed
+        return "unknown"
+
+
+def rules_digest(rules: GameRules) -> str:
+    """SHA-256 of the rules' canonical JSON (sorted keys, no spaces).
+
+    Two Rules Submissions with the same options have the same digest.
+    """
+    text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _title(name: str) -> str:
+    """``perfect_pairs_player`` -> ``Perfect pairs player``."""
+    text = name.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def _options(spec: GameSpec, rules: GameRules) -> list[dict[str, Any]]:
+    values = rules.to_dict()
+    return [
+        {
+            "name": info.name,
+            "value": values[info.name],
+            "default": info.default,
+            "changed": values[info.name] != info.default,
+            "provenance": info.provenance.value,
+            "decision": info.decision,
+            "ref": info.ref,
+            "meaning": info.doc,
+        }
+        for info in spec.rules_type.options()
+    ]
+
+
+def _row(row: Mapping[str, Any]) -> dict[str, Any]:
+    p = float(row["probability"])
+    ret = float(row["return"])
+    # The net per unit, rounded off the float noise of return / p.
+    net = round(ret / p, 9) if p > 0 else None
+    n = figures.one_in(p)
+    award = net is not None and net > 0
+    return {
+        "event": str(row["event"]),
+        "pays": str(row.get("pays", "")),
+        "combinations": row.get("combinations"),
+        "probability": p,
+        "true_odds": figures.true_odds(p),
+        "net": net,
+        "return": ret,
+        "one_in": n if award else None,
+        "gli_rare": bool(award and n is not None and n > figures.GLI_RAREST),
+    }
+
+
+_PUSH = re.compile(r"push|tie|equal", re.IGNORECASE)
+
+
+def _find_exact(extra: Mapping[str, Any], key: str) -> float | None:
+    """A game-level exact figure ``key`` anywhere in the analyzer's extra."""
+    for name, value in extra.items():
+        if name == key and isinstance(value, int | float):
+            return float(value)
+        if isinstance(value, Mapping):
+            found = _find_exact(value, key)
+            if found is not None:
+                return found
+    return None
+
+
+def _game_cycle(wager: WagerReport) -> int | None:
+    counts = [row.get("combinations") for row in wager.events]
+    whole = [c for c in counts if isinstance(c, int)]
+    if counts and len(whole) == len(counts):
+        return sum(whole)
+    return None
+
+
+def _max_payout(rows: list[dict[str, Any]]) -> float | None:
+    nets = [r["net"] for r in rows if r["net"] is not None]
+    return max(nets) if nets and max(nets) > 0 else None
+
+
+def _operating(
+    house_edge: float,
+    std_dev: float,
+    stake: int,
+    pace: figures.PacePerHour,
+    hours: float,
+) -> dict[str, Any]:
+    rounds = pace.decisions * hours
+    ruin = {}
+    for risk in (0.01, 0.05):
+        units = figures.units_for_ruin(risk, -house_edge, std_dev, rounds)
+        ruin[f"{round(100 * risk)}%"] = {
+            "units": units,
+            "amount": math.ceil(units * stake),
+        }
+    return {
+        "wager": stake,
+        "decisions_per_hour": pace.decisions,
+        "theoretical_win_per_hour": house_edge * stake * pace.decisions,
+        "volatility_index": figures.volatility_index(std_dev),
+        "session_hours": hours,
+        "session_rounds": rounds,
+        "ruin": ruin,
+    }
+
+
+def _simulated_figures(
+    sim: WagerReport, exact: float | None, running: list[list[float]]
+) -> dict[str, Any]:
+    if sim.ci95 is None:  # pragma: no cover - simulations carry a CI
+        msg = "a simulated wager without a confidence interval"
+        raise ReportError(msg)
+    half = (sim.ci95[1] - sim.ci95[0]) / 2
+    out: dict[str, Any] = {
+        "rounds": sim.extra.get("rounds"),
+        "house_edge": sim.house_edge,
+        "std_dev": sim.std_dev,
+        "ci95": list(sim.ci95),
+        "ci95_half_width": half,
+        "running": running,
+    }
+    if exact is not None:
+        z = figures.z_score(sim.house_edge, exact, half)
+        out.update(
+            exact=exact,
+            difference=sim.house_edge - exact,
+            z=z,
+            inside_ci=sim.ci95[0] <= exact <= sim.ci95[1],
+            cut_card_effect_shows=abs(z) > 1.96,
+        )
+    return out
+
+
+AverageStake = Callable[[GameRules, int, int], dict[str, Any]]
+"""``(rules, rounds, seed) ->`` the mean stake per initial unit
+(``mean``), its 95 % half-width (``ci95_half_width``), ``rounds`` and the
+mean count per round of each growing decision (``per_round``)."""
+
+
+def _dbj_average_stake(
+    rules: GameRules, rounds: int, seed: int
+) -> dict[str, Any]:
+    """Units on the layout per initial unit in Double Back Jack.
+
+    Rounds are played by the simulation kernel with the analyzer's
+    strategy from freshly shuffled shoes; each double and split adds one
+    unit, a Second Chance Wager one unit, insurance half a unit.
+    """
+    import numpy as np
+
+    from croupier.games.double_back_jack.rules import DoubleBackJackRules
+    from croupier.odds.double_back_jack import play_one_round
+
+    if not isinstance(rules, DoubleBackJackRules):  # pragma: no cover
+        msg = "not Double Back Jack rules"
+        raise ReportError(msg)
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    shoe = np.tile(np.arange(52, dtype=np.int64), rules.decks)
+    units = {"double": 1.0, "split": 1.0, "second_chance": 1.0}
+    units["insurance"] = 0.5
+    counts = dict.fromkeys(units, 0)
+    total = 0.0
+    total_sq = 0.0
+    for _ in range(rounds):
+        rng.shuffle(shoe)
+        result = play_one_round([int(c) for c in shoe[:40]], rules)
+        stake = 1.0
+        for decision in result.decisions:
+            if decision in units:
+                stake += units[decision]
+                counts[decision] += 1
+        total += stake
+        total_sq += stake * stake
+    mean = total / rounds
+    var = max(total_sq / rounds - mean * mean, 0.0)
+    return {
+        "mean": mean,
+        "ci95_half_width": 1.959963984540054 * math.sqrt(var / rounds),
+        "rounds": rounds,
+        "per_round": {k: v / rounds for k, v in counts.items()},
+    }
+
+
+GROWING: dict[str, tuple[str, AverageStake]] = {
+    "double-back-jack": (
+        "blackjack",
+        _dbj_average_stake,
+    ),
+}
+"""Wagers that can grow (doubles, splits, Second Chance), per game."""
+
+
+def _element_of_risk(
+    spec: GameSpec,
+    rules: GameRules,
+    wager: str,
+    house_edge: float,
+    extra: Mapping[str, Any],
+    settings: ReportSettings,
+) -> dict[str, Any] | None:
+    given = extra.get("average_stake")
+    if isinstance(given, int | float) and given > 0:
+        return {
+            "value": figures.element_of_risk(house_edge, float(given)),
+            "average_stake": float(given),
+            "method": "exact (analyzer)",
+        }
+    grows = GROWING.get(spec.name)
+    if grows is None or grows[0] != wager:
+        return None
+    rounds = max(2_000, min(settings.rounds, 200_000))
+    stake = grows[1](rules, rounds, settings.seed)
+    mean = float(stake["mean"])
+    played = int(stake["rounds"])
+    return {
+        "value": figures.element_of_risk(house_edge, mean),
+        "average_stake": mean,
+        "average_stake_ci95_half_width": stake["ci95_half_width"],
+        "rounds": played,
+        "per_round": stake["per_round"],
+        "method": (
+            f"average stake estimated from {played:,} rounds played with "
+            "the analyzer's strategy (fresh shoes); doubles, splits and "
+            "Second Chance add one unit, insurance half a unit"
+        ),
+    }
+
+
+def _notes(extra: Mapping[str, Any]) -> list[str]:
+    return [
+        f"{_title(k)}: {v}"
+        for k, v in extra.items()
+        if isinstance(v, str) and k not in ("pays",)
+    ]
+
+
+def _stake(extra: Mapping[str, Any], settings: ReportSettings) -> int:
+    fixed = extra.get("stake")
+    return int(fixed) if isinstance(fixed, int) else settings.average_wager
+
+
+def _wager(
+    name: str,
+    exact: WagerReport | None,
+    sim: WagerReport | None,
+    context: dict[str, Any],
+) -> dict[str, Any]:
+    spec: GameSpec = context["spec"]
+    rules: GameRules = context["rules"]
+    settings: ReportSettings = context["settings"]
+    analysis: GameReport | None = context["analysis"]
+    running: dict[str, list[list[float]]] = context["running"]
+    source = exact if exact is not None else sim
+    if source is None:  # pragma: no cover - one of them exists
+        msg = f"no figures for {name}"
+        raise ReportError(msg)
+    game_extra = analysis.extra if analysis is not None else {}
+    rows = [_row(r) for r in source.events]
+    push = float(source.extra.get("push_frequency", 0.0))
+    hit = source.extra.get("hit_frequency")
+    if exact is None and sim is not None:
+        # Observed: a push is a row of net 0 named as one (push, tie).
+        push = sum(
+            r["probability"]
+            for r in rows
+            if r["net"] == 0 and _PUSH.search(r["event"])
+        )
+        hit = sum(r["probability"] for r in rows if (r["net"] or 0) > 0)
+    stake = _stake(source.extra, settings)
+    table_max = context["table_maximum"]
+    top = _max_payout(rows)
+    exact_edge = (
+        exact.house_edge
+        if exact is not None
+        else _find_exact(game_extra, f"{name}_house_edge")
+    )
+    out: dict[str, Any] = {
+        "name": name,
+        "title": _title(name),
+        "method": "exact" if exact is not None else "simulation",
+        "label": (
+            "exact analysis"
+            if exact is not None
+            else (
+                f"from a simulation of {settings.rounds:,} rounds "
+                "(not enumerated here); every figure carries its "
+                "sampling error"
+            )
+        ),
+        "house_edge": source.house_edge,
+        "house_edge_exact": (
+            str(exact.house_edge_exact)
+            if exact is not None and exact.house_edge_exact is not None
+            else None
+        ),
+        "house_edge_ci95": list(source.ci95) if source.ci95 else None,
+        "house_edge_excluding_ties": figures.edge_excluding_ties(
+            source.house_edge, push
+        ),
+        "push_frequency": push,
+        "hit_frequency": hit,
+        "std_dev": source.std_dev,
+        "element_of_risk": _element_of_risk(
+            spec, rules, name, source.house_edge, source.extra, settings
+        ),
+        "max_payout_units": top,
+        "stake": stake,
+        "stake_fixed": "stake" in source.extra,
+        "max_payout_at_table_maximum": (
+            None
+            if top is None
+            else math.floor(
+                top * (stake if "stake" in source.extra else table_max)
+            )
+        ),
+        "game_cycle": _game_cycle(source),
+        "rows": rows,
+        "gli_rare_awards": [r["event"] for r in rows if r["gli_rare"]],
+        "notes": _notes(source.extra),
+        "operating": _operating(
+            source.house_edge,
+            source.std_dev,
+            stake,
+            context["pace"],
+            settings.session_hours,
+        ),
+        "simulation": (
+            None
+            if sim is None
+            else _simulated_figures(sim, exact_edge, running.get(name, []))
+        ),
+    }
+    if exact is None and exact_edge is not None:
+        out["house_edge_exact_elsewhere"] = exact_edge
+    return out
+
+
+def _checkpoint_chunk(settings: ReportSettings) -> int:
+    return max(1, math.ceil(settings.rounds / settings.checkpoints))
+
+
+def _shoe_text(spec: GameSpec, rules: GameRules) -> str:
+    values = rules.to_dict()
+    decks = values.get("decks")
+    parts = []
+    if spec.reshuffle_every_round:
+        parts.append("a freshly shuffled deck every round")
+    elif decks:
+        parts.append(f"{decks}-deck shoes, shuffled and cut")
+    if "penetration" in values:
+        parts.append(f"cut card at {values['penetration']} of the shoe")
+    if "second_cover_from_bottom" in values:
+        parts.append(
+            "second cover card "
+            f"{values['second_cover_from_bottom']} cards from the bottom"
+        )
+    return ", ".join(parts) or "shoes dealt as the rules prescribe"
+
+
+def _strategy_chart(spec: GameSpec, rules: GameRules) -> dict[str, Any]:
+    """The Double Back Jack strategy chart, as the report prints it."""
+    if spec.name != "double-back-jack":
+        return {}
+    from croupier.games.double_back_jack.rules import DoubleBackJackRules
+    from croupier.odds.double_back_jack import strategy_chart
+
+    if not isinstance(rules, DoubleBackJackRules):  # pragma: no cover
+        return {}
+    chart = strategy_chart(rules).to_dict()
+    later = chart.get("after_first_decision", {})
+    sections = [
+        ("First decision (two cards)", chart.get("first_decision", {})),
+        ("Second Chance (busted total)", chart.get("second_chance", {})),
+        ("Later decisions, hard total", later.get("hard", {})),
+        ("Later decisions, soft total", later.get("soft", {})),
+    ]
+    sections = [(title, rows) for title, rows in sections if rows]
+    first_rows = next(iter(sections[0][1].values())) if sections else {}
+    return {
+        "house_edge": chart.get("house_edge"),
+        "legend": chart.get("legend", {}),
+        "insurance": chart.get("insurance", []),
+        "ups": list(first_rows),
+        "sections": sections,
+    }
+
+
+def build_report(
+    spec: GameSpec,
+    rules: GameRules,
+    settings: ReportSettings | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Every figure of the game's math report, as a JSON-able dict."""
+    settings = settings or ReportSettings()
+    settings.check()
+    analyzer = find_analyzer(spec.name)
+    simulator = find_simulator(spec.name)
+    if analyzer is None and simulator is None:
+        msg = f"no analysis or simulation for {spec.name}"
+        raise ReportError(msg)
+    analysis = analyzer(rules) if analyzer is not None else None
+    sim_report: GameReport | None = None
+    if simulator is not None:
+        sim_report = simulate(
+            spec.name,
+            simulator,
+            rules,
+            rounds=settings.rounds,
+            seed=settings.seed,
+            workers=settings.workers,
+            chunk_rounds=_checkpoint_chunk(settings),
+            progress=progress,
+        )
+    values = rules.to_dict()
+    rules_max = values.get("table_maximum")
+    table_max = (
+        int(rules_max)
+        if isinstance(rules_max, int)
+        else settings.table_maximum
+    )
+    pace = figures.DECISIONS_PER_HOUR.get(
+        spec.name, figures.PacePerHour(60, "table game", "assumed")
+    )
+    running: dict[str, list[list[float]]] = (
+        sim_report.extra.get("running", {}) if sim_report else {}
+    )
+    context = {
+        "spec": spec,
+        "rules": rules,
+        "settings": settings,
+        "analysis": analysis,
+        "running": running,
+        "table_maximum": table_max,
+        "pace": pace,
+    }
+    exact_wagers = analysis.wagers if analysis is not None else {}
+    sim_wagers = sim_report.wagers if sim_report is not None else {}
+    order = list(exact_wagers) + [
+        w for w in sim_wagers if w not in exact_wagers
+    ]
+    wagers = [
+        _wager(name, exact_wagers.get(name), sim_wagers.get(name), context)
+        for name in order
+    ]
+    date = settings.date or datetime.now(UTC).date().isoformat()
+    game_extra = {
+        k: v
+        for k, v in (analysis.extra if analysis else {}).items()
+        if isinstance(v, int | float | str)
+    }
+    return {
+        "schema": SCHEMA,
+        "title": f"{spec.title}: mathematics of the game",
+        "game": spec.name,
+        "game_title": spec.title,
+        "section": spec.section,
+        "date": date,
+        "software": {"name": "croupier", "version": software_version()},
+        "rules_digest": rules_digest(rules),
+        "summary": rules_summary(spec.name),
+        "options": _options(spec, rules),
+        "rules": values,
+        "settings": {
+            "rounds": settings.rounds,
+            "seed": settings.seed,
+            "chunk_rounds": _checkpoint_chunk(settings),
+            "average_wager": settings.average_wager,
+            "table_maximum": table_max,
+            "table_maximum_source": (
+                "rules option table_maximum"
+                if isinstance(rules_max, int)
+                else "stated for this report"
+            ),
+            "session_hours": settings.session_hours,
+        },
+        "pace": {
+            "decisions_per_hour": pace.decisions,
+            "basis": pace.basis,
+            "source": pace.source,
+        },
+        "simulation": None
+        if sim_report is None
+        else {
+            "rounds": sim_report.rounds,
+            "seed": settings.seed,
+            "chunk_rounds": _checkpoint_chunk(settings),
+            "shoes": _shoe_text(spec, rules),
+            "seconds": sim_report.seconds,
+        },
+        "analysis": {
+            "method": analysis.method if analysis else None,
+            "figures": game_extra,
+        },
+        "wagers": wagers,
+        "strategy_chart": _strategy_chart(spec, rules),
+        "gli_rarest": figures.GLI_RAREST,
+        "volatility_z": figures.VOLATILITY_Z,
+    }
