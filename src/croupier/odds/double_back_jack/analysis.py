@@ -8,8 +8,11 @@ of the initial Blackjack Wager: the Blackjack Wager with its doubles and
 splits, the Second Chance Wagers and the insurance the strategy places
 (each wager's share is in ``extra``).
 
-See :mod:`.strategy` for the approximation (decisions after the first
-are total dependent, on the shoe less the three initial cards).
+The house edge of the report is the exact CDZ- figure of :mod:`.ca`;
+the tables of :func:`solve` (decisions after the first total
+dependent, on the shoe less the three initial cards: an approximation)
+remain the strategy the simulator and the chart play, reported as
+``approximate``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from croupier.games.double_back_jack.rules import DoubleBackJackRules
 from croupier.money import Odds
 from croupier.odds.report import ExactEvent, GameReport, WagerReport
 
+from .ca import CAResult, solve_ca
+from .carules import CARules, HoleCard, Surrender
 from .dealer import DEALER_LABELS, N_DEALER, dealer_table, full_composition
 from .strategy import HS_SIZE, N_STATES, solve_all
 
@@ -327,36 +332,108 @@ def _return_rows(
     return rows, shares
 
 
+def exact_rows(result: CAResult) -> list[dict[str, Any]]:
+    """The exact CDZ- return table by kind of round.
+
+    Rows: player Blackjack, dealer Blackjack (the original wager lost to
+    the card reader), surrender, the rounds played out (doubles, splits
+    and Second Chance Wagers included) and the insurance wager; their
+    returns sum to minus the house edge.
+    """
+    rules = result.rules
+    peek = rules.hole_card is not HoleCard.ENHC_ALL
+    refund = float(rules.surrender_refund) - 1.0
+    rows = {
+        k: [0.0, 0.0]
+        for k in (
+            "blackjack",
+            "dealer blackjack",
+            "surrender",
+            "played out",
+            "insurance",
+        )
+    }
+    for key, sit in result.situations.items():
+        prob = result.probability[key]
+        base = sit.value - sit.insurance_value
+        if sit.insure:
+            rows["insurance"][0] += prob
+            rows["insurance"][1] += prob * sit.insurance_value
+        if sit.best == "blackjack":
+            rows["blackjack"][0] += prob
+            rows["blackjack"][1] += prob * base
+            continue
+        early = rules.surrender is Surrender.EARLY and sit.best == "surrender"
+        if early:
+            rows["surrender"][0] += prob
+            rows["surrender"][1] += prob * refund
+            continue
+        bj = sit.p_dealer_bj if peek else 0.0
+        rows["dealer blackjack"][0] += prob * bj
+        rows["dealer blackjack"][1] -= prob * bj
+        name = "surrender" if sit.best == "surrender" else "played out"
+        rows[name][0] += prob * (1.0 - bj)
+        rows[name][1] += prob * (base + bj)
+    return [
+        {"event": k, "pays": "", "probability": p, "return": r}
+        for k, (p, r) in rows.items()
+        if p > 0
+    ]
+
+
 def analyze(rules: DoubleBackJackRules) -> GameReport:
     """The ``croupier analyze double-back-jack`` report.
 
-    Probabilities are computed in binary floating point and converted
-    exactly to fractions; the rounding residual (below 1e-12) is added
-    to the most likely row so that the table sums to 1.
+    The house edge is the exact CDZ- figure of :mod:`.ca` (``method``
+    ``exact``). The standard deviation is not computed exactly: it is
+    the one of the simulator's strategy tables (the total-dependent
+    approximation of :mod:`.strategy`), reported as ``approximate``
+    with that strategy's own edge, which is also approximate.
     """
-    solution = solve(rules)
-    rows, shares = _return_rows(solution)
+    ca_rules = CARules.from_game(rules)
+    result = solve_ca(ca_rules)
+    approx = solve(rules)
+    approx_rows, shares = _return_rows(approx)
+    approx_wager = WagerReport.exact(approx_rows)
     table = dealer_table(rules.decks)
-    wager = WagerReport.exact(
-        rows,
-        strategy_ev=solution.ev,
-        return_by_wager=shares,
-        approximation=(
-            "first decision composition dependent (two cards vs up "
-            "card); later decisions total dependent on the shoe less "
-            "the three initial cards"
-        ),
+    rows = exact_rows(result)
+    hit = sum(r["probability"] for r in rows if r["event"] == "blackjack")
+    wager = WagerReport(
+        house_edge=result.edge,
+        std_dev=approx_wager.std_dev,
+        events=rows,
+        extra={
+            "strategy": result.strategy,
+            "method": "exact",
+            "std_dev_method": (
+                "approximate: sigma of the simulator's total-dependent "
+                "strategy, not of CDZ-"
+            ),
+            "blackjack_frequency": hit,
+        },
     )
     extra: dict[str, Any] = {
+        "strategy": result.strategy,
         "dealer_outcomes": table.to_dict(),
         "dealer_labels": list(DEALER_LABELS),
+        "simulator_strategy": {
+            "method": "approximate",
+            "description": (
+                "first decision composition dependent; later decisions "
+                "total dependent on the shoe less the three initial "
+                "cards (what croupier simulate plays)"
+            ),
+            "house_edge": approx_wager.house_edge,
+            "error_vs_exact": approx_wager.house_edge - result.edge,
+            "return_by_wager": shares,
+        },
     }
     return GameReport(
         game=GAME,
         rules=rules.to_dict(),
         method="exact",
-        seconds=solution.seconds,
+        seconds=result.seconds,
         wagers={"blackjack": wager},
-        compile_seconds=solution.compile_seconds,
+        compile_seconds=approx.compile_seconds,
         extra=extra,
     )

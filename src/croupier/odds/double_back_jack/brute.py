@@ -52,8 +52,16 @@ def _minus(shoe: Shoe, v: int) -> Shoe:
     return shoe[:v] + (shoe[v] - 1,) + shoe[v + 1 :]
 
 
-class ShoeExhaustedError(RuntimeError):
-    """The shoe ran out of cards in some deal (shoe too small)."""
+class ShoeExhaustedError(RulesError):
+    """The shoe runs out of cards in some deal (shoe too small)."""
+
+    def __init__(self) -> None:
+        """The refusal, naming the shoe."""
+        super().__init__(
+            "the shoe runs out of cards in some deal; every deal must "
+            "be possible for an exact enumeration",
+            key="shoe",
+        )
 
 
 class BruteForce:
@@ -87,7 +95,8 @@ class BruteForce:
     def _dealer(self, shoe: Shoe, hard: int, ace: bool) -> tuple[float, ...]:
         """Outcomes 17..21, 22, 23+ of a dealer holding hard/ace."""
         t = _total(hard, ace)
-        hits17 = self.rules.dealer_hits_soft_17 and ace and t == 17
+        soft = ace and hard + 10 <= 21
+        hits17 = self.rules.dealer_hits_soft_17 and soft and t == 17
         if t >= 17 and not hits17:
             out = [0.0] * 7
             out[min(t, 23) - 17] = 1.0

@@ -258,6 +258,8 @@ class Situation:
     """P(dealer Blackjack) for this situation."""
     insure: bool
     """Whether the CDZ- strategy insures."""
+    insurance_value: float = 0.0
+    """The insurance wager's share of :attr:`value`."""
 
 
 def _situation(u: _Up, a: int, b: int) -> Situation:
@@ -286,6 +288,7 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
             bj * (1 - pbj) + ins,
             pbj,
             insure,
+            ins,
         )
     i0 = hand_index([a, b])
     t = u.plain
@@ -305,7 +308,7 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
     shown = [e / m0 if e > NEG / 2 else NEG for e in evs]
     if rules.surrender is Surrender.EARLY:
         shown[4] = refund
-    return Situation(tuple(shown), ACTIONS[k], value + ins, pbj, insure)
+    return Situation(tuple(shown), ACTIONS[k], value + ins, pbj, insure, ins)
 
 
 @dataclass(frozen=True, slots=True)

@@ -261,7 +261,19 @@ class CARules(GameRules):
     )
 
     def __post_init__(self) -> None:
-        """Refuse combinations the analyzer does not define."""
+        """Coerce enum names; refuse combinations the analyzer does not
+        define."""
+        for name, kind in (
+            ("surrender", Surrender),
+            ("double_on", DoubleOn),
+            ("hole_card", HoleCard),
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                try:
+                    object.__setattr__(self, name, kind(value))
+                except ValueError:
+                    self._refuse(name, f"unknown value {value!r}")
         if self.hole_card is not HoleCard.PEEK:
             if self.surrender is Surrender.LATE:
                 self._refuse(
