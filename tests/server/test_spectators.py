@@ -271,3 +271,146 @@ def test_issue12_point4_spectators_get_the_latest_state_paced() -> None:
         assert seen == [0, 1, 5]
     assert built.count(None) == 2
     assert built.count(7) == 5
+
+
+def _handshake(port: int, path: str, *, rcvbuf: int | None = None) -> Any:
+    """A raw WebSocket connection (its socket), past the 101 answer."""
+    import base64
+    import os
+    import socket
+
+    sock = socket.socket()
+    if rcvbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nupgrade: websocket\r\n"
+        f"connection: Upgrade\r\nsec-websocket-key: {key}\r\n"
+        "sec-websocket-version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def _frames(sock: Any) -> list[tuple[int, bytes]]:
+    """Every frame the server sent until it closed: (opcode, payload)."""
+    data = b""
+    while chunk := sock.recv(1 << 16):
+        data += chunk
+    frames = []
+    i = 0
+    while i + 2 <= len(data):
+        opcode, size = data[i] & 0x0F, data[i + 1] & 0x7F
+        i += 2
+        if size == 126:
+            size = int.from_bytes(data[i : i + 2], "big")
+            i += 2
+        elif size == 127:
+            size = int.from_bytes(data[i : i + 8], "big")
+            i += 8
+        frames.append((opcode, data[i : i + size]))
+        i += size
+    return frames
+
+
+def test_issue12_point4_stalled_client_dropped_on_a_real_server(
+    tmp_path: Any,
+) -> None:
+    """uvicorn, real sockets: a client that stops reading (its socket
+    full) is closed with 4408 once its queue fills, while a reading
+    client on the same table goes on receiving every change."""
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+    from tests.server.conftest import OPERATOR
+    from tests.server.procs import free_port
+
+    from croupier.server.app import create_app
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'slow.db'}", operator_token=OPERATOR
+    )
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    hub = app.state.hub
+    try:
+        while not server.started:
+            time.sleep(0.02)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+            table = next(
+                t["id"]
+                for t in http.get("/tables").json()
+                if t["game"] == "six-card-fortune-pai-gow"
+            )
+            made = [
+                http.post("/players", json={"name": n}).json()
+                for n in ("ann", "sam", "rea")
+            ]
+            ann = {"Authorization": f"Bearer {made[0]['token']}"}
+            http.post(f"/tables/{table}/seats", json={"seat": 1}, headers=ann)
+            path = f"/ws/tables/{table}?token="
+            stalled = _handshake(port, path + made[1]["token"], rcvbuf=4096)
+            reader = _handshake(port, path + made[2]["token"])
+            got: list[tuple[int, bytes]] = []
+            done = threading.Thread(target=lambda: got.extend(_frames(reader)))
+            done.start()
+
+            def watchers() -> set[int]:
+                return {
+                    c.player.id
+                    for c in list(hub.clients.get(table, ()))
+                    if c.player is not None
+                }
+
+            rounds = after = 0
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and after < 5:
+                if made[1]["id"] not in watchers():
+                    after += 1  # rounds played once it is gone
+                rounds += 1
+                http.post(
+                    f"/tables/{table}/wagers",
+                    json={"seat": 1, "wager": "pai_gow", "amount": 100},
+                    headers=ann,
+                )
+                state = http.post(f"/tables/{table}/deal", headers=ann).json()
+                for _ in range(4):
+                    pending = state["round"]["pending"]
+                    if not pending:
+                        break
+                    legal = pending["legal"]
+                    name = next(
+                        a
+                        for a in ("no_double_down", "house_way")
+                        if a in legal
+                    )
+                    state = http.post(
+                        f"/tables/{table}/actions",
+                        json={"seat": 1, "action": name},
+                        headers=ann,
+                    ).json()
+            assert after == 5, "the stalled client was never dropped"
+            assert made[2]["id"] in watchers()
+            reader.shutdown(1)
+            stalled_frames = _frames(stalled)
+            done.join(10)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    closes = [p for op, p in stalled_frames if op == 8]
+    assert closes, "no close frame reached the stalled client"
+    assert int.from_bytes(closes[0][:2], "big") == CLOSE_TOO_SLOW
+    assert b"too slow" in closes[0]
+    texts = [p for op, p in got if op == 1]
+    assert len(texts) >= 3 * rounds  # wager, deal, decisions: each pushed
+    assert sum(op == 1 for op, _p in stalled_frames) < len(texts)
