@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -261,11 +261,7 @@ class Pacer(Dealer):
         rt.queued_events.clear()
         state = self.pacing_state(rt)
         if state != rt.stored_pacing:
-            conn.execute(
-                update(db.GameTableRow)
-                .where(db.GameTableRow.id == rt.id)
-                .values(pacing_json=state)
-            )
+            self.sql.pacing.run(conn, {"tid": rt.id, "pacing": state})
             rt.stored_pacing = state
 
     def _store_server_event(

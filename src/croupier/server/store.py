@@ -213,6 +213,13 @@ class Statements:
             dialect,
         )
         """Store a round's seat owners."""
+        self.pacing = Prepared(
+            _TABLES.update()
+            .where(_TABLES.c.id == bindparam("tid"))
+            .values(pacing_json=bindparam("pacing")),
+            dialect,
+        )
+        """Store a table's pacing state (clock, ready, seats)."""
         self.idempotent = Prepared(
             _IDEM.insert().inline(),
             dialect,
