@@ -55,6 +55,16 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> str:
             ]
             for _ in range(3):
                 play_round(players, spec.wagers[0])
+            if spec.name == "double-back-jack":
+                # one round voided by the operator (D25) after a wager
+                wager = {"seat": 1, "wager": spec.wagers[0], "amount": 500}
+                assert players[0].post("/wagers", wager).status_code == 200
+                voided = client.post(
+                    f"/tables/{players[0].table_id}/void",
+                    json={"reason": "a test of the export"},
+                    headers={"Authorization": f"Bearer {OPERATOR}"},
+                )
+                assert voided.status_code == 200, voided.json()
     return url
 
 
@@ -84,7 +94,8 @@ def _stored(url: str) -> dict[str, tuple[str | None, Any]]:
 def test_810a_11_server_rounds_round_trip_every_game(
     served: str, tmp_path: Path
 ) -> None:
-    histories = _export(served, tmp_path / "day.jsonl")
+    every = _export(served, tmp_path / "day.jsonl")
+    histories = [h for h in every if h.status == "over"]
     stored = _stored(served)
     assert {h.game for h in histories} == set(GAMES)
     assert sorted(h.round_id for h in histories) == sorted(stored)
@@ -125,6 +136,26 @@ def test_810a_11_server_rounds_round_trip_every_game(
             assert player.balance_after == (
                 player.balance_before - player.total_bet + player.total_won
             )
+
+
+def test_810a_11_voided_round_exported_with_its_refund(
+    served: str, tmp_path: Path
+) -> None:
+    histories = _export(served, tmp_path / "day.jsonl")
+    [void] = [h for h in histories if h.status == "voided"]
+    assert void.void_reason == "a test of the export"
+    assert [
+        (s["seat"], s["amount"], s["outcome"], s["net"])
+        for s in void.settlements
+    ] == [(1, 500, "void", 0)]
+    assert [s["type"] for s in void.procedure][-1] == "round_voided"
+    assert [s["seq"] for s in void.procedure] == list(
+        range(1, len(void.procedure) + 1)
+    )
+    [player] = void.players
+    assert (player.seat, player.total_bet, player.total_won) == (1, 500, 500)
+    assert player.balance_after == player.balance_before
+    assert verify_round(void) is None
 
 
 def test_810a_11_export_since_keeps_later_rounds(

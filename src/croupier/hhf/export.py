@@ -127,17 +127,23 @@ def _voided_stakes(
 ) -> dict[int, list[dict[str, Any]]]:
     """A voided round's money per seat: staked and refunded."""
     out: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for round_id, seat, kind, amount in conn.execute(
+    for round_id, seat, kind, amount, wager in conn.execute(
         select(
             db.TransactionRow.round_id,
             db.TransactionRow.seat,
             db.TransactionRow.kind,
             db.TransactionRow.amount,
+            db.TransactionRow.wager,
         ).order_by(db.TransactionRow.id)
     ):
         if round_id in round_ids and seat is not None:
             out[int(round_id)].append(
-                {"seat": int(seat), "kind": kind, "amount": int(amount)}
+                {
+                    "seat": int(seat),
+                    "kind": kind,
+                    "amount": int(amount),
+                    "wager": wager,
+                }
             )
     return out
 
@@ -153,20 +159,32 @@ def _voided(
     reason = ""
     if row.record_json:
         reason = str(json.loads(row.record_json).get("voided", ""))
-    moves = stakes.get(row.id, [])
-    rows = [
-        {
-            "seat": m["seat"],
-            "amount": -m["amount"] if m["amount"] < 0 else 0,
-            "net": 0,
-        }
-        for m in moves
-    ]
-    players = players_of([r for r in rows if r["amount"]], owners, balances)
     spec = find_game(row.game)
     steps = list(events.get((row.id, "round"), []))
     for extra in events.get((row.id, "server"), []):
         steps.append({**extra, "seq": len(steps) + 1})
+    void_ref = next(
+        (
+            str(step["ref"])
+            for step in reversed(steps)
+            if step.get("type") == "round_voided" and step.get("ref")
+        ),
+        "D25",
+    )
+    # every stake went back (D25): one void settlement per stake
+    settlements = [
+        {
+            "seat": m["seat"],
+            "wager": str(m["wager"] or "stake"),
+            "amount": -m["amount"],
+            "outcome": "void",
+            "net": 0,
+            "ref": void_ref,
+        }
+        for m in stakes.get(row.id, [])
+        if m["kind"] == "stake" and m["amount"] < 0
+    ]
+    players = players_of(settlements, owners, balances)
     return HandHistory(
         round_id=str(row.id),
         table=row.table_id,
@@ -188,7 +206,7 @@ def _voided(
             preparation=tuple(events.get((row.id, "shoe"), [])),
         ),
         procedure=tuple(steps),
-        settlements=(),
+        settlements=tuple(settlements),
         players=players,
     )
 
