@@ -117,6 +117,7 @@ def export_rounds(
                 owners=owners,
                 balances=seat_balances,
                 preparation=preparation,
+                table_steps=events.get((row.id, "server"), []),
             )
         else:
             yield _voided(row, events, owners, seat_balances, stakes)

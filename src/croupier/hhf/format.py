@@ -90,6 +90,7 @@ def schema() -> dict[str, Any]:
 
 _ITEMS = {
     "procedure": "step",
+    "table_steps": "step",
     "players": "player",
     "settlements": "settlement",
 }
@@ -213,7 +214,7 @@ def validate(doc: object) -> None:
     _fail(jsonschema.exceptions.best_match(record.iter_errors(doc)), "")
     if not isinstance(doc, dict):  # pragma: no cover - the schema says so
         return
-    lists = [(name, kind, doc[name]) for name, kind in _ITEMS.items()]
+    lists = [(name, kind, doc.get(name, [])) for name, kind in _ITEMS.items()]
     preparation = doc["shoe"].get("preparation", [])
     lists.append(("shoe/preparation", "step", preparation))
     seen = _SEEN
@@ -344,6 +345,8 @@ class HandHistory:
     """Format version."""
     rules_digest: str = field(default="")
     """``sha256:...`` of the rules; computed when left empty."""
+    table_steps: tuple[dict[str, Any], ...] = ()
+    """The table's own steps around the round (clocks, seats left out)."""
 
     def __post_init__(self) -> None:
         if not self.rules_digest:
@@ -371,6 +374,8 @@ class HandHistory:
         out["players"] = [p.to_dict() for p in self.players]
         out["shoe"] = self.shoe.to_dict()
         out["procedure"] = list(self.procedure)
+        if self.table_steps:
+            out["table_steps"] = list(self.table_steps)
         out["settlements"] = list(self.settlements)
         return out
 
@@ -406,6 +411,7 @@ class HandHistory:
                 preparation=tuple(shoe.get("preparation", ())),
             ),
             procedure=tuple(data["procedure"]),
+            table_steps=tuple(data.get("table_steps", ())),
             settlements=tuple(data["settlements"]),
         )
 
@@ -543,6 +549,7 @@ def from_record(
     balances: Mapping[int, tuple[int | None, int | None]] | None = None,
     preparation: Iterable[Mapping[str, Any]] = (),
     irregularity_test: bool = False,
+    table_steps: Iterable[Mapping[str, Any]] = (),
 ) -> HandHistory:
     """A stored (or recorded) round in CHH form; the stack is known."""
     spec = find_game(record.game)
@@ -566,6 +573,7 @@ def from_record(
         procedure=tuple(record.events),
         settlements=tuple(record.settlements),
         players=players_of(record.settlements, owners, balances),
+        table_steps=tuple(dict(e) for e in table_steps),
     )
 
 
