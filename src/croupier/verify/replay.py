@@ -505,6 +505,13 @@ def verify_round(
     if problem is not None or rules is None:
         return problem
     if history.status == "voided":
+        for row in history.settlements:
+            if row["outcome"] != "void" or row["net"] != 0:
+                return Deviation(
+                    str(row["ref"]),
+                    f"a voided round settled {_text(row)}; every wager "
+                    f"must be returned",
+                )
         return _books(history)
     problem = _preparation(spec, history)
     if problem is not None:
