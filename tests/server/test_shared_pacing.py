@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 from tests.server.conftest import OPERATOR, balanced_books
 
 from croupier.server.app import create_app
@@ -137,3 +138,36 @@ def test_issue12_point2_shared_clock_default_applied_by_the_lock_holder(
         # each default applied exactly once, each with its decision
         assert len(defaults) == len(decisions)
         balanced_books(b)
+
+
+def test_issue12_point5_lost_postgresql_connection_answers_503(
+    pg_url: str,
+) -> None:
+    app = create_app(pg_url, operator_token=OPERATOR)
+    with TestClient(app) as client:
+        table = _table(client, "midibaccarat")
+        who = _seated(client, table, "cy")
+        bet = {"seat": 1, "wager": "banker", "amount": 500}
+        r = client.post(f"/tables/{table}/wagers", json=bet, headers=who)
+        assert r.status_code == 200, r.json()
+        engine = create_engine(pg_url)
+        try:
+            with engine.connect() as conn:  # the server's sessions end
+                conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM "
+                        "pg_stat_activity WHERE datname = "
+                        "current_database() AND pid <> pg_backend_pid()"
+                    )
+                )
+        finally:
+            engine.dispose()
+        r = client.post(f"/tables/{table}/deal", headers=who)
+        assert r.status_code == 503, r.text
+        assert r.headers["content-type"] == "application/json"
+        assert int(r.headers["retry-after"]) >= 1
+        assert r.json()["error"] == "StorageUnavailable"
+        # the next attempt reconnects; nothing was lost meanwhile
+        state = client.post(f"/tables/{table}/deal", headers=who).json()
+        assert [s["seat"] for s in state["last"]["settlements"]] == [1]
+        balanced_books(client)
