@@ -656,41 +656,57 @@ async def run_clocks(
     path requests take. After a failure (an outage) the table is left
     alone for a few seconds.
     """
-    serial = casino.serial
     backoff: dict[int, float] = {}
     last_sweep = 0.0
     while True:
         loop_now = time.monotonic()
-        due = _due_tables(casino)
-        if casino.shared and loop_now - last_sweep >= sweep:
-            try:
-                due |= await serial.read(lambda: _stored_due(casino))
-            except Exception:
-                log.warning("clocks: stored deadlines not read")
-        for table_id in sorted(due):
-            if backoff.get(table_id, 0) > loop_now:
-                continue
+        swept = loop_now - last_sweep >= sweep
+        if swept:
+            last_sweep = loop_now
+        try:
+            await _tick(casino, backoff, loop_now, swept=swept)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the clocks must never stop
+            log.exception("clocks: tick failed")
+        await asyncio.sleep(tick)
+
+
+async def _tick(
+    casino: Pacer, backoff: dict[int, float], loop_now: float, *, swept: bool
+) -> None:
+    """One pass: due clocks, then (every ``sweep``) gone players' seats."""
+    serial = casino.serial
+    due = _due_tables(casino)
+    if casino.shared and swept:
+        try:
+            due |= await serial.read(lambda: _stored_due(casino))
+        except Exception:
+            log.warning("clocks: stored deadlines not read")
+    for table_id in sorted(due):
+        if backoff.get(table_id, 0) > loop_now:
+            continue
+        try:
+            await serial.run(
+                functools.partial(casino.expire, table_id), table=table_id
+            )
+        except Exception as exc:
+            _failed(backoff, table_id, exc)
+    if not swept:
+        return
+    now = casino.now_ms()
+    for rt in list(casino.tables.values()):
+        if not rt.seats or backoff.get(rt.id, 0) > loop_now:
+            continue
+        async with serial.holding(rt.id):  # no job changes it meanwhile
+            idle = casino.idle_seats(rt, now)
+        if idle:
             try:
                 await serial.run(
-                    functools.partial(casino.expire, table_id), table=table_id
+                    functools.partial(casino.free_idle, rt.id), table=rt.id
                 )
             except Exception as exc:
-                _failed(backoff, table_id, exc)
-        if loop_now - last_sweep >= sweep:
-            last_sweep = loop_now
-            now = casino.now_ms()
-            for rt in list(casino.tables.values()):
-                if backoff.get(rt.id, 0) > loop_now:
-                    continue
-                if rt.seats and casino.idle_seats(rt, now):
-                    try:
-                        await serial.run(
-                            functools.partial(casino.free_idle, rt.id),
-                            table=rt.id,
-                        )
-                    except Exception as exc:
-                        _failed(backoff, rt.id, exc)
-        await asyncio.sleep(tick)
+                _failed(backoff, rt.id, exc)
 
 
 def _failed(backoff: dict[int, float], table_id: int, exc: Exception) -> None:
