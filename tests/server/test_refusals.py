@@ -177,10 +177,10 @@ def test_591_7_double_refused_over_balance(client: TestClient) -> None:
     if "double-back-jack" not in GAMES:
         pytest.skip("double-back-jack is not registered")
     table = table_of(client, "double-back-jack")
-    for _ in range(40):
+    for i in range(40):
         poor = client.post(
             "/players",
-            json={"name": "p", "balance": 1000},
+            json={"name": f"p{i}", "balance": 1000},  # names unique (D31)
             headers=operator(client),
         ).json()
         h = {"Authorization": f"Bearer {poor['token']}"}
