@@ -35,6 +35,7 @@ from .exact import (
     dealer_multisets,
     hand_index,
     hand_pass,
+    mark_reach,
     player_hands,
 )
 
@@ -127,6 +128,10 @@ def _pass(
         np.zeros(m),
         np.zeros(m),
     )
+    f_hit = follow.hits() if follow is not None else np.zeros(n, np.int8)
+    reach = np.zeros(n, dtype=np.int8)
+    if follow is not None:
+        mark_reach(counts, child, f_hit, hand_index([extra]), reach)
     hand_pass(
         shoe,
         extra,
@@ -145,8 +150,9 @@ def _pass(
         out.bust_dec,
         out.bust_sc,
         follow is not None,
-        follow.hits() if follow is not None else np.zeros(n, np.int8),
+        f_hit,
         follow.takes() if follow is not None else np.zeros(m, np.int8),
+        reach,
     )
     return out
 

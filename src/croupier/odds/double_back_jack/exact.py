@@ -351,6 +351,7 @@ def hand_pass(
     follow: bool,
     f_hit: np.ndarray,
     f_sc: np.ndarray,
+    reach: np.ndarray,
 ) -> None:
     """Value every hand composition against ``up`` (joint with no BJ).
 
@@ -365,7 +366,9 @@ def hand_pass(
 
     With ``follow`` the hands do not choose: a hand hits where
     ``f_hit`` is 1 and a bust takes the Second Chance where ``f_sc`` is
-    1 (the pre-split strategy a split hand follows under CDZ-).
+    1 (the pre-split strategy a split hand follows under CDZ-), and
+    only the hands marked in ``reach`` (:func:`mark_reach`) are valued;
+    the stand of a hand of four or more cards that hits is not needed.
     """
     jmax = 1
     for i in range(d_cnt.shape[0]):
@@ -393,6 +396,8 @@ def hand_pass(
         dbl[i] = NEG
         if extra > 0 and h_cnt[i, extra] == 0:
             continue
+        if follow and reach[i] == 0:
+            continue
         n = 0
         ok = True
         for v in range(1, 11):
@@ -412,13 +417,19 @@ def hand_pass(
             stand[i] = par[Q_21] * m
             best[i] = stand[i]
             continue
-        _dealer(
-            r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd, False, w0, w
-        )
-        s = 0.0
-        for o in range(8):
-            if dd[o] != 0.0 and (o < 7 or par[Q_BJ_LOSES] > 0):
-                s += dd[o] * _stand_pay(t, o, par)
+        ncards = 0
+        for v in range(1, 11):
+            ncards += h_cnt[i, v]
+        s = NEG
+        if not (follow and f_hit[i] == 1 and ncards >= 4 and t < 21):
+            _dealer(
+                r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd,
+                False, w0, w,
+            )  # fmt: skip
+            s = 0.0
+            for o in range(8):
+                if dd[o] != 0.0 and (o < 7 or par[Q_BJ_LOSES] > 0):
+                    s += dd[o] * _stand_pay(t, o, par)
         stand[i] = s
         if t == 21 or n == 0:
             best[i] = s
@@ -492,3 +503,35 @@ def hand_pass(
             best[i] = e_hit if f_hit[i] == 1 else s
         else:
             best[i] = max(s, e_hit)
+
+
+@njit(cache=True)
+def mark_reach(
+    h_cnt: np.ndarray,
+    h_child: np.ndarray,
+    f_hit: np.ndarray,
+    one: int,
+    reach: np.ndarray,
+) -> None:
+    """Mark the hands a split hand can become (``reach``).
+
+    ``one`` is the index of the one-card hand (the pair card); two-card
+    hands are all reachable and may hit or double, later hands only
+    where the strategy ``f_hit`` hits.
+    """
+    reach[:] = 0
+    for v in range(1, 11):
+        j = h_child[one, v]
+        if j >= 0:
+            reach[j] = 1
+    for i in range(h_cnt.shape[0] - 1, -1, -1):
+        if reach[i] == 0:
+            continue
+        ncards = 0
+        for v in range(1, 11):
+            ncards += h_cnt[i, v]
+        if ncards == 2 or f_hit[i] == 1:
+            for v in range(1, 11):
+                j = h_child[i, v]
+                if j >= 0:
+                    reach[j] = 1
