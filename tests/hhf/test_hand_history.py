@@ -219,3 +219,60 @@ def test_chh_schema_ships_in_the_package_and_refuses_bad_lines(
     del good["rules"]
     with pytest.raises(HistoryFormatError, match="'rules' is a required"):
         validate(good)
+
+
+def _mutations(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Copies of ``doc`` each broken (or not) in one place."""
+    out: list[dict[str, Any]] = []
+
+    def variant(change: Any) -> None:
+        copy = json.loads(json.dumps(doc))
+        change(copy)
+        out.append(copy)
+
+    variant(lambda d: None)
+    variant(lambda d: d.pop("players"))
+    variant(lambda d: d.update(extra=1))
+    variant(lambda d: d["game"].update(id=5))
+    variant(lambda d: d["software"].pop("version"))
+    variant(lambda d: d["rules"].update(digest="sha256:XYZ"))
+    variant(lambda d: d["rules"].update(values=[]))
+    variant(lambda d: d.update(started_at="yesterday"))
+    variant(lambda d: d["shoe"].update(stack="As Kd ZZ"))
+    variant(lambda d: d["shoe"].update(known="guessed"))
+    variant(lambda d: d["procedure"][0].update(seq=0))
+    variant(lambda d: d["procedure"][0].update(seq="1"))
+    variant(lambda d: d["procedure"][-1].update(ref="591.7 (a)"))
+    variant(lambda d: d["procedure"][-1].update(ref="D25"))
+    variant(lambda d: d["procedure"][-1].update(type="Card Dealt"))
+    for i, step in enumerate(doc["procedure"]):
+        if step["type"] == "card_dealt":
+            variant(lambda d, i=i: d["procedure"][i].pop("face_up"))
+            variant(lambda d, i=i: d["procedure"][i].update(card="1s"))
+            variant(lambda d, i=i: d["procedure"][i].update(hand=-1))
+            break
+    variant(lambda d: d["settlements"][0].update(outcome="won"))
+    variant(lambda d: d["settlements"][0].update(hand=0))
+    variant(lambda d: d["players"][0].update(total_bet=-1))
+    variant(lambda d: d["players"][0].update(player_id=""))
+    return out
+
+
+def test_chh_validation_item_by_item_equals_the_whole_schema() -> None:
+    """The split, cached check accepts exactly what the schema accepts."""
+    import jsonschema
+
+    from croupier.hhf.sample import sample_histories
+
+    whole = jsonschema.Draft202012Validator(schema())
+    for game in GAMES:
+        for history in sample_histories(game, 2, seed=3):
+            for doc in _mutations(history.to_dict()):
+                expected = whole.is_valid(doc)
+                for _ in range(2):  # the second time from the cache
+                    try:
+                        validate(doc)
+                    except HistoryFormatError:
+                        assert not expected, doc
+                    else:
+                        assert expected, doc

@@ -114,13 +114,40 @@ def _validators() -> tuple[
         record["properties"][name] = {"type": "array"}
     record["$defs"]["shoe"]["properties"]["preparation"] = {"type": "array"}
     defs = record.pop("$defs")
+    record = _inline(record, defs)
     items = {
         kind: jsonschema.Draft202012Validator(
             _inline(full["$defs"][kind], full["$defs"])
         )
         for kind in set(_ITEMS.values())
     }
-    return jsonschema.Draft202012Validator(_inline(record, defs)), items
+    # the record's objects that repeat from round to round are checked
+    # on their own, so that a repeat is looked up instead
+    for name in _PARTS:
+        items[name] = jsonschema.Draft202012Validator(
+            record["properties"][name]
+        )
+        record["properties"][name] = {"type": "object"}
+    return jsonschema.Draft202012Validator(record), items
+
+
+_PARTS = ("game", "software", "rules")
+"""Record fields (objects) validated separately and cached."""
+
+
+def _part_key(name: str, value: object) -> tuple[str, Any] | None:
+    """A cache key for a record part whose validity it determines."""
+    if not isinstance(value, dict):
+        return None
+    if name == "rules":
+        values, digest = value.get("values"), value.get("digest")
+        if not isinstance(digest, str):
+            return None
+        # valid iff the keys are right, values is an object and the
+        # digest has the pattern: the key holds exactly those facts
+        return name, (tuple(sorted(value)), isinstance(values, dict), digest)
+    plain = _key(name, value)
+    return None if plain is None else (name, plain[1])
 
 
 @cache
@@ -169,6 +196,8 @@ _SEEN: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
 """Items already found valid, by kind and content (``seq`` left out): a
 day's log repeats the same steps and settlements over and over."""
 _PLAIN_VALUES = (str, int, bool, float, type(None))
+_PARTS_SEEN: set[tuple[str, Any]] = set()
+"""Record parts already found valid (see :func:`_part_key`)."""
 
 
 def _fail(error: jsonschema.ValidationError | None, prefix: str) -> None:
@@ -214,6 +243,19 @@ def validate(doc: object) -> None:
     _fail(jsonschema.exceptions.best_match(record.iter_errors(doc)), "")
     if not isinstance(doc, dict):  # pragma: no cover - the schema says so
         return
+    for name in _PARTS:
+        part = doc[name]
+        key = _part_key(name, part)
+        if key is not None and key in _PARTS_SEEN:
+            continue
+        _fail(
+            jsonschema.exceptions.best_match(
+                validators[name].iter_errors(part)
+            ),
+            name,
+        )
+        if key is not None and len(_PARTS_SEEN) < 100_000:
+            _PARTS_SEEN.add(key)
     lists = [(name, kind, doc.get(name, [])) for name, kind in _ITEMS.items()]
     preparation = doc["shoe"].get("preparation", [])
     lists.append(("shoe/preparation", "step", preparation))
