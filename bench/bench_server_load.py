@@ -50,7 +50,8 @@ With ``--spectators N`` (issue 12 point 4) the same server is loaded
 in alternating phases of SECONDS each (``--pairs`` times: without
 spectators, then with N anonymous WebSocket clients watching the first
 table, each reading every message as it comes -- a minimal client on
-asyncio streams that reads each frame and counts it). It prints the
+asyncio streams that reads each frame and counts it, in a process of its
+own). It prints the
 rounds/s of the *other* tables in each phase, over all phases of each
 kind and their ratio, the watched table's own rounds/s, and what the
 spectators received (messages, clients dropped as too slow or refused).
@@ -86,7 +87,7 @@ PASSIVE = (
     "no_double_down",
     "house_way",
 )
-OP = {"Authorization": "Bearer bench-operator-0123456789abcdef0123"}
+OP = {"Authorization": "Bearer bench-operator"}
 
 
 def free_port() -> int:
@@ -101,9 +102,7 @@ def start_server(
     code = (
         "from croupier.cli.serve import serve; "
         f"serve(db={db_url!r}, host='127.0.0.1', port={port}, "
-        f"operator_token='bench-operator-0123456789abcdef0123', "
-        "register_rate='off', play_rate='off', "
-        f"workers={workers})"
+        f"operator_token='bench-operator', workers={workers})"
     )
     env = dict(os.environ)
     if spectators:
@@ -302,12 +301,97 @@ async def load(
     return [c[0] for c in counts], latencies, time.monotonic() - start
 
 
+async def spectate(host: str, port: int, table: int, count: int) -> None:
+    """The spectators' process: connect, say ``ready``, read until told.
+
+    Prints ``ready`` once every spectator has its first message, then
+    reads until a line arrives on stdin, and prints what was received
+    meanwhile as JSON.
+    """
+    crowd = [Spectator(host, port, table) for _ in range(count)]
+    tasks = [asyncio.create_task(s.run()) for s in crowd]
+    await asyncio.wait_for(
+        asyncio.gather(*(s.first.wait() for s in crowd)), 120
+    )
+    before = [(s.messages, s.bytes) for s in crowd]
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    got = [
+        (s.messages - m, s.bytes - b)
+        for s, (m, b) in zip(crowd, before, strict=True)
+    ]
+    closed = [s.closed for s in crowd]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(
+        json.dumps(
+            {
+                "messages": [m for m, _b in got],
+                "bytes": sum(b for _m, b in got),
+                "dropped": sum(c == 4408 for c in closed),
+                "refused": sum(c in (-1, 4429) for c in closed),
+            }
+        ),
+        flush=True,
+    )
+
+
+class Crowd:
+    """N spectators in a process of their own (their own event loop).
+
+    The load generator's players and the spectators' reading would
+    otherwise share one event loop, and the players would slow down for
+    the bench's own sake, not the server's.
+    """
+
+    def __init__(self, address: tuple[str, int], table: int, count: int):
+        where = f"{address[0]}:{address[1]}:{table}:{count}"
+        self.proc = subprocess.Popen(  # noqa: S603
+            [sys.executable, __file__, "--spectate", where],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def ready(self) -> None:
+        """Wait until every spectator has received the table."""
+        stdout = self.proc.stdout
+        line = "" if stdout is None else stdout.readline().strip()
+        if line != "ready":
+            raise SystemExit(f"the spectators did not connect: {line!r}")
+
+    def stop(self) -> dict[str, Any]:
+        """Stop reading; what was received since :meth:`ready`."""
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        if stdin is None or stdout is None:
+            raise SystemExit("the spectators' process has no pipes")
+        stdin.write("\n")
+        stdin.flush()
+        out = dict(json.loads(stdout.readline()))
+        self.proc.wait(timeout=60)
+        return out
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux), or 0."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1]
+    except OSError:
+        return 0.0
+    utime, stime = fields.split()[11:13]
+    return (int(utime) + int(stime)) / os.sysconf("SC_CLK_TCK")
+
+
 async def watched(
     address: tuple[str, int],
     seats: list[tuple[str, int, str]],
     seconds: float,
     spectators: int,
     pairs: int = 2,
+    server_pid: int | None = None,
 ) -> None:
     """Other tables' rounds/s without, then with, spectators on one.
 
@@ -315,18 +399,16 @@ async def watched(
     a change of the machine's load during the run weighs on both.
     """
     table = seats[0][1]
+    loop = asyncio.get_running_loop()
     totals = {False: [0, 0, 0.0], True: [0, 0, 0.0]}
     for _pair in range(pairs):
         for watching in (False, True):
-            crowd = [
-                Spectator(*address, table)
-                for _ in range(spectators if watching else 0)
-            ]
-            tasks = [asyncio.create_task(s.run()) for s in crowd]
-            await asyncio.wait_for(
-                asyncio.gather(*(s.first.wait() for s in crowd)), 60
-            )
+            crowd = Crowd(address, table, spectators) if watching else None
+            if crowd is not None:
+                await loop.run_in_executor(None, crowd.ready)
+            cpu = cpu_seconds(server_pid)
             counts, _lat, took = await load(address, seats, seconds)
+            cpu = cpu_seconds(server_pid) - cpu
             total = totals[watching]
             total[0] += counts[0]
             total[1] += sum(counts[1:])
@@ -334,21 +416,19 @@ async def watched(
             print(
                 f"  {'with' if watching else 'without'} spectators: other "
                 f"tables {sum(counts[1:]) / took:7.1f} rounds/s, watched "
-                f"table {counts[0] / took:6.1f}"
+                f"table {counts[0] / took:6.1f}; server CPU "
+                f"{cpu / took:4.2f} s/s, {1000 * cpu / sum(counts):5.2f} "
+                f"ms per round"
             )
-            if crowd:
-                messages = [s.messages for s in crowd]
-                dropped = sum(s.closed == 4408 for s in crowd)
-                refused = sum(s.closed in (-1, 4429) for s in crowd)
+            if crowd is not None:
+                got = await loop.run_in_executor(None, crowd.stop)
+                messages = got["messages"]
                 print(
                     f"    spectators received {min(messages)}-"
                     f"{max(messages)} messages each "
-                    f"({sum(s.bytes for s in crowd) / 1e6:.0f} MB in all); "
-                    f"dropped as too slow: {dropped}; refused: {refused}"
+                    f"({got['bytes'] / 1e6:.0f} MB in all); dropped as too "
+                    f"slow: {got['dropped']}; refused: {got['refused']}"
                 )
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
     plain = totals[False][1] / totals[False][2]
     crowded = totals[True][1] / totals[True][2]
     print(
@@ -366,6 +446,7 @@ async def run(
     per_game: int,
     spectators: int = 0,
     pairs: int = 2,
+    server_pid: int | None = None,
 ) -> dict[str, float]:
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with httpx.AsyncClient(
@@ -404,7 +485,9 @@ async def run(
         url = httpx.URL(base)
         address = (str(url.host), int(url.port or 80))
         if spectators:
-            await watched(address, seats, seconds, spectators, pairs)
+            await watched(
+                address, seats, seconds, spectators, pairs, server_pid
+            )
             after = (await client.get("/ledger", headers=OP)).json()
             _check_ledger(before, after)
             return {}
@@ -460,6 +543,7 @@ def measure(
                 per_game,
                 spectators,
                 pairs,
+                proc.pid,
             )
         )
     finally:
@@ -524,7 +608,12 @@ def main() -> None:
         default=2,
         help="with --spectators: how many times the phases alternate",
     )
+    parser.add_argument("--spectate", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.spectate:  # the spectators' own process (see Crowd)
+        host, port, table, count = args.spectate.split(":")
+        asyncio.run(spectate(host, int(port), int(table), int(count)))
+        return
     if args.workers:
         counts = [int(n) for n in args.workers.split(",")]
         compare_workers(counts, args.seconds, args.tables, args.postgres)
