@@ -23,7 +23,7 @@ from croupier.cards import Card
 from croupier.server.app import create_app
 from croupier.server.casino import Casino
 
-__all__ = ["CHROMIUM_ARGS", "LiveServer"]
+__all__ = ["CHROMIUM_ARGS", "LiveServer", "stack_open_round"]
 
 OPERATOR = "operator-token-for-the-browser-tests-0123"
 CHROMIUM_ARGS = [
@@ -105,22 +105,9 @@ class LiveServer:
         The round must be open for wagers. Only the order changes: each
         card is taken from where it lies in the stack.
         """
-        wanted = [Card.parse(c) for c in cards.split()]
 
         def work() -> None:
-            rt = self.casino.table(table_id)
-            live = rt.live
-            assert live is not None
-            assert not live.dealt
-            shoe = live.round.shoe
-            stack = list(shoe.stack)
-            top: list[Any] = []
-            for card in wanted:
-                stack.remove(card)  # ValueError: not in the shoe
-                top.append(card)
-            shoe.stack = top + stack
-            live.round.initial_stack = shoe.notation()
-            live.recorder.record.shoe = live.round.initial_stack
+            stack_open_round(self.casino, table_id, cards)
 
         self.between_requests(work)
 
@@ -133,3 +120,41 @@ class LiveServer:
             return bool(live.round.new_shoe)
 
         return self.between_requests(due)
+
+
+def _same_value(a: Card, b: Card) -> bool:
+    """Same rank, or both ten-valued: every game's totals are the same."""
+    tens = {"T", "J", "Q", "K"}
+    ra, rb = str(a)[:-1], str(b)[:-1]
+    return ra == rb or (ra in tens and rb in tens)
+
+
+def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
+    """Reorder the open round's shoe so that ``cards`` come out first.
+
+    Each card is taken from where it lies in the stack; one that earlier
+    rounds used up is replaced by one of the same rank (or any ten-valued
+    card for a ten-valued one), so totals are as stacked. The round must
+    be open for wagers and must not start a shoe (its burn would come
+    first).
+    """
+    live = casino.table(table_id).live
+    assert live is not None
+    assert not live.dealt
+    assert not live.round.new_shoe
+    shoe = live.round.shoe
+    stack = list(shoe.stack)
+    top: list[Any] = []
+    for wanted in (Card.parse(c) for c in cards.split()):
+        card = wanted
+        if card not in stack:
+            card = next(
+                c
+                for c in stack
+                if isinstance(c, Card) and _same_value(c, wanted)
+            )
+        stack.remove(card)
+        top.append(card)
+    shoe.stack = top + stack
+    live.round.initial_stack = shoe.notation()
+    live.recorder.record.shoe = live.round.initial_stack

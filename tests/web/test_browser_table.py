@@ -7,6 +7,7 @@ reused. Other players at the table play through the HTTP API.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from fractions import Fraction
@@ -16,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.server.conftest import passive_action
-from tests.web.live import CHROMIUM_ARGS, LiveServer
+from tests.web.live import CHROMIUM_ARGS, OPERATOR, LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -573,5 +574,225 @@ def test_issue_13_late_player_is_dealt_in_next_round(
     s = _table_state(srv, table, me)
     assert any(st["seat"] == 2 for st in s["round"]["stakes"])
     assert s["round"]["status"] in ("playing", "betting")
+    for _ in range(10):  # finish the round: stand
+        pending = s["round"]["pending"]
+        if s["round"]["status"] != "playing" or pending is None:
+            break
+        s = httpx.post(
+            f"{srv.base}/tables/{table}/actions",
+            json={"seat": 2, "action": passive_action(pending["legal"])},
+            headers=me,
+        ).json()
     page.close()
     _leave(srv, table, 4, early.headers)
+    _leave(srv, table, 2, me)
+
+
+# -- the phone and every page ------------------------------------------------
+
+_CONTROLS = """() => [...document.querySelectorAll(
+  'button, a[href], input, select, textarea, summary, [role=button]')]
+  .filter(e => { const r = e.getBoundingClientRect();
+                 return r.width > 0 && r.height > 0 &&
+                        getComputedStyle(e).visibility !== 'hidden'; })
+  .map(e => { const r = e.getBoundingClientRect();
+              return {what: e.outerHTML.slice(0, 90),
+                      w: r.width, h: r.height}; })"""
+
+
+def _every_page(srv: LiveServer, page: Any) -> Iterator[str]:
+    """Visit each page with content on it; yield its name."""
+    page.goto(srv.base + "/")
+    page.wait_for_selector(".table-card")
+    yield "lobby"
+    for game in (
+        "double-back-jack",
+        "midibaccarat",
+        "midibaccarat-commission-free",
+        "21-baccarat",
+        "six-card-fortune-pai-gow",
+    ):
+        page.goto(f"{srv.base}/play/{srv.table_id(game)}")
+        page.wait_for_selector(".seat")
+        yield f"table {game}"
+    page.goto(srv.base + "/play/999")
+    page.wait_for_selector("#notfound:not([hidden])")
+    yield "no such table"
+    page.goto(srv.base + "/recall")
+    page.wait_for_selector("#rounds tr")
+    first = page.query_selector("#rounds tr[data-round] a")
+    if first is not None:
+        first.click()
+        page.wait_for_selector("#step-pos")
+    yield "recall"
+    page.goto(srv.base + "/operator")
+    yield "operator login"
+    page.fill("#token", OPERATOR)
+    page.click("#login-go")
+    page.wait_for_selector("#desk:not([hidden]) #tables tr[data-table]")
+    yield "operator desk"
+    page.evaluate("sessionStorage.removeItem('croupier.operator')")
+
+
+def test_issue_13_phone_no_horizontal_scroll_and_44px_targets(
+    srv: LiveServer, browser: Any
+) -> None:
+    page = _page(
+        browser,
+        srv,
+        "Phone",
+        viewport={"width": 375, "height": 812},
+        is_mobile=True,
+        has_touch=True,
+    )
+    table = srv.table_id("double-back-jack")
+    _sit(page, srv, table, 2)
+    page.click(".seat.mine button.spot")
+    _idle(page)
+    for name in _every_page(srv, page):
+        wide, inner = page.evaluate(
+            "[document.documentElement.scrollWidth, innerWidth]"
+        )
+        assert wide <= inner, (name, wide, inner)
+        small = [
+            c for c in page.evaluate(_CONTROLS) if c["w"] < 44 or c["h"] < 44
+        ]
+        assert not small, (name, small)
+    me = _token(page)
+    httpx.post(
+        f"{srv.base}/tables/{table}/wagers/change",
+        json={"seat": 2, "wager": "blackjack", "amount": 0},
+        headers=me,
+    )
+    page.close()
+    _leave(srv, table, 2, me)
+
+
+def test_issue_13_axe_finds_no_serious_or_critical_violation(
+    srv: LiveServer, browser: Any
+) -> None:
+    """axe-core 4.14 (vendored, MPL-2.0) on every page, WCAG 2 A and AA."""
+    page = _page(browser, srv, "Axe", bypass_csp=True)
+    table = srv.table_id("midibaccarat")
+    _sit(page, srv, table, 3)
+    page.click(".seat.mine button.spot[data-wager='banker']")
+    _idle(page)
+    script = AXE.read_text(encoding="utf-8")
+    found = {}
+    for name in _every_page(srv, page):
+        if name.startswith("table") and name not in (
+            "table midibaccarat",
+            "table double-back-jack",
+        ):
+            continue  # one table page of each layout is enough
+        page.add_script_tag(content=script)
+        result = page.evaluate(
+            "axe.run(document, {runOnly: {type: 'tag', values: "
+            "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+        )
+        bad = [
+            (v["id"], v["impact"], [n["html"][:80] for n in v["nodes"][:3]])
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        found[name] = bad
+    assert not any(found.values()), json.dumps(found, indent=1)
+    me = _token(page)
+    httpx.post(
+        f"{srv.base}/tables/{table}/wagers/change",
+        json={"seat": 3, "wager": "banker", "amount": 0},
+        headers=me,
+    )
+    page.close()
+    _leave(srv, table, 3, me)
+
+
+# -- point 6: recall ---------------------------------------------------------
+
+
+def test_issue_13_recall_pages_through_the_history_and_replays_a_split(
+    srv: LiveServer, browser: Any
+) -> None:
+    midi = srv.table_id("midibaccarat")
+    dbj = srv.table_id("double-back-jack")
+    player = Api(srv, "Recaller")
+    player.sit(midi, 7)
+    rounds = 101
+    with httpx.Client(base_url=srv.base, headers=player.headers) as fast:
+        minimal = {"Prefer": "return=minimal"}
+        for _ in range(rounds):
+            bet = {"seat": 7, "wager": "banker", "amount": 100}
+            r = fast.post(f"/tables/{midi}/wagers", json=bet, headers=minimal)
+            assert r.status_code == 200, r.text
+            r = fast.post(f"/tables/{midi}/deal", headers=minimal)
+            assert r.status_code == 200, r.text
+    _leave(srv, midi, 7, player.headers)
+    player.sit(dbj, 5)
+    _fresh(srv, dbj, player, 5, "blackjack")
+    # split 8s: hand 1 stands on 11, hand 2 on 17; the dealer 16 draws 2d
+    srv.stack_next(dbj, "8h 6s 8d Ts 3c 9h 2d")
+    player.bet(dbj, 5, "blackjack", 500)
+    state = player.post(f"/tables/{dbj}/deal")
+    for action in ("split", "stand", "stand"):
+        state = player.post(
+            f"/tables/{dbj}/actions", {"seat": 5, "action": action}
+        )
+    split_round = state["last"]["id"]
+    _leave(srv, dbj, 5, player.headers)
+    mine = httpx.get(
+        srv.base + "/rounds?limit=1", headers=player.headers
+    ).headers["X-Total-Count"]
+    assert int(mine) >= rounds + 1
+
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(srv.base + "/")
+    token = player.headers["Authorization"].split()[1]
+    page.evaluate(f"localStorage.setItem('croupier.token', '{token}')")
+    page.goto(srv.base + "/recall")
+    page.wait_for_selector("#rounds tr[data-round]")
+    assert f"of {mine}" in page.inner_text("#pager")
+    seen: list[str] = []
+    for _ in range(20):
+        rows = page.query_selector_all("#rounds tr[data-round]")
+        seen += [r.get_attribute("data-round") or "" for r in rows]
+        older = page.query_selector("#pager button[data-page='next']")
+        if older is None or older.is_disabled():
+            break
+        older.click()
+        page.wait_for_selector(
+            f"#pager .pos:has-text('Rounds {len(seen) + 1}\u2013')"
+        )
+    assert len(seen) == int(mine)
+    assert len(set(seen)) == len(seen)  # no round twice, none left out
+    assert [int(x) for x in seen] == sorted(
+        (int(x) for x in seen), reverse=True
+    )
+    # a row tells time, table, game, player and money
+    page.fill("#f-player", "recaller")
+    page.select_option("#f-game", "double-back-jack")
+    page.click("#f-go")
+    page.wait_for_selector(f"#rounds tr[data-round='{split_round}']")
+    row = page.inner_text(f"#rounds tr[data-round='{split_round}']")
+    assert "Double Back Jack" in row
+    assert "Recaller" in row
+    assert "$10.00" in row  # two $5 hands
+    # step through the split round
+    page.click(f"#rounds tr[data-round='{split_round}'] a")
+    page.wait_for_selector("#step-pos")
+    page.click("[data-step='first']")
+    seat = "#replay-felt .area[data-label='seat 5'] .cards"
+    hands = []
+    for _ in range(80):
+        hands.append(len(page.query_selector_all(seat)))
+        nxt = page.query_selector("[data-step='next']")
+        if nxt is None or nxt.is_disabled():
+            break
+        nxt.click()
+    assert 1 in hands
+    assert 2 in hands  # the felt is redrawn: one hand, then two
+    assert hands.index(2) > hands.index(1)
+    page.click("[data-step='prev']")
+    assert "Step" in page.inner_text("#step-pos")
+    results = page.inner_text("#detail table.rows")
+    assert "hand 2" in results
+    page.close()

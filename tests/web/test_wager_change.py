@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,8 +18,10 @@ from tests.server.conftest import (
     OPERATOR,
     Seat,
     balanced_books,
+    passive_action,
     seat_player,
 )
+from tests.web.live import stack_open_round
 
 from croupier.errors import WagerError, WrongPhaseError
 from croupier.history import RoundRecord, replay
@@ -96,9 +98,18 @@ def test_issue_13_change_after_the_deal_is_refused(
 ) -> None:
     p = seat_player(client, "double-back-jack", 1)
     assert _change(p, 1000).status_code == 200
+    state = p.post("/deal").json()  # the new shoe's first round
+    while state["round"]["status"] == "playing":
+        legal = state["round"]["pending"]["legal"]
+        state = p.post(
+            "/actions", {"seat": 1, "action": passive_action(legal)}
+        ).json()
+    # Th 9c against 6s: no dealer Blackjack, the round waits for seat 1
+    casino = cast(Any, client.app).state.casino
+    stack_open_round(casino, p.table_id, "Th 6s 9c Td 2d")
+    assert _change(p, 1000).status_code == 200
     dealt = p.post("/deal").json()
-    if dealt["round"]["status"] == "betting":
-        pytest.skip("the round ended at the deal (a dealer Blackjack)")
+    assert dealt["round"]["status"] == "playing"
     r = _change(p, 2000)
     assert r.status_code >= 400
     assert r.json()["ref"]

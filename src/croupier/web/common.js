@@ -177,7 +177,8 @@ const Croupier = {
       : "face-down card") + extra);
     if (!code) { el.className += " back"; return el; }
     if (code === "JK") {
-      el.innerHTML = '<div class="tl">J<br>K</div><div class="mid">\u2605</div>';
+      el.innerHTML = '<div class="tl" aria-hidden="true">J<br>K</div>' +
+        '<div class="mid" aria-hidden="true">\u2605</div>';
       el.dataset.card = code;
       return el;
     }
@@ -185,8 +186,8 @@ const Croupier = {
     if (rank === "T") rank = "10";
     if (suit === "d" || suit === "h") el.className += " red";
     const s = Croupier.SUITS[suit] || suit;
-    el.innerHTML = '<div class="tl">' + rank + "<br>" + s +
-                   '</div><div class="mid">' + s + "</div>";
+    el.innerHTML = '<div class="tl" aria-hidden="true">' + rank + "<br>" +
+      s + '</div><div class="mid" aria-hidden="true">' + s + "</div>";
     el.dataset.card = code;
     return el;
   },

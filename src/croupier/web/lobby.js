@@ -49,8 +49,7 @@ async function refreshTables() {
       : "Play");
     go.href = "/play/" + t.id;
     go.dataset.table = t.id;
-    go.setAttribute("aria-label", (mine ? "Back to your seat at " : "Play at ")
-      + t.name);
+    go.appendChild(Croupier.el("span", "sr-only", " at " + t.name));
     card.appendChild(go);
     box.appendChild(card);
   }

@@ -83,7 +83,7 @@ async function tables() {
     lab.appendChild(reason);
     const b = Croupier.el("button", "btn", "Void");
     b.dataset.void = t.id;
-    b.setAttribute("aria-label", "Void the round in play at " + t.name);
+    b.appendChild(Croupier.el("span", "sr-only", " the round at " + t.name));
     b.addEventListener("click", async (ev) => {
       if (ev.detail > 1 || b.disabled) return;
       if (!reason.value.trim()) {
@@ -132,7 +132,7 @@ async function players() {
     input.setAttribute("aria-label", "Deposit for " + p.name + " in dollars");
     const b = Croupier.el("button", "btn secondary", "Deposit");
     b.dataset.deposit = p.id;
-    b.setAttribute("aria-label", "Deposit for " + p.name);
+    b.appendChild(Croupier.el("span", "sr-only", " for " + p.name));
     b.addEventListener("click", async (ev) => {
       if (ev.detail > 1 || b.disabled) return;
       const cents = Croupier.parseDollars(input.value);

@@ -86,7 +86,7 @@ async function listRounds() {
     const idCell = Croupier.el("td");
     const a = Croupier.el("a", "", "#" + r.id);
     a.href = "?round=" + r.id;
-    a.setAttribute("aria-label", "Round " + r.id + ", " + r.title);
+    a.appendChild(Croupier.el("span", "sr-only", " " + r.title));
     a.addEventListener("click", (ev) => { ev.preventDefault(); showRound(r.id); });
     idCell.appendChild(a);
     tr.appendChild(idCell);
@@ -210,12 +210,11 @@ async function showRound(id) {
   rp.setAttribute("aria-label", "Replay, step by step");
   rp.appendChild(Croupier.el("h3", "", "Replay"));
   const nav = Croupier.el("div", "pager");
-  for (const [k, text, label] of [["first", "\u23ee", "First step"],
-      ["prev", "\u25c0 Previous", "Previous step"],
-      ["next", "Next \u25b6", "Next step"], ["last", "\u23ed", "Last step"]]) {
+  for (const [k, text] of [["first", "First"], ["prev", "Previous"],
+      ["next", "Next"], ["last", "Last"]]) {
     const b = Croupier.el("button", "btn secondary", text);
     b.dataset.step = k;
-    b.setAttribute("aria-label", label);
+    b.appendChild(Croupier.el("span", "sr-only", " step"));
     b.addEventListener("click", () => stepTo(k));
     nav.appendChild(b);
   }

@@ -321,9 +321,10 @@ function spotEl(t, seat, wager, amount, mine, result) {
     el.title = fixed !== null
       ? name + ": exactly " + Croupier.money(fixed)
       : name + ": " + Croupier.money(lim[0]) + " to " + Croupier.money(lim[1]);
-    el.setAttribute("aria-label", words + ". Limits " + (fixed !== null ?
-      "exactly " + Croupier.money(fixed) : Croupier.money(lim[0]) + " to " +
-      Croupier.money(lim[1])) + ". Enter adds a chip, Delete takes one off.");
+    el.appendChild(Croupier.el("span", "sr-only", ": limits " +
+      (fixed !== null ? "exactly " + Croupier.money(fixed)
+        : Croupier.money(lim[0]) + " to " + Croupier.money(lim[1])) +
+      "; Enter adds a chip, Delete takes one off"));
     onAct(el, () => addChip(wager.wager));
     el.addEventListener("contextmenu", (ev) => {
       ev.preventDefault();
@@ -496,7 +497,7 @@ function renderResult(s) {
   }
   box.appendChild(ul);
   const close = Croupier.el("button", "btn quiet", "OK");
-  close.setAttribute("aria-label", "Close the result of round " + rnd.id);
+  close.appendChild(Croupier.el("span", "sr-only", ": close the result"));
   close.addEventListener("click", () => { dismissed = rnd.id; render(state); });
   box.appendChild(close);
   box.hidden = false;
@@ -745,7 +746,7 @@ function render(s) {
     } else if (you && !mySeat) {
       const sit = Croupier.el("button", "btn secondary", "Sit here");
       sit.dataset.sit = seat;
-      sit.setAttribute("aria-label", "Sit at seat " + seat);
+      sit.appendChild(Croupier.el("span", "sr-only", " (seat " + seat + ")"));
       onAct(sit, () => withBusy(() => request("POST",
         "/tables/" + TABLE_ID + "/seats", {seat})));
       box.appendChild(sit);
@@ -840,8 +841,9 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
       b.type = "button";
       b.dataset.chip = v;
       b.setAttribute("aria-pressed", v === chip ? "true" : "false");
-      b.setAttribute("aria-label", Croupier.money(v) + " chip");
       b.appendChild(Croupier.chipEl(v));
+      b.appendChild(Croupier.el("span", "sr-only", Croupier.money(v) +
+        " chip"));
       b.addEventListener("click", () => { chip = v; render(state); });
       pick.appendChild(b);
     }
@@ -854,7 +856,7 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
       const b = Croupier.el("button", "btn secondary", text);
       b.id = id;
       b.disabled = !enabled;
-      if (label) b.setAttribute("aria-label", label);
+      if (label) b.title = label;
       onAct(b, () => withBusy(fn));
       tools.appendChild(b);
       return b;
@@ -916,8 +918,8 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
     const d = Croupier.el("button", "btn big", others ? "Ready" : "Deal");
     d.id = "deal";
     d.disabled = !any;
-    d.setAttribute("aria-label", others
-      ? "I am ready: deal when every player is ready" : "Deal the cards");
+    d.title = others ? "I am ready: the cards are dealt when every " +
+      "player with a bet is ready" : "Deal the cards";
     onAct(d, () => withBusy(async () => {
       try {
         if (readyPath === "/ready") {
