@@ -127,3 +127,47 @@ def test_591_7_u_every_scenario_round_conforms() -> None:
         assert verify_round(unknown) is None, path.name
         checked += 1
     assert checked > 150
+
+
+def test_verify_never_crashes_on_a_tampered_log() -> None:
+    """Random single-field changes: a verdict every time, no exception."""
+    import random
+
+    from croupier.hhf import HistoryFormatError, validate
+
+    chooser = random.Random(17)
+    values: list[object] = [
+        0,
+        1,
+        7,
+        -1,
+        500,
+        "",
+        "seat 9",
+        "As",
+        "JK",
+        "dealer",
+        True,
+        False,
+        None,
+        "hit",
+    ]
+    checked = 0
+    for game in GAMES:
+        for history in sample_histories(game, 6, seed=21, seats=3):
+            base = history.to_dict()
+            for _ in range(15):
+                doc = json.loads(json.dumps(base))
+                step = chooser.choice(doc["procedure"])
+                field = chooser.choice(
+                    [k for k in step if k not in ("seq", "type")]
+                )
+                step[field] = chooser.choice(values)
+                try:
+                    validate(doc)
+                except HistoryFormatError:
+                    continue
+                verdict = verify_round(HandHistory.from_dict(doc))
+                assert verdict is None or verdict.ref
+                checked += 1
+    assert checked > 100

@@ -18,7 +18,11 @@ from functools import lru_cache
 from typing import Any
 
 from croupier.cards import Card, parse_cards
-from croupier.errors import CroupierError, ShoeExhaustedError
+from croupier.errors import (
+    CroupierError,
+    InvariantError,
+    ShoeExhaustedError,
+)
 from croupier.hhf.format import HandHistory, inputs_of, rules_digest
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.registry import GameSpec, find_game
@@ -495,8 +499,24 @@ def verify_round(
 
     ``submission`` is the Rules Submission to hold the round to; without
     it the round is held to the rules it records (which must be valid).
-    A round the server voided is checked for its books only.
+    A round the server voided is checked for its books only. A record
+    that fits the schema but cannot be replayed at all (a card the
+    engine cannot account for, a step missing a field it needs) is a
+    deviation of the record itself.
     """
+    try:
+        return _verify(history, submission)
+    except InvariantError as exc:
+        return Deviation(
+            RECORD_REF, f"the cards or chips do not add up: {exc}"
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        return Deviation(RECORD_REF, f"the record cannot be replayed: {exc!r}")
+
+
+def _verify(
+    history: HandHistory, submission: GameRules | None
+) -> Deviation | None:
     try:
         spec = find_game(history.game)
     except CroupierError as exc:
