@@ -210,6 +210,49 @@ def test_every_game_taking_command_refuses_an_unknown_game(
     assert "ScenarioError" not in line
 
 
+NO_JSON = {
+    "scenario": "its output is the scenario contract's JSON already",
+    "play": "an interactive terminal table",
+    "serve": "runs the table server",
+    "history export": "writes hand histories, JSON lines already",
+    "token rotate": "writes a secret, never to a pipe",
+}
+"""Commands without ``--json``, and why."""
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=IDS)
+def test_issue_15_5_every_command_has_json(
+    path: list[str], command: Any
+) -> None:
+    options = {o for p in command.params for o in p.opts}
+    if " ".join(path) in NO_JSON:
+        assert NO_JSON[" ".join(path)]  # exempt, with its reason
+        return
+    assert "--json" in options, " ".join(path)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["games"],
+        ["rules", "double-back-jack"],
+        ["rules", "six-card-fortune-pai-gow"],
+        ["analyze", "midibaccarat-commission-free"],
+        ["regs", "coverage", "--tests", str(Path(__file__).parent)],
+        ["strategy"],
+        ["demo", "--game", "21-baccarat"],
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_issue_15_5_readable_at_80_columns_when_piped(args: list[str]) -> None:
+    result = _run(args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines
+    assert all(len(line) <= 80 for line in lines)
+    assert not [line for line in lines if "…" in line]
+
+
 # -- the issue's specific cases ------------------------------------------
 
 

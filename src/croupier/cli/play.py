@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Annotated
@@ -361,7 +362,9 @@ def _play_round(
     )
 
 
-def _demo_round(spec: GameSpec, seed: int) -> Round:
+def _demo_round(
+    spec: GameSpec, seed: int
+) -> tuple[Round, list[Event], list[Event]]:
     table = Table(spec, rng=SeededRng(seed))
     rnd = table.new_round(occupied_seats=(1, 2, 3))
     main, *sides = spec.wagers
@@ -375,18 +378,38 @@ def _demo_round(spec: GameSpec, seed: int) -> Round:
     while (pending := rnd.pending()) is not None:
         rnd.apply(auto_action(rnd, pending))
     table.finish_round(rnd)
-    _show(table.log.events, hidden=False)
-    _show(rnd.events, hidden=False)
-    return rnd
+    return rnd, list(table.log.events), list(rnd.events)
 
 
 def demo(
     seed: Annotated[int, typer.Option(help="Seed of the shuffles.")] = 2026,
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Events and settlements as JSON."),
+    ] = False,
 ) -> None:
     """A narrated demonstration round of each game, step by step."""
     specs = all_games() if game is None else [find_game(game)]
+    rounds = []
     for spec in specs:
+        rnd, table_events, round_events = _demo_round(spec, seed)
+        if as_json:
+            rounds.append(
+                {
+                    "game": spec.name,
+                    "title": spec.title,
+                    "section": spec.section,
+                    "events": [
+                        e.to_dict() for e in (*table_events, *round_events)
+                    ],
+                    "settlements": [s.to_dict() for s in rnd.settlements],
+                }
+            )
+            continue
         console.print(Panel(f"{spec.title} (§ {spec.section})"))
-        rnd = _demo_round(spec, seed)
+        _show(table_events, hidden=False)
+        _show(round_events, hidden=False)
         _show_settlements(rnd)
+    if as_json:
+        print(json.dumps(rounds, indent=2))

@@ -69,6 +69,9 @@ def report(
         Path | None,
         output_file("File to write (default: standard output).", "--out"),
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The same as --format json.")
+    ] = False,
     rounds: Annotated[
         int,
         typer.Option(help="Rounds of the statistical evaluation.", min=1),
@@ -106,7 +109,10 @@ def report(
     from croupier.report import ReportSettings, build_report
     from croupier.report.render import render_html, render_pdf
 
-    chosen = _format(fmt, out)
+    chosen = ReportFormat.JSON if as_json else _format(fmt, out)
+    if as_json and fmt not in (None, ReportFormat.JSON):
+        msg = f"--json and --format {fmt} contradict each other"
+        raise CommandError(msg)
     if chosen is ReportFormat.PDF and out is None and sys.stdout.isatty():
         msg = "a PDF goes to a file: give --out FILE.pdf"
         raise CommandError(msg)
