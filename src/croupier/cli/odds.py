@@ -21,7 +21,7 @@ from croupier.cli.common import (
 )
 from croupier.errors import CroupierError, ScenarioError
 from croupier.odds.registry import find_analyzer, find_simulator
-from croupier.odds.report import GameReport
+from croupier.odds.report import GameReport, WagerReport
 from croupier.odds.simulate import DEFAULT_CHUNK_ROUNDS
 from croupier.odds.simulate import simulate as run_simulation
 
@@ -31,20 +31,73 @@ GameArg = Annotated[str, typer.Argument(help="Game name (croupier games).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="JSON contract.")]
 
 
+def _wager_lines(report: GameReport, name: str, wager: WagerReport) -> str:
+    """The figures above a wager's return table (readable at 80 columns)."""
+    edge = f"house edge {100 * wager.house_edge:.4f} %"
+    lines = [f"[bold]{report.game} · {name}[/bold]"]
+    method = wager.extra.get("method")
+    if wager.ci95 is not None:
+        half = 100 * (wager.ci95[1] - wager.ci95[0]) / 2
+        rounds = wager.extra.get("rounds")
+        label = "simulated" if method is None else str(method)
+        if rounds:
+            label += f" over {rounds:,} wagers"
+        if "seed" in wager.extra:
+            label += f", seed {wager.extra['seed']}"
+        lines.append(f"  [dim]{label}[/dim]")
+        lines.append(f"  {edge} ± {half:.4f} (95 % CI), σ {wager.std_dev:.4f}")
+        exact = wager.extra.get("exact_house_edge")
+        if exact is not None:
+            z = wager.extra.get("z")
+            z_text = f", z = {z:+.2f}" if z is not None else ""
+            lines.append(f"  exact {100 * exact:.4f} %{z_text}")
+    else:
+        lines.append(f"  {edge} (exact), σ {wager.std_dev:.4f}")
+    return "\n".join(lines)
+
+
+def _print_envy(report: GameReport) -> None:
+    envy: dict[str, Any] = report.extra.get("envy") or {}
+    if "fortune_bonus_with_envy_house_edge" not in envy:
+        return
+    others = envy.get("other_positions")
+    console.print(
+        f"[bold]{report.game} · Fortune Bonus with Envy[/bold]\n"
+        f"  house edge "
+        f"{100 * envy['fortune_bonus_with_envy_house_edge']:.4f} % (exact) "
+        f"per Qualifying Wager, {others} other players' hands\n"
+        f"  Envy paid per qualifying unit "
+        f"{envy['expected_envy_per_qualifying_wager']:.6f}; without Envy "
+        f"{100 * envy['fortune_bonus_house_edge']:.4f} %"
+    )
+
+
+def _simulated_extras(report: GameReport) -> dict[str, WagerReport]:
+    """Wagers an exact report carries from a simulation (pai gow's)."""
+    main = report.extra.get("pai_gow")
+    if report.method != "exact" or not isinstance(main, dict):
+        return {}
+    if "events" not in main or "ci95" not in main:
+        return {}
+    wager = WagerReport(
+        house_edge=main["house_edge"],
+        std_dev=main["std_dev"],
+        events=main["events"],
+        ci95=(main["ci95"][0], main["ci95"][1]),
+        extra={
+            "method": "simulated (not enumerable)",
+            "rounds": main.get("rounds"),
+            "seed": main.get("seed"),
+        },
+    )
+    return {"pai_gow": wager}
+
+
 def _print_report(report: GameReport) -> None:
-    for name, wager in report.wagers.items():
-        table = RichTable(
-            title=(
-                f"{report.game} · {name} · house edge "
-                f"{100 * wager.house_edge:.4f} % · σ {wager.std_dev:.4f}"
-                + (
-                    f" · 95 % CI [{100 * wager.ci95[0]:.4f}, "
-                    f"{100 * wager.ci95[1]:.4f}] %"
-                    if wager.ci95
-                    else ""
-                )
-            )
-        )
+    shown = {**_simulated_extras(report), **report.wagers}
+    for name, wager in shown.items():
+        console.print(_wager_lines(report, name, wager))
+        table = RichTable()
         for column in ("event", "pays", "probability", "return"):
             table.add_column(
                 column, justify="left" if column == "event" else "right"
@@ -57,13 +110,16 @@ def _print_report(report: GameReport) -> None:
                 f"{row['return']:+.8f}",
             )
         console.print(table)
+    _print_envy(report)
     what = (
-        f"{report.rounds:,} rounds, {report.rounds / report.seconds:,.0f}/s"
+        f": {report.rounds:,} rounds, {report.rounds / report.seconds:,.0f}/s"
         if report.rounds and report.seconds
-        else "exact"
+        else ""
     )
+    seed = report.extra.get("seed")
+    seeded = f", seed {seed}" if seed is not None else ""
     console.print(
-        f"[dim]{report.method}: {what}; {report.seconds:.3f} s "
+        f"[dim]{report.method}{what}{seeded}; {report.seconds:.3f} s "
         f"(+{report.compile_seconds:.2f} s compile)[/dim]"
     )
 
@@ -143,10 +199,28 @@ def simulate(
             "(tcp://host:8786). Same seed and chunk: same result."
         ),
     ] = None,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact/--no-exact",
+            help="Print the exact edge and the z-score beside each "
+            "estimate where an exact analysis exists.",
+        ),
+    ] = True,
+    checkpoints: Annotated[
+        int,
+        typer.Option(
+            help="With --plot: points on the running curve; the rounds "
+            "are run in at least this many seeded chunks.",
+            min=2,
+        ),
+    ] = 100,
 ) -> None:
     """Monte Carlo through real shoes: edge per wager with a 95 % CI.
 
-    The progress bar counts seeded chunks done out of the total.
+    The progress bar counts seeded chunks done out of the total. The
+    figures depend only on the seed and the chunk size (--plot makes
+    the chunks at most rounds / --checkpoints).
     """
     try:
         spec, rules = load_game_rules(game, rules_file, settings)
@@ -179,18 +253,35 @@ def simulate(
                 rounds=rounds,
                 seed=seed,
                 workers=count,
-                chunk_rounds=min(chunk, rounds),
+                chunk_rounds=_chunk_size(rounds, chunk, plot, checkpoints),
                 progress=progress,
                 cluster=cluster,
                 cluster_workers=count,
             )
     except CroupierError as exc:
         raise fail(exc) from None
+    reference = None
+    analyzer = find_analyzer(spec.name) if exact else None
+    if analyzer is not None:
+        from croupier.odds.present import align_with_exact
+
+        reference = analyzer(rules)
+        align_with_exact(report, reference)
     if plot is not None:
         from croupier.odds.plot import plot_running_edge
 
-        plot_running_edge(report, plot)
+        plot_running_edge(report, plot, exact=reference)
     _emit(report, as_json)
+
+
+def _chunk_size(
+    rounds: int, chunk: int, plot: Path | None, checkpoints: int
+) -> int:
+    """The chunk size: ``--chunk``, finer with ``--plot``."""
+    size = min(chunk, rounds)
+    if plot is not None:
+        size = min(size, max(1, -(-rounds // checkpoints)))
+    return size
 
 
 def strategy(
@@ -201,6 +292,13 @@ def strategy(
         Path | None, output_file("Write the chart as a picture.")
     ] = None,
     as_json: JsonFlag = False,
+    margins: Annotated[
+        bool,
+        typer.Option(
+            "--margins",
+            help="Show each cell's EV margin over the second-best action.",
+        ),
+    ] = False,
 ) -> None:
     """The composition-dependent strategy chart of Double Back Jack."""
     try:
@@ -221,8 +319,8 @@ def strategy(
         raise TypeError(msg)
     chart = strategy_chart(rules)
     if png is not None:
-        chart.plot(png)
+        chart.plot(png, margins=margins)
     if as_json:
         print(json.dumps(chart.to_dict(), indent=2))
         return
-    console.print(chart.rich_table())
+    console.print(chart.rich_table(margins=margins))

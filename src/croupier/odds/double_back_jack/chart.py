@@ -1,11 +1,15 @@
 """The Double Back Jack strategy chart (``croupier strategy``).
 
-Three parts: the composition-dependent first decision of every two-card
-hand against every up card; whether to buy a Second Chance by busted
-total; and hit or stand after the first decision by hard and soft total.
-The last two are shown for a full shoe less the up card (the strategy
-the simulator plays refines them per initial situation; differences are
-rare and marked nowhere).
+Three parts: the first decision of every two-card hand against every up
+card, exact CDZ- (:mod:`.ca`, the house edge shown is its exact edge);
+whether to buy a Second Chance by busted total; and hit or stand after
+the first decision by hard and soft total. The last two are the
+total-dependent tables for a full shoe less the up card (the strategy
+the simulator plays refines them per initial situation).
+
+Every cell also carries its *margin*: the expectation (points of the
+initial wager) of the best action less the second best's, shown with
+``--margins`` so that a surprising cell can be checked.
 """
 
 from __future__ import annotations
@@ -72,6 +76,12 @@ class StrategyChart:
     """Hard total -> up card -> ``H``/``S`` after the first decision."""
     soft: dict[str, dict[str, str]] = field(default_factory=dict)
     """Soft total -> up card -> ``H``/``S`` after the first decision."""
+    margins: dict[str, dict[str, dict[str, float]]] = field(
+        default_factory=dict
+    )
+    """Section -> row -> up card -> best less second-best EV (points)."""
+    strategy: str = "CDZ-"
+    """The strategy the house edge is exact for."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form."""
@@ -84,22 +94,52 @@ class StrategyChart:
             "insurance": self.insurance,
             "second_chance": self.second_chance,
             "after_first_decision": {"hard": self.hard, "soft": self.soft},
+            "strategy": self.strategy,
+            "margins_points": self.margins,
         }
 
     def _sections(self) -> list[tuple[str, dict[str, dict[str, str]]]]:
         return [
-            ("first decision (two cards)", self.first),
+            ("first decision (two cards), exact CDZ-", self.first),
             ("Second Chance (busted total)", self.second_chance),
             ("later decisions, hard total", self.hard),
             ("later decisions, soft total", self.soft),
         ]
 
-    def rich_table(self) -> Table:
+    def _cell(self, title: str, label: str, up: str, margins: bool) -> str:
+        letter = self._by_title(title)[label][up]
+        if not margins:
+            return letter
+        margin = self.margins.get(title, {}).get(label, {}).get(up)
+        return letter if margin is None else f"{letter} {margin:.2f}"
+
+    def _by_title(self, title: str) -> dict[str, dict[str, str]]:
+        return dict(self._sections())[title]
+
+    def subtitle(self) -> str:
+        """Rules and deck count, for the chart's title."""
+        r = self.rules
+        return (
+            f"{r.decks} deck{'s' if r.decks > 1 else ''} · S17 · "
+            f"BJ {r.blackjack_payout} · surrender "
+            f"{'late' if r.surrender else 'none'} · split to "
+            f"{r.max_split_hands} · DAS {'yes' if r.double_after_split else 'no'}"
+            f" · split aces {'draw' if r.split_aces_may_draw else 'one card'}"
+            " · 21 paid at once · dealer 22 pushes · Second Chance"
+        )
+
+    def rich_table(self, margins: bool = False) -> Table:
         """The chart as one rich table, a section per part."""
         table = Table(
             title=(
                 "Double Back Jack strategy · house edge "
-                f"{100 * self.house_edge:.4f} %"
+                f"{100 * self.house_edge:.4f} % ({self.strategy}, exact)\n"
+                + self.subtitle()
+                + (
+                    "\ncells: action, margin over the second best (points)"
+                    if margins
+                    else ""
+                )
             ),
             caption="  ".join(f"{k} {v}" for k, v in LEGEND.items())
             + (
@@ -114,11 +154,17 @@ class StrategyChart:
         for title, rows in self._sections():
             table.add_section()
             table.add_row(f"[bold]{title}[/bold]", *[""] * len(UPS))
-            for label, cells in rows.items():
-                table.add_row(label, *(cells[_name(up)] for up in UPS))
+            for label in rows:
+                table.add_row(
+                    label,
+                    *(
+                        self._cell(title, label, _name(up), margins)
+                        for up in UPS
+                    ),
+                )
         return table
 
-    def plot(self, path: Path) -> None:
+    def plot(self, path: Path, margins: bool = False) -> None:
         """Write the chart as a PNG (matplotlib, Agg backend)."""
         import matplotlib as mpl
 
@@ -140,6 +186,7 @@ class StrategyChart:
             for i, label in enumerate(labels):
                 for j, up in enumerate(ups):
                     letter = rows[label][up]
+                    text = self._cell(title, label, up, margins)
                     axis.add_patch(
                         Rectangle(
                             (j, i),
@@ -153,10 +200,10 @@ class StrategyChart:
                     axis.text(
                         j + 0.5,
                         i + 0.5,
-                        letter,
+                        text.replace(" ", "\n") if margins else text,
                         ha="center",
                         va="center",
-                        fontsize=6,
+                        fontsize=4 if margins else 6,
                     )
             axis.set_xlim(0, len(ups))
             axis.set_ylim(len(labels), 0)
@@ -164,12 +211,30 @@ class StrategyChart:
             axis.set_yticks([i + 0.5 for i in range(len(labels))], labels)
             axis.tick_params(labelsize=6, length=0)
             axis.xaxis.tick_top()
+            axis.xaxis.set_label_position("top")
+            axis.set_xlabel("dealer up card", fontsize=6)
+            axis.set_ylabel("player hand", fontsize=6)
             axis.set_title(title, fontsize=8, loc="left")
+        from matplotlib.patches import Patch
+
+        handles = [
+            Patch(facecolor=_COLOURS.get(k, "#ffffff"), edgecolor="#888888",
+                  label=f"{k} {v}")
+            for k, v in LEGEND.items()
+            if k != "I"
+        ]  # fmt: skip
+        fig.legend(
+            handles=handles, loc="lower center", ncol=4, fontsize=6,
+            frameon=False,
+        )  # fmt: skip
         fig.suptitle(
-            f"Double Back Jack · house edge {100 * self.house_edge:.4f} %",
-            fontsize=9,
-        )
-        fig.tight_layout()
+            f"Double Back Jack · house edge {100 * self.house_edge:.4f} % "
+            f"({self.strategy}, exact)\n{self.subtitle()}"
+            + ("\ncells: action and margin over the second best (points)"
+               if margins else ""),
+            fontsize=7,
+        )  # fmt: skip
+        fig.tight_layout(rect=(0, 0.04, 1, 0.975))
         fig.savefig(path, dpi=130)
         plt.close(fig)
 
@@ -202,21 +267,42 @@ def _generic(
 
 
 def strategy_chart(rules: DoubleBackJackRules) -> StrategyChart:
-    """Solve ``rules`` and build its chart."""
-    solution = solve(rules)
-    chart = StrategyChart(rules=rules, house_edge=-solution.ev)
+    """Solve ``rules`` and build its chart (first decision exact CDZ-)."""
+    from .ca import solve_ca
+    from .carules import CARules
+
+    exact = solve_ca(CARules.from_game(rules))
+    chart = StrategyChart(rules=rules, house_edge=exact.edge)
+    letters = {"stand": "S", "hit": "H", "double": "D", "split": "P",
+               "surrender": "R"}  # fmt: skip
+    first_title = chart._sections()[0][0]
+    chart.margins = {title: {} for title, _ in chart._sections()}
     for a in range(2, 12):
         for b in range(a, 12):
             va, vb = (1 if a == 11 else a), (1 if b == 11 else b)
             if {va, vb} == {1, 10}:
                 continue
             label = f"A,{_name(va)}" if vb == 1 else f"{_name(va)},{_name(vb)}"
-            chart.first[label] = {
-                _name(up): _LETTERS[int(solution.fd[va, vb, up])] for up in UPS
-            }
-            if solution.ins[va, vb]:
-                chart.insurance.append(label)
+            lo, hi = min(va, vb), max(va, vb)
+            row: dict[str, str] = {}
+            margin: dict[str, float] = {}
+            for up in UPS:
+                sit = exact.situations.get((lo, hi, up))
+                if sit is None:
+                    row[_name(up)] = "-"
+                    continue
+                row[_name(up)] = letters[sit.best]
+                allowed = sorted(
+                    (e for e in sit.evs if e > -1e8), reverse=True
+                )
+                if len(allowed) > 1:
+                    margin[_name(up)] = 100 * (allowed[0] - allowed[1])
+                if sit.insure and label not in chart.insurance:
+                    chart.insurance.append(label)
+            chart.first[label] = row
+            chart.margins[first_title][label] = margin
     generic = {up: _generic(rules, up) for up in UPS}
+    _, hard_title, soft_title = (t for t, _ in chart._sections()[1:])
     for total in range(22, 31):
         chart.second_chance[str(total)] = {
             _name(up): "Y" if generic[up][1][total] else "N" for up in UPS
@@ -225,9 +311,15 @@ def strategy_chart(rules: DoubleBackJackRules) -> StrategyChart:
         chart.hard[str(total)] = {
             _name(up): _hit(generic[up], total, 0) for up in UPS
         }
+        chart.margins[hard_title][str(total)] = {
+            _name(up): _margin(generic[up], total, 0) for up in UPS
+        }
     for total in range(13, 21):
         chart.soft[f"A,{total - 11}"] = {
             _name(up): _hit(generic[up], total - 10, 1) for up in UPS
+        }
+        chart.margins[soft_title][f"A,{total - 11}"] = {
+            _name(up): _margin(generic[up], total - 10, 1) for up in UPS
         }
     return chart
 
@@ -238,3 +330,11 @@ def _hit(
     stand_ev, _, hit_ev = tables
     total = hard + 10 if ace else hard
     return "H" if hit_ev[0, hard, ace] > stand_ev[total] else "S"
+
+
+def _margin(
+    tables: tuple[np.ndarray, np.ndarray, np.ndarray], hard: int, ace: int
+) -> float:
+    stand_ev, _, hit_ev = tables
+    total = hard + 10 if ace else hard
+    return float(100 * abs(hit_ev[0, hard, ace] - stand_ev[total]))
