@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from croupier.cli.common import output_file
 from croupier.server.auth import TokenLifetimes, write_secret
 from croupier.server.db import DB_ENV, default_db_url
 from croupier.server.edge import EDGE_ENV, RateLimits, edge
@@ -46,13 +47,16 @@ def serve(
             help="File holding the operator's bearer token (at least 32 "
             "characters; else $CROUPIER_OPERATOR_TOKEN; else one is made "
             "up on the first start, see --token-file)",
+            exists=True,
+            dir_okay=False,
         ),
     ] = None,
     token_file: Annotated[
         Path,
-        typer.Option(
-            help="Where a made-up operator token is written (mode 0600) "
+        output_file(
+            "Where a made-up operator token is written (mode 0600) "
             "when standard output is not a terminal",
+            "--token-file",
         ),
     ] = Path("croupier-operator-token"),
     starting_balance: Annotated[
