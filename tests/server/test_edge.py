@@ -424,3 +424,49 @@ def test_issue12_point8_a_player_recalls_only_his_rounds(
     assert client.get("/rounds", headers=eve_auth).json() == []
     # the live table view stays public
     assert client.get(f"/tables/{ann.table_id}").status_code == 200
+
+
+def test_issue12_point6_postgres_race_is_402_not_500(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A balance spent meanwhile by another process: a refusal, no 500.
+
+    The race is staged: the balance read under the table's lock is the
+    one from before another process's spend (it is higher than what
+    storage holds when the stake is written).
+    """
+    from croupier.server import shared
+
+    app = create_app(pg_url, operator_token=OPERATOR)
+    with TestClient(app) as client:
+        made = client.post(
+            "/players",
+            json={"name": "racer", "balance": 1000},
+            headers=operator(client),
+        ).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        table = table_of(client, "double-back-jack")
+        sat = client.post(
+            f"/tables/{table}/seats", json={"seat": 1}, headers=auth
+        )
+        assert sat.status_code == 200, sat.text
+        real = shared.lock_table
+
+        def stale(
+            conn: Any, table_id: int, player_id: int | None = None
+        ) -> tuple[int, int | None]:
+            version, balance = real(conn, table_id, player_id)
+            return version, None if balance is None else balance + 10**6
+
+        monkeypatch.setattr(shared, "lock_table", stale)
+        got = client.post(
+            f"/tables/{table}/wagers",
+            json={"seat": 1, "wager": "blackjack", "amount": 5000},
+            headers=auth,
+        )
+        monkeypatch.undo()
+        assert got.status_code == 402, got.text
+        assert got.json()["error"] == "InsufficientBalanceError"
+        assert client.get("/me", headers=auth).json()["balance"] == 1000
+        books = client.get("/ledger", headers=operator(client)).json()
+        assert books["ok"], books
