@@ -8,6 +8,7 @@ not searched for.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -155,3 +156,28 @@ def test_poker_and_coupon_probabilities_sum_to_one() -> None:
     # Stirling numbers by their closed form
     assert _stirling2(5, 2) == 2**4 - 1
     assert _stirling2(6, 3) == 90
+
+
+def test_810a_5_the_same_shuffle_over_and_over_fails(tmp_path: Path) -> None:
+    original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
+    order = np.random.default_rng(4).permutation(original)
+    line = " ".join(str(Card.from_code(int(c))) for c in order)
+    path = tmp_path / "stuck.txt"
+    path.write_text((line + "\n") * 200)
+    result = CliRunner().invoke(
+        app,
+        [
+            "rng-test",
+            "--game",
+            PAI_GOW.name,
+            "--source",
+            str(path),
+            "--seed",
+            "1",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    failed = {t["name"] for t in report["tests"] if not t["passed"]}
+    assert "interplay correlation" in failed

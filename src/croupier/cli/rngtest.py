@@ -7,6 +7,7 @@ Exit 0 when the source passes every test (after Holm's correction at
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -97,7 +98,9 @@ def rng_test(
                     "tests": [
                         {
                             "name": r.name,
-                            "statistic": r.statistic,
+                            "statistic": r.statistic
+                            if math.isfinite(r.statistic)
+                            else None,
                             "p_value": r.p_value,
                             "adjusted_p": r.adjusted_p,
                             "passed": r.passed,

@@ -472,6 +472,14 @@ def run_battery(
         _poisson_fixed(shoes, original),
         _position_correlation(perms),
     ]
+    # a statistic that cannot be computed (no variance at all) is as far
+    # from a uniform shuffle as it gets
+    results = [
+        r
+        if np.isfinite(r.p_value)
+        else TestResult(r.name, r.statistic, 0.0, r.detail + " (undefined)")
+        for r in results
+    ]
     adjusted = holm([r.p_value for r in results])
     final = tuple(
         TestResult(r.name, r.statistic, r.p_value, r.detail, a)
