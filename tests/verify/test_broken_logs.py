@@ -123,11 +123,14 @@ def insert_before(
     return change
 
 
-MIDI_BURN = {
-    "game": "midibaccarat",
-    "shoe": "9c 2c 3c 4c 5c 6c 7c 8c 9d Td 2h 3h 4h 5h 6h 7h",
-    "wagers": [{"seat": 1, "wager": "player", "amount": 1000}],
-}
+def _settle_in_order(steps: Steps, order: tuple[int, ...]) -> None:
+    """Put the round's settlements in the given order of their own."""
+    where = [i for i, s in enumerate(steps) if s["type"] == "wager_settled"]
+    settled = [steps[i] for i in where]
+    for i, k in zip(where, order, strict=True):
+        steps[i] = settled[k]
+
+
 DBJ = "double-back-jack"
 B21 = "21-baccarat"
 PG = "six-card-fortune-pai-gow"
@@ -270,6 +273,14 @@ CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
             {"type": "wager_settled", "seat": 3},
         ),
         "591.7(t)(1)",
+        "out of order",
+    ),
+    (
+        "591_7_t_2_collected_all_losers_first_under_player_by_player",
+        DBJ,
+        "audit-591-7-t-2-player-by-player",
+        lambda steps: _settle_in_order(steps, (1, 3, 0, 2)),
+        "591.7(t)(2)",
         "out of order",
     ),
     (
