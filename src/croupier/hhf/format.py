@@ -40,6 +40,7 @@ from croupier.errors import CroupierError
 from croupier.history import RoundRecord
 from croupier.registry import find_game
 from croupier.regs import implements
+from croupier.scenario import ScenarioResult
 
 __all__ = [
     "FORMAT",
@@ -621,7 +622,7 @@ def from_record(
 
 def from_scenario(
     doc: Mapping[str, Any],
-    result: Any,
+    result: ScenarioResult,
     *,
     round_id: str,
     started_at: datetime | None = None,
