@@ -81,9 +81,9 @@ MAX_PER_ADDRESS = 32
 """Default ``per_address`` (``$CROUPIER_WS_PER_ADDRESS``)."""
 MAX_QUEUE = 8
 """Default ``queue`` (``$CROUPIER_WS_QUEUE``)."""
-SPECTATOR_INTERVAL = 0.25
+SPECTATOR_INTERVAL = 0.5
 """Default ``spectator_interval``, seconds
-(``$CROUPIER_WS_SPECTATOR_INTERVAL``): four pushes a second at most."""
+(``$CROUPIER_WS_SPECTATOR_INTERVAL``): two pushes a second at most."""
 
 
 @dataclass(frozen=True, slots=True)
