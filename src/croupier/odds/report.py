@@ -26,6 +26,7 @@ __all__ = [
     "GameReport",
     "WagerReport",
     "WagerSums",
+    "dollars",
 ]
 
 Z95 = 1.959963984540054
@@ -73,6 +74,24 @@ def _net_text(net: Fraction) -> str:
     return f"{net.numerator}:{net.denominator}"
 
 
+def dollars(minor: int) -> str:
+    """Minor units (cents) as dollars.
+
+    >>> dollars(1_000_000), dollars(-250)
+    ('$10,000.00', '-$2.50')
+    """
+    sign = "-" if minor < 0 else ""
+    whole, cents = divmod(abs(minor), 100)
+    return f"{sign}${whole:,}.{cents:02d}"
+
+
+def _average_text(net: Fraction) -> str:
+    """A simulated row's "pays" when the simulator does not name it."""
+    if net in (-1, 0):
+        return _net_text(net)
+    return f"avg {float(net):+.4f}"
+
+
 @dataclass(slots=True)
 class WagerSums:
     """Exact integer sums of a simulated wager, mergeable across chunks.
@@ -92,6 +111,9 @@ class WagerSums:
     """Counts per outcome label, for the return table."""
     outcome_nets: dict[str, int] = field(default_factory=dict)
     """Sum of nets per outcome label."""
+    pays: dict[str, str] = field(default_factory=dict)
+    """The payout as printed per outcome label (``19:20``, ``push``),
+    where the simulator knows it; the return table's "pays" column."""
 
     def merge(self, other: WagerSums) -> None:
         """Add another chunk's sums (exact: integers only)."""
@@ -105,6 +127,8 @@ class WagerSums:
             self.outcomes[key] = self.outcomes.get(key, 0) + value
         for key, value in other.outcome_nets.items():
             self.outcome_nets[key] = self.outcome_nets.get(key, 0) + value
+        for key, text in other.pays.items():
+            self.pays.setdefault(key, text)
 
 
 @dataclass(slots=True)
@@ -155,14 +179,23 @@ class WagerReport:
         second = sums.total_sq / (n * sums.unit * sums.unit)
         std = math.sqrt(max(second - mean * mean, 0.0))
         half = Z95 * std / math.sqrt(n)
+
+        def average(label: str) -> Fraction:
+            count = sums.outcomes[label]
+            return Fraction(
+                sums.outcome_nets.get(label, 0), max(count, 1) * sums.unit
+            )
+
+        # the exact tables' order: best net first, then by name
+        labels = sorted(sums.outcomes, key=lambda k: (-average(k), k))
         events = [
             {
                 "event": label,
-                "pays": "",
-                "probability": count / n,
+                "pays": sums.pays.get(label) or _average_text(average(label)),
+                "probability": sums.outcomes[label] / n,
                 "return": sums.outcome_nets.get(label, 0) / (n * sums.unit),
             }
-            for label, count in sorted(sums.outcomes.items())
+            for label in labels
         ]
         return cls(
             house_edge=-mean,

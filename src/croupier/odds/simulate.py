@@ -129,7 +129,9 @@ def simulate(
             "chunks": len(chunks),
             "spawn_key": "(chunk index,)",
             **run.extra,
-            "running": running_edges(ordered),
+            "running": running_edges(
+                ordered, [chunk.rounds for chunk in chunks]
+            ),
         },
     )
 
@@ -179,18 +181,27 @@ def _run_here(
 
 def running_edges(
     ordered: list[dict[str, WagerSums]],
+    chunk_rounds: list[int] | None = None,
 ) -> dict[str, list[list[float]]]:
-    """Per wager, ``[rounds, edge, ci_half_width]`` after each chunk."""
+    """Per wager, ``[rounds, edge, ci_half_width]`` after each chunk.
+
+    ``rounds`` counts rounds played (given ``chunk_rounds``, the rounds
+    of each chunk); without it, the wagers settled.
+    """
     out: dict[str, list[list[float]]] = {}
     merged: dict[str, WagerSums] = {}
-    for part in ordered:
+    played = 0
+    for index, part in enumerate(ordered):
+        if chunk_rounds is not None:
+            played += chunk_rounds[index]
         for wager, sums in part.items():
             merged.setdefault(wager, WagerSums(unit=sums.unit)).merge(sums)
             report = WagerReport.simulated(merged[wager])
             if report.ci95 is None:  # pragma: no cover - always set
                 continue
             half = (report.ci95[1] - report.ci95[0]) / 2
+            x = played if chunk_rounds is not None else merged[wager].count
             out.setdefault(wager, []).append(
-                [float(merged[wager].count), report.house_edge, half]
+                [float(x), report.house_edge, half]
             )
     return out

@@ -173,12 +173,17 @@ def main_rows(
 
 
 def bonus_rows(rules: Baccarat21Rules, weights: IntArray) -> list[ExactEvent]:
-    """The exact return table of a Bonus Wager."""
+    """The exact return table of a Bonus Wager.
+
+    Best paid first; categories of equal odds in rank order.
+    """
     groups: dict[Event, int] = {}
     for mask in np.nonzero(weights)[0]:
         event = bonus_event(rules, int(mask))
         groups[event] = groups.get(event, 0) + int(weights[mask])
-    return _rows(groups, int(weights.sum()))
+    rank = {c.value.replace("_", " "): i for i, c in enumerate(CATEGORY_ORDER)}
+    rows = _rows(groups, int(weights.sum()))
+    return sorted(rows, key=lambda r: (-r.net, rank.get(r.event, len(rank))))
 
 
 def analyze(rules: GameRules) -> GameReport:

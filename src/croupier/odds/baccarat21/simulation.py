@@ -78,6 +78,7 @@ def _add(sums: WagerSums, event: Event, unit: int, count: int) -> None:
     sums.total += value * count
     sums.total_sq += value * value * count
     sums.outcomes[event.label] = sums.outcomes.get(event.label, 0) + count
+    sums.pays.setdefault(event.label, event.pays)
     sums.outcome_nets[event.label] = (
         sums.outcome_nets.get(event.label, 0) + value * count
     )

@@ -16,15 +16,17 @@ those wagers only seat 1's is recorded, one observation per round.
 
 Reported wagers (nets per unit of the stake):
 
-- ``pai_gow``: the Six-Card Wager, commission on wins (D20);
+- ``pai_gow``: the Six-Card Wager (both hands win, one hand wins: a
+  push, both hands lose, copies included), no commission by default and
+  the ``commission`` option's on wins (D20);
 - ``fortune_bonus``: the Fortune Bonus paytable alone (the wager's
   figure without Envy, as for a non-qualifying wager);
 - ``fortune_bonus_with_envy``: the Fortune Bonus Wager as the engine
   settles a Qualifying Wager (paytable plus Envy from the other five
-  seats and, per the rules, the dealer);
+  seats' hands, and the dealer's only with ``envy_counts_dealer``);
 - ``envy_bonus``: the Envy part alone (it has no stake of its own: its
   "edge" is minus the Envy paid per unit of the qualifying wager, and
-  the frequency of ``paid`` is the chance that at least one other
+  the frequency of ``envy paid`` is the chance that at least one other
   position holds a paying hand);
 - ``progressive``: the Progressive Wager, meter entries paid from the
   meter, which starts every round at the rules' ``progressive_meter``
@@ -62,7 +64,11 @@ __all__ = [
 
 _BINOM = k.binomials()
 _WAYS = {"standard": k.STANDARD, "best_high": k.BEST_HIGH}
-_RESULTS = ("win", "push", "lose")
+_RESULTS = ("both hands win", "one hand wins", "both hands lose")
+"""Six-Card Wager outcome labels (kernel slots 0-2; copies lose)."""
+_NETS = ("net win", "net zero", "net loss")
+"""Fortune Bonus with Envy: the sign of the combined net."""
+_LOSS = "loss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,14 +229,18 @@ def play_round(
 
 
 def _sums(
-    stats: k.I64, row: int, unit: int, labels: dict[int, str]
+    stats: k.I64,
+    row: int,
+    unit: int,
+    labels: dict[int, str],
+    pays: dict[str, str],
 ) -> WagerSums:
-    sums = WagerSums(unit=unit)
+    sums = WagerSums(unit=unit, pays=dict(pays))
     for slot in range(k.LABELS):
         count = int(stats[row, slot])
         if not count:
             continue
-        label = labels.get(slot, "lose")
+        label = labels.get(slot, _LOSS)
         sums.outcomes[label] = sums.outcomes.get(label, 0) + count
         sums.outcome_nets[label] = sums.outcome_nets.get(label, 0) + int(
             stats[row, k.LABELS + slot]
@@ -245,35 +255,75 @@ def sums_from_stats(
     rules: SixCardRules, params: KernelParams, stats: k.I64
 ) -> dict[str, WagerSums]:
     """Turn the kernel's statistics into the offered wagers' sums."""
-    results = dict(enumerate(_RESULTS))
-    out = {"pai_gow": _sums(stats, k.PAI_GOW, params.pai_gow_stake, results)}
+    win = Fraction(params.iparams[k.P_PAI_GOW_WIN], params.pai_gow_stake)
+    main_pays = dict(
+        zip(_RESULTS, (_odds_text(win), "push", _LOSS), strict=True)
+    )
+    out = {
+        "pai_gow": _sums(
+            stats,
+            k.PAI_GOW,
+            params.pai_gow_stake,
+            dict(enumerate(_RESULTS)),
+            main_pays,
+        )
+    }
     if rules.fortune_bonus_offered:
-        paying = {
-            CATEGORY_KEYS.index(c): c for c, _ in rules.fortune_bonus_paytable
-        }
+        table = rules.fortune_bonus_paytable
+        paying = {CATEGORY_KEYS.index(c): _label(c) for c, _ in table}
+        pays = {_label(c): str(odds) for c, odds in table}
         out["fortune_bonus"] = _sums(
-            stats, k.FORTUNE_ONLY, params.fortune_stake, paying
+            stats,
+            k.FORTUNE_ONLY,
+            params.fortune_stake,
+            paying,
+            {**pays, _LOSS: _LOSS},
         )
         if params.iparams[k.P_QUALIFYING]:
             out["fortune_bonus_with_envy"] = _sums(
-                stats, k.FORTUNE, params.fortune_stake, results
+                stats,
+                k.FORTUNE,
+                params.fortune_stake,
+                dict(enumerate(_NETS)),
+                {},
             )
             out["envy_bonus"] = _sums(
-                stats, k.ENVY, params.fortune_stake, {0: "none", 1: "paid"}
+                stats,
+                k.ENVY,
+                params.fortune_stake,
+                {0: "no envy", 1: "envy paid"},
+                {"no envy": "nothing"},
             )
     if rules.progressive_offered:
         paying = {
-            CATEGORY_KEYS.index(c): c
+            CATEGORY_KEYS.index(c): _label(c)
             for table in (
                 rules.progressive_odds_paytable,
                 rules.progressive_meter_paytable,
             )
             for c, _ in table
         }
+        pays = {_label(c): str(o) for c, o in rules.progressive_odds_paytable}
+        for c, share in rules.progressive_meter_paytable:
+            pays[_label(c)] = (
+                "meter" if share.fraction == 1 else f"{share} of meter"
+            )
         out["progressive"] = _sums(
-            stats, k.PROGRESSIVE, params.progressive_stake, paying
+            stats,
+            k.PROGRESSIVE,
+            params.progressive_stake,
+            paying,
+            {**pays, _LOSS: _LOSS},
         )
     return out
+
+
+def _label(category: str) -> str:
+    return category.replace("_", " ")
+
+
+def _odds_text(net: Fraction) -> str:
+    return f"{net.numerator}:{net.denominator}"
 
 
 def run_chunk(
