@@ -29,7 +29,7 @@ GAMES = {
 }
 """Each game's wager for the other players and their seats."""
 
-DBJ_SPLIT = "8h Td 6s 8d 9h Ts 3c Tc 6h Kc 4d 9s"
+DBJ_SPLIT = "8h Td 6s 8d 9h Ts 3c 6h Kc 4d 9s"
 """Seat 1 splits 8s, stands on 11, busts the other hand and takes a Second
 Chance to 20; seat 2 stands on 19; the dealer busts."""
 DBJ_SCRIPT = ["split", "stand", "hit", "second_chance"]
@@ -67,6 +67,7 @@ def main(folder: Path) -> None:
             page.screenshot(path=str(folder / "lobby.png"))
             for game, (wager, seats) in GAMES.items():
                 _table(srv, page, folder, game, wager, seats)
+            page.set_viewport_size({"width": 1366, "height": 1000})
             page.goto(srv.base + "/recall")
             page.wait_for_selector("#rounds tr[data-round] a")
             page.click("#rounds tr[data-round] a")

@@ -52,7 +52,8 @@ function filters() {
 function when(iso) {
   if (!iso) return "";
   const d = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(iso) ? iso : iso + "Z");
-  return d.toLocaleString("en-US", {dateStyle: "medium", timeStyle: "medium"});
+  return d.toLocaleString("en-US", {month: "short", day: "numeric",
+    year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit"});
 }
 
 async function listRounds() {
