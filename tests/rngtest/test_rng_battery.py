@@ -181,3 +181,13 @@ def test_810a_5_the_same_shuffle_over_and_over_fails(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     failed = {t["name"] for t in report["tests"] if not t["passed"]}
     assert "interplay correlation" in failed
+
+
+@pytest.mark.parametrize("name", ["riffle-3", "cut-region-fixed"])
+def test_810a_5_known_bad_shuffler_fails_on_a_six_deck_shoe(name: str) -> None:
+    spec = find_game("double-back-jack")
+    original = fresh_shoe(spec, spec.rules_type())
+    shuffles = list(bad_shuffles(name, original, 200, seed=6))
+    battery = run_battery(shuffles, original, seed=1)
+    assert not battery.passed
+    assert sum(not r.passed for r in battery.results) >= 10
