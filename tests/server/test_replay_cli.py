@@ -49,6 +49,7 @@ def test_591_7_u_replay_verifies_a_stored_round(
                 storage.RoundRow.id == round_id
             )
         ).scalar_one()
+    assert stored is not None
     record = json.loads(stored)
     record["settlements"][0]["net"] += 1
     with engine.begin() as conn:
