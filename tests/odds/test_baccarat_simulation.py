@@ -89,7 +89,9 @@ def test_629a_681a_long_simulation_within_ci_of_exact(
     # 10^8 rounds resolve the cut-card effect on the 21 Baccarat Bonus:
     # rounds through real shoes that stop at the cover card give a Bonus
     # edge about 0.14 points below the exact full-shoe figure (14.69 %
-    # against 14.82 % with 3 decks at 3/4 penetration), while a fixed
+    # against 14.82 % with 3 decks at 3/4 penetration, measured with the
+    # former Bonus paytable 100/40/30/10/5/1; D16's table A pays less,
+    # so its effect is expected no larger), while a fixed
     # number of rounds per shoe agrees with it. Allow 0.2 points there.
     # The Tie shows a smaller one (about +0.07 points over 3.7e8 rounds,
     # 5.48 % against 5.41 %): allow 0.1 point.
