@@ -75,7 +75,7 @@ class _StopError(Exception):
         self.what = what
 
 
-_MARGIN = 40
+_MARGIN = 16
 """Cards of a recorded stack kept beyond those the log drew: a round
 that needs more is a deviation long before it would use them."""
 
