@@ -177,7 +177,7 @@ class Round(ABC):
         or takes the wager back, until the dealer closes wagering; the
         round records that as one :class:`WagerChanged` event citing the
         subsection under which the wager was placed, and the ledger holds
-        the new stake. The game's own limits apply to the new stake
+        the new stake (D34). The game's own limits apply to the new stake
         (:meth:`verify_wager_change`); a refusal changes nothing.
         """
         key = WagerKey(seat, wager)

@@ -1,4 +1,4 @@
-"""Recall of rounds for people: the paged list and a round's envelope.
+"""Recall of rounds for people: the paged list and a round's envelope (D35).
 
 58 Pa. Code § 810a.11 asks that a table game's history be recalled with
 its time, table, game, player, wagers and results. :func:`round_page`
