@@ -213,6 +213,8 @@ class Run:
     """The round played."""
     operator: bytes
     """``GET /rounds/{id}`` as the operator, once the round is over."""
+    operator_views: list[bytes]
+    """``GET /tables/{id}`` as the operator after every step."""
 
 
 def _decide(pending: dict[str, Any], cards: list[str]) -> dict[str, Any]:
@@ -266,6 +268,7 @@ def play(tmp: Path, config: Config, rig: Rig, tag: str) -> Run:
             )
             assert r.status_code == 200, r.text
         seen = {v: Seen() for v in headers}
+        op_views: list[bytes] = []
         sockets: dict[Viewer, WebSocketTestSession] = {}
         with _sockets(client, tid, tokens, sockets):
             step = 0
@@ -278,6 +281,8 @@ def play(tmp: Path, config: Config, rig: Rig, tag: str) -> Run:
                     assert got.status_code == 200, got.text
                     seen[viewer].add(step, "get", got.content)
                     _drain(sockets[viewer], got.json(), seen[viewer], step)
+                got = client.get(f"/tables/{tid}", headers=op)
+                op_views.append(_strip_clock(got.content))
                 if actor is not None and answer is not None:
                     seen[actor].add(step, "answer", answer)
 
@@ -349,6 +354,7 @@ def play(tmp: Path, config: Config, rig: Rig, tag: str) -> Run:
         stack=list(rig.stacks[0]),
         round_id=rid,
         operator=_strip_clock(as_operator.content),
+        operator_views=op_views,
     )
 
 
@@ -643,8 +649,9 @@ SHOE_GAMES = [
 def test_issue12_point7_nobody_reads_cards_still_in_the_shoe(
     tmp_path: Path, rig: Rig, name: str
 ) -> None:
-    """The operator's recall of a finished round, its shoe still in play,
-    is the same whatever the undealt cards are: no record, no stack."""
+    """The operator's table views and recall of a finished round, its
+    shoe still in play, are the same whatever the undealt cards are: no
+    record, no stack."""
     config = CONFIGS[name]
     rig.seed = 99
     rig.permutation = {}
@@ -655,6 +662,7 @@ def test_issue12_point7_nobody_reads_cards_still_in_the_shoe(
     other = play(tmp_path, config, rig, "other")
     assert other.stack != base.stack
     assert base.operator == other.operator
+    assert base.operator_views == other.operator_views
     detail = json.loads(base.operator)
     assert detail["status"] == "over"
     assert detail["sealed"]
