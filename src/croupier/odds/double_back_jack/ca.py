@@ -108,6 +108,32 @@ class Tables:
         return (self.bust_sc > self.bust_dec).astype(np.int8)
 
 
+@dataclass(slots=True)
+class DealerCache:
+    """The dealer's law per removed composition, for one up card."""
+
+    hand_dd: np.ndarray
+    hand_ok: np.ndarray
+    bust_dd: np.ndarray
+    bust_w0: np.ndarray
+    bust_w: np.ndarray
+    bust_ok: np.ndarray
+
+    @classmethod
+    def empty(cls) -> DealerCache:
+        """A cache with nothing computed."""
+        counts, _, _, bust = player_hands()
+        n, m = counts.shape[0], bust.shape[0]
+        return cls(
+            np.zeros((n, 8)),
+            np.zeros(n, dtype=np.int8),
+            np.zeros((m, 8)),
+            np.zeros((m, 8)),
+            np.zeros((m, 8, 11)),
+            np.zeros(m, dtype=np.int8),
+        )
+
+
 def _pass(
     rules: CARules,
     shoe: np.ndarray,
@@ -115,8 +141,10 @@ def _pass(
     extra: int,
     split: bool = False,
     follow: Tables | None = None,
+    cache: DealerCache | None = None,
 ) -> Tables:
     counts, hard, child, bust = player_hands()
+    c = cache or DealerCache.empty()
     d = dealer_multisets(up, rules.dealer_hits_soft_17)
     n, m = counts.shape[0], bust.shape[0]
     out = Tables(
@@ -153,6 +181,12 @@ def _pass(
         f_hit,
         follow.takes() if follow is not None else np.zeros(m, np.int8),
         reach,
+        c.hand_dd,
+        c.hand_ok,
+        c.bust_dd,
+        c.bust_w0,
+        c.bust_w,
+        c.bust_ok,
     )
     return out
 
@@ -181,6 +215,7 @@ class _Up:
     shoe: np.ndarray
     up: int
     plain: Tables
+    cache: DealerCache
     splits: dict[int, Tables] = field(default_factory=dict)
     strategy: list[Tables] = field(default_factory=list)
 
@@ -193,7 +228,9 @@ class _Up:
             self.strategy.append(
                 self.plain
                 if same
-                else _pass(self.rules, self.shoe, self.up, 0, split=True)
+                else _pass(
+                    self.rules, self.shoe, self.up, 0, True, None, self.cache
+                )
             )
         return self.strategy[0]
 
@@ -207,6 +244,7 @@ class _Up:
                 pair,
                 split=True,
                 follow=self.split_strategy(),
+                cache=self.cache,
             )
         return self.splits[pair]
 
@@ -342,7 +380,8 @@ def _ups(rules: CARules, shoe: np.ndarray) -> dict[int, _Up]:
             continue
         s = shoe.copy()
         s[up] -= 1
-        ups[up] = _Up(rules, s, up, _pass(rules, s, up, 0))
+        cache = DealerCache.empty()
+        ups[up] = _Up(rules, s, up, _pass(rules, s, up, 0, cache=cache), cache)
     return ups
 
 
@@ -403,7 +442,8 @@ def hand_actions(
     s = shoe.copy()
     for card in hand:
         s[card] += 1
-    u = _Up(rules, s, up, _pass(rules, s, up, 0))
+    cache = DealerCache.empty()
+    u = _Up(rules, s, up, _pass(rules, s, up, 0, cache=cache), cache)
     t = u.plain
     n = int(shoe[1:].sum())
     bjc = _bj_card(up)

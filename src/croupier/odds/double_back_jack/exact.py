@@ -85,6 +85,8 @@ N_Q = 11
 
 NEG = -1e9
 """Value of an action that is not allowed."""
+NO_SLOT = -(10**9)
+"""Cache slot of a removed composition that is not cached."""
 
 
 # ---------------------------------------------------------------------------
@@ -327,6 +329,69 @@ def _sc_pay(x: int, o: int, par: np.ndarray) -> float:
 
 
 @njit(cache=True)
+def _dealer_at(
+    slot: int,
+    want_w: bool,
+    r: np.ndarray,
+    n: int,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    d_out: np.ndarray,
+    ff: np.ndarray,
+    den: np.ndarray,
+    dd: np.ndarray,
+    w0: np.ndarray,
+    w: np.ndarray,
+    c_hdd: np.ndarray,
+    c_hok: np.ndarray,
+    c_bdd: np.ndarray,
+    c_bw0: np.ndarray,
+    c_bw: np.ndarray,
+    c_bok: np.ndarray,
+) -> None:
+    """:func:`_dealer` through the cache of one up card.
+
+    The dealer's law depends only on the cards removed from the shoe,
+    whatever hand they belong to: ``slot`` names that removed
+    composition as a hand index (``>= 0``), a bust index (``-1 - j``)
+    or nothing cached (:data:`NO_SLOT`).
+    """
+    if slot >= 0:
+        if c_hok[slot] == 0:
+            _dealer(r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd,
+                    False, w0, w)  # fmt: skip
+            c_hdd[slot, :] = dd
+            c_hok[slot] = 1
+        else:
+            dd[:] = c_hdd[slot, :]
+        if want_w:
+            _dealer(r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd,
+                    True, w0, w)  # fmt: skip
+        return
+    if slot == NO_SLOT:
+        _dealer(r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd,
+                want_w, w0, w)  # fmt: skip
+        return
+    j = -1 - slot
+    need = 2 if want_w else 1
+    if c_bok[j] >= need:
+        dd[:] = c_bdd[j, :]
+        if want_w:
+            w0[:] = c_bw0[j, :]
+            w[:, :] = c_bw[j, :, :]
+        return
+    _dealer(r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd,
+            want_w, w0, w)  # fmt: skip
+    c_bdd[j, :] = dd
+    if want_w:
+        c_bw0[j, :] = w0
+        c_bw[j, :, :] = w
+    c_bok[j] = need
+
+
+@njit(cache=True)
 def hand_pass(
     shoe: np.ndarray,
     extra: int,
@@ -352,6 +417,12 @@ def hand_pass(
     f_hit: np.ndarray,
     f_sc: np.ndarray,
     reach: np.ndarray,
+    c_hdd: np.ndarray,
+    c_hok: np.ndarray,
+    c_bdd: np.ndarray,
+    c_bw0: np.ndarray,
+    c_bw: np.ndarray,
+    c_bok: np.ndarray,
 ) -> None:
     """Value every hand composition against ``up`` (joint with no BJ).
 
@@ -369,6 +440,8 @@ def hand_pass(
     1 (the pre-split strategy a split hand follows under CDZ-), and
     only the hands marked in ``reach`` (:func:`mark_reach`) are valued;
     the stand of a hand of four or more cards that hits is not needed.
+    The ``c_*`` arrays cache the dealer's law per removed composition
+    across the passes of one up card (see :func:`_dealer_at`).
     """
     jmax = 1
     for i in range(d_cnt.shape[0]):
@@ -422,9 +495,10 @@ def hand_pass(
             ncards += h_cnt[i, v]
         s = NEG
         if not (follow and f_hit[i] == 1 and ncards >= 4 and t < 21):
-            _dealer(
-                r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den, dd,
-                False, w0, w,
+            slot = i if extra == 0 else h_child[i, extra]
+            _dealer_at(
+                slot, False, r, n, d_val, d_cnt, d_size, d_ord, d_out, ff,
+                den, dd, w0, w, c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok,
             )  # fmt: skip
             s = 0.0
             for o in range(8):
@@ -457,21 +531,16 @@ def hand_pass(
                 sc = NEG
                 dec = -mb
                 if want or (par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0):
-                    _dealer(
-                        rb,
-                        nb,
-                        d_val,
-                        d_cnt,
-                        d_size,
-                        d_ord,
-                        d_out,
-                        ff,
-                        den,
-                        dd,
-                        want,
-                        w0,
-                        w,
-                    )
+                    if extra == 0:
+                        slot = j
+                    else:
+                        k = h_child[i, extra]
+                        slot = h_child[k, v] if k >= 0 else NO_SLOT
+                    _dealer_at(
+                        slot, want, rb, nb, d_val, d_cnt, d_size, d_ord,
+                        d_out, ff, den, dd, w0, w, c_hdd, c_hok, c_bdd,
+                        c_bw0, c_bw, c_bok,
+                    )  # fmt: skip
                     if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
                         dec = -(mb - dd[5])
                 if want and nb > 0:
