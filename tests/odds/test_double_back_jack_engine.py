@@ -83,13 +83,16 @@ def _agree(rules_map: Mapping[str, Any], rounds: int, seed: int) -> None:
     rules = DoubleBackJackRules.from_mapping(dict(rules_map))
     gen = np.random.default_rng(seed)
     pick = random.Random(seed)
-    shoe = [Card.from_code(int(c) % 52) for c in gen.permutation(52 * 6)]
+    shoe = [
+        Card.from_code(int(c) % 52) for c in gen.permutation(52 * rules.decks)
+    ]
     pos = 1
     kinds: set[str] = set()
     for index in range(rounds):
         if pos + STACK > len(shoe):
             shoe = [
-                Card.from_code(int(c) % 52) for c in gen.permutation(52 * 6)
+                Card.from_code(int(c) % 52)
+                for c in gen.permutation(52 * rules.decks)
             ]
             pos = 1
         cards = shoe[pos : pos + STACK]
