@@ -149,6 +149,10 @@ def test_issue12_point2_idle_player_defaulted_to_stand(
     assert shown["seconds"] == 30
     assert shown["deadline_ms"] == START + 30_000
     round_id = state["round"]["id"]
+    # a player who sits down in play is dealt in from the next round
+    cy = sit(client, table, 3, "cy")
+    late = cy.post("/wagers", {"seat": 3, "wager": "blackjack", "amount": 500})
+    assert late.status_code == 409, late.json()
     clock.advance(29)  # not yet: nothing moves
     time.sleep(0.3)
     assert state_of(client, table)["round"]["pending"] == pending
@@ -175,6 +179,7 @@ def test_issue12_point2_idle_player_defaulted_to_stand(
     assert stood[-1]["action"] == "stand"
     settled = {s["seat"] for s in state["last"]["settlements"]}
     assert settled == {1, 2}
+    wager(cy)  # the next round takes the late player's wager
     detail = client.get(f"/rounds/{round_id}", headers=operator(client))
     assert any(e["type"] == "clock_expired" for e in detail.json()["events"])
     balanced_books(client)
@@ -227,8 +232,13 @@ def test_issue12_point2_seated_player_without_wager_cannot_close_betting(
     assert state["round"]["status"] == "betting"
     assert state["ready"] == []
     round_id = state["round"]["id"]
-    # the one seat with a wager is ready: the deal starts at once
-    state = ann.post("/deal").json()
+    # the one seat with a wager is ready: the deal starts at once, and a
+    # retry with the same Idempotency-Key is answered again, not applied
+    state = ann.post("/ready", {"seat": 1}, **{"Idempotency-Key": "r1"})
+    again = ann.post("/ready", {"seat": 1}, **{"Idempotency-Key": "r1"})
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == state.json()
+    state = state.json()
     assert state["last"]["id"] == round_id
     assert {s["seat"] for s in state["last"]["settlements"]} == {1}
     assert events_of(state["last"], "seats_left_out")[0]["seats"] == [2]
