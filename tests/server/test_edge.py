@@ -470,3 +470,28 @@ def test_issue12_point6_postgres_race_is_402_not_500(
         assert client.get("/me", headers=auth).json()["balance"] == 1000
         books = client.get("/ledger", headers=operator(client)).json()
         assert books["ok"], books
+
+
+def test_issue12_point6_free_text_is_printable(client: TestClient) -> None:
+    """A table's name and a void's reason: no NUL (PostgreSQL cannot
+    store it) nor any control or format character."""
+    table = table_of(client, "double-back-jack")
+    for bad in ("a\x00b", "\x1b[2J", "rtl\u202e", "  ", "\ud800"):
+        got = client.post(
+            "/tables",
+            content=json.dumps({"game": "double-back-jack", "name": bad}),
+            headers={**operator(client), "Content-Type": "application/json"},
+        )
+        assert got.status_code == 422, (bad, got.text)
+        void = client.post(
+            f"/tables/{table}/void",
+            content=json.dumps({"reason": bad}),
+            headers={**operator(client), "Content-Type": "application/json"},
+        )
+        assert void.status_code == 422, (bad, void.text)
+    named = client.post(
+        "/tables",
+        json={"game": "double-back-jack", "name": "  Salon privé "},
+        headers=operator(client),
+    )
+    assert named.json()["name"] == "Salon privé"

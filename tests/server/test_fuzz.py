@@ -13,6 +13,8 @@ minute together.
 
 from __future__ import annotations
 
+import itertools
+import json
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -29,7 +31,7 @@ from tests.server.conftest import OPERATOR, balanced_books, table_of
 from croupier.server.app import create_app
 from croupier.server.auth import hash_token
 
-EXAMPLES = 12
+EXAMPLES = 8
 """Examples per operation, caller-independent, per generation mode."""
 
 FUZZ = settings(
@@ -169,6 +171,7 @@ NASTY_JSON: list[Any] = [
     "\x00",
     "a\x00b\x1b[2J",
     "\u202eoperator",
+    "\ud800",
     "x" * 5000,
     [],
     {},
@@ -206,7 +209,7 @@ def boundary_sweep(client: TestClient, who: dict[str, dict[str, str]]) -> int:
     """Every path, query and body field set to each nasty value in turn.
 
     Returns the number of requests made. Each request goes out as the
-    operator or the seated player in turn (those get past the token).
+    operator and as the seated player (those get past the token).
     """
     spec = client.get("/openapi.json").json()
     headers = [who["operator"], who["player"]]
@@ -249,13 +252,16 @@ def boundary_sweep(client: TestClient, who: dict[str, dict[str, str]]) -> int:
                 ]
             if schema is not None:
                 requests += [(path_of({}), {}, v) for v in NASTY_JSON]
-            for path, query, body in requests:
+            for (path, query, body), caller in itertools.product(
+                requests, headers
+            ):
                 response = client.request(
                     method.upper(),
                     path,
                     params=query,
-                    json=body,
-                    headers=headers[sent % 2],
+                    # by hand: a lone surrogate is escaped, not refused
+                    content=None if body is None else json.dumps(body),
+                    headers={**caller, "Content-Type": "application/json"},
                 )
                 sent += 1
                 if "/token" in path:

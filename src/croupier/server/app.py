@@ -83,6 +83,7 @@ from croupier.server.inputs import (
     IdQuery,
     PlayerName,
     SeatNumber,
+    TableName,
 )
 from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
@@ -143,7 +144,7 @@ class NewTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: Annotated[StrictStr, Field(max_length=64)]
-    name: Annotated[StrictStr | None, Field(max_length=80)] = None
+    name: TableName | None = None
     rules: Annotated[
         dict[Annotated[str, Field(max_length=64)], Any],
         Field(max_length=64),

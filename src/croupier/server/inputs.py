@@ -28,10 +28,13 @@ __all__ = [
     "IdPath",
     "IdQuery",
     "PlayerName",
+    "Reason",
     "SeatNumber",
+    "TableName",
     "clean_name",
     "name_key",
     "name_skeleton",
+    "printable",
 ]
 
 MAX_ID = 2**31 - 1
@@ -110,3 +113,31 @@ def name_key(name: str) -> str:
 
 PlayerName = Annotated[StrictStr, AfterValidator(clean_name)]
 """A player name in a body, cleaned by :func:`clean_name`."""
+
+
+def printable(raw: str) -> str:
+    """Free text (a table's name, a void's reason) trimmed and checked.
+
+    NFC-normalised and trimmed; not empty; printable characters only, so
+    that no NUL (which PostgreSQL cannot store), control, format or
+    unpaired surrogate character reaches storage or a log.
+
+    >>> printable(" Main floor ")
+    'Main floor'
+    """
+    text = unicodedata.normalize("NFC", raw).strip()
+    if not text:
+        msg = "the text is empty after trimming"
+        raise ValueError(msg)
+    if not text.isprintable():
+        msg = "the text may hold only printable characters"
+        raise ValueError(msg)
+    return text
+
+
+TableName = Annotated[
+    StrictStr, Field(max_length=80), AfterValidator(printable)
+]
+"""A table's display name in a body."""
+Reason = Annotated[StrictStr, Field(max_length=200), AfterValidator(printable)]
+"""A reason stored with a round (an operator's void)."""

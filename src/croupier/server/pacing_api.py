@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from croupier.server.auth import bearer_token
 from croupier.server.casino import Casino
-from croupier.server.inputs import IdPath
+from croupier.server.inputs import IdPath, Reason
 from croupier.server.play import AnsweredMeanwhileError
 from croupier.server.play_api import MAX_KEY, json_response
 from croupier.server.views import table_snapshot
@@ -51,7 +51,7 @@ class VoidRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    reason: Annotated[str, Field(min_length=1, max_length=200)]
+    reason: Reason  # printable: stored and logged (D31)
 
 
 def pacing_router(casino: Casino) -> APIRouter:
