@@ -67,6 +67,7 @@ from croupier.server.auth import (
     TokenLifetimes,
     bearer_token,
     hash_token,
+    token_expiry,
 )
 from croupier.server.edge import (
     EDGE_ENV,
@@ -405,6 +406,10 @@ def create_app(
             "balance": casino.balances[player.id],
             "operator": player.is_operator,
             "seats": seats,
+            # when to renew it (POST /me/token); null: given by the operator
+            "token_expires_at": token_expiry(
+                bearer_token(authorization) or ""
+            ),
         }
 
     @app.post("/players/{player_id}/deposits")
