@@ -95,10 +95,10 @@ def test_issue_15_4_plot_checkpoints_rounds_and_exact_line(
     import matplotlib as mpl
 
     mpl.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     captured: dict[str, Any] = {}
-    save = plt.Figure.savefig
+    save = Figure.savefig
 
     def spy(fig: Any, path: Any, **kw: Any) -> None:
         captured["title"] = fig._suptitle.get_text()
@@ -112,7 +112,7 @@ def test_issue_15_4_plot_checkpoints_rounds_and_exact_line(
 
     path = tmp_path / "run.png"
     mp = pytest.MonkeyPatch()
-    mp.setattr(plt.Figure, "savefig", spy)
+    mp.setattr(Figure, "savefig", spy)
     try:
         data = _json(
             "simulate",
