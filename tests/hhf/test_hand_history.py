@@ -250,11 +250,21 @@ def _mutations(doc: dict[str, Any]) -> list[dict[str, Any]]:
             variant(lambda d, i=i: d["procedure"][i].pop("face_up"))
             variant(lambda d, i=i: d["procedure"][i].update(card="1s"))
             variant(lambda d, i=i: d["procedure"][i].update(hand=-1))
+            # True == 1 in Python: a cache must still tell them apart
+            variant(lambda d, i=i: d["procedure"][i].update(face_up=1))
+            variant(lambda d, i=i: d["procedure"][i].update(hand=False))
+            variant(lambda d, i=i: d["procedure"][i].update(hand=0.0))
             break
     variant(lambda d: d["settlements"][0].update(outcome="won"))
     variant(lambda d: d["settlements"][0].update(hand=0))
     variant(lambda d: d["players"][0].update(total_bet=-1))
     variant(lambda d: d["players"][0].update(player_id=""))
+    variant(lambda d: d["players"][0].update(seat=True))
+    variant(
+        lambda d: d["settlements"][0].update(
+            net=float(d["settlements"][0]["net"])
+        )
+    )
     return out
 
 

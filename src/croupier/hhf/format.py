@@ -193,7 +193,7 @@ def _inline(node: Any, defs: Mapping[str, Any]) -> Any:
     return node
 
 
-_SEEN: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
+_SEEN: set[tuple[str, tuple[tuple[str, str, Any], ...]]] = set()
 """Items already found valid, by kind and content (``seq`` left out): a
 day's log repeats the same steps and settlements over and over."""
 _PLAIN_VALUES = (str, int, bool, float, type(None))
@@ -211,7 +211,7 @@ def _fail(error: jsonschema.ValidationError | None, prefix: str) -> None:
 
 def _key(
     kind: str, item: object
-) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+) -> tuple[str, tuple[tuple[str, str, Any], ...]] | None:
     """A cache key for ``item`` (``None``: check it every time).
 
     A step's validity does not depend on its ``seq`` beyond its being a
@@ -227,9 +227,86 @@ def _key(
         if type(value) not in _PLAIN_VALUES:
             return None
         if name != "seq":
-            pairs.append((name, value))
+            # the value's type is part of the key: True == 1 == 1.0
+            pairs.append((name, type(value).__name__, value))
     pairs.sort()
     return kind, tuple(pairs)
+
+
+@cache
+def _step_fields() -> dict[
+    str, tuple[frozenset[str], dict[str, jsonschema.Draft202012Validator]]
+]:
+    """Per step type: the required fields and a validator per field.
+
+    A step's schema for its type (:func:`_step_validators`) is an object
+    with required fields and a schema per listed property, nothing else;
+    a step is valid exactly when it is an object, has the required
+    fields and each listed field's value meets its schema, so the fields
+    can be checked (and remembered) one at a time.
+    """
+    full = schema()
+    step = _inline(full["$defs"]["step"], full["$defs"])
+    base = {k: v for k, v in step.items() if k != "allOf"}
+    if set(base) - {"description", "type", "required", "properties"}:
+        return {}  # pragma: no cover - a schema this split cannot serve
+    clauses: dict[str, dict[str, Any]] = {"": {}}
+    for clause in step["allOf"]:
+        clauses[clause["if"]["properties"]["type"]["const"]] = clause["then"]
+    out = {}
+    for kind, then in clauses.items():
+        if set(then) - {"required", "properties"}:
+            return {}  # pragma: no cover - as above
+        props: dict[str, list[Any]] = {}
+        for source in (base, then):
+            for name, sub in source.get("properties", {}).items():
+                props.setdefault(name, []).append(sub)
+        required = frozenset(base.get("required", [])) | frozenset(
+            then.get("required", [])
+        )
+        out[kind] = (
+            required,
+            {
+                name: jsonschema.Draft202012Validator(
+                    subs[0] if len(subs) == 1 else {"allOf": subs}
+                )
+                for name, subs in props.items()
+            },
+        )
+    return out
+
+
+_FIELDS_SEEN: set[tuple[str, str, type, Any]] = set()
+"""Step fields already found valid: (step type, field, value type, value)."""
+
+
+def _fields_valid(kind: str, item: object) -> bool:
+    """Whether a step of ``kind`` is valid, field by field (cached).
+
+    ``False`` means "not shown valid here": the caller then runs the
+    whole validator, which gives the error.
+    """
+    fields = _step_fields().get(kind)
+    if fields is None or not isinstance(item, dict):
+        return False
+    required, checks = fields
+    if not required <= item.keys():
+        return False
+    seen = _FIELDS_SEEN
+    for name, value in item.items():
+        check = checks.get(name)
+        if check is None:
+            continue
+        if type(value) not in _PLAIN_VALUES:
+            return False
+        key = (kind, name, type(value), value)  # True == 1: keep types
+        if key in seen:
+            continue
+        if not check.is_valid(value):
+            return False
+        if len(seen) < 1_000_000:
+            seen.add(key)
+    return True
 
 
 def validate(doc: object) -> None:
@@ -270,11 +347,13 @@ def validate(doc: object) -> None:
             if kind == "step":
                 steps = _step_validators()
                 named = item.get("type") if isinstance(item, dict) else None
-                check = (
-                    steps.get(named, steps[""])
-                    if isinstance(named, str)
-                    else steps[""]
-                )
+                if not isinstance(named, str) or named not in steps:
+                    named = ""
+                if _fields_valid(named, item):
+                    if key is not None and len(seen) < 1_000_000:
+                        seen.add(key)
+                    continue
+                check = steps[named]
             _fail(
                 jsonschema.exceptions.best_match(check.iter_errors(item)),
                 f"{where}/{i}",
