@@ -495,3 +495,40 @@ def test_issue12_point6_free_text_is_printable(client: TestClient) -> None:
         headers=operator(client),
     )
     assert named.json()["name"] == "Salon privé"
+
+
+def test_issue12_point6_outage_reading_a_token_is_503(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The edge reads tokens on the event loop: an outage there is the
+    documented JSON 503, never a 500."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from croupier.server import casino as casino_module
+
+    ann = new_player(client, "ann")
+    casino = client.app.state.casino  # type: ignore[attr-defined]
+
+    def locked(_digest: str) -> bool:
+        cause = sqlite3.OperationalError("database is locked")
+        raise OperationalError("SELECT", {}, cause)
+
+    monkeypatch.setattr(casino_module, "RECHECK_SECONDS", 0.0)
+    monkeypatch.setattr(casino, "_token_stored", locked)
+    table = table_of(client, "double-back-jack")
+    for method, path, body in (
+        ("POST", f"/tables/{table}/seats", {"seat": 1}),
+        ("GET", "/me", None),
+    ):
+        got = client.request(
+            method,
+            path,
+            json=body,
+            headers={"Authorization": f"Bearer {ann['token']}"},
+        )
+        assert got.status_code == 503, got.text
+        assert got.headers["content-type"] == "application/json"
+        assert got.json()["error"] == "StorageUnavailable"
+        assert int(got.headers["retry-after"]) >= 1

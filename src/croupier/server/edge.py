@@ -178,7 +178,21 @@ def edge_refusal(
 
 
 def unexpected_error(exc: BaseException) -> JSONResponse:
-    """An error no handler answered: log it with an id, answer JSON 500."""
+    """An error no handler answered: log it with an id, answer JSON 500.
+
+    A storage outage met outside the serial thread (reading a token, say)
+    is the documented JSON 503 with ``Retry-After`` instead.
+    """
+    from croupier.server.serial import is_outage, unavailable
+
+    if is_outage(exc):
+        refusal = unavailable(exc)
+        return edge_refusal(
+            refusal.status,
+            refusal.error_name,
+            refusal.message,
+            refusal.headers,
+        )
     incident = secrets.token_hex(6)
     log.error(
         "unexpected error %s: %s", incident, type(exc).__name__, exc_info=exc
@@ -251,7 +265,10 @@ class Edge:
                 message["headers"] = _secured(message.get("headers", []))
             await send(message)
 
-        refusal = self._refuse_early(scope)
+        try:
+            refusal = self._refuse_early(scope)
+        except Exception as exc:  # reading a token: storage may be down
+            refusal = unexpected_error(exc)
         if refusal is not None:
             await refusal(scope, receive, send_secured)
             return
