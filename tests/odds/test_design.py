@@ -366,3 +366,36 @@ def test_issue_15_3_cli_refusals_are_one_line(
     assert out == ""
     assert len(err.strip().splitlines()) == 1
     assert fragment in err
+
+
+@pytest.mark.parametrize(
+    ("game", "wager", "decks", "published"),
+    [
+        # Wizard of Odds, EZ Baccarat side bets at 8 decks
+        ("midibaccarat-commission-free", "panda8", 8, "10.1876"),
+        # Perfect Pairs 25/12/6 at 8 decks (the analyzer's figure)
+        ("midibaccarat", "perfect_pairs", 8, "4.0964"),
+        # every six-card hand of the 53-card deck, paytable 1000/.../5
+        ("six-card-fortune-pai-gow", "fortune_bonus", 1, "8.1854"),
+    ],
+)
+def test_issue_15_3_base_tables_price_at_the_published_holds(
+    game: str, wager: str, decks: int, published: str
+) -> None:
+    space = find_space(game, wager)
+    hold = space.evaluate(dict(space.base), decks).hold
+    assert f"{100 * float(hold):.4f}" == published
+
+
+def test_issue_15_3_prices_equal_the_analyzers_on_other_tables() -> None:
+    from croupier.games.midibaccarat.rules import MidibaccaratRules
+    from croupier.odds.baccarat.model import analyze as analyze_baccarat
+
+    odds = {"perfect": 30, "colored": 10, "mixed": 5}
+    rules = MidibaccaratRules.from_mapping(
+        {"decks": 6, "perfect_pairs": {k: f"{v}:1" for k, v in odds.items()}}
+    )
+    report = analyze_baccarat(rules).wagers["perfect_pairs_player"]
+    space = find_space("midibaccarat", "perfect_pairs")
+    table = {k: Fraction(v) for k, v in odds.items()}
+    assert space.evaluate(table, 6).hold == report.house_edge_exact
