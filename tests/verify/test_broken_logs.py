@@ -197,6 +197,22 @@ CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
         "split",
     ),
     (
+        "591_7_i_decision_out_of_turn",
+        DBJ,
+        "audit-591-7-o-dealer-stands-on-soft-17",
+        edit({"seat": 2}, type="decision_made", seat=1),
+        "591.7(i)",
+        "seat 1 is to act, not seat 2",
+    ),
+    (
+        "673a_8_insurance_over_half_the_wager",
+        DBJ,
+        "insurance-won",
+        edit({"amount": 800}, type="decision_made", action="insurance"),
+        "673a.8",
+        "insurance must be 1 to 500, not 800",
+    ),
+    (
         "591_7_l_second_chance_stake_not_the_wager",
         DBJ,
         "audit-591-7-q-1-second-chance-on-double-for-less-dealer-22",

@@ -453,7 +453,7 @@ def _compare(
         ref = stop.error.ref
         return Deviation(
             str(ref) if ref is not None else spec.section,
-            f"{stop.what} is not allowed here: {stop.error}",
+            f"{stop.what} is not allowed here: {stop.error.message}",
             None,
         )
     if len(engine) > len(log):
