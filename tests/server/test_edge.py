@@ -532,3 +532,31 @@ def test_issue12_point6_outage_reading_a_token_is_503(
         assert got.headers["content-type"] == "application/json"
         assert got.json()["error"] == "StorageUnavailable"
         assert int(got.headers["retry-after"]) >= 1
+
+
+def test_issue12_point3_websocket_frames_are_limited(tmp_path: Path) -> None:
+    """``croupier serve`` reads no WebSocket frame above the play limit."""
+    from tests.server.procs import Server
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    server = Server(f"sqlite:///{tmp_path / 'ws.db'}")
+    server.start()
+    try:
+        url = server.base.replace("http", "ws", 1) + "/ws/tables/1"
+        with connect(url, max_size=None) as socket:
+            first = json.loads(socket.recv(timeout=10))
+            assert isinstance(first, dict)
+            socket.send("x" * 64)  # small frames are read (and ignored)
+            socket.send("x" * (BodyLimits().play + 1))
+
+            def drain() -> None:
+                for _ in range(20):
+                    socket.recv(timeout=10)
+
+            with pytest.raises(ConnectionClosed) as closed:
+                drain()
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 1009  # message too big
+    finally:
+        server.kill()

@@ -13,7 +13,7 @@ import typer
 from croupier.cli.common import output_file
 from croupier.server.auth import TokenLifetimes, write_secret
 from croupier.server.db import DB_ENV, default_db_url
-from croupier.server.edge import EDGE_ENV, RateLimits, edge
+from croupier.server.edge import EDGE_ENV, BodyLimits, RateLimits, edge
 from croupier.server.inputs import MAX_BALANCE
 from croupier.server.tables import TABLE_SETTINGS_ENV
 
@@ -201,12 +201,18 @@ def serve(
             port=port,
             log_level="warning",
             access_log=False,
+            ws_max_size=BodyLimits().play,  # clients send no large frames
         )
         return
     typer.echo(f"croupier table server on {where}")
     # No access log: a line per request costs as much as a small request.
     uvicorn.run(
-        app, host=host, port=port, log_level="warning", access_log=False
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=BodyLimits().play,  # D30: no large WebSocket frames
     )
 
 
