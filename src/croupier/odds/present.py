@@ -41,7 +41,7 @@ def exact_edges(exact: GameReport) -> dict[str, float]:
     out = {
         name: report.house_edge
         for name, report in exact.wagers.items()
-        if report.house_edge_exact is not None
+        if report.ci95 is None  # not itself a simulation
     }
     envy: dict[str, Any] = exact.extra.get("envy") or {}
     if "fortune_bonus_with_envy_house_edge" in envy:
@@ -70,7 +70,7 @@ def align_wager(
             known = pays.get(row["event"])
             if known:
                 row["pays"] = known
-        if edge is None and exact.house_edge_exact is not None:
+        if edge is None and exact.ci95 is None:
             edge = exact.house_edge
     if edge is None:
         return
@@ -86,7 +86,7 @@ def align_with_exact(sim: GameReport, exact: GameReport) -> None:
     edges = exact_edges(exact)
     for name, report in sim.wagers.items():
         table = exact.wagers.get(name)
-        if table is not None and table.house_edge_exact is None:
-            table = None  # itself a simulation (the pai gow main wager)
+        if table is not None and table.ci95 is not None:
+            table = None  # itself a simulation
         align_wager(report, table, edges.get(name))
     sim.extra["exact_method"] = exact.method

@@ -89,6 +89,8 @@ def _average_text(net: Fraction) -> str:
     """A simulated row's "pays" when the simulator does not name it."""
     if net in (-1, 0):
         return _net_text(net)
+    if net.denominator <= 20:  # a plain fraction reads best
+        return f"avg {'+' if net > 0 else '-'}{abs(net)}"
     return f"avg {float(net):+.4f}"
 
 
