@@ -81,8 +81,8 @@ def _finish_every_round(
                 state = c.get(f"/tables/{table}", headers=who).json()
                 rnd = state["round"]
                 if rnd["status"] == "betting":
-                    if rnd["stakes"] and seat == 1:
-                        r = c.post(f"/tables/{table}/deal", headers=who)
+                    if rnd["stakes"] and seat == 1:  # the operator deals
+                        r = c.post(f"/tables/{table}/deal", headers=OP)
                         assert r.status_code == 200, r.text
                         finished += 1
                         continue
@@ -116,9 +116,9 @@ def _deal_until_pending(
                     json={"seat": seat, "wager": wager, "amount": 500},
                     headers={"Authorization": f"Bearer {token}"},
                 )
-            token, table = seated[0][0], seated[0][1]
-            who = {"Authorization": f"Bearer {token}"}
-            state = c.post(f"/tables/{table}/deal", headers=who).json()
+            for token, table, _seat, _wager in seated:  # each is ready
+                who = {"Authorization": f"Bearer {token}"}
+                state = c.post(f"/tables/{table}/deal", headers=who).json()
             if state["round"]["pending"] is not None:
                 return dict(state["round"])
             _finish_every_round(base, seated)

@@ -458,6 +458,12 @@ class Pacer(Dealer):
                 or clock["deadline_ms"] > now
             ):
                 return False
+            if not rt.clock_key or rt.clock_key[0] != live.db_id:
+                # a clock of a round that is no longer in play (voided
+                # at a restart): it stops
+                rt.clock = rt.clock_key = None
+                self._commit_pacing(rt, idem=None, request="", respond=None)
+                return False
             late = now - int(clock["deadline_ms"])
             if clock["kind"] == "betting":
                 if live.dealt or not live.round.ledger.stakes:
