@@ -428,3 +428,34 @@ def test_issue12_point2_server_settings_are_the_tables_defaults(
             headers=operator(client),
         )
         assert refused.status_code == 422, refused.json()
+
+
+def test_issue12_point2_pai_gow_hand_set_the_house_way_by_the_clock(
+    paced: tuple[TestClient, Clock],
+) -> None:
+    client, clock = paced
+    table = new_table(client, "six-card-fortune-pai-gow", decision_seconds=30)
+    ann = sit(client, table, 1, "ann")
+    wager(ann, "pai_gow", 500)
+    state = ann.post("/deal").json()
+    round_id = state["round"]["id"]
+    for _ in range(10):  # each decision's clock runs out in turn
+        if state["round"]["id"] != round_id:
+            break
+        assert state["clock"]["kind"] == "decision", state["clock"]
+        before = state["clock"]["deadline_ms"]
+        clock.advance(31)
+        state = wait_for(
+            client,
+            table,
+            lambda s: (
+                s["round"]["id"] != round_id
+                or (s["clock"] or {}).get("deadline_ms") != before
+            ),
+        )
+    assert state["last"]["id"] == round_id
+    applied = [e["action"] for e in events_of(state["last"], "clock_expired")]
+    assert "house_way" in applied
+    assert set(applied) <= {"house_way", "no_double_down"}
+    assert [s["seat"] for s in state["last"]["settlements"]][:1] == [1]
+    balanced_books(client)

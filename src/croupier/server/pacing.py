@@ -328,6 +328,9 @@ class Pacer(Dealer):
 
     # -- betting ----------------------------------------------------------
 
+    def _touched(self, rt: TableRuntime, seat: int) -> None:
+        rt.seen[seat] = self.now_ms()
+
     def _may_wager(self, rt: TableRuntime, seat: int) -> None:
         if seat in rt.sitting_out:
             msg = (

@@ -235,6 +235,9 @@ class Dealer:
     def _may_wager(self, rt: TableRuntime, seat: int) -> None:
         """Refuse a wager the table's pacing does not allow."""
 
+    def _touched(self, rt: TableRuntime, seat: int) -> None:
+        """A request of the player at ``seat``: not gone."""
+
     def _betting_closes(
         self, rt: TableRuntime, live: LiveRound, player: Player
     ) -> bool:
@@ -455,6 +458,7 @@ class Dealer:
         if live.owners.get(action.seat, player.id) != player.id:
             raise NotSeatOwnerError(f"seat {action.seat} is played by another")
         self._verify_affordable(live, action, player.id)
+        self._touched(rt, action.seat)
         live.recorder.apply(action)
         data: dict[str, Any] = {"seat": action.seat, "action": action.name}
         if action.amount is not None:
