@@ -27,7 +27,7 @@ import time
 REPEAT = 3
 """Timed runs of each numba solve (the best is kept)."""
 
-_PASS = """
+_ONE_HAND_RUN = """
 import json, time
 from croupier.odds.double_back_jack.ca import _pass, composition
 from croupier.odds.double_back_jack.carules import CARules
@@ -48,8 +48,8 @@ def _pass_seconds(jit: bool, repeat: int) -> float:
     env = dict(os.environ)
     if not jit:
         env["NUMBA_DISABLE_JIT"] = "1"
-    out = subprocess.run(
-        [sys.executable, "-c", _PASS.format(repeat=repeat)],
+    out = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", _ONE_HAND_RUN.format(repeat=repeat)],
         env=env,
         check=True,
         capture_output=True,

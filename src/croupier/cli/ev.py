@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
@@ -22,6 +22,9 @@ from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import console
 from croupier.errors import RulesError, ScenarioError
 from croupier.rules import load_rules_file
+
+if TYPE_CHECKING:
+    from croupier.odds.double_back_jack.carules import CARules
 
 __all__ = ["ev", "parse_cards", "parse_shoe", "print_rule_effects"]
 
@@ -79,7 +82,7 @@ def parse_shoe(text: str) -> np.ndarray:
 
 def _ca_rules(
     rules_file: Path | None, settings: list[str] | None, ordinary: bool
-) -> object:
+) -> CARules:
     from croupier.odds.double_back_jack.carules import CARules
 
     rules = CARules.ordinary() if ordinary else CARules()
@@ -114,13 +117,11 @@ def ev(
 ) -> None:
     """Exact value (CDZ-) of every action of a hand against an up card."""
     from croupier.odds.double_back_jack.ca import evaluate_hand
-    from croupier.odds.double_back_jack.carules import CARules
 
     if game != GAME:
         msg = f"croupier ev knows {GAME} only, not {game!r}"
         raise ScenarioError(msg)
     rules = _ca_rules(rules_file, settings, ordinary)
-    assert isinstance(rules, CARules)
     cards = parse_cards(hand)
     up_cards = parse_cards(up)
     if len(up_cards) != 1:
@@ -142,8 +143,7 @@ def ev(
     )
     table.add_column("action")
     table.add_column("EV %", justify="right")
-    actions = result["actions"]
-    assert isinstance(actions, dict)
+    actions: dict[str, float] = dict(result["actions"])  # type: ignore[call-overload]
     for name, value in sorted(actions.items(), key=lambda kv: -kv[1]):
         mark = " (best)" if name == result["best"] else ""
         table.add_row(name + mark, f"{100 * value:+.9f}")
@@ -162,11 +162,11 @@ def print_rule_effects(
 ) -> None:
     """From ordinary blackjack to Double Back Jack, rule by rule."""
     from croupier.odds.double_back_jack.ca import rule_effects
-    from croupier.odds.double_back_jack.carules import CARules
 
     base = _ca_rules(rules_file, settings, ordinary=True)
-    assert isinstance(base, CARules)
-    tables = [rule_effects(d, base) for d in DECKS_FOR_EFFECTS]
+    tables: list[dict[str, Any]] = [
+        rule_effects(d, base) for d in DECKS_FOR_EFFECTS
+    ]
     if as_json:
         print(json.dumps({"game": GAME, "rule_effects": tables}, indent=2))
         return
@@ -184,15 +184,14 @@ def print_rule_effects(
         *[
             x
             for t in tables
-            for x in (f"{100 * t['ordinary']['house_edge']:+.4f}", "")  # type: ignore[index]
+            for x in (f"{100 * t['ordinary']['house_edge']:+.4f}", "")
         ],
     )
     steps = first["steps"]
-    assert isinstance(steps, list)
     for k, step in enumerate(steps):
         cells = []
         for t in tables:
-            row = t["steps"][k]  # type: ignore[index]
+            row = t["steps"][k]
             cells += [
                 f"{100 * row['alone']:+.4f}",
                 f"{100 * row['in_order']:+.4f}",
@@ -205,7 +204,7 @@ def print_rule_effects(
         *[
             x
             for t in tables
-            for x in ("", f"{100 * t['double_back_jack_house_edge']:+.4f}")  # type: ignore[operator]
+            for x in ("", f"{100 * t['double_back_jack_house_edge']:+.4f}")
         ],
     )
     console.print(table)

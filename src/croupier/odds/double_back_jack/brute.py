@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from croupier.errors import RulesError
 
@@ -49,7 +49,7 @@ def _total(hard: int, ace: bool) -> int:
 
 
 def _minus(shoe: Shoe, v: int) -> Shoe:
-    return shoe[:v] + (shoe[v] - 1,) + shoe[v + 1 :]
+    return (*shoe[:v], shoe[v] - 1, *shoe[v + 1 :])
 
 
 class ShoeExhaustedError(RulesError):
@@ -215,7 +215,7 @@ class BruteForce:
                 if hard > 21:
                     val = self._bust_value(nview, hard, split, double)[1][h]
                 elif double:
-                    _, vals, acts = self.info(nview, nxt, split, False)
+                    acts = self.info(nview, nxt, split, False)[2]
                     key = "paid" if "paid" in acts else "stand"
                     val = acts[key][h]
                 else:
@@ -294,7 +294,7 @@ class BruteForce:
                 view = _minus(view, v)
             return self._bust_value(view, sum(cards), True, double)[0]
 
-        @lru_cache(maxsize=None)
+        @cache
         def play(
             shoe: Shoe,
             cards: tuple[int, ...],
@@ -528,7 +528,7 @@ class BruteForce:
             pair = cards[0]
             # CDZ-: a split hand plays the pre-split strategy of its
             # cards, so its view holds the other pair card
-            view0 = view[:pair] + (view[pair] + 1,) + view[pair + 1 :]
+            view0 = (*view[:pair], view[pair] + 1, *view[pair + 1 :])
             out["split"] = sum(
                 w * self._play_split(pair, h, _minus(view, h), view0)
                 for h, w in holes

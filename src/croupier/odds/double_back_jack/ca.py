@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -252,13 +253,16 @@ class _Up:
 def _split_value(u: _Up, pair: int) -> float:
     """Joint value (both hands) of splitting two ``pair`` cards."""
     rules = u.rules
-    if rules.max_split_hands > 2 and u.shoe[pair] >= 3:
-        if not (pair == 1 and not rules.resplit_aces):
-            msg = (
-                "resplits are exact by enumeration only "
-                "(croupier ev on a small shoe)"
-            )
-            raise RulesError(msg, key="max_split_hands")
+    if (
+        rules.max_split_hands > 2
+        and u.shoe[pair] >= 3
+        and not (pair == 1 and not rules.resplit_aces)
+    ):
+        msg = (
+            "resplits are exact by enumeration only "
+            "(croupier ev on a small shoe)"
+        )
+        raise RulesError(msg, key="max_split_hands")
     tables = u.split_tables(pair)
     plan = u.split_strategy()
     _, _, child, _ = player_hands()
@@ -558,7 +562,7 @@ class RuleEffect:
     """Edge change of this rule after the earlier ones."""
 
 
-def rule_effects(decks: int, base: CARules | None = None) -> dict[str, object]:
+def rule_effects(decks: int, base: CARules | None = None) -> dict[str, Any]:
     """Ordinary blackjack to Double Back Jack, one rule at a time.
 
     ``base`` is the ordinary game (default :meth:`CARules.ordinary`);
@@ -573,8 +577,9 @@ def rule_effects(decks: int, base: CARules | None = None) -> dict[str, object]:
     current = start
     previous = base_edge
     for ref, name, value in RULE_STEPS:
-        alone = solve_ca(replace(start, **{name: value})).edge - base_edge
-        current = replace(current, **{name: value})
+        change: dict[str, Any] = {name: value}
+        alone = solve_ca(replace(start, **change)).edge - base_edge
+        current = replace(current, **change)
         edge = solve_ca(current).edge
         rows.append(
             RuleEffect(

@@ -261,8 +261,7 @@ class CARules(GameRules):
     )
 
     def __post_init__(self) -> None:
-        """Coerce enum names; refuse combinations the analyzer does not
-        define."""
+        """Coerce enum names; refuse undefined combinations."""
         for name, kind in (
             ("surrender", Surrender),
             ("double_on", DoubleOn),
@@ -323,8 +322,11 @@ class CARules(GameRules):
 
     @classmethod
     def ordinary(cls, **overrides: Any) -> CARules:
-        """Ordinary blackjack: 3:2, peek, S17, DOA, DAS, one split, split
-        aces one card, late surrender off, no Double Back Jack rule."""
+        """Ordinary blackjack, the analyzers' reference game.
+
+        3:2, peek, S17, double any two, DAS, one split, split aces one
+        card, no surrender, no insurance, no Double Back Jack rule.
+        """
         base = cls(
             twenty_one_paid_at_once=False,
             blackjack_paid_before_peek=False,

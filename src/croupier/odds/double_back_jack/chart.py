@@ -23,7 +23,6 @@ from rich.table import Table
 
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
 
-from .analysis import solve
 from .dealer import N_DEALER, full_composition
 from .strategy import HS_SIZE, hand_tables
 
@@ -119,11 +118,12 @@ class StrategyChart:
     def subtitle(self) -> str:
         """Rules and deck count, for the chart's title."""
         r = self.rules
+        das = "yes" if r.double_after_split else "no"
         return (
             f"{r.decks} deck{'s' if r.decks > 1 else ''} · S17 · "
             f"BJ {r.blackjack_payout} · surrender "
             f"{'late' if r.surrender else 'none'} · split to "
-            f"{r.max_split_hands} · DAS {'yes' if r.double_after_split else 'no'}"
+            f"{r.max_split_hands} · DAS {das}"
             f" · split aces {'draw' if r.split_aces_may_draw else 'one card'}"
             " · 21 paid at once · dealer 22 pushes · Second Chance"
         )

@@ -202,7 +202,7 @@ def dealer_multisets(
     values = np.zeros((n, 8), dtype=np.int64)
     counts = np.zeros((n, 8), dtype=np.int64)
     size = np.zeros(n, dtype=np.int64)
-    orders = np.zeros(n)
+    ways = np.zeros(n)
     out = np.zeros(n, dtype=np.int64)
     for i, key in enumerate(keys):
         distinct = sorted(set(key))
@@ -210,9 +210,9 @@ def dealer_multisets(
             values[i, j] = v
             counts[i, j] = key.count(v)
         size[i] = len(key)
-        orders[i] = final[key]
+        ways[i] = final[key]
         out[i] = outcome[key]
-    return values, counts, size, orders, out
+    return values, counts, size, ways, out
 
 
 # ---------------------------------------------------------------------------
@@ -225,9 +225,9 @@ def _mass(r: np.ndarray, n: int, up: int, par: np.ndarray) -> float:
     if par[Q_PEEK] == 0.0 or n == 0:
         return 1.0
     if up == 1:
-        return 1.0 - r[10] / n
+        return float(1.0 - r[10] / n)
     if up == 10:
-        return 1.0 - r[1] / n
+        return float(1.0 - r[1] / n)
     return 1.0
 
 
@@ -296,14 +296,14 @@ def _dealer(
 def _stand_pay(t: int, o: int, par: np.ndarray) -> float:
     """Net per unit of a hand standing on ``t`` against outcome ``o``."""
     if o == 7:
-        return -par[Q_BJ_LOSES]
+        return float(-par[Q_BJ_LOSES])
     if o == 6:
-        return par[Q_WIN]
+        return float(par[Q_WIN])
     if o == 5:
-        return 0.0 if par[Q_PUSH22] > 0 else par[Q_WIN]
+        return 0.0 if par[Q_PUSH22] > 0 else float(par[Q_WIN])
     dt = 17 + o
     if t > dt:
-        return par[Q_WIN]
+        return float(par[Q_WIN])
     if t == dt:
         return 0.0
     return -1.0
@@ -315,14 +315,14 @@ def _sc_pay(x: int, o: int, par: np.ndarray) -> float:
     if x > 21:
         return -2.0
     if x == 21:
-        return par[Q_SC21]
+        return float(par[Q_SC21])
     if o == 6:
-        return par[Q_SCWIN]
+        return float(par[Q_SCWIN])
     if o == 5:
-        return 0.0 if par[Q_PUSH22] > 0 else par[Q_SCWIN]
+        return 0.0 if par[Q_PUSH22] > 0 else float(par[Q_SCWIN])
     dt = 17 + o
     if x > dt:
-        return par[Q_SCWIN]
+        return float(par[Q_SCWIN])
     if x == dt:
         return 0.0
     return -2.0
@@ -560,10 +560,9 @@ def hand_pass(
                 bust_sc[b] = sc
             dec = bust_dec[b]
             sc = bust_sc[b]
+            take = max(dec, sc)
             if follow:
                 take = sc if f_sc[b] == 1 else dec
-            else:
-                take = max(dec, sc)
             e_hit += pv * (take if par[Q_SC_HIT] > 0 else dec)
             e_dbl += pv * (take if par[Q_SC_DBL] > 0 else dec)
         hit[i] = e_hit
