@@ -1,8 +1,9 @@
 """Play at a table: wagers, the deal, decisions, each stored atomically.
 
 :class:`Dealer` is the playing half of :class:`~croupier.server.casino.
-Casino`. Each request is one call here, run to completion on the event
-loop (no ``await`` inside), and one database transaction: the round's
+Casino`. Each request is one call here, run to completion as a job of
+the serial thread (:mod:`croupier.server.serial`: one change at a time,
+off the event loop), and one database transaction: the round's
 new input, its new events, the money moved and the stored idempotent
 response are committed together, with the statements of
 :mod:`croupier.server.store` (a few ``executemany`` on the driver). If

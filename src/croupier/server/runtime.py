@@ -13,7 +13,11 @@ The runtime is split by concern; this module gathers its public names:
 - :mod:`croupier.server.store`: the play path's SQL, compiled once and
   run on the driver with ``executemany``;
 - :mod:`croupier.server.shared`: several processes on one PostgreSQL
-  database (a table's row lock per change, versions, LISTEN/NOTIFY).
+  database (a table's row lock per change, versions, LISTEN/NOTIFY);
+- :mod:`croupier.server.serial`: every change on one thread, off the
+  event loop (a 503 on storage outages);
+- :mod:`croupier.server.pacing`: the table clocks, ready, sit-out, idle
+  seats and the operator's void (:class:`~croupier.server.pacing.Pacer`).
 """
 
 from __future__ import annotations
