@@ -69,6 +69,10 @@ class Config:
     rules: dict[str, Any]
     wagers: dict[int, list[tuple[str, int]]]
     """Seat -> wagers placed, in order."""
+    seed: int = 20261201
+    """The tables' shuffle seed."""
+    up: tuple[str, ...] = ()
+    """Ranks the dealer's up card must have (Double Back Jack), if any."""
 
 
 PAI_GOW_WAGERS = {
@@ -113,6 +117,22 @@ CONFIGS: dict[str, Config] = {
         "double-back-jack",
         {},
         {1: [("blackjack", 500)], 2: [("blackjack", 500)]},
+    ),
+    # an Ace up: insurance decided with the hole card unseen, 591.7(g)
+    "591_7_g_insurance_ace_up": Config(
+        "double-back-jack",
+        {},
+        {1: [("blackjack", 500)], 2: [("blackjack", 500)]},
+        seed=1,
+        up=("A",),
+    ),
+    # a ten up: the card reader's answer public, the hole card not, (h)
+    "591_7_h_card_reader_ten_up": Config(
+        "double-back-jack",
+        {},
+        {1: [("blackjack", 500)], 2: [("blackjack", 500)]},
+        seed=4,
+        up=("T", "J", "Q", "K"),
     ),
 }
 
@@ -563,9 +583,13 @@ def test_issue12_point1_views_depend_only_on_what_the_viewer_sees(
     card) are permuted with the rest and every step before that compared.
     """
     config = CONFIGS[name]
-    rig.seed = 20261201
+    rig.seed = config.seed
     rig.permutation = {}
     base = play(tmp_path, config, rig, "base")
+    if config.up:
+        dealer = [e for e in base.events if isinstance(e, CardDealt)]
+        up = next(e.card for e in dealer if e.to == "dealer")
+        assert str(up)[0] in config.up, f"seed {config.seed}: up card {up}"
     compared = 0
     for n, viewer in enumerate(_viewers(config)):
         hidden = hidden_positions(base, viewer)
@@ -641,7 +665,9 @@ def test_issue12_point1_670a_11_hand_set_hidden_until_showdown(
 
 
 SHOE_GAMES = [
-    n for n, c in CONFIGS.items() if c.game != "six-card-fortune-pai-gow"
+    n
+    for n, c in CONFIGS.items()
+    if c.game != "six-card-fortune-pai-gow" and not c.up
 ]
 
 
