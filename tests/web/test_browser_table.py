@@ -255,6 +255,15 @@ def test_issue_13_chips_stack_to_30_and_to_the_table_maximum(
     assert "$30.00" in page.inner_text(spot)
     stakes = _table_state(srv, table, me)["round"]["stakes"]
     assert [(s["wager"], s["amount"]) for s in stakes] == [("banker", 3000)]
+    # the keyboard: Enter on the spot adds a chip; a double click on
+    # Undo undoes one step only
+    page.focus(spot)
+    page.keyboard.press("Enter")
+    _idle(page)
+    assert "$35.00" in page.inner_text(spot)
+    page.dblclick("#undo")
+    _idle(page)
+    assert "$30.00" in page.inner_text(spot)
     # right-click takes one chip off, Delete another, undo puts it back
     page.click(spot, button="right")
     _idle(page)
@@ -265,6 +274,9 @@ def test_issue_13_chips_stack_to_30_and_to_the_table_maximum(
     page.click("#undo")
     _idle(page)
     assert "$25.00" in page.inner_text(spot)
+    page.dblclick("#double-bet")  # one doubling
+    _idle(page)
+    assert "$50.00" in page.inner_text(spot)
     # the table maximum, typed in dollars, then one chip more is refused
     high = _table_state(srv, table, me)["table"]["max_bet"]
     page.fill("#bet-amount", f"{high // 100:,}")
@@ -572,8 +584,12 @@ def test_issue_13_late_player_is_dealt_in_next_round(
     page.wait_for_selector(".seat.mine .card")
     me = _token(page)
     s = _table_state(srv, table, me)
-    assert any(st["seat"] == 2 for st in s["round"]["stakes"])
-    assert s["round"]["status"] in ("playing", "betting")
+    played = s["round"] if s["round"]["status"] == "playing" else s["last"]
+    dealt_in = [
+        e
+        for e in played["events"]
+        if e["type"] == "card_dealt" and str(e["to"]).startswith("seat 2")
+    ]
     for _ in range(10):  # finish the round: stand
         pending = s["round"]["pending"]
         if s["round"]["status"] != "playing" or pending is None:
@@ -586,6 +602,7 @@ def test_issue_13_late_player_is_dealt_in_next_round(
     page.close()
     _leave(srv, table, 4, early.headers)
     _leave(srv, table, 2, me)
+    assert dealt_in  # the late player got cards in the next round
 
 
 # -- the phone and every page ------------------------------------------------
@@ -615,8 +632,13 @@ def _every_page(srv: LiveServer, page: Any) -> Iterator[str]:
         page.goto(f"{srv.base}/play/{srv.table_id(game)}")
         page.wait_for_selector(".seat")
         yield f"table {game}"
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
     page.goto(srv.base + "/play/999")
     page.wait_for_selector("#notfound:not([hidden])")
+    page.wait_for_timeout(300)
+    assert not sockets  # no WebSocket retried to a table that is not
+    assert "no table 999" in page.inner_text("#notfound")
     yield "no such table"
     page.goto(srv.base + "/recall")
     page.wait_for_selector("#rounds tr")
@@ -646,7 +668,7 @@ def test_issue_13_phone_no_horizontal_scroll_and_44px_targets(
         has_touch=True,
     )
     table = srv.table_id("double-back-jack")
-    _sit(page, srv, table, 2)
+    _sit(page, srv, table, 6)
     page.click(".seat.mine button.spot")
     _idle(page)
     for name in _every_page(srv, page):
@@ -661,11 +683,11 @@ def test_issue_13_phone_no_horizontal_scroll_and_44px_targets(
     me = _token(page)
     httpx.post(
         f"{srv.base}/tables/{table}/wagers/change",
-        json={"seat": 2, "wager": "blackjack", "amount": 0},
+        json={"seat": 6, "wager": "blackjack", "amount": 0},
         headers=me,
     )
     page.close()
-    _leave(srv, table, 2, me)
+    _leave(srv, table, 6, me)
 
 
 def test_issue_13_axe_finds_no_serious_or_critical_violation(
@@ -796,3 +818,73 @@ def test_issue_13_recall_pages_through_the_history_and_replays_a_split(
     results = page.inner_text("#detail table.rows")
     assert "hand 2" in results
     page.close()
+
+
+def test_issue_13_clocks_count_down_and_the_table_acts_for_a_gone_player(
+    srv: LiveServer, browser: Any
+) -> None:
+    op = {"Authorization": f"Bearer {OPERATOR}"}
+    made = httpx.post(
+        srv.base + "/tables",
+        json={
+            "game": "double-back-jack",
+            "name": "Quick clocks",
+            "betting_seconds": 30,
+            "decision_seconds": 1.5,
+        },
+        headers=op,
+    )
+    assert made.status_code == 200, made.text
+    table = int(made.json()["id"])
+    page = _page(browser, srv, "Slowpoke")
+    _sit(page, srv, table, 1)
+    me = _token(page)
+    api = Api.__new__(Api)
+    api.srv, api.headers = srv, me
+    _fresh(srv, table, api, 1, "blackjack")
+    page.goto(f"{srv.base}/play/{table}")
+    srv.stack_next(table, "Th 6s 7d Ts 5c")  # 17 v 16: a decision
+    page.click(".seat.mine button.spot[data-wager='blackjack']")
+    page.wait_for_selector("#clock:has-text('Bets close in')")
+    page.click("#deal")
+    page.wait_for_selector("#clock:has-text('Your decision')")
+    assert "then stand" in page.inner_text("#clock")
+    # nobody decides: the clock runs out and the table stands for seat 1
+    page.wait_for_selector("#acted-for:not([hidden])", timeout=10_000)
+    text = page.inner_text("#acted-for")
+    assert "seat 1" in text
+    assert "stand" in text
+    assert "\u00a7" in text
+    stood = [
+        e["action"]
+        for e in _last_events(srv, table, me)
+        if e["type"] == "decision_made"
+    ]
+    assert stood == ["stand"]
+    page.close()
+    _leave(srv, table, 1, me)
+
+
+def test_issue_13_operator_desk_deposits_voids_and_checks_the_books(
+    srv: LiveServer, browser: Any
+) -> None:
+    table = srv.table_id("midibaccarat")
+    guest = Api(srv, "Guest")
+    guest.sit(table, 8)
+    guest.bet(table, 8, "banker", 2500)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(srv.base + "/operator")
+    page.fill("#token", OPERATOR)
+    page.click("#login-go")
+    row = f"#players tr[data-player='{guest.id}']"
+    page.wait_for_selector(row)
+    assert "$975.00" in page.inner_text(row)
+    page.fill(f"{row} input", "50")
+    page.dblclick(f"{row} button")  # one deposit
+    page.wait_for_selector(f"{row}:has-text('$1,025.00')")
+    page.fill(f"#tables tr[data-table='{table}'] input", "dealer error")
+    page.click(f"#tables tr[data-table='{table}'] button")
+    page.wait_for_selector(f"{row}:has-text('$1,050.00')")  # stake back
+    assert page.get_attribute("#books", "data-ok") == "true"
+    page.close()
+    _leave(srv, table, 8, guest.headers)
