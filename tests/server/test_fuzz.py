@@ -154,6 +154,9 @@ NASTY_PATH = [
 ]
 """Path and query values at and past what storage holds."""
 
+NASTY_QUERY = [*NASTY_PATH, "\x00", "a\x00b", "\u202e", "x" * 300, "%"]
+"""Query values, besides: a NUL once decoded, control and LIKE ones."""
+
 NASTY_JSON: list[Any] = [
     2**31,
     2**63,
@@ -243,7 +246,7 @@ def boundary_sweep(client: TestClient, who: dict[str, dict[str, str]]) -> int:
                 ]
             for name in in_query:
                 requests += [
-                    (path_of({}), {name: v}, base_body) for v in NASTY_PATH
+                    (path_of({}), {name: v}, base_body) for v in NASTY_QUERY
                 ]
             for name in props:
                 requests += [

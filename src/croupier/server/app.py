@@ -83,6 +83,7 @@ from croupier.server.inputs import (
     IdPath,
     IdQuery,
     PlayerName,
+    SearchText,
     SeatNumber,
     TableName,
 )
@@ -554,8 +555,8 @@ def create_app(
         table_id: IdQuery = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
         offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-        game: Annotated[str | None, Query(max_length=64)] = None,
-        player: Annotated[str | None, Query(max_length=80)] = None,
+        game: Annotated[SearchText | None, Query(max_length=64)] = None,
+        player: Annotated[SearchText | None, Query(max_length=80)] = None,
         since: Annotated[date | None, Query()] = None,
         until: Annotated[date | None, Query()] = None,
         authorization: Authorization = None,

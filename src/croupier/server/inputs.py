@@ -29,6 +29,7 @@ __all__ = [
     "IdQuery",
     "PlayerName",
     "Reason",
+    "SearchText",
     "SeatNumber",
     "TableName",
     "clean_name",
@@ -141,3 +142,5 @@ TableName = Annotated[
 """A table's display name in a body."""
 Reason = Annotated[StrictStr, Field(max_length=200), AfterValidator(printable)]
 """A reason stored with a round (an operator's void)."""
+SearchText = Annotated[str, AfterValidator(printable)]
+"""A text filter in a query string (no NUL reaches a SQL ``LIKE``)."""
