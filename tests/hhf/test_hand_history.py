@@ -138,6 +138,18 @@ def test_810a_11_server_rounds_round_trip_every_game(
             )
 
 
+def test_croupier_verify_passes_a_whole_server_export(
+    served: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "day.jsonl"
+    rounds = len(_export(served, out))
+    result = CliRunner().invoke(app, ["verify", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert f"{rounds} rounds, {rounds} conforming, 0 with a deviation" in (
+        result.stdout
+    )
+
+
 def test_810a_11_voided_round_exported_with_its_refund(
     served: str, tmp_path: Path
 ) -> None:
