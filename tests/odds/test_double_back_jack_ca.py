@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from croupier.cli import app
 from croupier.errors import RulesError
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
-from croupier.odds.double_back_jack.brute import BruteForce
+from croupier.odds.double_back_jack.brute import BruteForce, resplit_value
 from croupier.odds.double_back_jack.ca import (
     evaluate_hand,
     hand_actions,
@@ -74,31 +74,66 @@ def test_issue_14_farmer_ca_v6_3_published_2_2_against_7() -> None:
     assert result["best"] == "hit"
 
 
-def test_issue_14_farmer_split_with_resplits_not_reproduced() -> None:
-    """The published split figure (-76.210220335 %, resplits to four
-    hands) is not reproduced: on this 16-card shoe some real deals run
-    out of cards when splitting to four hands, which the enumeration
-    refuses; Farmer's algorithm combines single-hand values instead.
-    What is checked: one split agrees between both methods, and three
-    hands are enumerated."""
-    one = _farmer_rules(max_split_hands=2)
-    split2 = evaluate_hand(one, FARMER_SHOE, [2, 2], 7)["actions"]
-    assert isinstance(split2, dict)
-    shoe = tuple(
-        int(x)
-        for x in FARMER_SHOE
-        - np.eye(11, dtype=np.int64)[2] * 2
-        - np.eye(11, dtype=np.int64)[7]
+def test_issue_14_farmer_ca_v6_3_published_split_2_2_resplit_to_4() -> None:
+    """Farmer's CA v6.3 (same thread): split 2-2 against 7, resplits to
+    four hands, no resplit of aces: -76.210220335 %.
+
+    This is the "2-2-2" of the thread: the pair of 2s split and resplit
+    on further 2s. Our resplit value (enumeration of the resplit
+    patterns, :func:`brute.resplit_value`) reproduces it to the 12
+    digits; on this 16-card shoe some real deals run out of cards when
+    splitting to four hands, so the real-order enumeration is compared
+    at two and three hands, where no deal can."""
+    four = evaluate_hand(
+        _farmer_rules(max_split_hands=4), FARMER_SHOE, [2, 2], 7
     )
-    assert split2["split"] == pytest.approx(
-        BruteForce(one, shoe, (2, 2), 7).actions()["split"], abs=1e-12
+    actions = four["actions"]
+    assert isinstance(actions, dict)
+    assert round(100 * actions["split"], 9) == -76.210220335
+    shoe = FARMER_SHOE.copy()
+    shoe[2] -= 2
+    shoe[7] -= 1
+    left = tuple(int(x) for x in shoe)
+    for hands in (2, 3):
+        rules = _farmer_rules(max_split_hands=hands)
+        real = BruteForce(rules, left, (2, 2), 7).actions()["split"]
+        assert resplit_value(rules, left, 2, 7) == pytest.approx(
+            real, abs=1e-12
+        )
+    two = evaluate_hand(
+        _farmer_rules(max_split_hands=2), FARMER_SHOE, [2, 2], 7
+    )["actions"]
+    assert isinstance(two, dict)
+    assert two["split"] == pytest.approx(
+        BruteForce(
+            _farmer_rules(max_split_hands=2), left, (2, 2), 7
+        ).actions()["split"],
+        abs=1e-12,
     )
-    three = evaluate_hand(
-        _farmer_rules(max_split_hands=3), FARMER_SHOE, [2, 2], 7
-    )
-    assert three["engine"] == "enumeration"
     with pytest.raises(RulesError, match="shoe"):
-        evaluate_hand(_farmer_rules(max_split_hands=4), FARMER_SHOE, [2, 2], 7)
+        BruteForce(_farmer_rules(max_split_hands=4), left, (2, 2), 7).actions()
+
+
+@pytest.mark.parametrize(("pair", "up"), [(8, 10), (9, 1), (1, 6)])
+def test_issue_14_resplits_match_real_order_enumeration(
+    pair: int, up: int
+) -> None:
+    """Resplits to three hands (aces too, H17, 21 paid at once, card
+    reader on ace and ten): the pattern formula equals the real deal."""
+    rules = CARules.ordinary(
+        max_split_hands=3,
+        resplit_aces=True,
+        split_aces_one_card=False,
+        dealer_hits_soft_17=True,
+        twenty_one_paid_at_once=True,
+    )
+    shoe = list(TINY)
+    shoe[pair] -= 2
+    shoe[up] -= 1
+    real = BruteForce(rules, tuple(shoe), (pair, pair), up).actions()
+    assert resplit_value(rules, tuple(shoe), pair, up) == pytest.approx(
+        real["split"], abs=1e-12
+    )
 
 
 def test_issue_14_ordinary_six_decks_house_edge_0_4569() -> None:

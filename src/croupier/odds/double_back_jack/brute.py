@@ -570,3 +570,182 @@ def _continue(
             else:
                 e += p * w * self._stand(total, o)
     return e
+
+
+def _ff(n: int, k: int) -> int:
+    """Falling factorial n (n-1) ... (n-k+1); 0 when n < k."""
+    out = 1
+    for i in range(k):
+        if n - i <= 0:
+            return 0
+        out *= n - i
+    return out
+
+
+def split_patterns(max_hands: int) -> dict[tuple[int, int], int]:
+    """Orders of pair / other second cards per final pattern.
+
+    Split hands get their second cards in turn; a pair card makes a new
+    hand while fewer than ``max_hands`` exist, and stays in the hand
+    once the maximum is reached. Returns ``(hands, q) -> number of
+    pair/other sequences`` ending with ``hands`` hands of which ``q``
+    hold a pair card as second card.
+
+    >>> split_patterns(2)
+    {(2, 2): 1, (2, 1): 2, (2, 0): 1}
+    """
+    out: dict[tuple[int, int], int] = {}
+
+    def walk(pending: int, hands: int, q: int) -> None:
+        if pending == 0:
+            out[(hands, q)] = out.get((hands, q), 0) + 1
+            return
+        if hands < max_hands:
+            walk(pending + 1, hands + 1, q)
+            walk(pending - 1, hands, q)
+        else:
+            walk(pending - 1, hands, q + 1)
+            walk(pending - 1, hands, q)
+
+    walk(2, 2, 0)
+    return out
+
+
+def resplit_value(rules: CARules, shoe: Shoe, pair: int, up: int) -> float:
+    """Exact CDZ- value of splitting (and resplitting) a pair.
+
+    ``shoe`` is what is left after the pair and the up card (hole card
+    inside). The joint law of every hand's cards and the dealer's does
+    not depend on the order the cards are dealt in (a deal's probability
+    is a product of falling factorials of its counts), so the second
+    cards of all hands may be dealt first. For each final pattern (H
+    hands, q of them holding a second pair card), one hand's value is
+    taken with the pattern's pair cards out of the shoe, its own second
+    card drawn (another card, or a pair card), its hits and the dealer's
+    cards, each result weighted by the probability that the other hands'
+    second cards are not pair cards. Summed over the hands and the
+    patterns' orders (:func:`split_patterns`), this is the expectation
+    the real deal gives wherever no deal runs out of cards; it is the
+    way Farmer's analyzer (v5.5 and later) values resplits, and it
+    reproduces his published figure. Values are joint with "no dealer
+    Blackjack" where the card reader looks, then conditioned.
+    """
+    r = rules
+    if r.second_chance:
+        msg = "resplits are not computed with the Second Chance"
+        raise RulesError(msg, key="second_chance")
+    if r.dealer_22_push and not r.collect_busts_at_once:
+        msg = "resplits need busts collected at once with a 22 push"
+        raise RulesError(msg, key="collect_busts_at_once")
+    bf = BruteForce(r, shoe, (pair, pair), up)
+    bjc = bf.bjc
+    view0 = (*shoe[:pair], shoe[pair] + 1, *shoe[pair + 1 :])
+    one_card = pair == 1 and r.split_aces_one_card
+    max_hands = r.max_split_hands if pair != 1 or r.resplit_aces else 2
+
+    def decide(cards: tuple[int, ...], first: bool) -> str:
+        view = view0
+        for v in cards[1:]:
+            view = _minus(view, v)
+        return bf.info(view, cards, True, first)[0]
+
+    @cache
+    def weight(rest: Shoe, u: int) -> float:
+        """P(no Blackjack hole card and u other non-pair cards)."""
+        n = sum(rest)
+        if not bjc:
+            return _ff(n - rest[pair], u) / _ff(n, u) if u else 1.0
+        e = 0.0
+        for h in range(1, 11):
+            if rest[h] and h != bjc:
+                left = _minus(rest, h)
+                m = n - 1
+                tail = _ff(m - left[pair], u) / _ff(m, u) if u else 1.0
+                e += rest[h] / n * tail
+        return e
+
+    @cache
+    def stand(rest: Shoe, t: int, w: int, u: int) -> float:
+        def walk(
+            s: Shoe, hard: int, ace: bool, p: float, first: bool
+        ) -> float:
+            total = _total(hard, ace)
+            soft17 = r.dealer_hits_soft_17 and ace and hard + 10 == 17
+            if total >= 17 and not soft17:
+                n = sum(s)
+                tail = _ff(n - s[pair], u) / _ff(n, u) if u else 1.0
+                return p * w * bf._stand(t, min(total, 23) - 17) * tail
+            n = sum(s)
+            if n == 0:
+                raise ShoeExhaustedError
+            e = 0.0
+            for v in range(1, 11):
+                if not s[v] or (first and v == bjc):
+                    continue
+                e += walk(
+                    _minus(s, v), hard + v, ace or v == 1,
+                    p * s[v] / n, False,
+                )  # fmt: skip
+            return e
+
+        return walk(rest, up, up == 1, 1.0, True)
+
+    def play(
+        rest: Shoe, cards: tuple[int, ...], w: int, first: bool, u: int
+    ) -> float:
+        hard = sum(cards)
+        t = _total(hard, 1 in cards)
+        if hard > 21:
+            return -w * weight(rest, u)
+        if t == 21 and r.twenty_one_paid_at_once:
+            return w * bf.p21 * weight(rest, u)
+        if t == 21 or (one_card and len(cards) == 2):
+            return stand(rest, t, w, u)
+        act = decide(cards, first)
+        if act == "stand":
+            return stand(rest, t, w, u)
+        double = act == "double"
+        n = sum(rest)
+        if n == 0:
+            raise ShoeExhaustedError
+        e = 0.0
+        for v in range(1, 11):
+            if not rest[v]:
+                continue
+            nxt = (*cards, v)
+            left = _minus(rest, v)
+            if double:
+                h2 = sum(nxt)
+                t2 = _total(h2, 1 in nxt)
+                if h2 > 21:
+                    val = -2 * w * weight(left, u)
+                elif t2 == 21 and r.twenty_one_paid_at_once:
+                    val = 2 * w * bf.p21 * weight(left, u)
+                else:
+                    val = stand(left, t2, 2 * w, u)
+            else:
+                val = play(left, nxt, w, False, u)
+            e += rest[v] / n * val
+        return e
+
+    n0 = sum(shoe)
+    total = 0.0
+    for (hands, q), orders in split_patterns(max_hands).items():
+        a = hands - 2 + q
+        pa = _ff(shoe[pair], a) / _ff(n0, a) if a else 1.0
+        if pa == 0.0:
+            continue
+        rest = (*shoe[:pair], shoe[pair] - a, *shoe[pair + 1 :])
+        n1 = sum(rest)
+        other = 0.0
+        for x in range(1, 11):
+            if x != pair and rest[x]:
+                other += (
+                    rest[x]
+                    / n1
+                    * play(_minus(rest, x), (pair, x), 1, True, hands - q - 1)
+                )
+        paired = play(rest, (pair, pair), 1, True, hands - q) if q else 0.0
+        total += orders * pa * ((hands - q) * other + q * paired)
+    mass = 1.0 - shoe[bjc] / n0 if bjc else 1.0
+    return total / mass

@@ -478,7 +478,7 @@ def hand_actions(
     return out
 
 
-ENUMERATION_LIMIT = 40
+ENUMERATION_LIMIT = 52
 """Largest shoe (cards left) the enumeration of :mod:`.brute` takes."""
 
 
@@ -490,9 +490,9 @@ def evaluate_hand(
     ``counts`` (per value index 1..10) is the shoe *before* the hand and
     the up card are dealt, the convention of Farmer's analyzer (found by
     reproducing its published figures, see the tests). Resplits
-    (``max_split_hands`` above 2) of a pair are computed by enumerating
-    every deal (:mod:`.brute`), for shoes of at most
-    :data:`ENUMERATION_LIMIT` cards.
+    (``max_split_hands`` above 2) of a pair are computed by
+    :func:`.brute.resplit_value` (enumeration of the resplit patterns),
+    for shoes of at most :data:`ENUMERATION_LIMIT` cards.
     """
     shoe = counts.copy()
     for card in (*hand, up):
@@ -505,18 +505,23 @@ def evaluate_hand(
     )
     engine = "analyzer"
     if resplit:
-        from .brute import BruteForce
+        from dataclasses import replace
+
+        from .brute import resplit_value
 
         if int(shoe[1:].sum()) > ENUMERATION_LIMIT:
             msg = (
-                "resplits are exact by enumeration only, for shoes of "
-                f"at most {ENUMERATION_LIMIT} cards"
+                "resplits are computed by enumeration, for shoes of at "
+                f"most {ENUMERATION_LIMIT} cards"
             )
             raise RulesError(msg, key="max_split_hands")
-        values = BruteForce(
-            rules, tuple(int(x) for x in shoe), tuple(hand), up
-        ).actions()
-        engine = "enumeration"
+        values = hand_actions(
+            replace(rules, max_split_hands=2), shoe, hand, up
+        )
+        values["split"] = resplit_value(
+            rules, tuple(int(x) for x in shoe), hand[0], up
+        )
+        engine = "analyzer; split: enumeration of the resplit patterns"
     else:
         values = hand_actions(rules, shoe, hand, up)
     best = max(values, key=lambda k: values[k])
