@@ -33,17 +33,21 @@ pytestmark = [
 ]
 
 
+_HTTP = httpx.Client(timeout=30)
+"""One keep-alive connection pool for every API player of the module."""
+
+
 class Api:
     """A player at the table through the HTTP API."""
 
     def __init__(self, srv: LiveServer, name: str) -> None:
         self.srv = srv
-        made = httpx.post(srv.base + "/players", json={"name": name}).json()
+        made = _HTTP.post(srv.base + "/players", json={"name": name}).json()
         self.id = int(made["id"])
         self.headers = {"Authorization": f"Bearer {made['token']}"}
 
     def post(self, path: str, body: Any = None) -> Any:
-        r = httpx.post(self.srv.base + path, json=body, headers=self.headers)
+        r = _HTTP.post(self.srv.base + path, json=body, headers=self.headers)
         assert r.status_code == 200, (path, body, r.text)
         return r.json()
 
@@ -57,7 +61,7 @@ class Api:
         )
 
     def state(self, table: int) -> Any:
-        return httpx.get(
+        return _HTTP.get(
             f"{self.srv.base}/tables/{table}", headers=self.headers
         ).json()
 
@@ -113,7 +117,7 @@ def _idle(page: Any) -> None:
 
 
 def _table_state(srv: LiveServer, table: int, headers: Any) -> Any:
-    return httpx.get(f"{srv.base}/tables/{table}", headers=headers).json()
+    return _HTTP.get(f"{srv.base}/tables/{table}", headers=headers).json()
 
 
 def _fresh(
@@ -141,11 +145,11 @@ def _fresh(
 
 def _leave(srv: LiveServer, table: int, seat: int, headers: Any) -> None:
     """Leave a seat (refused while it has stakes in a round: then kept)."""
-    httpx.delete(f"{srv.base}/tables/{table}/seats/{seat}", headers=headers)
+    _HTTP.delete(f"{srv.base}/tables/{table}/seats/{seat}", headers=headers)
 
 
 def _min(srv: LiveServer, table: int) -> int:
-    t = httpx.get(f"{srv.base}/tables/{table}").json()["table"]
+    t = _HTTP.get(f"{srv.base}/tables/{table}").json()["table"]
     return int(t["min_bet"])
 
 
@@ -293,7 +297,7 @@ def test_issue_13_chips_stack_to_30_and_to_the_table_maximum(
     page.click("#clear")
     _idle(page)
     assert _table_state(srv, table, me)["round"]["stakes"] == []
-    me_now = httpx.get(srv.base + "/me", headers=me).json()
+    me_now = _HTTP.get(srv.base + "/me", headers=me).json()
     assert me_now["balance"] == 100_000  # every chip came back
     page.close()
     _leave(srv, table, 4, me)
@@ -354,7 +358,7 @@ def test_issue_13_six_dbj_seats_with_splits_and_second_chance_never_overlap(
     )
     for seat, p in players.items():
         p.bet(table, seat, "blackjack", 500)
-    httpx.post(
+    _HTTP.post(
         f"{srv.base}/tables/{table}/wagers/change",
         json={"seat": 3, "wager": "blackjack", "amount": 500},
         headers=me,
@@ -362,7 +366,7 @@ def test_issue_13_six_dbj_seats_with_splits_and_second_chance_never_overlap(
     everyone = {**players, 3: None}
     for seat in sorted(everyone):
         headers = me if seat == 3 else players[seat].headers
-        httpx.post(
+        _HTTP.post(
             f"{srv.base}/tables/{table}/ready",
             json={"seat": seat},
             headers=headers,
@@ -377,7 +381,7 @@ def test_issue_13_six_dbj_seats_with_splits_and_second_chance_never_overlap(
         headers = (
             me if pending["seat"] == 3 else players[pending["seat"]].headers
         )
-        r = httpx.post(
+        r = _HTTP.post(
             f"{srv.base}/tables/{table}/actions",
             json={"seat": pending["seat"], "action": act},
             headers=headers,
@@ -594,7 +598,7 @@ def test_issue_13_late_player_is_dealt_in_next_round(
         pending = s["round"]["pending"]
         if s["round"]["status"] != "playing" or pending is None:
             break
-        s = httpx.post(
+        s = _HTTP.post(
             f"{srv.base}/tables/{table}/actions",
             json={"seat": 2, "action": passive_action(pending["legal"])},
             headers=me,
@@ -681,7 +685,7 @@ def test_issue_13_phone_no_horizontal_scroll_and_44px_targets(
         ]
         assert not small, (name, small)
     me = _token(page)
-    httpx.post(
+    _HTTP.post(
         f"{srv.base}/tables/{table}/wagers/change",
         json={"seat": 6, "wager": "blackjack", "amount": 0},
         headers=me,
@@ -720,7 +724,7 @@ def test_issue_13_axe_finds_no_serious_or_critical_violation(
         found[name] = bad
     assert not any(found.values()), json.dumps(found, indent=1)
     me = _token(page)
-    httpx.post(
+    _HTTP.post(
         f"{srv.base}/tables/{table}/wagers/change",
         json={"seat": 3, "wager": "banker", "amount": 0},
         headers=me,
@@ -761,7 +765,7 @@ def test_issue_13_recall_pages_through_the_history_and_replays_a_split(
         )
     split_round = state["last"]["id"]
     _leave(srv, dbj, 5, player.headers)
-    mine = httpx.get(
+    mine = _HTTP.get(
         srv.base + "/rounds?limit=1", headers=player.headers
     ).headers["X-Total-Count"]
     assert int(mine) >= rounds + 1
@@ -824,7 +828,7 @@ def test_issue_13_clocks_count_down_and_the_table_acts_for_a_gone_player(
     srv: LiveServer, browser: Any
 ) -> None:
     op = {"Authorization": f"Bearer {OPERATOR}"}
-    made = httpx.post(
+    made = _HTTP.post(
         srv.base + "/tables",
         json={
             "game": "double-back-jack",

@@ -471,6 +471,9 @@ function renderResult(s) {
   box.hidden = true;
   if (!seat || !rnd || (s.round && s.round.status === "playing")) return;
   if (!played.includes(rnd.id)) return;
+  // chips on the new round: the last result has been read
+  if (s.round && s.round.id !== rnd.id &&
+      s.round.stakes.some((x) => x.seat === seat)) return;
   const mine = rnd.settlements.filter((x) => x.seat === seat);
   if (!mine.length || dismissed === rnd.id) return;
   const net = mine.reduce((a, x) => a + x.net, 0);
