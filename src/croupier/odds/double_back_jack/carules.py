@@ -236,7 +236,7 @@ class CARules(GameRules):
         minimum=1,
         maximum=4,
         doc="Hands a box may hold after splitting (1 = no split; above 2 "
-        "= resplits, exact by enumeration on small shoes only).",
+        "= resplits, per hand in croupier ev only).",
     )
     resplit_aces: bool = option(
         False,

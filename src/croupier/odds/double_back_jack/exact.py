@@ -13,8 +13,8 @@ a split hand holding ``H`` does what an unsplit hand ``H`` would do
 (under the split hands' rules), while its value is computed from the
 real shoe (the other pair card out). Insurance, surrender, double,
 split, stand and hit are chosen to maximise the expectation. Only one
-split (``max_split_hands`` 1 or 2) is computed here; resplits are
-exact by enumeration (:mod:`.brute`) on small shoes.
+split (``max_split_hands`` 1 or 2) is computed here; resplits of one
+hand are exact by :func:`.brute.resplit_value` (``croupier ev``).
 
 How exactness is obtained
 -------------------------
