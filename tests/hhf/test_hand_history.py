@@ -15,7 +15,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from tests.server.conftest import OPERATOR, seat_player
+from tests.server.conftest import (
+    OPERATOR,
+    Seat,
+    passive_action,
+    seat_player,
+)
 from tests.server.test_api import play_round
 from typer.testing import CliRunner
 
@@ -55,6 +60,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> str:
             ]
             for _ in range(3):
                 play_round(players, spec.wagers[0])
+            for k in range(4):
+                _play_boldly(players, spec.wagers[0], k)
             if spec.name == "double-back-jack":
                 # one round voided by the operator (D25) after a wager
                 wager = {"seat": 1, "wager": spec.wagers[0], "amount": 500}
@@ -66,6 +73,36 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> str:
                 )
                 assert voided.status_code == 200, voided.json()
     return url
+
+
+def _play_boldly(players: list[Seat], wager: str, salt: int) -> None:
+    """A round whose decisions draw cards and wager (hit, double, split,
+    Second Chance, Double Down...), chosen by a fixed rule."""
+    for p in players:
+        body = {"seat": p.seat, "wager": wager, "amount": 500}
+        placed = p.post("/wagers", body)
+        assert placed.status_code == 200, placed.json()
+    for p in players:  # each seat says it is ready: the last one deals
+        state = p.post("/deal").json()
+    for step in range(60):
+        pending = state["round"]["pending"]
+        if pending is None or state["round"]["status"] == "betting":
+            return
+        actor = next(p for p in players if p.seat == pending["seat"])
+        legal = [
+            a
+            for a in pending["legal"]
+            if a not in ("insurance", "surrender", "set")
+        ] or pending["legal"]
+        action = legal[(salt + step) % len(legal)]
+        r = actor.post("/actions", {"seat": actor.seat, "action": action})
+        if r.status_code != 200:
+            r = actor.post(
+                "/actions",
+                {"seat": actor.seat, "action": passive_action(legal)},
+            )
+        assert r.status_code == 200, r.json()
+        state = r.json()
 
 
 def _export(url: str, out: Path, *extra: str) -> list[HandHistory]:
@@ -99,6 +136,13 @@ def test_810a_11_server_rounds_round_trip_every_game(
     stored = _stored(served)
     assert {h.game for h in histories} == set(GAMES)
     assert sorted(h.round_id for h in histories) == sorted(stored)
+    taken = {
+        s["action"]
+        for h in histories
+        for s in h.procedure
+        if s["type"] == "decision_made"
+    }
+    assert taken & {"hit", "double", "split", "double_down"}, taken
     for history in histories:
         text, owners = stored[history.round_id]
         assert text is not None
