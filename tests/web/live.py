@@ -43,8 +43,8 @@ _T = TypeVar("_T")
 class LiveServer:
     """``create_app`` served by uvicorn on a thread, on a SQLite file."""
 
-    def __init__(self, db: Path) -> None:
-        self.port = free_port()
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.app = create_app(f"sqlite:///{db}", operator_token=OPERATOR)
         config = uvicorn.Config(
             self.app,

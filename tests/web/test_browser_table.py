@@ -892,3 +892,28 @@ def test_issue_13_operator_desk_deposits_voids_and_checks_the_books(
     assert page.get_attribute("#books", "data-ok") == "true"
     page.close()
     _leave(srv, table, 8, guest.headers)
+
+
+def test_issue_13_reconnecting_banner_clears_itself(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The server goes away and comes back: the page says so, then not."""
+    first = LiveServer(tmp_path / "again.db")
+    first.start()
+    page = _page(browser, first, "Comeback")
+    page.goto(f"{first.base}/play/{first.table_id('midibaccarat')}")
+    page.wait_for_selector(".seat")
+    assert page.is_hidden("#conn")
+    first.stop()
+    page.wait_for_selector("#conn:not([hidden])", timeout=10_000)
+    assert "Reconnecting" in page.inner_text("#conn")
+    again = LiveServer(tmp_path / "again.db", port=first.port)
+    again.start()
+    try:
+        page.wait_for_selector("#conn", state="hidden", timeout=15_000)
+        page.click("[data-sit='1']")  # the page works again
+        page.wait_for_selector(".seat.mine")
+        assert page.inner_text("#error") == ""
+    finally:
+        page.close()
+        again.stop()
