@@ -184,6 +184,30 @@ NASTY_JSON: list[Any] = [
 """Body values: wrong types, overflowing numbers, control characters."""
 
 
+NASTY_HEADERS: list[dict[str, str | bytes]] = [
+    {"Idempotency-Key": ""},
+    {"Idempotency-Key": "k" * 128},
+    {"Idempotency-Key": "k" * 129},
+    {"Idempotency-Key": "\x7f\t é".encode("latin-1")},
+    {"Prefer": "return=minimal"},
+    {"Content-Type": "text/plain"},
+    {"Content-Length": "-1"},
+]
+"""Headers the play routes read by hand (not in the OpenAPI schema)."""
+
+NASTY_AUTH = [
+    "",
+    "Bearer",
+    "Bearer ",
+    "Basic b3A6b3A=",
+    "Bearer " + "x" * 8000,
+    "Bearer " + "s" * 43 + ".1",
+    "Bearer " + "s" * 43 + "." + "9" * 30,
+    "bearer \t" + OPERATOR,
+]
+"""``Authorization`` values: malformed, expired, overflowing expiry."""
+
+
 def body_schema(spec: dict[str, Any], operation: dict[str, Any]) -> Any:
     """The JSON schema of an operation's request body, ``$ref`` resolved."""
     content = operation.get("requestBody", {}).get("content", {})
@@ -255,16 +279,37 @@ def boundary_sweep(client: TestClient, who: dict[str, dict[str, str]]) -> int:
                 ]
             if schema is not None:
                 requests += [(path_of({}), {}, v) for v in NASTY_JSON]
-            for (path, query, body), caller in itertools.product(
-                requests, headers
-            ):
+            cases: list[
+                tuple[
+                    tuple[str, dict[str, str], Any],
+                    dict[str, str],
+                    dict[str, str | bytes],
+                ]
+            ] = [
+                (request, caller, {})
+                for request, caller in itertools.product(requests, headers)
+            ]
+            cases += [
+                ((path_of({}), {}, base_body), caller, extra)
+                for caller in headers
+                for extra in NASTY_HEADERS
+            ]
+            cases += [
+                ((path_of({}), {}, base_body), {"Authorization": auth}, {})
+                for auth in NASTY_AUTH
+            ]
+            for (path, query, body), caller, extra in cases:
                 response = client.request(
                     method.upper(),
                     path,
                     params=query,
                     # by hand: a lone surrogate is escaped, not refused
                     content=None if body is None else json.dumps(body),
-                    headers={**caller, "Content-Type": "application/json"},
+                    headers={
+                        **caller,
+                        "Content-Type": "application/json",
+                        **extra,
+                    },
                 )
                 sent += 1
                 if "/token" in path:
