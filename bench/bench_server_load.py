@@ -407,6 +407,7 @@ async def watched(
             if crowd is not None:
                 await loop.run_in_executor(None, crowd.ready)
             cpu = cpu_seconds(server_pid)
+            crowd_cpu = 0.0 if crowd is None else cpu_seconds(crowd.proc.pid)
             counts, _lat, took = await load(address, seats, seconds)
             cpu = cpu_seconds(server_pid) - cpu
             total = totals[watching]
@@ -421,13 +422,15 @@ async def watched(
                 f"ms per round"
             )
             if crowd is not None:
+                reading = cpu_seconds(crowd.proc.pid) - crowd_cpu
                 got = await loop.run_in_executor(None, crowd.stop)
                 messages = got["messages"]
                 print(
                     f"    spectators received {min(messages)}-"
                     f"{max(messages)} messages each "
                     f"({got['bytes'] / 1e6:.0f} MB in all); dropped as too "
-                    f"slow: {got['dropped']}; refused: {got['refused']}"
+                    f"slow: {got['dropped']}; refused: {got['refused']}; "
+                    f"their process's CPU {reading / took:4.2f} s/s"
                 )
     plain = totals[False][1] / totals[False][2]
     crowded = totals[True][1] / totals[True][2]
