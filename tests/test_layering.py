@@ -26,6 +26,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "round": ("croupier.games", "croupier.odds", "croupier.server"),
     "games": ("croupier.odds", "croupier.server", "croupier.cli"),
     "odds": ("croupier.server", "croupier.cli"),
+    "report": ("croupier.server", "croupier.cli"),
     "history": ("croupier.server", "croupier.cli", "croupier.odds"),
     "server": ("croupier.cli",),
 }

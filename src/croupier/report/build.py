@@ -144,6 +144,23 @@ def _row(row: Mapping[str, Any]) -> dict[str, Any]:
 _PUSH = re.compile(r"push|tie|equal", re.IGNORECASE)
 
 
+def _as_float(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _won(row: Mapping[str, Any]) -> bool:
+    return row["net"] is not None and row["net"] > 0
+
+
+def _observed_push(rows: list[dict[str, Any]]) -> float:
+    """Rows of net 0 named as a push or tie (in event or pays)."""
+    return sum(
+        float(r["probability"])
+        for r in rows
+        if r["net"] == 0 and _PUSH.search(f"{r['event']} {r['pays']}")
+    )
+
+
 def _find_exact(extra: Mapping[str, Any], key: str) -> float | None:
     """A game-level exact figure ``key`` anywhere in the analyzer's extra."""
     for name, value in extra.items():
@@ -216,8 +233,8 @@ def _simulated_figures(
             exact=exact,
             difference=sim.house_edge - exact,
             z=z,
-            inside_ci=sim.ci95[0] <= exact <= sim.ci95[1],
-            cut_card_effect_shows=abs(z) > 1.96,
+            inside_ci=bool(sim.ci95[0] <= exact <= sim.ci95[1]),
+            cut_card_effect_shows=bool(abs(z) > 1.96),
         )
     return out
 
@@ -279,6 +296,15 @@ GROWING: dict[str, tuple[str, AverageStake]] = {
     ),
 }
 """Wagers that can grow (doubles, splits, Second Chance), per game."""
+
+UNMEASURED_GROWTH: dict[tuple[str, str], str] = {
+    ("six-card-fortune-pai-gow", "pai_gow"): (
+        "the wager can grow by a Double Down Wager (670a), which the "
+        "simulation does not play: the figures are those of the Six-Card "
+        "Wager alone and its element of risk is not measured"
+    ),
+}
+"""Wagers that can grow where the growth is not measured, and why."""
 
 
 def _element_of_risk(
@@ -347,19 +373,23 @@ def _wager(
         raise ReportError(msg)
     game_extra = analysis.extra if analysis is not None else {}
     rows = [_row(r) for r in source.events]
-    push = float(source.extra.get("push_frequency", 0.0))
-    hit = source.extra.get("hit_frequency")
-    if exact is None and sim is not None:
-        # Observed: a push is a row of net 0 named as one (push, tie).
-        push = sum(
-            r["probability"]
-            for r in rows
-            if r["net"] == 0 and _PUSH.search(r["event"])
-        )
-        hit = sum(r["probability"] for r in rows if (r["net"] or 0) > 0)
+    sim_rows = [_row(r) for r in sim.events] if sim is not None else []
+    push: float | None = _as_float(source.extra.get("push_frequency"))
+    hit: float | None = _as_float(source.extra.get("hit_frequency"))
+    observed = []
+    if (push is None or hit is None) and sim_rows:
+        # The analyzer gives none: observed in the simulation, so said.
+        if push is None:
+            push = _observed_push(sim_rows)
+            observed.append("push frequency")
+        if hit is None:
+            hit = sum(r["probability"] for r in sim_rows if _won(r))
+            observed.append("hit frequency")
     stake = _stake(source.extra, settings)
     table_max = context["table_maximum"]
-    top = _max_payout(rows)
+    # The largest net in the exact table, or seen in the simulation (an
+    # exact table may group outcomes, as a DBJ "played out" row does).
+    top = _max_payout(rows + sim_rows)
     exact_edge = (
         exact.house_edge
         if exact is not None
@@ -386,14 +416,16 @@ def _wager(
         ),
         "house_edge_ci95": list(source.ci95) if source.ci95 else None,
         "house_edge_excluding_ties": figures.edge_excluding_ties(
-            source.house_edge, push
+            source.house_edge, push or 0.0
         ),
+        "observed_in_simulation": observed,
         "push_frequency": push,
         "hit_frequency": hit,
         "std_dev": source.std_dev,
         "element_of_risk": _element_of_risk(
             spec, rules, name, source.house_edge, source.extra, settings
         ),
+        "growth_note": UNMEASURED_GROWTH.get((spec.name, name)),
         "max_payout_units": top,
         "stake": stake,
         "stake_fixed": "stake" in source.extra,
@@ -406,6 +438,11 @@ def _wager(
         ),
         "game_cycle": _game_cycle(source),
         "rows": rows,
+        # The simulation's own outcome table, where it tells more than
+        # the exact one (an exact table that groups outcomes).
+        "observed_rows": (
+            sim_rows if exact is not None and len(sim_rows) > len(rows) else []
+        ),
         "gli_rare_awards": [r["event"] for r in rows if r["gli_rare"]],
         "notes": _notes(source.extra),
         "operating": _operating(
@@ -539,53 +576,70 @@ def build_report(
     game_extra = {
         k: v
         for k, v in (analysis.extra if analysis else {}).items()
-        if isinstance(v, int | float | str)
+        if isinstance(v, int | float | str) and not k.endswith("seconds")
     }
-    return {
-        "schema": SCHEMA,
-        "title": f"{spec.title}: mathematics of the game",
-        "game": spec.name,
-        "game_title": spec.title,
-        "section": spec.section,
-        "date": date,
-        "software": {"name": "croupier", "version": software_version()},
-        "rules_digest": rules_digest(rules),
-        "summary": rules_summary(spec.name),
-        "options": _options(spec, rules),
-        "rules": values,
-        "settings": {
-            "rounds": settings.rounds,
-            "seed": settings.seed,
-            "chunk_rounds": _checkpoint_chunk(settings),
-            "average_wager": settings.average_wager,
-            "table_maximum": table_max,
-            "table_maximum_source": (
-                "rules option table_maximum"
-                if isinstance(rules_max, int)
-                else "stated for this report"
-            ),
-            "session_hours": settings.session_hours,
-        },
-        "pace": {
-            "decisions_per_hour": pace.decisions,
-            "basis": pace.basis,
-            "source": pace.source,
-        },
-        "simulation": None
-        if sim_report is None
-        else {
-            "rounds": sim_report.rounds,
-            "seed": settings.seed,
-            "chunk_rounds": _checkpoint_chunk(settings),
-            "shoes": _shoe_text(spec, rules),
-            "seconds": sim_report.seconds,
-        },
-        "analysis": {
-            "method": analysis.method if analysis else None,
-            "figures": game_extra,
-        },
-        "wagers": wagers,
-        "strategy_chart": _strategy_chart(spec, rules),
-        "gli_rarest": figures.GLI_RAREST,
-        "volatility_z": figures.VOLATILITY_Z,
-    }
+    data: dict[str, Any] = _plain(
+        {
+            "schema": SCHEMA,
+            "title": f"{spec.title}: mathematics of the game",
+            "game": spec.name,
+            "game_title": spec.title,
+            "section": spec.section,
+            "date": date,
+            "software": {"name": "croupier", "version": software_version()},
+            "rules_digest": rules_digest(rules),
+            "summary": rules_summary(spec.name),
+            "options": _options(spec, rules),
+            "rules": values,
+            "settings": {
+                "rounds": settings.rounds,
+                "seed": settings.seed,
+                "chunk_rounds": _checkpoint_chunk(settings),
+                "average_wager": settings.average_wager,
+                "table_maximum": table_max,
+                "table_maximum_source": (
+                    "rules option table_maximum"
+                    if isinstance(rules_max, int)
+                    else "stated for this report"
+                ),
+                "session_hours": settings.session_hours,
+            },
+            "pace": {
+                "decisions_per_hour": pace.decisions,
+                "basis": pace.basis,
+                "source": pace.source,
+            },
+            "simulation": None
+            if sim_report is None
+            else {
+                "rounds": sim_report.rounds,
+                "seed": settings.seed,
+                "chunk_rounds": _checkpoint_chunk(settings),
+                "shoes": _shoe_text(spec, rules),
+                "seconds": sim_report.seconds,
+            },
+            "analysis": {
+                "method": analysis.method if analysis else None,
+                "figures": game_extra,
+            },
+            "wagers": wagers,
+            "strategy_chart": _strategy_chart(spec, rules),
+            "gli_rarest": figures.GLI_RAREST,
+            "volatility_z": figures.VOLATILITY_Z,
+        }
+    )
+    return data
+
+
+def _plain(value: Any) -> Any:
+    """JSON types only: numpy scalars (an analyzer's) become Python's."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    item = getattr(value, "item", None)
+    if callable(item):
+        return item()
+    return str(value)

@@ -46,7 +46,9 @@ def distribution_svg(wager: dict[str, Any]) -> str:
     rows = [r for r in wager["rows"] if r["probability"] > 0]
     rows.sort(key=lambda r: r["net"] if r["net"] is not None else 0)
     labels = [
-        f"{r['event']} ({r['pays']})" if r["pays"] else r["event"]
+        f"{r['event']} ({r['pays']})"
+        if r["pays"] and r["pays"] != r["event"]
+        else r["event"]
         for r in rows
     ]
     height = 0.9 + 0.2 * len(rows)
