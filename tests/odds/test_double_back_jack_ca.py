@@ -262,6 +262,25 @@ def test_issue_14_cli_ev_json() -> None:
     assert data["strategy"] == "CDZ-"
     assert data["best"] == "hit"
     assert round(100 * data["actions"]["stand"], 9) == -61.639194139
+    early = runner.invoke(
+        app,
+        ["ev", "double-back-jack", "--shoe", "6", "--hand", "10-6",
+         "--up", "10", "--set", "surrender=early", "--json"],
+    )  # fmt: skip
+    data = json.loads(early.output)
+    # surrender before the card reader: every value unconditional; the
+    # hole card is an ace with probability 24 / 309
+    assert not data["conditioned_on_no_dealer_blackjack"]
+    assert data["best"] == "surrender"
+    assert data["actions"]["surrender"] == -0.5
+    late = evaluate_hand(CARules(), np.array([0, *[24] * 9, 96]), [10, 6], 10)[
+        "actions"
+    ]
+    assert isinstance(late, dict)
+    pbj = 24 / 309
+    assert data["actions"]["hit"] == pytest.approx(
+        late["hit"] * (1 - pbj) - pbj, abs=1e-12
+    )
     bad = runner.invoke(
         app, ["ev", "double-back-jack", "--shoe", "1", "--hand", "Z",
               "--up", "7"],

@@ -524,8 +524,25 @@ def evaluate_hand(
         engine = "analyzer; split: enumeration of the resplit patterns"
     else:
         values = hand_actions(rules, shoe, hand, up)
+    bjc = _bj_card(up)
+    peek = rules.hole_card is HoleCard.PEEK and bjc != 0
+    if (
+        bjc
+        and rules.hole_card is not HoleCard.ENHC_ALL
+        and (
+            rules.hole_card is HoleCard.ENHC_OBO
+            or rules.surrender is Surrender.EARLY
+        )
+    ):
+        # no card reader, or a surrender before it: every value on the
+        # same footing, the original wager lost to a dealer Blackjack
+        n = int(shoe[1:].sum())
+        pbj = shoe[bjc] / n
+        values = {k: v * (1 - pbj) - pbj for k, v in values.items()}
+        if rules.surrender is Surrender.EARLY and "surrender" in values:
+            values["surrender"] = float(rules.surrender_refund) - 1.0
+        peek = False
     best = max(values, key=lambda k: values[k])
-    peek = rules.hole_card is not HoleCard.ENHC_ALL and _bj_card(up) != 0
     return {
         "strategy": STRATEGY,
         "method": "exact",
