@@ -135,6 +135,23 @@ class DealerCache:
         )
 
 
+def _possible_dealer(
+    up: int, hits_soft_17: bool, shoe: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """The dealer multisets of :func:`.exact.dealer_multisets` that the
+    shoe (less the up card) can deal at all; the others have
+    probability 0 from any smaller shoe, so leaving them out changes
+    nothing but the time."""
+    values, counts, size, ways, out = dealer_multisets(up, hits_soft_17)
+    have = shoe[values]
+    have[values == 0] = 1 << 30
+    keep = np.all(counts <= have, axis=1)
+    return tuple(
+        np.ascontiguousarray(a[keep])
+        for a in (values, counts, size, ways, out)
+    )
+
+
 def _pass(
     rules: CARules,
     shoe: np.ndarray,
@@ -146,7 +163,7 @@ def _pass(
 ) -> Tables:
     counts, hard, child, bust = player_hands()
     c = cache or DealerCache.empty()
-    d = dealer_multisets(up, rules.dealer_hits_soft_17)
+    d = _possible_dealer(up, rules.dealer_hits_soft_17, shoe)
     n, m = counts.shape[0], bust.shape[0]
     out = Tables(
         np.zeros(n),
