@@ -137,18 +137,22 @@ class DealerCache:
 
 def _possible_dealer(
     up: int, hits_soft_17: bool, shoe: np.ndarray
-) -> tuple[np.ndarray, ...]:
-    """The dealer multisets of :func:`.exact.dealer_multisets` that the
-    shoe (less the up card) can deal at all; the others have
-    probability 0 from any smaller shoe, so leaving them out changes
-    nothing but the time."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The dealer multisets the shoe (less the up card) can deal at all.
+
+    The others (of :func:`.exact.dealer_multisets`) have probability 0
+    from any smaller shoe: leaving them out changes only the time.
+    """
     values, counts, size, ways, out = dealer_multisets(up, hits_soft_17)
     have = shoe[values]
     have[values == 0] = 1 << 30
     keep = np.all(counts <= have, axis=1)
-    return tuple(
-        np.ascontiguousarray(a[keep])
-        for a in (values, counts, size, ways, out)
+    return (
+        np.ascontiguousarray(values[keep]),
+        np.ascontiguousarray(counts[keep]),
+        np.ascontiguousarray(size[keep]),
+        np.ascontiguousarray(ways[keep]),
+        np.ascontiguousarray(out[keep]),
     )
 
 
