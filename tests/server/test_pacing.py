@@ -448,7 +448,7 @@ def test_issue12_point2_pai_gow_hand_set_the_house_way_by_the_clock(
         state = wait_for(
             client,
             table,
-            lambda s: (
+            lambda s, before=before: (
                 s["round"]["id"] != round_id
                 or (s["clock"] or {}).get("deadline_ms") != before
             ),

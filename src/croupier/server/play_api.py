@@ -216,9 +216,7 @@ class PlayApi:
             return _replay(done.status, done.body)
         return json_response(body)
 
-    async def wager(
-        self, table_id: IdPath, http: Request
-    ) -> JSONResponse:
+    async def wager(self, table_id: IdPath, http: Request) -> JSONResponse:
         """``POST /tables/{id}/wagers``: place a wager."""
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)  # before reading the body
@@ -237,7 +235,7 @@ class PlayApi:
                 idem=self._idem(player, key),
                 request=request,
                 respond=self._responder(player, prefer),
-            )
+            ),
         )
 
     async def change_wager(
@@ -265,12 +263,10 @@ class PlayApi:
                 idem=self._idem(player, key),
                 request=request,
                 respond=self._responder(player, prefer),
-            )
+            ),
         )
 
-    async def deal(
-        self, table_id: IdPath, http: Request
-    ) -> JSONResponse:
+    async def deal(self, table_id: IdPath, http: Request) -> JSONResponse:
         """``POST /tables/{id}/deal``: close wagering and deal."""
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)
@@ -283,12 +279,10 @@ class PlayApi:
                 idem=self._idem(player, key),
                 request=request,
                 respond=self._responder(player, prefer),
-            )
+            ),
         )
 
-    async def act(
-        self, table_id: IdPath, http: Request
-    ) -> JSONResponse:
+    async def act(self, table_id: IdPath, http: Request) -> JSONResponse:
         """``POST /tables/{id}/actions``: make a decision."""
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)  # before reading the body
@@ -311,7 +305,7 @@ class PlayApi:
                 idem=self._idem(player, key),
                 request=request,
                 respond=self._responder(player, prefer),
-            )
+            ),
         )
 
     def handlers(
