@@ -128,6 +128,21 @@ def pending_for(players: list[Seat], seat: int) -> dict[str, Any]:
     raise AssertionError(f"seat {seat} never had a decision")
 
 
+def _moved_on(
+    round_id: int, deadline: int
+) -> Callable[[dict[str, Any]], bool]:
+    """Whether the round ended or its clock is a new one."""
+
+    def done(state: dict[str, Any]) -> bool:
+        clock = state["clock"] or {}
+        return bool(
+            state["round"]["id"] != round_id
+            or clock.get("deadline_ms") != deadline
+        )
+
+    return done
+
+
 def events_of(round_view: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [e for e in round_view["events"] if e["type"] == kind]
 
@@ -445,14 +460,7 @@ def test_issue12_point2_pai_gow_hand_set_the_house_way_by_the_clock(
         assert state["clock"]["kind"] == "decision", state["clock"]
         before = state["clock"]["deadline_ms"]
         clock.advance(31)
-        state = wait_for(
-            client,
-            table,
-            lambda s, before=before: (
-                s["round"]["id"] != round_id
-                or (s["clock"] or {}).get("deadline_ms") != before
-            ),
-        )
+        state = wait_for(client, table, _moved_on(round_id, before))
     assert state["last"]["id"] == round_id
     applied = [e["action"] for e in events_of(state["last"], "clock_expired")]
     assert "house_way" in applied
