@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -411,8 +412,21 @@ def _ups(rules: CARules, shoe: np.ndarray) -> dict[int, _Up]:
 
 
 def solve_ca(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
-    """Exact CDZ- expectation of the round from a full (or given) shoe."""
-    counts = composition(rules.decks) if shoe is None else shoe.copy()
+    """Exact CDZ- expectation of the round from a full (or given) shoe.
+
+    Full shoes are memoised per rules (the result is immutable).
+    """
+    if shoe is None:
+        return _solve_full(rules)
+    return _solve(rules, shoe.copy())
+
+
+@lru_cache(maxsize=64)
+def _solve_full(rules: CARules) -> CAResult:
+    return _solve(rules, composition(rules.decks))
+
+
+def _solve(rules: CARules, counts: np.ndarray) -> CAResult:
     started = time.perf_counter()
     n = int(counts[1:].sum())
     sits: dict[tuple[int, int, int], Situation] = {}
