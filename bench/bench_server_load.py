@@ -87,7 +87,7 @@ PASSIVE = (
     "no_double_down",
     "house_way",
 )
-OP = {"Authorization": "Bearer bench-operator"}
+OP = {"Authorization": "Bearer bench-operator-0123456789abcdef0123"}
 
 
 def free_port() -> int:
@@ -102,7 +102,9 @@ def start_server(
     code = (
         "from croupier.cli.serve import serve; "
         f"serve(db={db_url!r}, host='127.0.0.1', port={port}, "
-        f"operator_token='bench-operator', workers={workers})"
+        f"operator_token='bench-operator-0123456789abcdef0123', "
+        "register_rate='off', play_rate='off', "
+        f"workers={workers})"
     )
     env = dict(os.environ)
     if spectators:
