@@ -28,10 +28,12 @@ p99 61-66 ms).
 With ``--workers 1,2`` the same load runs on PostgreSQL (a throwaway
 server from Debian's binaries, or ``--postgres URL``) against 1, then 2
 server processes behind one address, and the ratio to the first count is
-printed. Measured 2026-11-29 (same machine, ``--tables 1 --seconds 20``):
-1 process 87-88 rounds/s (p99 52 ms), 2 processes 216-273 rounds/s (p99
-22-25 ms), 2.5-3.1x: a process waits on its round trips to PostgreSQL
-one at a time, and a second process fills those waits.
+printed. The ratio measures the machine as much as the server: on an
+idle 2-core machine one process does 275-312 rounds/s with ``--tables 1``
+and a second adds nothing (0.9x, the cores are full); on a loaded one
+each round trip waits for the scheduler and a second process gets a
+second share of the CPU (2.4-3.9x on 2026-12-01 at load averages 6-10).
+See the README's table.
 
 Starts ``croupier serve`` (uvicorn) on a temporary SQLite file, opens
 TABLES tables per game (one player each), and lets simulated players
