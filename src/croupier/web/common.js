@@ -536,6 +536,10 @@ const Croupier = {
       case "hand_set": {
         const whose = ev.to === "dealer" ? "The dealer" : cap(C.who(ev.to));
         const how = ev.way === "player" ? "" : " by the house way";
+        // another seat's set hand stays hidden until it is exposed
+        if (ev.hand === null || ev.hand === undefined) {
+          return whose + "'s hands are set" + how + " (face down)";
+        }
         return whose + "'s hands are set" + how + ": high " +
           C.cardsText(ev.high) + " (" + ev.hand + "), low " +
           C.cardsText([ev.low]);
