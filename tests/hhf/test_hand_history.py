@@ -310,6 +310,13 @@ def _mutations(doc: dict[str, Any]) -> list[dict[str, Any]]:
             variant(lambda d, i=i: d["procedure"][i].update(face_up=1))
             variant(lambda d, i=i: d["procedure"][i].update(hand=False))
             variant(lambda d, i=i: d["procedure"][i].update(hand=0.0))
+            # Python's "$" matches before a final newline, Rust's not:
+            # the compiled fast path must defer to jsonschema here
+            variant(
+                lambda d, i=i: d["procedure"][i].update(
+                    card=d["procedure"][i]["card"] + "\n"
+                )
+            )
             break
     variant(lambda d: d["settlements"][0].update(outcome="won"))
     variant(lambda d: d["settlements"][0].update(hand=0))

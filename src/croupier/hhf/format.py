@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import jsonschema
+import jsonschema_rs
+import orjson
 
 import croupier
 from croupier.cards import Card
@@ -309,14 +311,33 @@ def _fields_valid(kind: str, item: object) -> bool:
     return True
 
 
+@cache
+def _compiled() -> Any:
+    """The whole schema compiled (``jsonschema_rs``, Rust): the fast test.
+
+    Its regular expressions are Rust's, whose ``$`` matches only at the
+    very end where Python's also matches before a final newline; so it
+    may refuse a string that :mod:`jsonschema` accepts, never accept one
+    it refuses. A refusal is therefore checked again by the reference
+    path, which also words the error.
+    """
+    return jsonschema_rs.validator_for(schema())
+
+
 def validate(doc: object) -> None:
     """Raise :class:`HistoryFormatError` unless ``doc`` fits the schema.
 
-    The message names the first error's path in the document. The items
-    of the record's arrays are checked one by one against their
-    definitions, and an item already seen valid (up to a step's ``seq``)
-    is not checked again.
+    The message names the first error's path in the document. A record
+    the compiled schema accepts is valid; otherwise :mod:`jsonschema`
+    decides: the items of the record's arrays are checked one by one
+    against their definitions, and an item already seen valid (up to a
+    step's ``seq``) is not checked again.
     """
+    try:
+        if _compiled().is_valid(doc):
+            return
+    except (ValueError, TypeError, OverflowError):
+        pass  # not a JSON value jsonschema_rs can read: the slow path
     record, validators = _validators()
     _fail(jsonschema.exceptions.best_match(record.iter_errors(doc)), "")
     if not isinstance(doc, dict):  # pragma: no cover - the schema says so
@@ -541,7 +562,7 @@ class HandHistory:
     def loads(cls, text: str) -> HandHistory:
         """Parse and validate one line."""
         try:
-            data = json.loads(text)
+            data = _parse(text)
         except json.JSONDecodeError as exc:
             raise HistoryFormatError(f"not JSON: {exc}") from None
         validate(data)
@@ -570,6 +591,19 @@ class HandHistory:
             events=list(self.procedure),
             settlements=list(self.settlements),
         )
+
+
+def _parse(text: str) -> Any:
+    """``json.loads``, by :mod:`orjson` when it can read the text.
+
+    orjson refuses what the standard library accepts beyond strict JSON
+    (``NaN``, integers past 64 bits, lone surrogates): those lines are
+    read by :mod:`json`, so that what parses is unchanged.
+    """
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def inputs_of(

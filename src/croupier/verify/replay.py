@@ -10,6 +10,7 @@ step the rule required (:func:`explain`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,7 @@ from croupier.errors import (
     InvariantError,
     ShoeExhaustedError,
 )
-from croupier.hhf.format import HandHistory, inputs_of, rules_digest
+from croupier.hhf.format import HandHistory, inputs_of
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
@@ -95,6 +96,12 @@ def _logged_rules(game: str, text: str) -> GameRules:
     return find_game(game).rules_type.from_mapping(values)
 
 
+@lru_cache(maxsize=64)
+def _digest(canonical: str) -> str:
+    """The ``rules_digest`` of rules given by their canonical JSON."""
+    return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
+
+
 _COMPLEMENTS: dict[int, tuple[GameRules, Counter[str]]] = {}
 """Each rules object's full shoe, by identity (the rules are cached, so
 the same object comes back for the same rules; it is kept alive here)."""
@@ -162,15 +169,14 @@ def _option_ref(spec: GameSpec, name: str) -> str:
 def _rules(
     spec: GameSpec, history: HandHistory, submission: GameRules | None
 ) -> tuple[GameRules | None, Deviation | None]:
-    if rules_digest(history.rules) != history.rules_digest:
+    text = json.dumps(history.rules, sort_keys=True, separators=(",", ":"))
+    if _digest(text) != history.rules_digest:
         return None, Deviation(
             RECORD_REF,
             "the rules digest does not match the recorded rules values",
         )
     try:
-        logged = _logged_rules(
-            spec.name, json.dumps(history.rules, sort_keys=True)
-        )
+        logged = _logged_rules(spec.name, text)
     except CroupierError as exc:
         return None, Deviation(
             RECORD_REF, f"the recorded rules are not valid: {exc}"
