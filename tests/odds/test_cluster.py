@@ -187,12 +187,14 @@ def test_cli_unreachable_scheduler_is_a_one_line_error() -> None:
     address = f"tcp://127.0.0.1:{_closed_port()}"
     args = ["simulate", "21-baccarat", "--rounds", "1000"]
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        result = runner.invoke(app, [*args, "--cluster", address])
+        result = runner.invoke(
+            app, [*args, "--cluster", address], prog_name="croupier"
+        )
     assert result.exit_code == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("ClusterError: cannot reach the Dask")
+    assert lines[0].startswith("croupier simulate: cannot reach the Dask")
     assert address in lines[0]
     assert "Traceback" not in result.stderr
 
