@@ -57,7 +57,7 @@ class ExactEvent:
         """The contract row."""
         row: dict[str, Any] = {
             "event": self.event,
-            "pays": self.pays or _net_text(self.net),
+            "pays": self.pays or pays_text(self.net),
             "probability": float(self.probability),
             "return": float(self.ret),
         }
@@ -66,7 +66,12 @@ class ExactEvent:
         return row
 
 
-def _net_text(net: Fraction) -> str:
+def pays_text(net: Fraction) -> str:
+    """The "pays" column for a fixed net per unit staked.
+
+    >>> pays_text(Fraction(3, 2)), pays_text(Fraction(-1, 2))
+    ('3:2', 'loses 1/2')
+    """
     if net < 0:
         return "loss" if net == -1 else f"loses {-net}"
     if net == 0:
@@ -85,10 +90,14 @@ def dollars(minor: int) -> str:
     return f"{sign}${whole:,}.{cents:02d}"
 
 
-def _average_text(net: Fraction) -> str:
-    """A simulated row's "pays" when the simulator does not name it."""
+def average_pays_text(net: Fraction) -> str:
+    """The "pays" column of a row whose net varies (its average).
+
+    >>> average_pays_text(Fraction(-3, 10))
+    'avg -3/10'
+    """
     if net in (-1, 0):
-        return _net_text(net)
+        return pays_text(net)
     if net.denominator <= 20:  # a plain fraction reads best
         return f"avg {'+' if net > 0 else '-'}{abs(net)}"
     return f"avg {float(net):+.4f}"
@@ -193,7 +202,8 @@ class WagerReport:
         events = [
             {
                 "event": label,
-                "pays": sums.pays.get(label) or _average_text(average(label)),
+                "pays": sums.pays.get(label)
+                or average_pays_text(average(label)),
                 "probability": sums.outcomes[label] / n,
                 "return": sums.outcome_nets.get(label, 0) / (n * sums.unit),
             }

@@ -28,7 +28,13 @@ import numpy as np
 
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
 from croupier.money import Odds
-from croupier.odds.report import ExactEvent, GameReport, WagerReport
+from croupier.odds.report import (
+    ExactEvent,
+    GameReport,
+    WagerReport,
+    average_pays_text,
+    pays_text,
+)
 
 from .ca import CAResult, solve_ca
 from .carules import CARules, HoleCard, Surrender
@@ -233,13 +239,6 @@ def hand_components(
     return prefix + "Second Chance lose", Fraction(-w), Fraction(-w)
 
 
-def _net_text(net: Fraction) -> str:
-    if net == 0:
-        return "0"
-    text = str(net.numerator) if net.denominator == 1 else f"{float(net):g}"
-    return ("+" if net > 0 else "") + text
-
-
 def _return_rows(
     solution: Solution,
 ) -> tuple[list[ExactEvent], dict[str, float]]:
@@ -316,7 +315,7 @@ def _return_rows(
             add(prefix + "split", main1 + main2, sc1 + sc2, ins, mass)
             second_chances += mass * ((s1 in sc_states) + (s2 in sc_states))
     rows = [
-        ExactEvent(label, net, Fraction(mass), pays=_net_text(net))
+        ExactEvent(label, net, Fraction(mass), pays=pays_text(net))
         for (label, net), mass in parts.items()
         if mass > 0
     ]
@@ -374,8 +373,19 @@ def exact_rows(result: CAResult) -> list[dict[str, Any]]:
         name = "surrender" if sit.best == "surrender" else "played out"
         rows[name][0] += prob * (1.0 - bj)
         rows[name][1] += prob * (base + bj)
+    fixed = {
+        "blackjack": pays_text(_frac(rules.blackjack_payout)),
+        "dealer blackjack": pays_text(Fraction(-1)),
+        "surrender": pays_text(rules.surrender_refund - 1),
+    }
     return [
-        {"event": k, "pays": "", "probability": p, "return": r}
+        {
+            "event": k,
+            "pays": fixed.get(k)
+            or average_pays_text(Fraction(r / p).limit_denominator(10**6)),
+            "probability": p,
+            "return": r,
+        }
         for k, (p, r) in rows.items()
         if p > 0
     ]
