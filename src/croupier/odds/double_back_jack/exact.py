@@ -505,7 +505,9 @@ def hand_pass(
                 if dd[o] != 0.0 and (o < 7 or par[Q_BJ_LOSES] > 0):
                     s += dd[o] * _stand_pay(t, o, par)
         stand[i] = s
-        if t == 21 or n == 0:
+        if t == 21 or n == 0 or (follow and f_hit[i] == 0 and ncards >= 3):
+            # a followed hand of three or more cards that stands: its
+            # hit (and the busts it would reach) is never used
             best[i] = s
             continue
         e_hit = 0.0
