@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum, unique
 
 from croupier.errors import CardParseError
@@ -123,11 +123,24 @@ class Card:
     """The rank; :attr:`Rank.JOKER` for the joker."""
     suit: Suit | None
     """The suit; ``None`` only for the joker."""
+    _code: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
         if (self.rank == Rank.JOKER) != (self.suit is None):
             msg = f"a joker has no suit and every other card has one: {self!r}"
             raise CardParseError(msg)
+        # the code is worked out once: hashing, sorting and the hand
+        # evaluators ask for it at every step
+        code = (
+            JOKER_CODE
+            if self.suit is None
+            else (int(self.rank) - 2) * 4 + _SUITS.index(self.suit)
+        )
+        object.__setattr__(self, "_code", code)
+
+    def __hash__(self) -> int:
+        # equal cards have equal (rank, suit), hence equal codes
+        return self._code
 
     @classmethod
     def parse(cls, raw: str) -> Card:
@@ -155,9 +168,7 @@ class Card:
     @property
     def code(self) -> int:
         """Integer code for kernels: ``(rank - 2) * 4 + suit``; joker 52."""
-        if self.suit is None:
-            return JOKER_CODE
-        return (self.rank - 2) * 4 + _SUITS.index(self.suit)
+        return self._code
 
     @property
     def is_joker(self) -> bool:
@@ -165,9 +176,11 @@ class Card:
         return self.suit is None
 
     def __str__(self) -> str:
-        if self.suit is None:
+        suit = self.suit
+        if suit is None:
             return "JK"
-        return f"{self.rank.symbol}{self.suit.value}"
+        # a Suit is its letter (StrEnum): no trip through Enum.value
+        return _RANK_SYMBOLS[self.rank] + suit
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

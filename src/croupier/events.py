@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar, get_type_hints
 
-from croupier.cards import Card, format_cards, parse_cards
+from croupier.cards import Card, parse_cards
 from croupier.regs import Ref
 
 __all__ = [
@@ -107,10 +107,11 @@ def _field_names(cls: type[Event]) -> tuple[str, ...]:
 
 
 def _encode(value: object) -> object:
-    if isinstance(value, Card | Ref):
+    kind = type(value)
+    if kind is Card or kind is Ref or isinstance(value, Card | Ref):
         return str(value)
     if isinstance(value, tuple) and value and isinstance(value[0], Card):
-        return format_cards(value)
+        return " ".join([str(card) for card in value])
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     return value

@@ -47,13 +47,21 @@ class Ref:
     @classmethod
     def parse(cls, raw: str) -> Ref:
         """Parse ``"591.7(l)(2)"`` (an optional leading ``§`` is ignored)."""
+        if cls is Ref:
+            # a Ref is immutable: the steps cite the same texts all along
+            known = _PARSED.get(raw)
+            if known is not None:
+                return known
         text = raw.strip().removeprefix("§").strip()
         match = _REF_RE.match(text)
         if match is None:
             msg = f"not a regulation reference: {raw!r}"
             raise ValueError(msg)
         chapter, number, tail = match.groups()
-        return cls(f"{chapter}.{number}", tuple(_PART_RE.findall(tail)))
+        ref = cls(f"{chapter}.{number}", tuple(_PART_RE.findall(tail)))
+        if cls is Ref and len(_PARSED) < 4096:
+            _PARSED[raw] = ref
+        return ref
 
     @property
     def lettered(self) -> Ref:
@@ -74,10 +82,21 @@ class Ref:
         )
 
     def __str__(self) -> str:
-        return self.section + "".join(f"({p})" for p in self.parts)
+        text = _TEXTS.get(self)
+        if text is None:
+            text = self.section + "".join(f"({p})" for p in self.parts)
+            if len(_TEXTS) < 4096:
+                _TEXTS[self] = text
+        return text
 
     def __repr__(self) -> str:
         return f"Ref.parse({str(self)!r})"
+
+
+_PARSED: dict[str, Ref] = {}
+"""References already parsed, by their text (see :meth:`Ref.parse`)."""
+_TEXTS: dict[Ref, str] = {}
+"""The text of each reference already printed."""
 
 
 SEED_SECTIONS: dict[str, str] = {

@@ -251,7 +251,14 @@ def _shoe(
     drawn = _draws(procedure)
     drawn_cards = [c for c in drawn if isinstance(c, Card)]
     discard_text = history.shoe.discard or ""
-    discard = [c for c in _cards(discard_text) if isinstance(c, Card)]
+    reshuffles = any(isinstance(c, type(COVER_CARD)) for c in drawn)
+    # the rack's cards matter when the round reshuffles or the stack is
+    # not recorded; otherwise only its card counts are checked
+    discard = (
+        [c for c in _cards(discard_text) if isinstance(c, Card)]
+        if reshuffles or history.shoe.stack is None
+        else []
+    )
     if history.shoe.stack is not None:
         tokens = history.shoe.stack.split()
         order = [t for t in tokens if t != "CC"]
@@ -265,7 +272,7 @@ def _shoe(
                     f"from the top of the shoe",
                 )
         held = [*order, *discard_text.split()]
-        if not any(isinstance(c, type(COVER_CARD)) for c in drawn):
+        if not reshuffles:
             # no reshuffle in the round: the rest of the stack is unused
             tokens = tokens[: len(drawn) + _MARGIN]
         items: list[StackItem] = [_card(t) for t in tokens]
@@ -283,8 +290,7 @@ def _shoe(
         if problem is not None:
             return None, problem
     shoe = Shoe(items)
-    reshuffles = any(isinstance(c, type(COVER_CARD)) for c in drawn)
-    if discard and (reshuffles or history.shoe.stack is None):
+    if discard:
         shoe.discard = discard
         shoe.complement.update(discard)
     return shoe, None
