@@ -20,10 +20,17 @@ import uvicorn
 from tests.server.procs import free_port
 
 from croupier.cards import Card
+from croupier.games.six_card_fortune_pai_gow.round import SixCardRound
+from croupier.games.six_card_fortune_pai_gow.rules import Dealing
 from croupier.server.app import create_app
 from croupier.server.casino import Casino
 
-__all__ = ["CHROMIUM_ARGS", "LiveServer", "stack_open_round"]
+__all__ = [
+    "CHROMIUM_ARGS",
+    "LiveServer",
+    "stack_open_round",
+    "stack_pai_gow",
+]
 
 OPERATOR = "operator-token-for-the-browser-tests-0123"
 CHROMIUM_ARGS = [
@@ -111,6 +118,17 @@ class LiveServer:
 
         self.between_requests(work)
 
+    def stack_pai_gow(self, table_id: int, hands: dict[int, str]) -> None:
+        """Deal each position of ``hands`` (seat, 7 the dealer) its six.
+
+        See :func:`stack_pai_gow`; the round must be open for wagers.
+        """
+
+        def work() -> None:
+            stack_pai_gow(self.casino, table_id, hands)
+
+        self.between_requests(work)
+
     def new_shoe_due(self, table_id: int) -> bool:
         """Whether the open round starts a shoe (its burn runs first)."""
 
@@ -155,6 +173,63 @@ def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
             )
         stack.remove(card)
         top.append(card)
-    shoe.stack = top + stack
+    _restack(live, top + stack)
+
+
+def _restack(live: Any, stack: list[Any]) -> None:
+    """Put ``stack`` in the open round's shoe and in its record."""
+    shoe = live.round.shoe
+    assert sorted(map(str, stack)) == sorted(map(str, shoe.stack))
+    shoe.stack = stack
     live.round.initial_stack = shoe.notation()
     live.recorder.record.shoe = live.round.initial_stack
+
+
+DEALER = 7
+"""The dealer's position at Six-Card Fortune Pai Gow Poker (670a.9(b))."""
+
+
+def stack_pai_gow(
+    casino: Casino, table_id: int, hands: dict[int, str]
+) -> None:
+    """Arrange the open pai gow round's deck so each position gets its six.
+
+    The table shuffles the deck when it opens the round, before any
+    wager (670a.9(a)(1)), and the server draws the starting position
+    then too (670a.9(b), stored with the round). The deal takes one card
+    at a time, face down, clockwise from that position to every position
+    and the dealer (7) until each has six (670a.9(c)). So this reorders
+    the shuffled deck: card ``7 * turn + k`` of the 42 goes to the k-th
+    position clockwise from the start. Positions not in ``hands`` get
+    cards left over in the shuffled order; the eleven under them stay.
+    Only the order changes (the same 53 cards).
+    """
+    live = casino.table(table_id).live
+    assert live is not None
+    rnd = live.round
+    assert isinstance(rnd, SixCardRound)
+    assert not live.dealt
+    assert rnd.rules.dealing is Dealing.HAND  # one card at a time
+    assert not rnd.shuffle_first  # the round deals the deck as it lies
+    start = rnd.given_start
+    assert start is not None
+    assert start in range(1, DEALER + 1), start
+    order = [(start - 1 + k) % DEALER + 1 for k in range(DEALER)]
+    wanted = {
+        p: [Card.parse(c) for c in text.split()] for p, text in hands.items()
+    }
+    assert all(len(cards) == 6 for cards in wanted.values()), hands
+    rest: list[Any] = list(rnd.shoe.stack)
+    for cards in wanted.values():
+        for card in cards:
+            rest.remove(card)  # a full deck: every card is there
+    spare = iter(list(rest))
+    top = [
+        wanted[p][turn] if p in wanted else next(spare)
+        for turn in range(6)
+        for p in order
+    ]
+    for card in top:
+        if card in rest:
+            rest.remove(card)
+    _restack(live, top + rest)
