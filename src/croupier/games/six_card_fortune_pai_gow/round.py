@@ -286,7 +286,13 @@ class SixCardRound(Round):
         return self.ledger.stakes.get(WagerKey(seat, wager), 0)
 
     def _seats_with(self, wager: str) -> list[int]:
-        return [s for s in SEATS if self._stake(s, wager)]
+        # one pass over the ledger (asked at every pending decision)
+        held = {
+            key.seat
+            for key, amount in self.ledger.stakes.items()
+            if amount and key.wager == wager and key.hand == 0
+        }
+        return [s for s in SEATS if s in held]
 
     def _progressive_ref(self) -> Ref:
         if self.rules.dealing is Dealing.AUTOMATED_SHOE:
