@@ -439,7 +439,9 @@ def hand_pass(
     ``f_hit`` is 1 and a bust takes the Second Chance where ``f_sc`` is
     1 (the pre-split strategy a split hand follows under CDZ-), and
     only the hands marked in ``reach`` (:func:`mark_reach`) are valued;
-    the stand of a hand of four or more cards that hits is not needed.
+    the stand of a hand of four or more cards that hits is not needed,
+    nor the hit (and the busts it reaches) of a hand of three or more
+    cards that stands: ``hit`` and ``dbl`` are then left at ``NEG``.
     The ``c_*`` arrays cache the dealer's law per removed composition
     across the passes of one up card (see :func:`_dealer_at`).
     """
