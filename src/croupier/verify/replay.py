@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from typing import Any
 
 from croupier.cards import Card, parse_cards
@@ -251,7 +252,7 @@ def _shoe(
     drawn = _draws(procedure)
     drawn_cards = [c for c in drawn if isinstance(c, Card)]
     discard_text = history.shoe.discard or ""
-    reshuffles = any(isinstance(c, type(COVER_CARD)) for c in drawn)
+    reshuffles = any(c is COVER_CARD for c in drawn)
     # the rack's cards matter when the round reshuffles or the stack is
     # not recorded; otherwise only its card counts are checked
     discard = (
@@ -261,7 +262,10 @@ def _shoe(
     )
     if history.shoe.stack is not None:
         tokens = history.shoe.stack.split()
-        order = [t for t in tokens if t != "CC"]
+        # the stack's cards down to the first one the log did not draw
+        order = list(
+            islice((t for t in tokens if t != "CC"), len(drawn_cards) + 1)
+        )
         for i, card in enumerate(drawn_cards):
             if i >= len(order) or _card(order[i]) != card:
                 want = order[i] if i < len(order) else "no card"
@@ -271,7 +275,7 @@ def _shoe(
                     f"recorded stack has {want} there: a card did not come "
                     f"from the top of the shoe",
                 )
-        held = [*order, *discard_text.split()]
+        held = [*tokens, *discard_text.split()]  # cover cards: no count
         if not reshuffles:
             # no reshuffle in the round: the rest of the stack is unused
             tokens = tokens[: len(drawn) + _MARGIN]
