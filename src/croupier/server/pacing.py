@@ -406,11 +406,7 @@ class Pacer(Dealer):
                 return self._commit_pacing(
                     rt, idem=idem, request=request, respond=respond
                 )
-            live.recorder.deal()
-            live.dealt = True
-            return self._commit(
-                rt, ("deal", {}), idem=idem, request=request, respond=respond
-            )
+            return self._deal_now(rt, live, idem, request, respond)
 
     def sit_out(
         self,
@@ -478,11 +474,7 @@ class Pacer(Dealer):
                 rt.queued_events.append(
                     (live, self._expired(clock, None, "deal", late))
                 )
-                live.recorder.deal()
-                live.dealt = True
-                self._commit(
-                    rt, ("deal", {}), idem=None, request="", respond=None
-                )
+                self._deal_now(rt, live, None, "", None)
                 return True
             pending = live.round.pending()
             action = None if pending is None else default_action(pending.legal)

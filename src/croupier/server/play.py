@@ -424,6 +424,17 @@ class Dealer:
             return self._commit_pacing(
                 rt, idem=idem, request=request, respond=respond
             )
+        return self._deal_now(rt, live, idem, request, respond)
+
+    def _deal_now(
+        self,
+        rt: TableRuntime,
+        live: LiveRound,
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:
+        """Betting has closed: deal the open round and store the deal."""
         live.recorder.deal()
         live.dealt = True
         return self._commit(
