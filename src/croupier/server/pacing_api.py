@@ -11,6 +11,7 @@ serial thread (:mod:`croupier.server.serial`); see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
@@ -20,8 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from croupier.server.auth import bearer_token
 from croupier.server.casino import Casino
 from croupier.server.inputs import IdPath, Reason
-from croupier.server.play import AnsweredMeanwhileError
-from croupier.server.play_api import MAX_KEY, json_response
+from croupier.server.play import AnsweredMeanwhileError, Responder
+from croupier.server.play_api import (
+    MAX_KEY,
+    json_response,
+    replayed_response,
+)
+from croupier.server.tables import Idem, Player
 from croupier.server.views import table_snapshot
 
 __all__ = ["ReadyRequest", "SitOutRequest", "VoidRequest", "pacing_router"]
@@ -59,12 +65,28 @@ def pacing_router(casino: Casino) -> APIRouter:
     router = APIRouter()
     serial = casino.serial
 
-    def replayed(done: AnsweredMeanwhileError) -> JSONResponse:
-        return JSONResponse(
-            done.body,
-            status_code=done.status,
-            headers={"Idempotent-Replayed": "true"},
-        )
+    async def keyed(
+        table_id: int,
+        authorization: str | None,
+        key: str | None,
+        request: str,
+        call: Callable[[Player, Idem, Responder], dict[str, Any]],
+    ) -> JSONResponse:
+        """Run one keyed request on the serial thread, or replay it."""
+        player = casino.authenticate(bearer_token(authorization))
+        idem = None if not key else (player.id, key)
+        try:
+            out = await serial.run(
+                lambda: call(
+                    player,
+                    idem,
+                    lambda rt: table_snapshot(casino, rt, player),
+                ),
+                table=table_id,
+            )
+        except AnsweredMeanwhileError as done:
+            return replayed_response(done.status, done.body)
+        return json_response(out)
 
     @router.post("/tables/{table_id}/ready")
     async def ready(
@@ -76,24 +98,21 @@ def pacing_router(casino: Casino) -> APIRouter:
         ] = None,
     ) -> JSONResponse:
         """The seat is done betting (the deal starts when all are)."""
-        player = casino.authenticate(bearer_token(authorization))
-        idem = None if not idempotency_key else (player.id, idempotency_key)
         request = f"ready {table_id} {body.model_dump_json()}"
-        try:
-            out = await serial.run(
-                lambda: casino.ready(
-                    player,
-                    table_id,
-                    body.seat,
-                    idem=idem,
-                    request=request,
-                    respond=lambda rt: table_snapshot(casino, rt, player),
-                ),
-                table=table_id,
-            )
-        except AnsweredMeanwhileError as done:
-            return replayed(done)
-        return json_response(out)
+        return await keyed(
+            table_id,
+            authorization,
+            idempotency_key,
+            request,
+            lambda player, idem, respond: casino.ready(
+                player,
+                table_id,
+                body.seat,
+                idem=idem,
+                request=request,
+                respond=respond,
+            ),
+        )
 
     @router.post("/tables/{table_id}/sit-out")
     async def sit_out(
@@ -105,25 +124,22 @@ def pacing_router(casino: Casino) -> APIRouter:
         ] = None,
     ) -> JSONResponse:
         """Sit out from the next round on, or come back in."""
-        player = casino.authenticate(bearer_token(authorization))
-        idem = None if not idempotency_key else (player.id, idempotency_key)
         request = f"sit-out {table_id} {body.model_dump_json()}"
-        try:
-            out = await serial.run(
-                lambda: casino.sit_out(
-                    player,
-                    table_id,
-                    body.seat,
-                    body.sitting_out,
-                    idem=idem,
-                    request=request,
-                    respond=lambda rt: table_snapshot(casino, rt, player),
-                ),
-                table=table_id,
-            )
-        except AnsweredMeanwhileError as done:
-            return replayed(done)
-        return json_response(out)
+        return await keyed(
+            table_id,
+            authorization,
+            idempotency_key,
+            request,
+            lambda player, idem, respond: casino.sit_out(
+                player,
+                table_id,
+                body.seat,
+                body.sitting_out,
+                idem=idem,
+                request=request,
+                respond=respond,
+            ),
+        )
 
     @router.post("/tables/{table_id}/void")
     async def void(

@@ -49,6 +49,7 @@ __all__ = [
     "WagerRequest",
     "json_response",
     "refusal_response",
+    "replayed_response",
     "validation_response",
 ]
 
@@ -130,7 +131,7 @@ def validation_response(exc: RequestValidationError) -> JSONResponse:
     return JSONResponse(body, status_code=422)
 
 
-def _replay(status: int, body: dict[str, Any]) -> JSONResponse:
+def replayed_response(status: int, body: dict[str, Any]) -> JSONResponse:
     """An answer given before to the same Idempotency-Key, again."""
     return JSONResponse(
         body, status_code=status, headers={"Idempotent-Replayed": "true"}
@@ -213,7 +214,7 @@ class PlayApi:
         try:
             body = await self.casino.serial.run(step, table=table_id)
         except AnsweredMeanwhileError as done:
-            return _replay(done.status, done.body)
+            return replayed_response(done.status, done.body)
         return json_response(body)
 
     async def wager(self, table_id: IdPath, http: Request) -> JSONResponse:
