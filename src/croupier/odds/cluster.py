@@ -39,9 +39,9 @@ from distributed import (
 
 from croupier import __version__
 from croupier.errors import CroupierError
+from croupier.odds.chunks import Chunk, ChunkRun
 from croupier.odds.registry import ChunkRunner, Simulator
 from croupier.odds.report import WagerSums
-from croupier.odds.simulate import Chunk, ChunkRun
 from croupier.rules import GameRules
 
 __all__ = [

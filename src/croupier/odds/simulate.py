@@ -3,9 +3,11 @@
 Rounds are split into chunks of at most ``chunk_rounds``; chunk ``i``
 draws from ``SeedSequence(seed, spawn_key=(i,))``, so a result depends
 only on the seed and the chunking, never on the number of workers or the
-order in which chunks finish. Sums are integers and merge exactly. The
-chunks run here (in-process or on worker processes) or on a Dask cluster
-(:mod:`croupier.odds.cluster`); one report builder serves both.
+order in which chunks finish (the plan: :mod:`croupier.odds.chunks`).
+Sums are integers and merge exactly. The chunks run here (in-process or
+on worker processes) or on a Dask cluster (:mod:`croupier.odds.cluster`,
+imported only then: it needs the ``cluster`` extra); one report builder
+serves both.
 """
 
 from __future__ import annotations
@@ -13,9 +15,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
-from typing import Any
 
+from croupier.odds.chunks import Chunk, ChunkRun, plan_chunks
 from croupier.odds.registry import Simulator
 from croupier.odds.report import GameReport, WagerReport, WagerSums
 from croupier.rules import GameRules
@@ -23,30 +24,6 @@ from croupier.rules import GameRules
 __all__ = ["Chunk", "ChunkRun", "merge_sums", "plan_chunks", "simulate"]
 
 DEFAULT_CHUNK_ROUNDS = 1_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """One seeded piece of a simulation."""
-
-    index: int
-    """Spawn key of the chunk's stream."""
-    rounds: int
-    """Rounds in the chunk."""
-
-
-def plan_chunks(rounds: int, chunk_rounds: int) -> list[Chunk]:
-    """Split ``rounds`` into chunks of at most ``chunk_rounds``.
-
-    >>> [c.rounds for c in plan_chunks(25, 10)]
-    [10, 10, 5]
-    """
-    if rounds <= 0 or chunk_rounds <= 0:
-        msg = "rounds and chunk size must be positive"
-        raise ValueError(msg)
-    full, rest = divmod(rounds, chunk_rounds)
-    sizes = [chunk_rounds] * full + ([rest] if rest else [])
-    return [Chunk(i, n) for i, n in enumerate(sizes)]
 
 
 def merge_sums(
@@ -60,20 +37,6 @@ def merge_sums(
                 merged[wager] = WagerSums(unit=sums.unit)
             merged[wager].merge(sums)
     return merged
-
-
-@dataclass(frozen=True, slots=True)
-class ChunkRun:
-    """The chunk results of one run, by chunk index, and its timings."""
-
-    parts: dict[int, dict[str, WagerSums]]
-    """Each chunk's wager sums, keyed by chunk index."""
-    seconds: float
-    """Wall time of running the chunks."""
-    compile_seconds: float
-    """Wall time of warming up the kernels."""
-    extra: dict[str, Any]
-    """Where the chunks ran (``workers``, ``cluster``...), for the report."""
 
 
 def simulate(
