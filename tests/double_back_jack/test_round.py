@@ -124,6 +124,7 @@ def finish(rnd: DoubleBackJackRound) -> None:
 # -- (a), (b): the dealing shoe, and the dealer's hands --
 
 
+@pytest.mark.proves("591.7(a)")
 def test_591_7_a_every_card_comes_from_the_dealing_shoe_in_order() -> None:
     stack = "9c 10h 7d 6h 5s 2c 4d"
     rnd = start(stack, {1: 100})
@@ -137,6 +138,7 @@ def test_591_7_a_every_card_comes_from_the_dealing_shoe_in_order() -> None:
     finish(rnd)
 
 
+@pytest.mark.proves("591.7(b)")
 def test_591_7_b_cards_reach_the_layout_only_through_the_dealer() -> None:
     rnd = start("9c 10h 7d 6h 5s 2c 4d", {1: 100})
     on_table = sorted(str(c) for c in rnd.table_cards())
@@ -151,6 +153,7 @@ def test_591_7_b_cards_reach_the_layout_only_through_the_dealer() -> None:
 # -- (c) burn, (d) cover card --
 
 
+@pytest.mark.proves("591.7(c)")
 def test_591_7_c_new_shoe_burns_one_card() -> None:
     rnd = start("Kd 9c 10h 7d 6h 5s", {1: 100}, new_shoe=True)
     first = rnd.events[0]
@@ -160,11 +163,13 @@ def test_591_7_c_new_shoe_burns_one_card() -> None:
     assert str(of_type(rnd, CardDealt)[0].card) == "9c"
 
 
+@pytest.mark.proves("591.7(c)")
 def test_591_7_c_no_burn_when_the_shoe_is_not_new() -> None:
     rnd = start("9c 10h 7d 6h", {1: 100})
     assert not of_type(rnd, CardBurned)
 
 
+@pytest.mark.proves("591.7(c)")
 def test_591_7_c_new_dealer_burns_one_card_before_dealing() -> None:
     rnd = DoubleBackJackRound(
         rules=DoubleBackJackRules(),
@@ -185,6 +190,7 @@ def test_591_7_c_new_dealer_burns_one_card_before_dealing() -> None:
     assert str(refused.value.ref) == "591.7(c)"
 
 
+@pytest.mark.proves("591.7(d)", "591.7(d)(1)", "591.7(d)(2)")
 def test_591_7_d_cover_card_mid_round_then_reshuffle() -> None:
     rnd = start("10c 10h 9d CC 7s 5h 4h", {1: 100})
     assert rnd.cover_card_reached
@@ -204,6 +210,7 @@ def test_591_7_d_cover_card_mid_round_then_reshuffle() -> None:
     assert not rnd.table_cards()
 
 
+@pytest.mark.proves("591.7(d)")
 def test_591_7_d_cover_card_first_in_the_shoe() -> None:
     rnd = start("CC 10c 10h 9d 7s", {1: 100})
     assert any(isinstance(e, CoverCardReached) for e in rnd.events)
@@ -215,6 +222,7 @@ def test_591_7_d_cover_card_first_in_the_shoe() -> None:
 # -- (e) the deal --
 
 
+@pytest.mark.proves("591.7(e)")
 def test_591_7_e_deal_order_and_face_down_hole_card() -> None:
     rnd = start("2c 3c 4c 5c 6c 7c 8c 9c", {3: 100, 1: 100, 2: 100})
     dealt = of_type(rnd, CardDealt)[:8]
@@ -231,7 +239,8 @@ def test_591_7_e_deal_order_and_face_down_hole_card() -> None:
     assert rnd.view(None)["dealer"] == ["5c", "hidden"]
 
 
-def test_591_7_e_deal_needs_a_blackjack_wager() -> None:
+@pytest.mark.proves("673a.6(d)")
+def test_673a_6_d_deal_needs_a_blackjack_wager() -> None:
     rnd = DoubleBackJackRound(
         rules=DoubleBackJackRules(), shoe=Shoe.stacked("2c 3c 4c 5c")
     )
@@ -244,6 +253,7 @@ def test_591_7_e_deal_needs_a_blackjack_wager() -> None:
 # -- (f) player Blackjacks --
 
 
+@pytest.mark.proves("591.7(f)")
 def test_591_7_f_blackjacks_paid_right_to_left_before_the_reader() -> None:
     rnd = start("As 9c Ah Ac Kd 7d Qs 5d 2h", {1: 1000, 2: 1000, 3: 1000})
     paid = of_type(rnd, WagerSettled)
@@ -267,6 +277,7 @@ def test_591_7_f_blackjacks_paid_right_to_left_before_the_reader() -> None:
     assert rows(rnd)[-1] == (2, "blackjack", 0, "lose", -1000, "591.7(s)(3)")
 
 
+@pytest.mark.proves("591.7(f)")
 def test_591_7_f_blackjack_is_paid_even_against_a_dealer_blackjack() -> None:
     rnd = start("As 10d Kd Ac", {1: 1000})
     finish(rnd)
@@ -276,6 +287,7 @@ def test_591_7_f_blackjack_is_paid_even_against_a_dealer_blackjack() -> None:
 # -- (g) insurance --
 
 
+@pytest.mark.proves("591.7(g)", "673a.8")
 def test_591_7_g_insurance_offered_clockwise_to_live_hands() -> None:
     rnd = start("9c Ks Ah 7d Qs 6h 4h", {1: 1000, 2: 1000}, new_shoe=False)
     pending = rnd.pending()
@@ -300,6 +312,7 @@ def test_591_7_g_insurance_offered_clockwise_to_live_hands() -> None:
     assert [(e.seat, e.amount) for e in insured] == [(1, 500)]
 
 
+@pytest.mark.proves("591.7(g)")
 def test_591_7_g_no_insurance_without_an_ace_up() -> None:
     rnd = start("9c Ks 7d 6h", {1: 1000})
     pending = rnd.pending()
@@ -312,6 +325,7 @@ def test_591_7_g_no_insurance_without_an_ace_up() -> None:
     assert snapshot(rnd) == before
 
 
+@pytest.mark.proves("591.7(g)", "591.7(h)", "673a.8")
 def test_591_7_g_insurance_won_and_lost() -> None:
     won = start("9c Ah 8d Kc", {1: 1000})
     act(won, 1, "insurance", 500)
@@ -328,6 +342,7 @@ def test_591_7_g_insurance_won_and_lost() -> None:
 # -- (h) the card reader --
 
 
+@pytest.mark.proves("591.7(h)")
 def test_591_7_h_dealer_blackjack_collects_without_more_cards() -> None:
     rnd = start("9c 8d Kh 7d 6s As 2c", {1: 1000, 2: 1000})
     check = of_type(rnd, CardReaderChecked)
@@ -341,12 +356,14 @@ def test_591_7_h_dealer_blackjack_collects_without_more_cards() -> None:
     assert rnd.shoe.notation() == "2c"
 
 
+@pytest.mark.proves("591.7(h)")
 def test_591_7_h_no_reader_check_on_a_low_up_card() -> None:
     rnd = start("9c 5d 8h 6s", {1: 1000})
     assert not of_type(rnd, CardReaderChecked)
     assert rnd.phase is Phase.PLAYER_DECISIONS
 
 
+@pytest.mark.proves("591.7(h)", "591.7(n)")
 def test_591_7_h_hole_card_unseen_in_every_view_until_turned() -> None:
     rnd = start("9c 5c 10h 4d Qd 7s 6s Jc", {1: 1000, 2: 1000})
     assert of_type(rnd, CardReaderChecked)[0].blackjack is False
@@ -369,6 +386,7 @@ def test_591_7_h_hole_card_unseen_in_every_view_until_turned() -> None:
 # -- (i)-(k) decisions --
 
 
+@pytest.mark.proves("591.7(i)", "673a.11(a)")
 def test_591_7_i_decisions_clockwise_with_their_options() -> None:
     rnd = start("8c 10d 9h 8d 5s 7c 9s", {1: 1000, 2: 1000})
     pending = rnd.pending()
@@ -394,6 +412,7 @@ def test_591_7_i_decisions_clockwise_with_their_options() -> None:
     finish(rnd)
 
 
+@pytest.mark.proves("591.7(i)", "673a.9")
 def test_591_7_i_surrender_returns_half_and_only_on_two_cards() -> None:
     rnd = start("10c 10h 6d 9s 3c", {1: 1001})
     act(rnd, 1, "hit")
@@ -408,6 +427,7 @@ def test_591_7_i_surrender_returns_half_and_only_on_two_cards() -> None:
     assert rows(other) == [(1, "blackjack", 0, "lose", -501, "673a.9")]
 
 
+@pytest.mark.proves("591.7(i)")
 def test_591_7_i_surrender_can_be_switched_off() -> None:
     rnd = start("10c 10h 6d 9s", {1: 1000}, surrender=False)
     pending = rnd.pending()
@@ -415,6 +435,7 @@ def test_591_7_i_surrender_can_be_switched_off() -> None:
     assert "surrender" not in pending.legal
 
 
+@pytest.mark.proves("591.7(i)", "591.7(m)", "673a.11")
 def test_591_7_i_split_king_ten_ace_ten_is_21_not_blackjack() -> None:
     rnd = start("Kd 9c 10s 8d Ac 7h", {1: 1000})
     act(rnd, 1, "split")
@@ -431,6 +452,7 @@ def test_591_7_i_split_king_ten_ace_ten_is_21_not_blackjack() -> None:
     assert rows(rnd)[-1] == (1, "blackjack", 1, "push", 0, "591.7(s)(2)")
 
 
+@pytest.mark.proves("591.7(i)", "673a.10", "673a.11(a)")
 def test_591_7_i_split_left_hand_first_and_equal_wager() -> None:
     rnd = start("8c 6d 8s 10d 3h 2c 10h Ac", {1: 700})
     act(rnd, 1, "split")
@@ -451,6 +473,7 @@ def test_591_7_i_split_left_hand_first_and_equal_wager() -> None:
     ]
 
 
+@pytest.mark.proves("591.7(i)", "673a.11")
 def test_591_7_i_split_aces_may_draw_or_not() -> None:
     drawing = start("Ac 9d As 8d 5h 4c", {1: 100})
     act(drawing, 1, "split")
@@ -464,6 +487,7 @@ def test_591_7_i_split_aces_may_draw_or_not() -> None:
     assert fixed.hands()["seat 1 hand 2"] == ["As", "4c"]
 
 
+@pytest.mark.proves("591.7(i)", "673a.10")
 def test_591_7_i_no_double_after_split_when_switched_off() -> None:
     rnd = start("8c 6d 8s 10d 3h", {1: 100}, double_after_split=False)
     act(rnd, 1, "split")
@@ -472,6 +496,7 @@ def test_591_7_i_no_double_after_split_when_switched_off() -> None:
     assert pending.legal == ("stand", "hit")
 
 
+@pytest.mark.proves("591.7(j)")
 def test_591_7_j_cards_dealt_face_up_as_decisions_require() -> None:
     rnd = start("2c 10h 3d 7s 4h 10d", {1: 100})
     act(rnd, 1, "hit")
@@ -483,6 +508,7 @@ def test_591_7_j_cards_dealt_face_up_as_decisions_require() -> None:
     )
 
 
+@pytest.mark.proves("591.7(k)(1)", "591.7(m)")
 def test_591_7_k_no_draw_on_hard_or_soft_21() -> None:
     rnd = start("As 9c 5d 8d 5h 2c", {1: 100})
     events = act(rnd, 1, "hit")
@@ -494,6 +520,7 @@ def test_591_7_k_no_draw_on_hard_or_soft_21() -> None:
     assert rnd.is_over
 
 
+@pytest.mark.proves("591.7(k)(2)")
 def test_591_7_k_double_takes_exactly_one_card() -> None:
     rnd = start("5c 10h 4d 7s 2h 10d", {1: 100})
     act(rnd, 1, "double", 60)
@@ -504,7 +531,8 @@ def test_591_7_k_double_takes_exactly_one_card() -> None:
     assert rows(rnd) == [(1, "blackjack", 0, "lose", -160, "591.7(s)(3)")]
 
 
-def test_591_7_k_double_amount_limits() -> None:
+@pytest.mark.proves("673a.10(a)")
+def test_673a_10_a_double_amount_limits() -> None:
     rnd = start("5c 10h 4d 7s 2h", {1: 100}, double_for_less=False)
     before = snapshot(rnd)
     for amount in (60, 101, 0):
@@ -517,6 +545,7 @@ def test_591_7_k_double_amount_limits() -> None:
 # -- (l) Second Chance --
 
 
+@pytest.mark.proves("591.7(l)", "591.7(l)(2)")
 def test_591_7_l_2_second_chance_reaches_21_after_a_double() -> None:
     rnd = start("10c 10h 6d 7s 9h 4s", {1: 1000})
     act(rnd, 1, "double")
@@ -538,6 +567,7 @@ def test_591_7_l_2_second_chance_reaches_21_after_a_double() -> None:
     assert rnd.ledger.stakes[rnd.settlements[1].key] == 2000
 
 
+@pytest.mark.proves("591.7(l)", "591.7(l)(1)")
 def test_591_7_l_1_second_chance_ace_counts_one_and_still_busts() -> None:
     rnd = start("10c 10h 6d 7s 9h Ah", {1: 1000})
     act(rnd, 1, "hit")
@@ -549,6 +579,7 @@ def test_591_7_l_1_second_chance_ace_counts_one_and_still_busts() -> None:
     ]
 
 
+@pytest.mark.proves("591.7(l)(3)", "591.7(s)(1)(i)")
 def test_591_7_l_3_second_chance_below_21_goes_to_the_dealer() -> None:
     rnd = start("10c 10h 5d 8s Kh 5h", {1: 1000})
     act(rnd, 1, "hit")
@@ -561,6 +592,7 @@ def test_591_7_l_3_second_chance_below_21_goes_to_the_dealer() -> None:
     ]
 
 
+@pytest.mark.proves("591.7(l)")
 def test_591_7_l_second_chance_amount_must_equal_the_wager() -> None:
     rnd = start("10c 10h 5d 8s Kh 5h", {1: 1000})
     act(rnd, 1, "hit")
@@ -571,6 +603,7 @@ def test_591_7_l_second_chance_amount_must_equal_the_wager() -> None:
     assert snapshot(rnd) == before
 
 
+@pytest.mark.proves("591.7(l)", "591.7(q)(1)")
 def test_591_7_l_declined_second_chance_collected_at_once() -> None:
     rnd = start("10c 10d 10h 5d 8c 6s Kh 6c", {1: 1000, 2: 1000})
     act(rnd, 1, "hit")
@@ -582,6 +615,7 @@ def test_591_7_l_declined_second_chance_collected_at_once() -> None:
     assert rows(rnd)[-1] == (2, "blackjack", 0, "push", 0, "591.7(q)(1)")
 
 
+@pytest.mark.proves("591.7(l)", "591.7(q)(1)")
 def test_591_7_l_declined_bust_left_on_layout_when_configured() -> None:
     rnd = start("10c 10h 5d 6s Kh 6c", {1: 1000}, collect_busts_at_once=False)
     act(rnd, 1, "hit")
@@ -590,6 +624,7 @@ def test_591_7_l_declined_bust_left_on_layout_when_configured() -> None:
     assert rows(rnd) == [(1, "blackjack", 0, "push", 0, "591.7(q)(1)")]
 
 
+@pytest.mark.proves("591.7(l)")
 def test_591_7_l_no_second_chance_on_doubled_hands_when_off() -> None:
     rnd = start("10c 10h 6d 7s 9h", {1: 1000}, second_chance_on_doubled=False)
     act(rnd, 1, "double")
@@ -600,6 +635,7 @@ def test_591_7_l_no_second_chance_on_doubled_hands_when_off() -> None:
 # -- (m)-(p) 21s and the dealer's hand --
 
 
+@pytest.mark.proves("591.7(m)")
 def test_591_7_m_21_paid_before_the_dealer_makes_21() -> None:
     rnd = start("10c 10d 5s 5d 8c 6c 6h Kh", {1: 1000, 2: 1000})
     act(rnd, 1, "hit")
@@ -610,6 +646,7 @@ def test_591_7_m_21_paid_before_the_dealer_makes_21() -> None:
     assert rows(rnd)[-1] == (2, "blackjack", 0, "lose", -1000, "591.7(s)(3)")
 
 
+@pytest.mark.proves("591.7(n)")
 def test_591_7_n_hole_card_turned_after_the_21s_are_settled() -> None:
     rnd = start("10c 10d 5s 5d 8c 6c 6h Kh", {1: 1000, 2: 1000})
     act(rnd, 1, "hit")
@@ -620,6 +657,7 @@ def test_591_7_n_hole_card_turned_after_the_21s_are_settled() -> None:
     assert twenty_one.seq < exposed[0].seq
 
 
+@pytest.mark.proves("591.7(o)")
 def test_591_7_o_dealer_stands_on_soft_17_and_announces() -> None:
     rnd = start("10c As 9d 2h 4s 9h", {1: 1000})
     act(rnd, 1, "no_insurance")
@@ -631,6 +669,7 @@ def test_591_7_o_dealer_stands_on_soft_17_and_announces() -> None:
     assert ("dealer soft 17", "591.7(o)") in said
 
 
+@pytest.mark.proves("591.7(p)")
 def test_591_7_p_no_draw_when_every_hand_is_decided() -> None:
     rnd = start("10c 10h 6d 2s Kh 9c", {1: 1000})
     act(rnd, 1, "hit")
@@ -643,6 +682,7 @@ def test_591_7_p_no_draw_when_every_hand_is_decided() -> None:
 # -- (q)-(t) settlement --
 
 
+@pytest.mark.proves("591.7(q)(1)")
 def test_591_7_q_1_dealer_22_returns_every_remaining_wager() -> None:
     rnd = start("10c 10h 8d 6s 6c", {1: 1000})
     act(rnd, 1, "stand")
@@ -650,13 +690,15 @@ def test_591_7_q_1_dealer_22_returns_every_remaining_wager() -> None:
     assert rows(rnd) == [(1, "blackjack", 0, "push", 0, "591.7(q)(1)")]
 
 
-def test_591_7_q_dealer_over_22_pays_the_remaining_hands() -> None:
+@pytest.mark.proves("591.7(r)(1)(i)", "591.7(s)(1)(ii)")
+def test_591_7_r_1_i_dealer_over_22_pays_the_remaining_hands() -> None:
     rnd = start("10c 10h 8d 6s 7c", {1: 1000})
     act(rnd, 1, "stand")
     finish(rnd)
     assert rows(rnd) == [(1, "blackjack", 0, "win", 1000, "591.7(s)(1)(ii)")]
 
 
+@pytest.mark.proves("591.7(r)", "591.7(s)")
 @pytest.mark.parametrize(
     ("second", "outcome", "net", "ref"),
     [
@@ -674,6 +716,7 @@ def test_591_7_r_comparison_with_the_dealer(
     assert rows(rnd) == [(1, "blackjack", 0, outcome, net, ref)]
 
 
+@pytest.mark.proves("591.7(s)(1)(i)")
 def test_591_7_s_payouts_follow_the_rules_submission() -> None:
     rnd = start(
         "10c 10h 5d 8s Kh 5h",
@@ -693,6 +736,7 @@ def test_591_7_s_payouts_follow_the_rules_submission() -> None:
     )
 
 
+@pytest.mark.proves("591.7(t)(1)", "591.7(t)(2)")
 @pytest.mark.parametrize(
     ("procedure", "order", "ref"),
     [
@@ -718,6 +762,7 @@ def test_591_7_t_collection_procedures(
 # -- (u), (v) --
 
 
+@pytest.mark.proves("591.7(u)")
 def test_591_7_u_discard_rack_rebuilds_every_hand() -> None:
     rnd = start(
         "8c As 9d 7h 8s Kd 6c 3h 2d 9h 4c 10s",
@@ -740,6 +785,7 @@ def test_591_7_u_discard_rack_rebuilds_every_hand() -> None:
     assert sources == ["seat 3", "seat 1 hand 2", "seat 1", "dealer"]
 
 
+@pytest.mark.proves("591.7(v)")
 def test_591_7_v_players_have_no_card_handling_verb() -> None:
     assert {a.value for a in DbjAction} == {
         "hit",
@@ -767,6 +813,7 @@ def test_591_7_v_players_have_no_card_handling_verb() -> None:
 # -- wagers, phases, refusals --
 
 
+@pytest.mark.proves("673a.2(a)", "673a.6(a)", "673a.6(d)")
 @pytest.mark.parametrize(
     ("seat", "wager", "amount", "ref"),
     [
@@ -777,7 +824,7 @@ def test_591_7_v_players_have_no_card_handling_verb() -> None:
         (1, "insurance", 100, "673a.6(d)"),
     ],
 )
-def test_591_7_e_wager_refusals(
+def test_673a_6_wager_refusals(
     seat: int, wager: str, amount: int, ref: str
 ) -> None:
     rnd = DoubleBackJackRound(
@@ -791,7 +838,8 @@ def test_591_7_e_wager_refusals(
     assert not rnd.ledger.stakes
 
 
-def test_591_7_e_boxes_limit_follows_the_rules() -> None:
+@pytest.mark.proves("673a.2(a)")
+def test_673a_2_a_boxes_limit_follows_the_rules() -> None:
     rnd = DoubleBackJackRound(
         rules=DoubleBackJackRules(boxes=3), shoe=Shoe.stacked("2c")
     )
@@ -799,7 +847,8 @@ def test_591_7_e_boxes_limit_follows_the_rules() -> None:
         rnd.place_wager(4, "blackjack", 100)
 
 
-def test_591_7_e_one_player_adjacent_boxes() -> None:
+@pytest.mark.proves("673a.6(e)")
+def test_673a_6_e_one_player_adjacent_boxes() -> None:
     rnd = DoubleBackJackRound(
         rules=DoubleBackJackRules(boxes_per_player=2), shoe=Shoe.stacked("2c")
     )
@@ -812,7 +861,8 @@ def test_591_7_e_one_player_adjacent_boxes() -> None:
         rnd.place_wager(1, "blackjack", 100, player="ann")
 
 
-def test_591_7_e_wagers_close_at_the_deal() -> None:
+@pytest.mark.proves("673a.6(c)")
+def test_673a_6_c_wagers_close_at_the_deal() -> None:
     rnd = start("10c 10h 6d 9s", {1: 1000})
     with pytest.raises(WrongPhaseError) as err:
         rnd.place_wager(2, "blackjack", 100)
@@ -821,7 +871,7 @@ def test_591_7_e_wagers_close_at_the_deal() -> None:
         rnd.deal()
 
 
-def test_591_7_u_no_decision_after_the_round() -> None:
+def test_no_decision_after_the_round() -> None:
     rnd = start("10c 10h 9d 8s", {1: 1000})
     act(rnd, 1, "stand")
     before = snapshot(rnd)
@@ -830,7 +880,7 @@ def test_591_7_u_no_decision_after_the_round() -> None:
     assert snapshot(rnd) == before
 
 
-def test_591_7_e_no_starting_position() -> None:
+def test_no_starting_position_on_a_shoe_game() -> None:
     with pytest.raises(ProcedureError):
         DoubleBackJackRound(
             rules=DoubleBackJackRules(),
@@ -839,7 +889,7 @@ def test_591_7_e_no_starting_position() -> None:
         )
 
 
-def test_591_7_i_transition_table_is_closed() -> None:
+def test_transition_table_is_closed() -> None:
     assert set(TRANSITIONS) == set(Phase)
     assert all(targets <= set(Phase) for targets in TRANSITIONS.values())
     assert not TRANSITIONS[Phase.COMPLETE]

@@ -9,8 +9,13 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from croupier.cli.common import GuardedGroup, console
-from croupier.coverage import coverage_report
+from croupier.cli.common import (
+    CommandError,
+    GuardedGroup,
+    console,
+    err_console,
+)
+from croupier.coverage import CoverageRow, ProofError, coverage_report
 from croupier.regs import SEED_SECTIONS
 
 __all__ = ["coverage", "regs_app"]
@@ -33,11 +38,39 @@ def coverage(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON instead of tables.")
     ] = False,
+    fail_under: Annotated[
+        float | None,
+        typer.Option(
+            help="Exit 1 when fewer than this percentage are covered.",
+            min=0,
+            max=100,
+        ),
+    ] = None,
 ) -> None:
-    """For each seed subsection: implementing code, tests, and the total."""
-    rows = coverage_report(tests)
+    """For each seed subsection: implementing code, proving tests, total.
+
+    A test proves what its ``@pytest.mark.proves(...)`` marker names and
+    a scenario what its ``expect.refs`` lists; names count for nothing.
+    """
+    try:
+        rows = coverage_report(tests)
+    except ProofError as exc:
+        raise CommandError(f"{tests}: {exc}") from None
     covered = sum(row.covered for row in rows)
     percent = 100 * covered / len(rows)
+    _report(rows, covered, percent, as_json=as_json)
+    if fail_under is not None and percent < fail_under:
+        msg = (
+            f"{covered} of {len(rows)} subsections covered "
+            f"({percent:.1f} %), under --fail-under {fail_under:g}"
+        )
+        err_console.print(f"croupier regs coverage: {msg}", markup=False)
+        raise typer.Exit(1)
+
+
+def _report(
+    rows: list[CoverageRow], covered: int, percent: float, *, as_json: bool
+) -> None:
     if as_json:
         print(
             json.dumps(
