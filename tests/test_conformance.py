@@ -128,6 +128,7 @@ def test_wager_refusals_leave_the_round_unchanged(spec: GameSpec) -> None:
     assert rnd.ledger.stakes == {}
 
 
+@pytest.mark.proves("591.7(d)(2)", "591.7(c)")
 def test_591_7_d_table_cuts_the_reshuffled_stack_once() -> None:
     spec = next(g for g in GAMES if g.name == "double-back-jack")
     rules = spec.rules_type.from_mapping({"penetration": "1/4"})

@@ -66,7 +66,7 @@ def _check_chips(rnd: DoubleBackJackRound) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
-def test_591_7_d_conservation_over_random_rounds(
+def test_conservation_over_random_rounds(
     seed: int, data: st.DataObject
 ) -> None:
     rules = DoubleBackJackRules(

@@ -16,7 +16,7 @@ from croupier.regs import SEED_SUBSECTIONS, Ref, implementations
 from croupier.rules import Provenance
 
 
-def test_591_7_t_defaults_follow_the_project_decisions() -> None:
+def test_defaults_follow_the_project_decisions() -> None:
     rules = DoubleBackJackRules()
     assert rules.decks == 6
     assert rules.penetration == Fraction(3, 4)
@@ -52,7 +52,7 @@ def test_591_7_t_defaults_follow_the_project_decisions() -> None:
         ({"peek": True}, "peek"),
     ],
 )
-def test_591_7_t_rules_submission_refusals(
+def test_rules_submission_refusals(
     mapping: dict[str, object], key: str
 ) -> None:
     with pytest.raises(RulesError) as err:
@@ -60,7 +60,7 @@ def test_591_7_t_rules_submission_refusals(
     assert err.value.key == key
 
 
-def test_591_7_t_rules_round_trip() -> None:
+def test_rules_round_trip() -> None:
     rules = DoubleBackJackRules.from_mapping(
         {"collection_procedure": "player_by_player", "blackjack_payout": "6:5"}
     )
@@ -68,7 +68,7 @@ def test_591_7_t_rules_round_trip() -> None:
     assert again == rules
 
 
-def test_591_7_v_every_subsection_has_implementing_code() -> None:
+def test_every_591_7_subsection_has_implementing_code() -> None:
     registry = implementations()
     letters = [r for r in SEED_SUBSECTIONS if r.section == "591.7"]
     assert len(letters) == 22

@@ -9,7 +9,13 @@ import pytest
 
 from croupier.cards import parse_cards
 from croupier.errors import ShoeError
-from croupier.events import CardBurned, CardsCollected, EventLog, Shuffled
+from croupier.events import (
+    CardBurned,
+    CardsCollected,
+    CoverCardInserted,
+    EventLog,
+    Shuffled,
+)
 from croupier.procedures.shoe_games import (
     burn_for_new_batch,
     burn_for_new_dealer,
@@ -21,6 +27,7 @@ from croupier.rng import SeededRng
 from croupier.shoe import Shoe
 
 
+@pytest.mark.proves("591.7(c)", "681a.7(c)")
 @pytest.mark.parametrize("section", ["591.7", "681a.7"])
 def test_591_7_c_burn_first_card_of_each_batch(section: str) -> None:
     shoe = Shoe.stacked("Kd 5h 9c")
@@ -32,6 +39,7 @@ def test_591_7_c_burn_first_card_of_each_batch(section: str) -> None:
     assert shoe.notation() == "5h 9c"
 
 
+@pytest.mark.proves("681a.7(c)")
 def test_681a_7_c_new_dealer_burns_one_card() -> None:
     shoe = Shoe.stacked("2c 3c")
     log = EventLog()
@@ -40,16 +48,31 @@ def test_681a_7_c_new_dealer_burns_one_card() -> None:
     shoe.verify_conservation()
 
 
+@pytest.mark.proves("591.7(a)")
 def test_591_7_a_cover_card_placed_at_penetration() -> None:
     shoe = Shoe.new(decks=6)
+    before = [str(card) for card in shoe.stack]
     log = EventLog()
-    insert_cover_card_at_penetration(shoe, log, "591.7", Fraction(3, 4))
-    assert shoe.stack.index(shoe.stack[234]) == 234
-    assert str(shoe.stack[234]) == "CC"
+    event = insert_cover_card_at_penetration(
+        shoe, log, "591.7", Fraction(3, 4)
+    )
+    after = [str(card) for card in shoe.stack]
+    # 3/4 of 6 x 52 = 234 cards are dealt before the cover card
+    assert after.count("CC") == 1
+    assert after.index("CC") == 234
+    assert after[:234] + after[235:] == before  # nothing else moved
+    assert isinstance(event, CoverCardInserted)
+    assert (event.position, str(event.ref)) == (234, "591.7(a)")
     with pytest.raises(ShoeError):
         insert_cover_card_at_penetration(shoe, log, "591.7", Fraction(1))
 
 
+@pytest.mark.proves(
+    "591.7(d)(1)",
+    "591.7(d)(2)",
+    "681a.7(d)(1)",
+    "681a.7(d)(2)",
+)
 @pytest.mark.parametrize("section", ["591.7", "681a.7"])
 def test_591_7_d_collect_remaining_cards_then_reshuffle(section: str) -> None:
     shoe = Shoe.new(decks=1)
@@ -71,6 +94,7 @@ def test_591_7_d_collect_remaining_cards_then_reshuffle(section: str) -> None:
     assert shoe.discard == []
 
 
+@pytest.mark.proves("681a.7(d)")
 def test_681a_7_d_cover_card_met_mid_deal_is_set_aside() -> None:
     shoe = Shoe.stacked("As CC Kd")
     calls: list[int] = []

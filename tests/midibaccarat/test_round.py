@@ -273,6 +273,7 @@ def test_629b_2_banker6_pays_half_rounds_down() -> None:
     )
 
 
+@pytest.mark.proves("629a.5(d)")
 def test_629a_5_d_second_cover_card_ends_the_shoe_after_the_round() -> None:
     rnd = _round("2h 6s 3d Kd CC Kc")
     rnd.place_wager(1, "banker", 100)
@@ -316,7 +317,7 @@ def test_629a_12_rules_defaults_and_validation() -> None:
         MidibaccaratRules.from_mapping({"dealing": "sideways"})
 
 
-def test_629a_5_registry_new_shoe_and_preparation() -> None:
+def test_commission_free_registry_new_shoe_and_preparation() -> None:
     spec = find_game("midibaccarat-commission-free")
     assert "dragon7" in spec.wagers
     shoe = spec.new_shoe(CommissionFreeRules(decks=6), SeededRng(0))
@@ -425,6 +426,7 @@ def test_629a_11_property_chips_and_cards_conserved(
     assert len(shoe.discard) == len(coup.player) + len(coup.banker)
 
 
+@pytest.mark.proves("629a.5(a)", "629a.5(b)")
 @pytest.mark.parametrize(
     "game", ["midibaccarat", "midibaccarat-commission-free"]
 )
@@ -447,6 +449,7 @@ def test_629a_5_table_deals_whole_shoes_and_reshuffles(game: str) -> None:
     assert [(o.to, o.accepted) for o in offers[:1]] == [("seat 7", True)]
 
 
+@pytest.mark.proves("629a.5(d)")
 def test_629a_5_d_second_cover_deeper_than_the_shoe_refused() -> None:
     from croupier.errors import RulesError
     from croupier.games.midibaccarat.rules import MidibaccaratRules
@@ -458,6 +461,7 @@ def test_629a_5_d_second_cover_deeper_than_the_shoe_refused() -> None:
     assert info.value.key == "second_cover_from_bottom"
 
 
+@pytest.mark.proves("629a.5(b)")
 def test_629a_5_b_cut_offered_from_highest_seat_then_wraps_to_seat_1() -> None:
     log = EventLog()
     shoe = Shoe.new(decks=1)

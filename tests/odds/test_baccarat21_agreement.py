@@ -74,7 +74,7 @@ def _play_shoe(rules: Baccarat21Rules, codes: list[int], bonus: bool) -> int:
 
 @pytest.mark.parametrize("bonus", [True, False], ids=["bonus", "no_bonus"])
 @pytest.mark.parametrize("rules", RULES, ids=["default", "2_decks", "6_decks"])
-def test_681a_7_d_kernel_agrees_with_engine(
+def test_kernel_agrees_with_engine(
     rules: Baccarat21Rules, bonus: bool
 ) -> None:
     gen = np.random.default_rng(np.random.SeedSequence(21, spawn_key=(6,)))

@@ -35,6 +35,7 @@ def _truncated_percent(edge: Fraction | None) -> Fraction:
     return Fraction(int(10_000 * edge), 100)
 
 
+@pytest.mark.proves("681a.7(k)")
 @pytest.mark.parametrize(
     ("decks", "percent"), [(3, Fraction(541, 100)), (2, Fraction(599, 100))]
 )
@@ -46,7 +47,7 @@ def test_681a_7_k_tie_at_10_to_1_matches_summary(
     assert _truncated_percent(edge) == percent
 
 
-def test_681a_7_h_player_and_banker_are_symmetric() -> None:
+def test_player_and_banker_edges_are_symmetric() -> None:
     report = analyze(Baccarat21Rules(decks=3))
     player = report.wagers["player"].house_edge_exact
     banker = report.wagers["banker"].house_edge_exact
@@ -56,7 +57,7 @@ def test_681a_7_h_player_and_banker_are_symmetric() -> None:
 
 
 @pytest.mark.parametrize("decks", [1, 2, 3, 8])
-def test_681a_7_g_weights_are_all_card_sequences(decks: int) -> None:
+def test_weights_count_every_card_sequence(decks: int) -> None:
     n = 52 * decks
     six = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
     assert int(total_weights(decks).sum()) == six
@@ -76,6 +77,7 @@ def test_681a_3_kernel_bonus_masks_match_the_engine() -> None:
             assert bonus_mask(a, b, c) == _mask_of((*pair, Card.from_code(c)))
 
 
+@pytest.mark.proves("681a.7(f)(2)")
 def test_681a_7_f_2_bonus_weights_match_a_real_deck() -> None:
     """One deck, every ordered hand: two cards, a third under 17."""
     expected = [0] * 64
@@ -90,6 +92,7 @@ def test_681a_7_f_2_bonus_weights_match_a_real_deck() -> None:
     assert bonus_weights(1).tolist() == expected
 
 
+@pytest.mark.proves("681a.7(k)")
 def test_681a_7_k_bonus_follows_the_paytable() -> None:
     rules = Baccarat21Rules(
         bonus_paytable=Paytable.parse({"pair": "2:1", "flush": "1:1"})

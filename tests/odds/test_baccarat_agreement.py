@@ -90,7 +90,7 @@ def _play_shoe(rules: BaccaratRules, codes: list[int]) -> int:
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: type(r).__name__)
-def test_629a_5_kernel_agrees_with_engine(rules: BaccaratRules) -> None:
+def test_kernel_agrees_with_engine(rules: BaccaratRules) -> None:
     gen = np.random.default_rng(np.random.SeedSequence(2024, spawn_key=(6,)))
     played = 0
     while played < 800:

@@ -99,7 +99,7 @@ def test_629a_681a_long_simulation_within_ci_of_exact(
     _check(game, rules, 100_000_000, seed=607, cut_card_effect=effect)
 
 
-def test_629a_5_simulation_is_reproducible_and_integer() -> None:
+def test_midibaccarat_simulation_is_reproducible_and_integer() -> None:
     simulator = find_simulator("midibaccarat")
     assert simulator is not None
     rules = MidibaccaratRules()
@@ -121,7 +121,7 @@ def test_629a_5_simulation_is_reproducible_and_integer() -> None:
     assert cf.run_chunk(half, 10, 1, (0,))["banker"].unit == 2
 
 
-def test_681a_7_d_simulation_is_reproducible() -> None:
+def test_21_baccarat_simulation_is_reproducible() -> None:
     simulator = find_simulator("21-baccarat")
     assert simulator is not None
     rules = Baccarat21Rules()

@@ -122,7 +122,7 @@ def _agree(rules_map: Mapping[str, Any], rounds: int, seed: int) -> None:
     assert {"surrender", "Second Chance 21", "Second Chance win"} <= kinds
 
 
-def test_591_7_l_kernel_agrees_with_engine_default_rules() -> None:
+def test_kernel_agrees_with_engine_default_rules() -> None:
     """D1-D8 defaults: 1,500 rounds, every settlement equal."""
     _agree({}, 1500, 2024)
 
@@ -149,7 +149,7 @@ def test_591_7_l_kernel_agrees_with_engine_default_rules() -> None:
         },
     ],
 )
-def test_591_7_q_kernel_agrees_with_engine_other_rules(
+def test_kernel_agrees_with_engine_other_rules(
     rules_map: dict[str, Any],
 ) -> None:
     """Options off their defaults: 700 rounds each, every settlement."""

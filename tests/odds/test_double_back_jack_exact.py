@@ -47,6 +47,7 @@ def _brute_force_dealer(cards: list[int], up: int) -> list[Fraction]:
     return [Fraction(counts[i], len(orders)) for i in range(8)]
 
 
+@pytest.mark.proves("591.7(o)")
 @pytest.mark.parametrize(
     ("cards", "up"),
     [
@@ -68,6 +69,7 @@ def test_591_7_o_dealer_matches_brute_force_on_tiny_shoes(
     assert counts.sum() == len(cards)  # restored
 
 
+@pytest.mark.proves("591.7(o)")
 def test_591_7_o_dealer_one_deck_published_table() -> None:
     """One deck, dealer stands on soft 17, before the peek.
 
@@ -85,6 +87,7 @@ def test_591_7_o_dealer_one_deck_published_table() -> None:
     assert table.bust[5] == pytest.approx(0.420823, abs=1e-6)
 
 
+@pytest.mark.proves("591.7(o)")
 def test_591_7_o_dealer_six_deck_overall_bust() -> None:
     """Six decks S17: the dealer busts about 28 % of the time.
 
@@ -100,7 +103,7 @@ def test_591_7_o_dealer_six_deck_overall_bust() -> None:
     assert table.raw[1, 7] == 0.0  # no Blackjack behind a 2
 
 
-def test_591_7_f_exact_edge_and_table_agree() -> None:
+def test_exact_edge_and_table_agree() -> None:
     """The report's edge is the exact CDZ- one (issue 14); its rows sum
     to it, and the simulator's approximate strategy is labelled so."""
     rules = DoubleBackJackRules()
@@ -127,6 +130,7 @@ def test_591_7_f_exact_edge_and_table_agree() -> None:
     assert report.to_dict()["dealer_outcomes"]["decks"] == 6
 
 
+@pytest.mark.proves("591.7(f)")
 def test_591_7_f_blackjack_payout_moves_edge_exactly() -> None:
     """Blackjack is paid at once whatever the dealer holds (f): 6:5
     instead of 3:2 costs exactly 0.3 times P(player Blackjack)."""
@@ -138,7 +142,7 @@ def test_591_7_f_blackjack_payout_moves_edge_exactly() -> None:
     assert base.ev - cheap.ev == pytest.approx(0.3 * p_bj, rel=1e-9)
 
 
-def test_591_7_l_options_only_help_the_player() -> None:
+def test_options_only_help_the_player() -> None:
     """Removing a player option never lowers the house edge."""
     base = solve(DoubleBackJackRules()).ev
     for change in (
@@ -153,7 +157,7 @@ def test_591_7_l_options_only_help_the_player() -> None:
         assert ev <= base + 1e-12, change
 
 
-def test_591_7_g_insurance_taken_only_when_positive() -> None:
+def test_insurance_taken_only_when_positive() -> None:
     """2:1 insurance is never worth it in six decks; at 5:1 it always is."""
     assert not solve(DoubleBackJackRules()).ins.any()
     rich = solve(DoubleBackJackRules.from_mapping({"insurance_payout": "5:1"}))
@@ -165,7 +169,7 @@ def test_591_7_g_insurance_taken_only_when_positive() -> None:
     assert "insurance" in events
 
 
-def test_591_7_i_strategy_chart(tmp_path: Path) -> None:
+def test_strategy_chart(tmp_path: Path) -> None:
     """The chart lists every two-card hand and draws a PNG."""
     chart = strategy_chart(DoubleBackJackRules())
     data = chart.to_dict()
@@ -180,7 +184,7 @@ def test_591_7_i_strategy_chart(tmp_path: Path) -> None:
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_591_7_q_simulation_within_ci_of_exact() -> None:
+def test_simulation_within_ci_of_exact() -> None:
     """2,000,000 simulated rounds through real shoes cover the exact edge."""
     rules = DoubleBackJackRules()
     analyzer = find_analyzer("double-back-jack")
@@ -225,7 +229,7 @@ def test_591_7_q_simulation_within_ci_of_exact() -> None:
         },
     ],
 )
-def test_591_7_s_long_simulation_within_ci_of_exact(
+def test_long_simulation_within_ci_of_exact(
     change: dict[str, object],
 ) -> None:
     """12,000,000 rounds per rule set: the exact edge lies in the CI."""

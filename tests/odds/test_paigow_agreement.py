@@ -131,7 +131,7 @@ def _agree(
     return settled
 
 
-def test_670a_9_c_kernel_settles_every_wager_like_the_engine() -> None:
+def test_kernel_settles_every_wager_like_the_engine() -> None:
     assert _agree({}, 200, seed=670) == 200 * 6 * 3
 
 
@@ -156,7 +156,7 @@ def test_670a_9_c_kernel_settles_every_wager_like_the_engine() -> None:
         },
     ],
 )
-def test_670a_9_c_kernel_agrees_under_other_rules(
+def test_kernel_agrees_under_other_rules(
     rules: dict[str, Any],
 ) -> None:
     assert _agree(rules, 70, seed=9) == 70 * 6 * 3
@@ -179,14 +179,14 @@ def test_670a_9_c_kernel_agrees_under_other_rules(
         },
     ],
 )
-def test_670a_9_c_kernel_agrees_on_strong_hands(
+def test_kernel_agrees_on_strong_hands(
     rules: dict[str, Any],
 ) -> None:
     """Envy from several positions, meter payouts and resets."""
     assert _agree(rules, 80, seed=23, strong=True) == 80 * 6 * 3
 
 
-def test_670a_9_c_python_baseline_agrees_with_the_kernel() -> None:
+def test_python_baseline_agrees_with_the_kernel() -> None:
     rules = SixCardRules()
     rng = np.random.default_rng(5)
     for _ in range(80):
@@ -199,5 +199,5 @@ def test_670a_9_c_python_baseline_agrees_with_the_kernel() -> None:
 
 
 @pytest.mark.slow
-def test_670a_9_c_kernel_agrees_with_the_engine_over_1500_rounds() -> None:
+def test_kernel_agrees_with_the_engine_over_1500_rounds() -> None:
     assert _agree({}, 1500, seed=2026) == 1500 * 6 * 3

@@ -98,7 +98,7 @@ def test_refusals_of_the_server(client: TestClient) -> None:
     assert after["deposits"] == before["deposits"] + 300
 
 
-def test_681a_7_m_players_make_no_decision(client: TestClient) -> None:
+def test_21_baccarat_players_make_no_decision(client: TestClient) -> None:
     if "21-baccarat" not in GAMES:
         pytest.skip("21-baccarat is not registered")
     ann = seat_player(client, "21-baccarat", 1)
@@ -127,7 +127,8 @@ def _dbj_pending(client: TestClient) -> tuple[Any, Any, dict[str, Any]]:
     raise AssertionError("no decision in 30 rounds")
 
 
-def test_591_7_refusals_out_of_turn_and_illegal(client: TestClient) -> None:
+@pytest.mark.proves("591.7(i)")
+def test_591_7_i_refusals_out_of_turn_and_illegal(client: TestClient) -> None:
     if "double-back-jack" not in GAMES:
         pytest.skip("double-back-jack is not registered")
     ann, bob, state = _dbj_pending(client)
@@ -173,7 +174,7 @@ def test_591_7_refusals_out_of_turn_and_illegal(client: TestClient) -> None:
     )
 
 
-def test_591_7_double_refused_over_balance(client: TestClient) -> None:
+def test_double_refused_over_balance(client: TestClient) -> None:
     if "double-back-jack" not in GAMES:
         pytest.skip("double-back-jack is not registered")
     table = table_of(client, "double-back-jack")

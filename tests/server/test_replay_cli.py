@@ -21,7 +21,7 @@ def _cli() -> typer.Typer:
     return app
 
 
-def test_591_7_u_replay_verifies_a_stored_round(
+def test_replay_verifies_a_stored_round(
     client: TestClient, db_url: str
 ) -> None:
     spec = all_games()[0]

@@ -521,7 +521,8 @@ def test_broken_log_reported_with_its_subsection(
     assert fragment in deviation.message, str(deviation)
 
 
-def test_591_7_d_cover_card_not_reached_in_the_log() -> None:
+@pytest.mark.proves("681a.7(d)")
+def test_681a_7_d_cover_card_not_reached_in_the_log() -> None:
     history = dealt(scenario(B21, "cover_card_mid_round"), as_dealt=False)
     deviation = verify_round(
         broken(history, remove(type="cover_card_reached"))
@@ -593,6 +594,7 @@ def _prepared(
     )
 
 
+@pytest.mark.proves("629a.5(a)", "629a.5(c)", "629a.5(d)")
 @pytest.mark.parametrize(
     ("change", "ref", "fragment"),
     [
@@ -623,6 +625,7 @@ def test_629a_5_shoe_preparation_broken(
     assert fragment in deviation.message, str(deviation)
 
 
+@pytest.mark.proves("591.7(d)")
 def test_591_7_d_cover_card_reached_not_logged() -> None:
     history = dealt(scenario(DBJ, "cover-card-mid-round"), as_dealt=False)
     deviation = verify_round(
@@ -632,6 +635,7 @@ def test_591_7_d_cover_card_reached_not_logged() -> None:
     assert deviation.ref == "591.7(d)", str(deviation)
 
 
+@pytest.mark.proves("670a.9(b)")
 def test_670a_9_b_dealt_from_another_starting_position() -> None:
     history = dealt(scenario(PG, "copies_go_to_the_dealer"), as_dealt=False)
     recorded = history.shoe.starting_position

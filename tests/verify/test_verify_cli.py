@@ -26,7 +26,7 @@ def _write(path: Path, histories: list[HandHistory]) -> Path:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_591_7_u_table_rounds_conform_stacked_and_as_dealt(game: str) -> None:
+def test_table_rounds_conform_stacked_and_as_dealt(game: str) -> None:
     """Rounds a seeded table deals (shuffles, cuts, cover cards) conform."""
     for history in sample_histories(game, 40, seed=11, seats=3):
         assert verify_round(history) is None, history.round_id
@@ -101,7 +101,7 @@ SCENARIOS = sorted(
 )
 
 
-def test_591_7_u_every_scenario_round_conforms() -> None:
+def test_every_scenario_round_conforms() -> None:
     """Every round tests/scenarios deals conforms, stack known or not."""
     from croupier.hhf import from_scenario
     from croupier.scenario import run_scenario
