@@ -17,11 +17,23 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar, TypeVar, get_type_hints
+import types
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import (
+    ClassVar,
+    Concatenate,
+    ParamSpec,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from croupier.cards import Card, parse_cards
+from croupier.money import Outcome
 from croupier.regs import Ref
 
 __all__ = [
@@ -45,6 +57,7 @@ __all__ = [
 ]
 
 _E = TypeVar("_E", bound="Event")
+_P = ParamSpec("_P")
 _EVENT_TYPES: dict[str, type[Event]] = {}
 
 
@@ -53,12 +66,13 @@ class Event:
     """Base of every event: a sequence number and the subsection cited."""
 
     type_name: ClassVar[str] = "event"
-    seq: int
-    """Position in the round's log, from 1."""
+    seq: int = field(kw_only=False)
+    """Position in the round's log, from 1 (given by :meth:`EventLog.emit`,
+    the one keyword-or-positional field, so that ``emit`` is checked)."""
     ref: Ref
     """The subsection of 58 Pa. Code under which this step happened."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super(Event, cls).__init_subclass__(**kwargs)
         name = "".join(
             "_" + c.lower() if c.isupper() else c for c in cls.__name__
@@ -82,15 +96,19 @@ class Event:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Event:
+    def from_dict(cls, data: Mapping[str, object]) -> Event:
         """Rebuild an event from :meth:`to_dict` output."""
-        event_type = _EVENT_TYPES[data["type"]]
-        hints = get_type_hints(event_type)
-        kwargs: dict[str, Any] = {}
-        for f in fields(event_type):
-            if f.name in data:
-                kwargs[f.name] = _decode(hints[f.name], data[f.name])
-        return event_type(**kwargs)
+        event_type = _EVENT_TYPES[str(data["type"])]
+        decoders = _DECODERS.get(event_type)
+        if decoders is None:
+            decoders = _decoders(event_type)
+        kwargs = {
+            name: decode(data[name])
+            for name, decode in decoders.items()
+            if name in data
+        }
+        build: Callable[..., Event] = event_type
+        return build(**kwargs)
 
 
 _FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
@@ -117,19 +135,51 @@ def _encode(value: object) -> object:
     return value
 
 
-def _decode(hint: object, value: object) -> object:
-    if value is None:
-        return None
-    text = str(hint)
+_Decoder = Callable[[object], object]
+_DECODERS: dict[type[Event], dict[str, _Decoder]] = {}
+"""Each event class's field decoders, by field name (built once)."""
+
+
+def _decoders(cls: type[Event]) -> dict[str, _Decoder]:
+    """The decoder of each field of ``cls``, from its resolved type."""
+    hints = get_type_hints(cls)
+    out = {f.name: _decoder_for(hints[f.name]) for f in fields(cls)}
+    _DECODERS[cls] = out
+    return out
+
+
+def _decoder_for(hint: object) -> _Decoder:
+    """How a JSON value becomes a field of type ``hint``.
+
+    ``None`` stays ``None`` for optional fields; references, cards,
+    card tuples (written as one notation string) and enums are rebuilt
+    from their text; other lists become tuples.
+    """
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        inner = [a for a in get_args(hint) if a is not type(None)]
+        decode = _decoder_for(inner[0]) if len(inner) == 1 else _same
+        return lambda value: None if value is None else decode(value)
     if hint is Ref:
-        return Ref.parse(str(value))
-    if hint is Card or text == "croupier.cards.Card | None":
-        return Card.parse(str(value))
-    if "tuple[croupier.cards.Card" in text:
-        raw = value if isinstance(value, list) else str(value)
-        return parse_cards(raw)
-    if isinstance(value, list):
-        return tuple(value)
+        return lambda value: Ref.parse(str(value))
+    if hint is Card:
+        return lambda value: Card.parse(str(value))
+    if origin is tuple and get_args(hint)[:1] == (Card,):
+        return lambda value: parse_cards(
+            value if isinstance(value, list) else str(value)
+        )
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        enum_type = hint
+        return lambda value: enum_type(value)
+    if origin is tuple:
+        return lambda value: (
+            tuple(value) if isinstance(value, list) else value
+        )
+    return _same
+
+
+def _same(value: object) -> object:
+    """The JSON value as it is (numbers, text, booleans)."""
     return value
 
 
@@ -284,8 +334,8 @@ class WagerSettled(Event):
     """Wager name."""
     amount: int
     """The stake."""
-    outcome: str
-    """``win``, ``lose``, ``push`` or ``void``."""
+    outcome: Outcome
+    """Win, lose, push or void."""
     net: int
     """The player's gain (negative: loss)."""
     hand: int = 0
@@ -316,9 +366,19 @@ class EventLog:
     def __init__(self) -> None:
         self._events: list[Event] = []
 
-    def emit(self, event_type: type[_E], /, **fields_: Any) -> _E:
-        """Create the next event (``seq`` assigned here) and append it."""
-        event = event_type(seq=len(self._events) + 1, **fields_)
+    def emit(
+        self,
+        event_type: Callable[Concatenate[int, _P], _E],
+        /,
+        *args: _P.args,
+        **fields_: _P.kwargs,
+    ) -> _E:
+        """Create the next event (``seq`` assigned here) and append it.
+
+        The fields are the event class's own keyword arguments, so mypy
+        checks every call against the event's declared fields.
+        """
+        event = event_type(len(self._events) + 1, *args, **fields_)
         self._events.append(event)
         return event
 

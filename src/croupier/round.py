@@ -14,13 +14,20 @@ citation, and the conservation checks.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar, Generic, SupportsInt, TypedDict, TypeVar, cast
 
 from croupier.cards import Card
-from croupier.errors import WagerError, WrongPhaseError
+from croupier.errors import (
+    CroupierError,
+    IllegalActionError,
+    InvariantError,
+    OutOfTurnError,
+    WagerError,
+    WrongPhaseError,
+)
 from croupier.events import (
     CardDealt,
     CoverCardReached,
@@ -37,7 +44,25 @@ from croupier.rng import Rng, SecureRng
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
-__all__ = ["Action", "Pending", "Round"]
+__all__ = [
+    "Action",
+    "GameRound",
+    "Pending",
+    "PhaseTable",
+    "Round",
+    "RoundView",
+    "StakeView",
+]
+
+_IntLike = SupportsInt | str
+"""What a scenario may give where a whole number is expected."""
+
+PhaseT = TypeVar("PhaseT", bound=StrEnum)
+"""A game's phase enum."""
+RulesT = TypeVar("RulesT", bound=GameRules)
+"""A game's Rules Submission type."""
+ActionT = TypeVar("ActionT", bound=StrEnum)
+"""A game's action enum."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,20 +72,23 @@ class Action:
     seat: int
     """The seat deciding."""
     name: str
-    """The action (``hit``, ``stand``, ``set``...)."""
+    """The action as given (``hit``, ``stand``, ``set``...): raw input,
+    which the round parses into its game's action enum, refusing a name
+    the game does not have."""
     amount: int | None = None
     """An amount, for actions that wager (double, insurance...)."""
     card: Card | None = None
     """A card, for actions that name one (the pai gow low hand)."""
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Action:
+    def from_dict(cls, data: Mapping[str, object]) -> Action:
         """Build from a scenario decision ``{"seat": 1, "action": ...}``."""
         low = data.get("low", data.get("card"))
+        amount = data.get("amount")
         return cls(
-            seat=int(data["seat"]),
+            seat=int(cast("_IntLike", data["seat"])),
             name=str(data["action"]),
-            amount=None if data.get("amount") is None else int(data["amount"]),
+            amount=None if amount is None else int(cast("_IntLike", amount)),
             card=None if low is None else Card.parse(str(low)),
         )
 
@@ -73,22 +101,85 @@ class Pending:
     """The seat to act."""
     hand: int
     """The hand at that seat (split hands)."""
-    legal: tuple[str, ...]
-    """The legal action names."""
+    legal: tuple[StrEnum, ...]
+    """The legal actions, members of the game's action enum."""
     ref: Ref
     """The subsection that asks for the decision."""
 
     def to_dict(self) -> dict[str, object]:
         """The scenario-contract form."""
-        out: dict[str, object] = {"seat": self.seat, "legal": list(self.legal)}
+        out: dict[str, object] = {
+            "seat": self.seat,
+            "legal": [action.value for action in self.legal],
+        }
         if self.hand:
             out["hand"] = self.hand
         out["ref"] = str(self.ref)
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class PhaseTable(Generic[PhaseT]):
+    """A game's phases: where a round starts and every edge it may take.
+
+    Each edge names the subsection(s) under which the round moves along
+    it; the first is the one cited unless the step cites another of the
+    edge's own (a rule option may decide which subsection deals, say).
+    The terminal phases are those with no edge out.
+
+    >>> from enum import StrEnum
+    >>> class P(StrEnum):
+    ...     A = "a"
+    ...     B = "b"
+    >>> table = PhaseTable(P.A, {P.A: {P.B: Ref.parse("591.7(e)")}, P.B: {}})
+    >>> table.refs(P.A, P.B), table.terminal
+    ((Ref.parse('591.7(e)'),), frozenset({<P.B: 'b'>}))
+    """
+
+    start: PhaseT
+    """The phase a new round is in."""
+    edges: Mapping[PhaseT, Mapping[PhaseT, Ref | tuple[Ref, ...]]]
+    """Every phase's legal successors, each with its citation(s)."""
+    start_ref: Ref | None = None
+    """The subsection cited on entering :attr:`start` (``None``: the
+    round begins in it without a ``phase_entered`` event)."""
+
+    def refs(self, source: PhaseT, target: PhaseT) -> tuple[Ref, ...]:
+        """The citations of the edge ``source`` -> ``target`` (or none)."""
+        cited = self.edges[source].get(target, ())
+        return (cited,) if isinstance(cited, Ref) else cited
+
+    @property
+    def terminal(self) -> frozenset[PhaseT]:
+        """The phases a round ends in."""
+        return frozenset(p for p, out in self.edges.items() if not out)
+
+
+class RoundView(TypedDict):
+    """The envelope every view starts with: the game and its phase."""
+
+    game: str
+    """The game's registry name."""
+    phase: str
+    """The current phase."""
+
+
+class StakeView(TypedDict):
+    """One stake on the layout, as a view lists it."""
+
+    seat: int
+    """The seat."""
+    wager: str
+    """The wager."""
+    amount: int
+    """The stake in minor units."""
+
+
 class Round(ABC):
-    """Base of every game's round.
+    """Base of every game's round: the interface tables and tools use.
+
+    Games derive from :class:`GameRound`, which adds the typed rules,
+    the phase table and the shared verifications.
 
     Subclasses set :attr:`game` and :attr:`cover_card_ref` and implement
     the abstract methods.
@@ -165,8 +256,12 @@ class Round(ABC):
         """Every hand's cards in notation, for the scenario output."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (or, for ``None``, a spectator) may see now."""
+    def view(self, seat: int | None) -> Mapping[str, object]:
+        """What ``seat`` (or, for ``None``, a spectator) may see now.
+
+        Each game returns its own :class:`RoundView`: the envelope
+        (``game``, ``phase``) and the game's layout part.
+        """
 
     # -- changing a wager before the deal ------------------------------
 
@@ -246,7 +341,7 @@ class Round(ABC):
         """Settlements in the order the dealer made them."""
         return list(self.ledger.settlements.values())
 
-    def legal_actions(self) -> tuple[str, ...]:
+    def legal_actions(self) -> tuple[StrEnum, ...]:
         """The legal action names for the seat to act (empty if none)."""
         pending = self.pending()
         return () if pending is None else pending.legal
@@ -325,7 +420,7 @@ class Round(ABC):
             seat=key.seat,
             wager=key.wager,
             amount=settlement.amount,
-            outcome=outcome.value,
+            outcome=outcome,
             net=net,
             hand=key.hand,
             commission=commission,
@@ -335,6 +430,232 @@ class Round(ABC):
     def _return_all_open(self, outcome: Outcome, ref: Ref) -> None:
         for key in sorted(self.ledger.open_keys(), reverse=True):
             self._settle(key, outcome, 0, ref)
+
+
+class GameRound(Round, Generic[RulesT, PhaseT]):
+    """The machinery of every game's round, typed by rules and phase.
+
+    It owns the typed :attr:`rules` and the :class:`PhaseTable`; enters
+    phases one way (:meth:`_enter_phase`, along a cited edge);
+    answers :attr:`is_over` from the terminal phases; runs the verbs
+    (:meth:`place_wager`, :meth:`deal`, :meth:`apply`) as *verify, then
+    carry out, then return the events*; and offers the shared
+    verifications, which raise a :class:`~croupier.errors.CroupierError`
+    citing the rule or return ``None``, and a ``can_*`` for every verb.
+    Refusal messages are templates filled in only when they are raised
+    (fields ``seat``, ``wager``, ``amount``, ``phase``).
+    """
+
+    def __init__(
+        self,
+        *,
+        rules: RulesT,
+        shoe: Shoe,
+        rng: Rng | None,
+        new_shoe: bool,
+        phases: PhaseTable[PhaseT],
+    ) -> None:
+        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
+        self.rules: RulesT = rules
+        """The Rules Submission in force, with the game's type."""
+        self.phases = phases
+        """The game's phase table."""
+        self._phase: PhaseT = phases.start
+
+    # -- phases ----------------------------------------------------------
+
+    @property
+    def phase(self) -> PhaseT:
+        """The current phase."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round is in a terminal phase of its table."""
+        return self._phase in self.phases.terminal
+
+    def _open(self) -> None:
+        """Enter the starting phase (its event, if the table cites one)."""
+        if self.phases.start_ref is not None:
+            self.log.emit(
+                PhaseEntered,
+                ref=self.phases.start_ref,
+                phase=self.phases.start.value,
+            )
+
+    def _enter_phase(self, target: PhaseT, ref: Ref | None = None) -> None:
+        """Move along the edge to ``target``, citing the edge's subsection.
+
+        ``ref`` picks one of the edge's citations; a target the table
+        does not reach from here, or a citation the edge does not carry,
+        is a broken invariant of the game, not a caller's error.
+        """
+        refs = self.phases.refs(self._phase, target)
+        if not refs or (ref is not None and ref not in refs):
+            msg = f"no transition {self._phase} -> {target} under {ref}"
+            raise InvariantError(msg)
+        self._phase = target
+        self.log.emit(
+            PhaseEntered, ref=refs[0] if ref is None else ref, phase=target
+        )
+
+    # -- the shared verifications ------------------------------------------
+
+    def _refuse(
+        self,
+        error: type[CroupierError],
+        template: str,
+        ref: Ref,
+        **fields: object,
+    ) -> None:
+        """Raise ``error`` with ``template`` filled in, citing ``ref``."""
+        msg = template.format(phase=self._phase, **fields)
+        raise error(msg, ref=ref)
+
+    def _verify_phase(
+        self, phase: PhaseT, template: str, ref: Ref, **fields: object
+    ) -> None:
+        """Refuse (wrong phase) unless the round is in ``phase``."""
+        if self._phase is not phase:
+            self._refuse(WrongPhaseError, template, ref, **fields)
+
+    def _verify_seat(
+        self, seat: int, seats: int, template: str, ref: Ref
+    ) -> None:
+        """Refuse unless ``seat`` is one of the seats 1..``seats``."""
+        if not 1 <= seat <= seats:
+            self._refuse(WagerError, template, ref, seat=seat, seats=seats)
+
+    def _verify_offered(
+        self,
+        wager: str,
+        offered: Collection[str],
+        template: str,
+        ref: Ref,
+    ) -> None:
+        """Refuse a wager these rules do not offer."""
+        if wager not in offered:
+            known = ", ".join(offered)
+            self._refuse(WagerError, template, ref, wager=wager, known=known)
+
+    def _verify_amount(self, amount: int, ref: Ref) -> None:
+        """Refuse an amount that is not a positive number of minor units."""
+        if amount <= 0:
+            template = "a wager must be a positive amount, not {amount}"
+            self._refuse(WagerError, template, ref, amount=amount)
+
+    def _verify_new(self, key: WagerKey, template: str, ref: Ref) -> None:
+        """Refuse a second wager of the same kind on the same spot."""
+        if key in self.ledger.stakes:
+            self._refuse(
+                WagerError, template, ref, seat=key.seat, wager=key.wager
+            )
+
+    def _verify_turn(self, action: Action, ref: Ref) -> Pending:
+        """The pending decision ``action`` answers; refuse out of turn.
+
+        With no decision pending the game says why
+        (:meth:`_refuse_no_decision`); a seat other than the one to act
+        is refused citing the subsection that asks for the decision.
+        """
+        pending = self.pending()
+        if pending is None:
+            self._refuse_no_decision(action, ref)
+            raise InvariantError("no decision pending")  # pragma: no cover
+        if action.seat != pending.seat:
+            msg = f"seat {pending.seat} is to act, not seat {action.seat}"
+            raise OutOfTurnError(msg, ref=pending.ref)
+        return pending
+
+    def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
+        """Refuse ``action`` when nobody is to decide anything."""
+        msg = (
+            f"seat {action.seat} tried {action.name!r}: no decision is "
+            f"pending in phase {self._phase}"
+        )
+        raise IllegalActionError(msg, ref=ref)
+
+    # -- the verbs -------------------------------------------------------
+
+    @abstractmethod
+    def verify_wager(self, seat: int, wager: str, amount: int) -> None:
+        """Raise unless ``seat`` may place ``amount`` on ``wager`` now."""
+
+    @abstractmethod
+    def _wager_ref(self, wager: str) -> Ref:
+        """The subsection a wager is placed under."""
+
+    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
+        """Place a wager before the deal (verified first)."""
+        self.verify_wager(seat, wager, amount)
+        key = WagerKey(seat, wager)
+        self._wager_placed(key)
+        return self._record_wager(key, amount, self._wager_ref(wager))
+
+    def _wager_placed(self, key: WagerKey) -> None:
+        """Note a new wager (games holding more state extend it)."""
+        del key  # the ledger alone holds the wagers of most games
+
+    @abstractmethod
+    def verify_deal(self) -> None:
+        """Raise unless the cards may be dealt now."""
+
+    @abstractmethod
+    def _run_deal(self) -> None:
+        """Close wagering and run the procedure to the first decision."""
+
+    def deal(self) -> list[Event]:
+        """Close wagering and run the procedure to the first decision."""
+        self.verify_deal()
+        start = len(self.log)
+        self._run_deal()
+        return list(self.log.events[start:])
+
+    @abstractmethod
+    def verify_action(self, action: Action) -> None:
+        """Raise unless ``action`` is legal now."""
+
+    def _carry_out(self, action: Action) -> None:
+        """Carry out a verified decision (games with decisions override)."""
+        msg = f"{self.game} has no decisions to carry out"  # pragma: no cover
+        raise InvariantError(msg)  # pragma: no cover
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a decision; refuse it, state unchanged, if illegal."""
+        self.verify_action(action)
+        start = len(self.log)
+        self._carry_out(action)
+        return list(self.log.events[start:])
+
+    def can_place_wager(self, seat: int, wager: str, amount: int) -> bool:
+        """Whether :meth:`place_wager` would accept the wager now."""
+        return _can(lambda: self.verify_wager(seat, wager, amount))
+
+    def can_change_wager(self, seat: int, wager: str, amount: int) -> bool:
+        """Whether :meth:`change_wager` would accept the change now."""
+        key = WagerKey(seat, wager)
+        return _can(
+            lambda: self.verify_wager_change(
+                key, amount, self._placed_ref(key)
+            )
+        )
+
+    def can_deal(self) -> bool:
+        """Whether :meth:`deal` would deal now."""
+        return _can(self.verify_deal)
+
+    def can_apply(self, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now."""
+        return _can(lambda: self.verify_action(action))
+
+
+def _can(verify: Callable[[], None]) -> bool:
+    """Whether ``verify`` passes (the ``can_*`` of a ``verify_*``)."""
+    try:
+        verify()
+    except CroupierError:
+        return False
+    return True
 
 
 def cards_text(cards: Iterable[Card]) -> list[str]:

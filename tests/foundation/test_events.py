@@ -12,6 +12,7 @@ from croupier.events import (
     EventLog,
     WagerSettled,
 )
+from croupier.money import Outcome
 from croupier.regs import Ref
 
 
@@ -46,13 +47,20 @@ def test_log_is_sequenced_and_round_trips_through_json_lines() -> None:
         seat=1,
         wager="blackjack",
         amount=1000,
-        outcome="lose",
+        outcome=Outcome.LOSE,
         net=-1000,
     )
     assert [e.seq for e in log] == [1, 2, 3, 4, 5]
     text = log.dumps()
     assert all(json.loads(line)["type"] for line in text.splitlines())
-    assert EventLog.loads(text).events == log.events
+    assert json.loads(text.splitlines()[-1])["outcome"] == "lose"
+    loaded = EventLog.loads(text).events
+    assert loaded == log.events
+    # issue 18 point 2: fields come back with their declared types
+    settled = loaded[-1]
+    assert isinstance(settled, WagerSettled)
+    assert settled.outcome is Outcome.LOSE
+    assert isinstance(settled.ref, Ref)
 
 
 def test_events_are_frozen() -> None:

@@ -75,24 +75,28 @@ Further choices where the text is silent (each ASSUMED or INFER):
 from __future__ import annotations
 
 from croupier.errors import CroupierError
-from croupier.games.baccarat21.definitions import (
-    DEFAULT_SEATS,
+from croupier.games.baccarat21.phases import (
+    PHASES,
     SECTION,
     TRANSITIONS,
-    Baccarat21Rules,
     Phase,
+)
+from croupier.games.baccarat21.round import Baccarat21Round
+from croupier.games.baccarat21.rules import (
+    DEFAULT_SEATS,
+    Baccarat21Rules,
     Side,
     Wager,
     compare_totals,
     main_wager_outcome,
 )
-from croupier.games.baccarat21.round import Baccarat21Round
 from croupier.registry import GameSpec, register_game
 from croupier.rng import Rng
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
 __all__ = [
+    "PHASES",
     "SECTION",
     "TRANSITIONS",
     "Baccarat21Round",

@@ -7,29 +7,10 @@ made where § 681a.7 is silent.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from croupier.cards import Card
-from croupier.errors import (
-    CroupierError,
-    IllegalActionError,
-    InvariantError,
-    WagerError,
-    WrongPhaseError,
-)
-from croupier.events import Announced, CardsCollected, Event, WagerPlaced
-from croupier.games.baccarat21.definitions import (
-    DRAW_BELOW,
-    SECTION,
-    TRANSITIONS,
-    Baccarat21Rules,
-    Phase,
-    Side,
-    Wager,
-    cite,
-    compare_totals,
-    main_wager_outcome,
-)
+from croupier.errors import CroupierError, IllegalActionError, WagerError
+from croupier.events import Announced, CardsCollected, Event
 from croupier.hands.blackjack import Total, blackjack_total, is_blackjack
 from croupier.hands.bonus21 import BonusCategory, bonus_payout
 from croupier.money import Odds, Outcome, Settlement, WagerKey
@@ -41,9 +22,20 @@ from croupier.procedures.shoe_games import (
 )
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import Action, Pending, Round, cards_text
+from croupier.round import Action, GameRound, Pending, cards_text
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
+
+from .phases import PHASES, SECTION, Phase
+from .rules import (
+    DRAW_BELOW,
+    Baccarat21Rules,
+    Side,
+    Wager,
+    compare_totals,
+    main_wager_outcome,
+)
+from .views import Baccarat21View, HandView
 
 __all__ = ["Baccarat21Round"]
 
@@ -53,11 +45,48 @@ _BONUS_SIDE = {
 }
 _BONUS_WAGER = {side: wager for wager, side in _BONUS_SIDE.items()}
 _MAIN_SIDE = {Wager.PLAYER: Side.PLAYER, Wager.BANKER: Side.BANKER}
-_MAIN_LETTER = {Side.PLAYER: "i", Side.BANKER: "j"}
-_BONUS_PART = {Side.PLAYER: "(k)(2)", Side.BANKER: "(k)(3)"}
+_MAIN_REFS: dict[tuple[Side, str], Ref] = {
+    (Side.PLAYER, "(1)"): Ref.parse("681a.7(i)(1)"),
+    (Side.PLAYER, "(2)(i)"): Ref.parse("681a.7(i)(2)(i)"),
+    (Side.PLAYER, "(2)(ii)"): Ref.parse("681a.7(i)(2)(ii)"),
+    (Side.PLAYER, "(3)(i)"): Ref.parse("681a.7(i)(3)(i)"),
+    (Side.PLAYER, "(3)(ii)"): Ref.parse("681a.7(i)(3)(ii)"),
+    (Side.PLAYER, "(4)"): Ref.parse("681a.7(i)(4)"),
+    (Side.PLAYER, ""): Ref.parse("681a.7(i)"),
+    (Side.BANKER, "(1)"): Ref.parse("681a.7(j)(1)"),
+    (Side.BANKER, "(2)(i)"): Ref.parse("681a.7(j)(2)(i)"),
+    (Side.BANKER, "(2)(ii)"): Ref.parse("681a.7(j)(2)(ii)"),
+    (Side.BANKER, "(3)(i)"): Ref.parse("681a.7(j)(3)(i)"),
+    (Side.BANKER, "(3)(ii)"): Ref.parse("681a.7(j)(3)(ii)"),
+    (Side.BANKER, "(4)"): Ref.parse("681a.7(j)(4)"),
+    (Side.BANKER, ""): Ref.parse("681a.7(j)"),
+}
+"""The clause of (i) (Player) or (j) (Banker) each comparison cites."""
+_BONUS_REFS: dict[Side, Ref] = {
+    Side.PLAYER: Ref.parse("681a.7(k)(2)"),
+    Side.BANKER: Ref.parse("681a.7(k)(3)"),
+}
+"""The Bonus Wager subsection of each hand (k)(2), (k)(3)."""
+_BONUS_WON: dict[Side, Ref] = {
+    Side.PLAYER: Ref.parse("681a.7(k)(2)(i)"),
+    Side.BANKER: Ref.parse("681a.7(k)(3)(i)"),
+}
+_BONUS_LOST: dict[Side, Ref] = {
+    Side.PLAYER: Ref.parse("681a.7(k)(2)(ii)"),
+    Side.BANKER: Ref.parse("681a.7(k)(3)(ii)"),
+}
+_INITIAL_DEAL = (
+    (Side.PLAYER, Ref.parse("681a.7(e)(1)")),
+    (Side.BANKER, Ref.parse("681a.7(e)(2)")),
+    (Side.PLAYER, Ref.parse("681a.7(e)(3)")),
+    (Side.BANKER, Ref.parse("681a.7(e)(4)")),
+)
+"""The four cards of (e), in order, each with its numbered clause."""
+_WAGERS = tuple(wager.value for wager in Wager)
+_WAGER_REF = Ref.parse("681a.7(e)")
 
 
-class Baccarat21Round(Round):
+class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     """One round of 21 Baccarat, from wagering to the discard rack.
 
     ``needs_new_shoe`` tells the table whether the shoe was reshuffled
@@ -65,8 +94,8 @@ class Baccarat21Round(Round):
     """
 
     game = "21-baccarat"
-    cover_card_ref = cite("(d)")
-    wager_names = tuple(wager.value for wager in Wager)
+    cover_card_ref = Ref.parse("681a.7(d)")
+    wager_names = _WAGERS
 
     def __init__(
         self,
@@ -82,11 +111,10 @@ class Baccarat21Round(Round):
             raise CroupierError(msg)
         if starting_position is not None:
             msg = "21 Baccarat determines no starting position"
-            raise CroupierError(msg, ref=cite("(e)"))
-        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
-        self.options: Baccarat21Rules = rules
-        """The Rules Submission in force, with its concrete type."""
-        self._phase = Phase.WAGERING
+            raise CroupierError(msg, ref=Ref.parse("681a.7(e)"))
+        super().__init__(
+            rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe, phases=PHASES
+        )
         self._cards: dict[Side, list[Card]] = {s: [] for s in Side}
         self._bonus_only: dict[Side, list[Card]] = {s: [] for s in Side}
         self._collected = False
@@ -94,27 +122,7 @@ class Baccarat21Round(Round):
         """Whether the shoe was reshuffled (d): burn first next round."""
         if new_shoe:
             self._burn_first_card()
-        self._enter(self._phase, cite("(e)"))
-
-    # -- phases ----------------------------------------------------------
-
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
-
-    def _transition(self, target: Phase) -> None:
-        ref = TRANSITIONS[self._phase].get(target)
-        if ref is None:
-            msg = f"no transition from {self._phase} to {target}"
-            raise InvariantError(msg)
-        self._phase = target
-        self._enter(target, ref)
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the round is complete."""
-        return self._phase is Phase.COMPLETE
+        self._open()
 
     # -- (a)-(d): the shoe -------------------------------------------------
 
@@ -134,9 +142,11 @@ class Baccarat21Round(Round):
     @implements("681a.7(c)")
     def change_dealer(self) -> Event:
         """A new dealer comes to the table and burns one card (c)."""
-        if self._phase is not Phase.WAGERING:
-            msg = f"a new dealer burns before dealing, not in {self._phase}"
-            raise WrongPhaseError(msg, ref=cite("(c)"))
+        self._verify_phase(
+            Phase.WAGERING,
+            "a new dealer burns before dealing, not in {phase}",
+            Ref.parse("681a.7(c)"),
+        )
         self._take_cover_card_from_top()
         return burn_for_new_dealer(
             self.shoe, self.log, SECTION, self._on_cover_card
@@ -160,52 +170,45 @@ class Baccarat21Round(Round):
 
     @implements("681a.7(d)")
     def _reshuffle(self) -> None:
-        self._transition(Phase.RESHUFFLING)
+        self._enter_phase(Phase.RESHUFFLING)
         collect_and_reshuffle(self.shoe, self.log, SECTION, self.rng)
         insert_cover_card_at_penetration(
-            self.shoe, self.log, SECTION, self.options.penetration
+            self.shoe, self.log, SECTION, self.rules.penetration
         )
         self.needs_new_shoe = True
 
     # -- wagers ------------------------------------------------------------
 
-    def verify_wager(self, seat: int, wager: str, amount: int) -> Wager:
-        """Raise unless the wager may be placed now; return its name."""
-        ref = cite("(e)")
-        if self._phase is not Phase.WAGERING:
-            msg = f"wagers are placed before the deal, not in {self._phase}"
-            raise WrongPhaseError(msg, ref=ref)
-        try:
-            name = Wager(wager)
-        except ValueError:
-            known = ", ".join(w.value for w in Wager)
-            msg = f"no {wager!r} wager in 21 Baccarat (wagers: {known})"
-            raise WagerError(msg, ref=ref) from None
-        if not 1 <= seat <= self.options.seats:
-            msg = f"no seat {seat}: seats are 1 to {self.options.seats}"
-            raise WagerError(msg, ref=ref)
-        if amount <= 0:
-            msg = f"a wager must be a positive amount, not {amount}"
-            raise WagerError(msg, ref=ref)
-        if WagerKey(seat, name.value) in self.ledger.stakes:
-            msg = f"seat {seat} already has a {name.value} wager"
-            raise WagerError(msg, ref=ref)
-        return name
-
-    def can_place_wager(self, seat: int, wager: str, amount: int) -> bool:
-        """Whether :meth:`place_wager` would accept the wager."""
-        try:
-            self.verify_wager(seat, wager, amount)
-        except CroupierError:
-            return False
-        return True
-
-    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
-        """Place a Player, Banker, Tie or Bonus Wager before the deal (e)."""
-        name = self.verify_wager(seat, wager, amount)
-        return self._record_wager(
-            WagerKey(seat, name.value), amount, cite("(e)")
+    def verify_wager(self, seat: int, wager: str, amount: int) -> None:
+        """Raise unless the wager may be placed now (e)."""
+        ref = _WAGER_REF
+        self._verify_phase(
+            Phase.WAGERING,
+            "wagers are placed before the deal, not in {phase}",
+            ref,
         )
+        self._verify_offered(
+            wager,
+            _WAGERS,
+            "no {wager!r} wager in 21 Baccarat (wagers: {known})",
+            ref,
+        )
+        self._verify_seat(
+            seat,
+            self.rules.seats,
+            "no seat {seat}: seats are 1 to {seats}",
+            ref,
+        )
+        self._verify_amount(amount, ref)
+        self._verify_new(
+            WagerKey(seat, wager),
+            "seat {seat} already has a {wager} wager",
+            ref,
+        )
+
+    def _wager_ref(self, wager: str) -> Ref:
+        """Every wager is placed before the deal (e)."""
+        return _WAGER_REF
 
     def _has(self, seat: int, wager: Wager) -> bool:
         return WagerKey(seat, wager.value) in self.ledger.stakes
@@ -226,41 +229,39 @@ class Baccarat21Round(Round):
 
     def verify_deal(self) -> None:
         """Raise unless the cards may be dealt now."""
-        if self._phase is not Phase.WAGERING:
-            msg = f"the cards are dealt after wagering, not in {self._phase}"
-            raise WrongPhaseError(msg, ref=cite("(e)"))
+        self._verify_phase(
+            Phase.WAGERING,
+            "the cards are dealt after wagering, not in {phase}",
+            _WAGER_REF,
+        )
         if not self.ledger.stakes:
             msg = "no wager on the layout: the dealer deals after wagers"
-            raise WagerError(msg, ref=cite("(e)"))
+            raise WagerError(msg, ref=_WAGER_REF)
 
-    def deal(self) -> list[Event]:
+    def _run_deal(self) -> None:
         """Close wagering and run the whole round (e)-(l), and (d)."""
-        self.verify_deal()
-        start = len(self.log)
-        self._transition(Phase.DEALING)
+        self._enter_phase(Phase.DEALING)
         self._deal_initial()
         if self.natural:
             self._declare_natural()
         else:
-            self._transition(Phase.DRAWING)
+            self._enter_phase(Phase.DRAWING)
             self._draw_counting_cards()
-        self._transition(Phase.SETTLING)
+        self._enter_phase(Phase.SETTLING)
         self._settle_round()
-        self._transition(Phase.COLLECTING)
+        self._enter_phase(Phase.COLLECTING)
         self._collect()
         if self.cover_card_reached:
             self._reshuffle()
-        self._transition(Phase.COMPLETE)
+        self._enter_phase(Phase.COMPLETE)
         self.ledger.verify()
         self.verify_conservation()
-        return list(self.log.events[start:])
 
     @implements("681a.7(e)")
     def _deal_initial(self) -> None:
         """Player, Banker, Player, Banker, one card each, face up (e)."""
-        order = (Side.PLAYER, Side.BANKER, Side.PLAYER, Side.BANKER)
-        for step, side in enumerate(order, start=1):
-            self._deal_card(side, cite(f"(e)({step})"))
+        for side, ref in _INITIAL_DEAL:
+            self._deal_card(side, ref)
         self.verify_conservation()
 
     @implements("681a.7(f)")
@@ -269,15 +270,17 @@ class Baccarat21Round(Round):
         holders = [s.value.title() for s in Side if self.is_natural(s)]
         self.log.emit(
             Announced,
-            ref=cite("(f)"),
+            ref=Ref.parse("681a.7(f)"),
             text="natural: " + " and ".join(holders),
         )
         if not self.bonus_on_table:
             return  # (f)(1): straight on to settlement
-        self._transition(Phase.BONUS_DRAWING)
+        self._enter_phase(Phase.BONUS_DRAWING)
         for side in Side:  # Player first, then Banker (D17)
             if self.total(side).value < DRAW_BELOW:
-                self._deal_card(side, cite("(f)(2)"), purpose="bonus only")
+                self._deal_card(
+                    side, Ref.parse("681a.7(f)(2)"), purpose="bonus only"
+                )
         self.verify_conservation()
 
     @implements("681a.7(g)")
@@ -285,7 +288,7 @@ class Baccarat21Round(Round):
         """One card to each hand under 17, Player first (g)."""
         for side in Side:
             if self.total(side).value < DRAW_BELOW:
-                self._deal_card(side, cite("(g)"))
+                self._deal_card(side, Ref.parse("681a.7(g)"))
         self.verify_conservation()
 
     # -- hands ---------------------------------------------------------
@@ -329,7 +332,7 @@ class Baccarat21Round(Round):
         result = "tie" if winner is None else f"{winner.value.title()} wins"
         self.log.emit(
             Announced,
-            ref=cite("(h)"),
+            ref=Ref.parse("681a.7(h)"),
             text=f"Player {player}, Banker {banker}: {result}",
         )
         seats = list(self._seats_counter_clockwise())
@@ -352,15 +355,15 @@ class Baccarat21Round(Round):
         outcome, clause = main_wager_outcome(
             self.total(side).value, self.total(side.other).value
         )
-        ref = cite(f"({_MAIN_LETTER[side]}){clause}")
+        ref = _MAIN_REFS[side, clause]
         amount = self.ledger.stakes[key]
         if outcome is Outcome.WIN:
             odds = (
-                self.options.player_payout
+                self.rules.player_payout
                 if side is Side.PLAYER
-                else self.options.banker_payout
+                else self.rules.banker_payout
             )
-            net = odds.winnings(amount, self.options.rounding)
+            net = odds.winnings(amount, self.rules.rounding)
             commission = max(0, amount - net) if odds.fraction < 1 else 0
             return self._settle(key, outcome, net, ref, commission=commission)
         net = -amount if outcome is Outcome.LOSE else 0
@@ -372,17 +375,17 @@ class Baccarat21Round(Round):
         key = WagerKey(seat, Wager.TIE.value)
         amount = self.ledger.stakes[key]
         if self.winner is None:
-            net = self.options.tie_payout.winnings(
-                amount, self.options.rounding
+            net = self.rules.tie_payout.winnings(amount, self.rules.rounding)
+            return self._settle(
+                key, Outcome.WIN, net, Ref.parse("681a.7(k)(1)(i)")
             )
-            return self._settle(key, Outcome.WIN, net, cite("(k)(1)(i)"))
-        return self._settle(key, Outcome.LOSE, -amount, cite("(k)(1)(ii)"))
+        return self._settle(
+            key, Outcome.LOSE, -amount, Ref.parse("681a.7(k)(1)(ii)")
+        )
 
     def bonus_result(self, side: Side) -> tuple[BonusCategory, Odds] | None:
         """The Bonus category and odds the hand pays, or ``None``."""
-        return bonus_payout(
-            self.bonus_cards(side), self.options.bonus_paytable
-        )
+        return bonus_payout(self.bonus_cards(side), self.rules.bonus_paytable)
 
     def _announce_bonus(self) -> None:
         for side in Side:
@@ -393,7 +396,7 @@ class Baccarat21Round(Round):
             text = "no pair or better" if result is None else result[0].value
             self.log.emit(
                 Announced,
-                ref=cite(_BONUS_PART[side]),
+                ref=_BONUS_REFS[side],
                 text=f"{side.value.title()} Bonus: {text}",
             )
 
@@ -405,12 +408,10 @@ class Baccarat21Round(Round):
         amount = self.ledger.stakes[key]
         result = self.bonus_result(side)
         if result is None:
-            ref = cite(_BONUS_PART[side] + "(ii)")
-            return self._settle(key, Outcome.LOSE, -amount, ref)
+            return self._settle(key, Outcome.LOSE, -amount, _BONUS_LOST[side])
         _, odds = result
-        net = odds.winnings(amount, self.options.rounding)
-        ref = cite(_BONUS_PART[side] + "(i)")
-        return self._settle(key, Outcome.WIN, net, ref)
+        net = odds.winnings(amount, self.rules.rounding)
+        return self._settle(key, Outcome.WIN, net, _BONUS_WON[side])
 
     # -- (l): the discard rack -----------------------------------------------
 
@@ -428,7 +429,7 @@ class Baccarat21Round(Round):
             events.append(
                 self.log.emit(
                     CardsCollected,
-                    ref=cite("(l)"),
+                    ref=Ref.parse("681a.7(l)"),
                     source=f"{side.value} hand",
                     cards=cards,
                 )
@@ -444,14 +445,14 @@ class Baccarat21Round(Round):
         return None
 
     @implements("681a.7(m)")
-    def apply(self, action: Action) -> list[Event]:
+    def verify_action(self, action: Action) -> None:
         """Refuse: players neither decide nor handle any card (m)."""
         msg = (
             f"seat {action.seat} tried {action.name!r}: in 21 Baccarat the "
             "dealer's procedure decides every card and players may not "
             "handle any card"
         )
-        raise IllegalActionError(msg, ref=cite("(m)"))
+        raise IllegalActionError(msg, ref=Ref.parse("681a.7(m)"))
 
     # -- the layout ----------------------------------------------------------
 
@@ -477,7 +478,7 @@ class Baccarat21Round(Round):
                 )
         return out
 
-    def _hand_view(self, side: Side) -> dict[str, Any]:
+    def _hand_view(self, side: Side) -> HandView:
         dealt = bool(self._cards[side])
         total = self.total(side)
         category = self.bonus_result(side) if dealt else None
@@ -490,13 +491,13 @@ class Baccarat21Round(Round):
             "bonus": None if category is None else category[0].value,
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> Baccarat21View:
         """What ``seat`` (``None``: a spectator) may see.
 
         Every card on the layout is face up (e); the burned card never
         shows. A seat also sees its own wagers and their settlements.
         """
-        out: dict[str, Any] = {
+        out: Baccarat21View = {
             "game": self.game,
             "phase": self._phase.value,
             "player": self._hand_view(Side.PLAYER),
@@ -505,9 +506,9 @@ class Baccarat21Round(Round):
         }
         if seat is None:
             return out
-        if not 1 <= seat <= self.options.seats:
-            msg = f"no seat {seat}: seats are 1 to {self.options.seats}"
-            raise CroupierError(msg, ref=cite("(h)"))
+        if not 1 <= seat <= self.rules.seats:
+            msg = f"no seat {seat}: seats are 1 to {self.rules.seats}"
+            raise CroupierError(msg, ref=Ref.parse("681a.7(h)"))
         out["seat"] = seat
         out["wagers"] = {
             key.wager: amount

@@ -93,7 +93,7 @@ class DoubleBackJackRound(DealerProcedure):
                 seat=self._insurance_queue[0],
                 hand=0,
                 legal=tuple(
-                    a.value
+                    a
                     for a in (DbjAction.INSURANCE, DbjAction.NO_INSURANCE)
                     if a is DbjAction.NO_INSURANCE
                     or self.insurance_limit(self._insurance_queue[0])
@@ -107,10 +107,7 @@ class DoubleBackJackRound(DealerProcedure):
             return Pending(
                 seat=hand.seat,
                 hand=hand.index,
-                legal=(
-                    DbjAction.SECOND_CHANCE.value,
-                    DbjAction.NO_SECOND_CHANCE.value,
-                ),
+                legal=(DbjAction.SECOND_CHANCE, DbjAction.NO_SECOND_CHANCE),
                 ref=cite("591.7(l)"),
             )
         if self._phase is Phase.PLAYER_DECISIONS and (
@@ -119,7 +116,7 @@ class DoubleBackJackRound(DealerProcedure):
             return Pending(
                 seat=hand.seat,
                 hand=hand.index,
-                legal=tuple(a.value for a in self._legal_decisions(hand)),
+                legal=tuple(self._legal_decisions(hand)),
                 ref=cite("591.7(i)"),
             )
         return None

@@ -114,6 +114,20 @@ class Phase(StrEnum):
     """The round was void (670a.9(e)); every wager returned."""
 
 
+@unique
+class PaiGowAction(StrEnum):
+    """The decisions a Six-Card Fortune Pai Gow player makes."""
+
+    DOUBLE_DOWN = "double_down"
+    """Add the Double Down wager (670a.7(c))."""
+    NO_DOUBLE_DOWN = "no_double_down"
+    """Decline the Double Down."""
+    SET = "set"
+    """Set the hand: name the low card (670a.10)."""
+    HOUSE_WAY = "house_way"
+    """Have the hand set the house way (670a.10)."""
+
+
 TRANSITIONS: dict[Phase, tuple[Phase, ...]] = {
     Phase.WAGERING: (Phase.DEALING,),
     Phase.DEALING: (Phase.DECISIONS, Phase.VOID),
@@ -535,14 +549,17 @@ class SixCardRound(Round):
                 return Pending(
                     seat=seat,
                     hand=0,
-                    legal=("double_down", "no_double_down"),
+                    legal=(
+                        PaiGowAction.DOUBLE_DOWN,
+                        PaiGowAction.NO_DOUBLE_DOWN,
+                    ),
                     ref=WAGER_REF,
                 )
             if seat not in self.settings:
                 return Pending(
                     seat=seat,
                     hand=0,
-                    legal=("set", "house_way"),
+                    legal=(PaiGowAction.SET, PaiGowAction.HOUSE_WAY),
                     ref=SETTLE_REF,
                 )
         return None  # pragma: no cover - settlement follows at once

@@ -1,7 +1,7 @@
 """How every 21 Baccarat wager settles, and the exact analysis.
 
 The Player, Banker and Tie wagers settle on the two counting totals
-(:func:`~croupier.games.baccarat21.definitions.main_wager_outcome`);
+(:func:`~croupier.games.baccarat21.rules.main_wager_outcome`);
 a Bonus Wager on its hand's Bonus mask (the categories the final cards
 qualify for, :mod:`croupier.odds.baccarat21.kernels`), paid at the
 highest-paying category the paytable lists, as the engine pays it.
@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from croupier.games.baccarat21.definitions import (
+from croupier.games.baccarat21.rules import (
     Baccarat21Rules,
     Wager,
     main_wager_outcome,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from croupier.games.baccarat21.definitions import Baccarat21Rules
+from croupier.games.baccarat21.rules import Baccarat21Rules
 from croupier.odds.baccarat.shoe import IntArray, random_block, shuffle
 from croupier.odds.baccarat21 import kernels
 from croupier.odds.baccarat21.model import (

@@ -1,7 +1,7 @@
-"""21 Baccarat vocabulary: phases, wagers, options and the comparison.
+"""21 Baccarat's rules: the hands, the wagers, the options, the comparison.
 
-Everything here is data or a pure function; the state machine that uses
-it is :class:`croupier.games.baccarat21.round.Baccarat21Round`.
+Everything here is data or a pure function of the cards' totals; the
+state machine that uses it is :mod:`.round`.
 """
 
 from __future__ import annotations
@@ -19,80 +19,23 @@ from croupier.hands.bonus21 import (
     BonusCategory,
 )
 from croupier.money import Odds, Outcome, Rounding
-from croupier.regs import Ref
 from croupier.rules import GameRules, Paytable, Provenance, option
 
 __all__ = [
     "DEFAULT_SEATS",
     "DRAW_BELOW",
-    "SECTION",
-    "TRANSITIONS",
     "Baccarat21Rules",
-    "Phase",
     "Side",
     "Wager",
-    "cite",
     "compare_totals",
     "main_wager_outcome",
 ]
 
-SECTION = "681a.7"
-"""The seed section that governs the round."""
-
 DRAW_BELOW = 17
+"""A hand under this total draws (681a.7(f)(2), (g))."""
 _TWENTY_ONE = 21
 DEFAULT_SEATS = 7
-
-
-def cite(parts: str) -> Ref:
-    """The reference of a part of § 681a.7.
-
-    >>> cite("(f)(2)")
-    Ref.parse('681a.7(f)(2)')
-    """
-    return Ref.parse(SECTION + parts)
-
-
-@unique
-class Phase(StrEnum):
-    """The phases of a 21 Baccarat round."""
-
-    WAGERING = "wagering"
-    """Wagers are taken (the new-shoe burn, if any, is done)."""
-    DEALING = "dealing"
-    """The four cards of (e) are dealt."""
-    DRAWING = "drawing"
-    """No natural: one card to each hand under 17 (g)."""
-    BONUS_DRAWING = "bonus_drawing"
-    """A natural with a Bonus Wager: the Bonus-only cards (f)(2)."""
-    SETTLING = "settling"
-    """Totals compared and every wager settled (h)-(k)."""
-    COLLECTING = "collecting"
-    """The hands go to the discard rack (l)."""
-    RESHUFFLING = "reshuffling"
-    """The cover card came out: collect and reshuffle (d)."""
-    COMPLETE = "complete"
-    """The round is over."""
-
-
-TRANSITIONS: dict[Phase, dict[Phase, Ref]] = {
-    Phase.WAGERING: {Phase.DEALING: cite("(e)")},
-    Phase.DEALING: {
-        Phase.DRAWING: cite("(g)"),
-        Phase.BONUS_DRAWING: cite("(f)(2)"),
-        Phase.SETTLING: cite("(f)(1)"),
-    },
-    Phase.DRAWING: {Phase.SETTLING: cite("(h)")},
-    Phase.BONUS_DRAWING: {Phase.SETTLING: cite("(h)")},
-    Phase.SETTLING: {Phase.COLLECTING: cite("(l)")},
-    Phase.COLLECTING: {
-        Phase.RESHUFFLING: cite("(d)"),
-        Phase.COMPLETE: cite("(l)"),
-    },
-    Phase.RESHUFFLING: {Phase.COMPLETE: cite("(d)(2)")},
-    Phase.COMPLETE: {},
-}
-"""Every legal phase change, with the subsection that makes it."""
+"""Numbered betting positions unless the rules say otherwise."""
 
 
 @unique
