@@ -1,11 +1,11 @@
 """Issue 12 point 2: no idle player freezes a table.
 
 The table clocks run as a task of the server (no request drives them).
-Most tests inject the wall clock (``casino.time_ms``) and move it past a
-deadline; the task then applies the default within its tick, which the
-test waits for by polling the table (never a timed assertion). One test
-runs on the real clock with sub-second settings, one on PostgreSQL with
-two server processes.
+Most tests inject the wall clock (``casino.dealer.time_ms``) and move it
+past a deadline; the task then applies the default within its tick,
+which the test waits for by polling the table (never a timed
+assertion). One test runs on the real clock with sub-second settings,
+one on PostgreSQL with two server processes.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class Clock:
 def paced(db_url: str) -> Iterator[tuple[TestClient, Clock]]:
     app = create_app(db_url, operator_token=OPERATOR)
     clock = Clock()
-    app.state.casino.time_ms = clock
+    app.state.casino.dealer.time_ms = clock
     with TestClient(app) as client:
         yield client, clock
 
@@ -387,7 +387,7 @@ def test_issue12_point2_restart_honours_a_stored_deadline(
 ) -> None:
     clock = Clock()
     first = create_app(db_url, operator_token=OPERATOR)
-    first.state.casino.time_ms = clock
+    first.state.casino.dealer.time_ms = clock
     with TestClient(first) as client:
         table = new_table(client, "double-back-jack")
         ann = sit(client, table, 1, "ann")
@@ -401,7 +401,7 @@ def test_issue12_point2_restart_honours_a_stored_deadline(
         deadline = state["clock"]["deadline_ms"]
     clock.advance(31)
     second = create_app(db_url, operator_token=OPERATOR)
-    second.state.casino.time_ms = clock
+    second.state.casino.dealer.time_ms = clock
     with TestClient(second) as client:
         state = wait_for(
             client,

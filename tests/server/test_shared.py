@@ -280,7 +280,7 @@ def test_shared_a_hung_lock_holder_loses_the_table(pg_url: str) -> None:
     finally:
         hung.dispose()
         other.dispose()
-        app.state.casino.close_writer()
+        app.state.casino.dealer.close_writer()
         app.state.casino.engine.dispose()
 
 
@@ -342,7 +342,7 @@ def test_shared_a_retry_that_waited_for_the_lock_is_replayed(
     def late(idem: Any, request: str) -> Any:
         # inside the turn's transaction, which holds the table's lock:
         # no look before it could race ahead of a's commit
-        looks.append(casino._open is not None)
+        looks.append(casino.dealer.in_transaction)
         return real(idem, request)
 
     monkeypatch.setattr(casino, "stored_response", late)

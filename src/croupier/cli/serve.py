@@ -181,7 +181,7 @@ def serve(
         _show_token(made, token_file)
     where = f"http://{host}:{port}/ (db {db})"
     if workers > 1:
-        app.state.casino.close_writer()
+        app.state.casino.dealer.close_writer()
         app.state.casino.engine.dispose()
         typer.echo(f"croupier table server on {where}, {workers} processes")
         # the database is migrated and seeded; each worker builds its own

@@ -231,7 +231,7 @@ def create_app(
     # a remote change is read in first (fresh_push)
     hub = Hub(
         lambda table_id: functools.partial(
-            table_snapshot, casino, casino.cached(table_id)
+            table_snapshot, casino, casino.dealer.cached(table_id)
         ),
         hold=serial.holding,  # a later spectator push holds its table too
     )
@@ -277,7 +277,9 @@ def create_app(
             task = asyncio.create_task(listener.run())
             await asyncio.wait_for(listener.listening.wait(), timeout=30)
         # the table clocks run without any request (croupier.server.pacing)
-        clocks = asyncio.create_task(run_clocks(casino)) if pacing else None
+        clocks = (
+            asyncio.create_task(run_clocks(casino.dealer)) if pacing else None
+        )
         try:
             yield
         finally:
@@ -286,7 +288,7 @@ def create_app(
                     running.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await running
-            await serial.run(casino.close_writer)
+            await serial.run(casino.dealer.close_writer)
 
     app = FastAPI(
         title="croupier table server",
@@ -510,7 +512,7 @@ def create_app(
         def view() -> dict[str, Any]:
             rt = casino.table(table_id)
             if viewer is not None:
-                casino.seen(rt, viewer.id)
+                casino.dealer.seen(rt, viewer.id)
             return table_snapshot(casino, rt, viewer)
 
         return json_response(
@@ -653,11 +655,11 @@ def create_app(
         if token and player is None:
             await websocket.close(code=4401)
             return
-        casino.connected(table_id, player, +1)
+        casino.dealer.connected(table_id, player, +1)
         try:
             await hub.serve(websocket, table_id, player)
         finally:
-            casino.connected(table_id, player, -1)
+            casino.dealer.connected(table_id, player, -1)
 
     return app
 

@@ -3,8 +3,11 @@
 One :class:`Casino` holds every table and account in memory and, on
 SQLite, is the only writer of the database; on PostgreSQL several
 processes' casinos share it (:mod:`croupier.server.shared`). Play
-(wagers, deals, decisions and their storage) is its
-:class:`~croupier.server.play.Dealer` half;
+(wagers, deals, decisions, their storage and the table clocks) is done
+by its dealer, a :class:`~croupier.server.pacing.Pacer`, which sees the
+casino only as its :class:`~croupier.server.play.Storage`; recovery
+(:mod:`croupier.server.recovery`) sees it as a
+:class:`~croupier.server.recovery.House`.
 :meth:`Casino.ledger_check` verifies that balances plus the money on the
 layouts equal deposits plus the players' settled nets.
 """
@@ -14,9 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
-import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,7 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import CroupierError, WagerError
 from croupier.registry import GameSpec, all_games
-from croupier.server import db, shared
+from croupier.server import db, recovery, shared
 from croupier.server.auth import (
     RECHECK_SECONDS,
     TokenLifetimes,
@@ -43,9 +44,8 @@ from croupier.server.errors import (
     TableLimitError,
 )
 from croupier.server.inputs import MAX_AMOUNT, MAX_BALANCE, name_key
-from croupier.server.pacing import Pacer, wall_ms
+from croupier.server.pacing import Pacer
 from croupier.server.serial import Serial
-from croupier.server.store import Statements
 from croupier.server.tables import (
     DEFAULT_MAX,
     DEFAULT_MIN,
@@ -59,8 +59,8 @@ from croupier.server.tables import (
 __all__ = ["Casino", "refusal"]
 
 
-class Casino(Pacer):
-    """Every table and account of this process, and its writer."""
+class Casino:
+    """Every table and account of this process, and its dealer."""
 
     def __init__(
         self,
@@ -71,8 +71,6 @@ class Casino(Pacer):
     ) -> None:
         self.engine = engine
         """The database."""
-        self.sql = Statements(engine.dialect)
-        """The play path's statements, compiled for this database."""
 
         self.games: dict[str, GameSpec] = dict(
             games
@@ -90,11 +88,6 @@ class Casino(Pacer):
         """Account names by id."""
         self.balances: dict[int, int] = {}
         """Balances by account id (mirror of the committed rows)."""
-        self._tls = threading.local()
-        self.time_ms: Callable[[], int] = wall_ms
-        """The wall clock of the table clocks (tests inject their own)."""
-        self.connections: Counter[tuple[int, int]] = Counter()
-        """Open WebSocket connections by (table, player id)."""
         self.default_settings = TableSettings()
         """Pacing of a table opened without its own (``croupier serve``)."""
         self.serial = Serial()
@@ -114,6 +107,8 @@ class Casino(Pacer):
         self._name_keys: set[str] | None = None
         """Every account's :func:`~croupier.server.inputs.name_key`
         (read on the first registration)."""
+        self.dealer = Pacer(self, serial=self.serial)
+        """Plays at the tables and stores each step (its writer)."""
 
     # -- accounts ---------------------------------------------------------
 
@@ -215,7 +210,7 @@ class Casino(Pacer):
         self._set_token(player_id, "revoked-" + secrets.token_hex(28))
 
     def _set_token(self, player_id: int, digest: str) -> None:
-        with self.transaction() as conn:
+        with self.dealer.transaction() as conn:
             found = conn.execute(
                 update(db.PlayerRow)
                 .where(db.PlayerRow.id == player_id)
@@ -294,7 +289,7 @@ class Casino(Pacer):
         )
         digest = hash_token(token)
         amount = self.starting_balance if balance is None else balance
-        with self.transaction() as conn:
+        with self.dealer.transaction() as conn:
             self._claim_name(conn, name)
             pid = conn.execute(
                 insert(db.PlayerRow).values(
@@ -356,7 +351,7 @@ class Casino(Pacer):
             raise WagerError(f"a deposit must be positive, not {amount}")
         if amount > MAX_AMOUNT:
             raise WagerError(f"a deposit is at most {MAX_AMOUNT}")
-        with self.transaction() as conn:
+        with self.dealer.transaction() as conn:
             balance = conn.execute(
                 update(db.PlayerRow)
                 .where(db.PlayerRow.id == player_id)
@@ -398,7 +393,7 @@ class Casino(Pacer):
         read and the table rebuilt from storage if it moved on (inside a
         :meth:`turn` the turn's table is current already).
         """
-        if self.shared and self._open is None:
+        if self.shared and not self.dealer.in_transaction:
             return self._fresh(table_id)
         try:
             return self.tables[table_id]
@@ -412,19 +407,27 @@ class Casino(Pacer):
         writes nothing; a round that cannot be replayed is left for the
         next change at the table to void.
         """
-        from croupier.server.recovery import load_table
-
         with self.engine.connect() as raw:
             conn = raw.execution_options(isolation_level="REPEATABLE READ")
             with conn.begin():
                 version = shared.table_version(conn, table_id)
                 rt = self.tables.get(table_id)
                 if rt is None or rt.stored_version != version:
-                    rt = load_table(self, conn, table_id, writable=False)
+                    rt = recovery.load_table(
+                        self, conn, table_id, writable=False
+                    )
                     self.balances.update(
                         shared.balances(conn, rt.seats.values())
                     )
         return rt
+
+    def load_table(self, conn: Connection, table_id: int) -> TableRuntime:
+        """Read a table back inside a turn (its row locked: writable)."""
+        return recovery.load_table(self, conn, table_id, writable=True)
+
+    def rebuild_table(self, rt: TableRuntime) -> None:
+        """Read a table and its balances back after a failed commit."""
+        recovery.rebuild_table(self, rt)
 
     def all_tables(self) -> list[TableRuntime]:
         """Every table, by id (current ones, with other processes)."""
@@ -483,7 +486,7 @@ class Casino(Pacer):
             {**self.default_settings.to_dict(), **(settings or {})}
         )
         title = name or f"{spec.title}"
-        with self.transaction() as conn:
+        with self.dealer.transaction() as conn:
             tid = conn.execute(
                 insert(db.GameTableRow).values(
                     name=title[:80],
@@ -508,7 +511,7 @@ class Casino(Pacer):
             runtime.table.rules = parsed
             runtime.settings = paced
             self.tables[table_id] = runtime
-            self.open_round(conn, runtime)
+            self.dealer.open_round(conn, runtime)
             if self.shared:
                 runtime.stored_version = shared.bump_version(
                     conn, table_id, self.origin
@@ -517,7 +520,7 @@ class Casino(Pacer):
 
     def sit(self, player: Player, table_id: int, seat: int) -> None:
         """Take a free seat (one per player per table)."""
-        with self.turn(table_id) as rt:
+        with self.dealer.turn(table_id) as rt:
             self._sit(rt, player, seat)
 
     def _sit(self, rt: TableRuntime, player: Player, seat: int) -> None:
@@ -530,17 +533,17 @@ class Casino(Pacer):
         if held is not None:
             raise SeatError(f"you already sit at seat {held}")
         try:
-            with self.transaction() as conn:
+            with self.dealer.transaction() as conn:
                 conn.execute(
                     insert(db.SeatRow).values(
                         table_id=rt.id, seat=seat, player_id=player.id
                     )
                 )
                 rt.seats[seat] = player.id
-                rt.seen[seat] = self.now_ms()
+                rt.seen[seat] = self.dealer.now_ms()
                 rt.idle[seat] = 0
                 rt.version += 1
-                self._paced(conn, rt)
+                self.dealer._paced(conn, rt)
         except BaseException:
             rt.seats.pop(seat, None)
             rt.stored_pacing = ""
@@ -548,18 +551,18 @@ class Casino(Pacer):
 
     def leave(self, player: Player, table_id: int, seat: int) -> None:
         """Leave a seat that has nothing on the layout."""
-        with self.turn(table_id) as rt:
+        with self.dealer.turn(table_id) as rt:
             self._leave(rt, player, seat)
 
     def _leave(self, rt: TableRuntime, player: Player, seat: int) -> None:
-        self._require_owner(rt, player, seat)
+        self.dealer._require_owner(rt, player, seat)
         live = rt.live
         if live is not None and any(
             k.seat == seat for k in live.round.ledger.open_keys()
         ):
             msg = f"seat {seat} has wagers on the layout; finish the round"
             raise SeatError(msg)
-        with self.transaction() as conn:
+        with self.dealer.transaction() as conn:
             conn.execute(
                 delete(db.SeatRow).where(
                     (db.SeatRow.table_id == rt.id) & (db.SeatRow.seat == seat)

@@ -58,12 +58,14 @@ from croupier.errors import WrongPhaseError
 from croupier.round import Action
 from croupier.server import db
 from croupier.server.errors import (
+    NotFoundError,
     NotOperatorError,
     NoWagerError,
     SeatError,
     StorageUnavailableError,
 )
-from croupier.server.play import Dealer, Responder
+from croupier.server.play import Dealer, Responder, Storage
+from croupier.server.recovery import void_round
 from croupier.server.serial import Serial
 from croupier.server.tables import Idem, LiveRound, Player, TableRuntime
 
@@ -118,14 +120,16 @@ def _seconds(value: float) -> float | int:
 
 
 class Pacer(Dealer):
-    """The pacing half of the casino: clocks, ready, seats, void."""
+    """A dealer that paces its tables: clocks, ready, seats, void."""
 
-    time_ms: Callable[[], int]
-    """The wall clock in epoch milliseconds (tests inject their own)."""
-    connections: Counter[tuple[int, int]]
-    """Open WebSocket connections by (table, player), this process."""
-    serial: Serial
-    """The thread every change runs on."""
+    def __init__(self, storage: Storage, *, serial: Serial) -> None:
+        super().__init__(storage)
+        self.time_ms: Callable[[], int] = wall_ms
+        """The wall clock in epoch milliseconds (tests inject their own)."""
+        self.connections: Counter[tuple[int, int]] = Counter()
+        """Open WebSocket connections by (table, player), this process."""
+        self.serial = serial
+        """The thread every change runs on (:mod:`.serial`)."""
 
     def now_ms(self) -> int:
         """The wall clock, epoch milliseconds."""
@@ -135,10 +139,8 @@ class Pacer(Dealer):
 
     def cached(self, table_id: int) -> TableRuntime:
         """The table as this process holds it (no storage read)."""
-        from croupier.server.errors import NotFoundError
-
         try:
-            return self.tables[table_id]
+            return self.storage.tables[table_id]
         except KeyError:
             raise NotFoundError(f"no table {table_id}") from None
 
@@ -158,7 +160,7 @@ class Pacer(Dealer):
         self.connections[key] += delta
         if self.connections[key] <= 0:
             del self.connections[key]
-        rt = self.tables.get(table_id)
+        rt = self.storage.tables.get(table_id)
         if rt is not None:
             self.seen(rt, player.id)
 
@@ -319,11 +321,11 @@ class Pacer(Dealer):
                         },
                     )
         except Exception:
-            if not self.shared:
+            if not self.storage.shared:
                 self.rebuild_or_mark(rt)
             raise
-        if not self.shared:
-            self.on_change(rt.id)
+        if not self.storage.shared:
+            self.storage.on_change(rt.id)
         return body
 
     # -- betting ----------------------------------------------------------
@@ -340,15 +342,28 @@ class Pacer(Dealer):
             raise SeatError(msg)
         rt.seen[seat] = self.now_ms()
 
-    def _betting_closes(
-        self, rt: TableRuntime, live: LiveRound, player: Player
-    ) -> bool:
-        """A deal request: the operator deals; a seat says it is ready."""
+    def _close_betting(
+        self,
+        rt: TableRuntime,
+        live: LiveRound,
+        player: Player,
+        idem: Idem,
+        request: str,
+        respond: Responder | None,
+    ) -> dict[str, Any]:
+        """A deal request: the operator deals; a seat says it is ready.
+
+        Betting closes when every seat with a wager is ready (D27);
+        until then the request only stores the seat's readiness.
+        """
         seat = rt.seat_of(player.id)
         if seat is None:  # the operator calls the deal
             self._left_out(rt, live)
-            return True
-        return self._mark_ready(rt, live, seat)
+        elif not self._mark_ready(rt, live, seat):
+            return self._commit_pacing(
+                rt, idem=idem, request=request, respond=respond
+            )
+        return self._deal_now(rt, live, idem, request, respond)
 
     def _mark_ready(
         self, rt: TableRuntime, live: LiveRound, seat: int
@@ -603,8 +618,6 @@ class Pacer(Dealer):
         respond: Responder | None = None,
     ) -> dict[str, Any]:
         """Void the round in play: every stake goes back (D25, D29)."""
-        from croupier.server.recovery import void_round
-
         if not operator.is_operator:
             msg = "only an operator may void a round"
             raise NotOperatorError(msg)
@@ -619,7 +632,7 @@ class Pacer(Dealer):
                     if row is None:  # pragma: no cover - stored at open
                         raise WrongPhaseError("the round is not stored")
                     event = void_round(
-                        self,  # type: ignore[arg-type]
+                        self,
                         rt,
                         row,
                         reason,
@@ -639,16 +652,16 @@ class Pacer(Dealer):
                     self._paced(conn, rt)
                     body = respond(rt) if respond is not None else {}
             except Exception:
-                if not self.shared:
+                if not self.storage.shared:
                     self.rebuild_or_mark(rt)
                 raise
-        if not self.shared:
-            self.on_change(table_id)
+        if not self.storage.shared:
+            self.storage.on_change(table_id)
         return body
 
 
 async def run_clocks(
-    casino: Pacer, *, tick: float = 0.1, sweep: float = 1.0
+    pacer: Pacer, *, tick: float = 0.1, sweep: float = 1.0
 ) -> None:
     """Apply every due default and free gone seats, until cancelled.
 
@@ -665,7 +678,7 @@ async def run_clocks(
         if swept:
             last_sweep = loop_now
         try:
-            await _tick(casino, backoff, loop_now, swept=swept)
+            await _tick(pacer, backoff, loop_now, swept=swept)
         except asyncio.CancelledError:
             raise
         except Exception:  # the clocks must never stop
@@ -674,14 +687,14 @@ async def run_clocks(
 
 
 async def _tick(
-    casino: Pacer, backoff: dict[int, float], loop_now: float, *, swept: bool
+    pacer: Pacer, backoff: dict[int, float], loop_now: float, *, swept: bool
 ) -> None:
     """One pass: due clocks, then (every ``sweep``) gone players' seats."""
-    serial = casino.serial
-    due = _due_tables(casino)
-    if casino.shared and swept:
+    serial = pacer.serial
+    due = _due_tables(pacer)
+    if pacer.storage.shared and swept:
         try:
-            due |= await serial.read(lambda: _stored_due(casino))
+            due |= await serial.read(lambda: _stored_due(pacer))
         except Exception:
             log.warning("clocks: stored deadlines not read")
     for table_id in sorted(due):
@@ -689,22 +702,22 @@ async def _tick(
             continue
         try:
             await serial.run(
-                functools.partial(casino.expire, table_id), table=table_id
+                functools.partial(pacer.expire, table_id), table=table_id
             )
         except Exception as exc:
             _failed(backoff, table_id, exc)
     if not swept:
         return
-    now = casino.now_ms()
-    for rt in list(casino.tables.values()):
+    now = pacer.now_ms()
+    for rt in list(pacer.storage.tables.values()):
         if not rt.seats or backoff.get(rt.id, 0) > loop_now:
             continue
         async with serial.holding(rt.id):  # no job changes it meanwhile
-            idle = casino.idle_seats(rt, now)
+            idle = pacer.idle_seats(rt, now)
         if idle:
             try:
                 await serial.run(
-                    functools.partial(casino.free_idle, rt.id), table=rt.id
+                    functools.partial(pacer.free_idle, rt.id), table=rt.id
                 )
             except Exception as exc:
                 _failed(backoff, rt.id, exc)
@@ -718,20 +731,20 @@ def _failed(backoff: dict[int, float], table_id: int, exc: Exception) -> None:
     backoff[table_id] = time.monotonic() + 2.0
 
 
-def _due_tables(casino: Pacer) -> set[int]:
-    now = casino.now_ms()
+def _due_tables(pacer: Pacer) -> set[int]:
+    now = pacer.now_ms()
     return {
         rt.id
-        for rt in list(casino.tables.values())
+        for rt in list(pacer.storage.tables.values())
         if rt.clock is not None and rt.clock["deadline_ms"] <= now
     }
 
 
-def _stored_due(casino: Pacer) -> set[int]:
+def _stored_due(pacer: Pacer) -> set[int]:
     """Tables whose stored clock has run out (any process set it)."""
-    now = casino.now_ms()
+    now = pacer.now_ms()
     out: set[int] = set()
-    with casino.engine.connect() as conn:
+    with pacer.storage.engine.connect() as conn:
         for table_id, text in conn.execute(
             select(db.GameTableRow.id, db.GameTableRow.pacing_json)
         ):

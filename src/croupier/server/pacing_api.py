@@ -104,7 +104,7 @@ def pacing_router(casino: Casino) -> APIRouter:
             authorization,
             idempotency_key,
             request,
-            lambda player, idem, respond: casino.ready(
+            lambda player, idem, respond: casino.dealer.ready(
                 player,
                 table_id,
                 body.seat,
@@ -130,7 +130,7 @@ def pacing_router(casino: Casino) -> APIRouter:
             authorization,
             idempotency_key,
             request,
-            lambda player, idem, respond: casino.sit_out(
+            lambda player, idem, respond: casino.dealer.sit_out(
                 player,
                 table_id,
                 body.seat,
@@ -150,7 +150,7 @@ def pacing_router(casino: Casino) -> APIRouter:
         """The operator voids the round in play (every stake returned)."""
         player = casino.authenticate(bearer_token(authorization))
         return await serial.run(
-            lambda: casino.void(
+            lambda: casino.dealer.void(
                 player,
                 table_id,
                 body.reason,

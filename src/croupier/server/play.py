@@ -1,10 +1,12 @@
 """Play at a table: wagers, the deal, decisions, each stored atomically.
 
-:class:`Dealer` is the playing half of :class:`~croupier.server.casino.
-Casino`. Each request is one call here, run to completion as a job of
-the serial thread (:mod:`croupier.server.serial`: one change at a time,
-off the event loop), and one database transaction: the round's
-new input, its new events, the money moved and the stored idempotent
+:class:`Dealer` deals for a house it knows only through the small
+:class:`Storage` protocol (the casino is one: its tables, balances and
+how a table is read back from the database). Each request is one call
+here, run to completion as a job of the serial thread
+(:mod:`croupier.server.serial`: one change at a time, off the event
+loop), and one database transaction: the round's new input, its new
+events, the money moved and the stored idempotent
 response are committed together, with the statements of
 :mod:`croupier.server.store` (a few ``executemany`` on the driver). If
 the commit fails, the table is rebuilt from the database
@@ -26,7 +28,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection, Engine
 
@@ -49,7 +51,7 @@ from croupier.server.tables import (
     TableRuntime,
 )
 
-__all__ = ["AnsweredMeanwhileError", "Dealer", "Responder"]
+__all__ = ["AnsweredMeanwhileError", "Dealer", "Responder", "Storage"]
 
 log = logging.getLogger("croupier.server")
 
@@ -73,26 +75,56 @@ class AnsweredMeanwhileError(Exception):
         """The stored body."""
 
 
-class Dealer:
-    """Wagers, deals and decisions, each stored in one transaction."""
+class Storage(Protocol):
+    """What a :class:`Dealer` needs of the house it deals for.
+
+    The casino (:class:`~croupier.server.casino.Casino`) is one; the
+    dealer holds no table or balance of its own.
+    """
 
     engine: Engine
     """The database."""
-    sql: Statements
-    """The play path's compiled statements."""
     balances: dict[int, int]
     """Balances by account id (mirror of the committed rows)."""
+    tables: dict[int, TableRuntime]
+    """Tables by id, as this process holds them."""
+    shared: bool
+    """Whether other processes serve the same database (PostgreSQL)."""
+    origin: str
+    """This process's name in table notifications."""
     on_change: Callable[[int], None]
     """Called with a table id after each committed change there."""
-    shared: bool = False
-    """Whether other processes serve the same database (PostgreSQL)."""
-    origin: str = ""
-    """This process's name in table notifications."""
-    tables: dict[int, TableRuntime]
-    """Tables by id."""
-    _writer: Connection | None = None
-    _tls: threading.local
-    """Per thread: the transaction open on it (see :meth:`transaction`)."""
+
+    def table(self, table_id: int) -> TableRuntime:
+        """The table ``table_id`` as last committed; refuse if unknown."""
+        ...
+
+    def stored_response(
+        self, idem: Idem, request: str
+    ) -> tuple[int, dict[str, Any]] | None:
+        """The response already given to an Idempotency-Key, if any."""
+        ...
+
+    def load_table(self, conn: Connection, table_id: int) -> TableRuntime:
+        """Read a table back from storage inside a turn's transaction."""
+        ...
+
+    def rebuild_table(self, rt: TableRuntime) -> None:
+        """Read a table and its balances back after a failed commit."""
+        ...
+
+
+class Dealer:
+    """Wagers, deals and decisions, each stored in one transaction."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        """The house: its tables, balances and database."""
+        self.sql = Statements(storage.engine.dialect)
+        """The play path's statements, compiled for this database."""
+        self._writer: Connection | None = None
+        self._tls = threading.local()
+        """Per thread: the transaction open on it (see :meth:`transaction`)."""
 
     @property
     def _open(self) -> Connection | None:
@@ -103,15 +135,10 @@ class Dealer:
     def _open(self, conn: Connection | None) -> None:
         self._tls.open = conn
 
-    def table(self, table_id: int) -> TableRuntime:  # pragma: no cover
-        """The table ``table_id`` (implemented by the casino)."""
-        raise NotImplementedError
-
-    def stored_response(
-        self, idem: Idem, request: str
-    ) -> tuple[int, dict[str, Any]] | None:  # pragma: no cover
-        """The stored answer to a key (implemented by the casino)."""
-        raise NotImplementedError
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction (or a turn) is open on this thread."""
+        return self._open is not None
 
     def _answered_meanwhile(self, idem: Idem, request: str) -> None:
         """Refuse to apply a step whose key was answered already.
@@ -121,7 +148,7 @@ class Dealer:
         attempt's commit is visible: the answer is replayed instead.
         """
         if idem is not None:
-            stored = self.stored_response(idem, request)
+            stored = self.storage.stored_response(idem, request)
             if stored is not None:
                 raise AnsweredMeanwhileError(*stored)
 
@@ -145,7 +172,7 @@ class Dealer:
             return
         conn = self._writer
         if conn is None or conn.closed or conn.invalidated:
-            conn = self._writer = self.engine.connect()
+            conn = self._writer = self.storage.engine.connect()
         try:
             with conn.begin():
                 self._open = conn
@@ -172,8 +199,9 @@ class Dealer:
         announced. If the block fails, its writes roll back and the
         table is rebuilt before its next use.
         """
-        if not self.shared:
-            here = self.table(table_id)
+        storage = self.storage
+        if not storage.shared:
+            here = storage.table(table_id)
             if here.stale:
                 self.rebuild_or_mark(here)
                 if here.stale:
@@ -181,24 +209,22 @@ class Dealer:
                     raise StorageUnavailableError(msg)
             yield here
             return
-        from croupier.server.recovery import load_table
-
         with self.transaction() as conn:
             version, balance = shared.lock_table(
                 conn, table_id, None if player is None else player.id
             )
-            rt = self.tables.get(table_id)
+            rt = storage.tables.get(table_id)
             if rt is None or rt.stored_version != version:
-                rt = load_table(self, conn, table_id, writable=True)  # type: ignore[arg-type]
+                rt = storage.load_table(conn, table_id)
             if player is not None and balance is not None:
-                self.balances[player.id] = balance
+                storage.balances[player.id] = balance
             # memory runs ahead of storage until the commit: if the block
             # or the commit fails, the next use rebuilds the table
             rt.stored_version = -1
             yield rt
-            version = shared.bump_version(conn, table_id, self.origin)
+            version = shared.bump_version(conn, table_id, storage.origin)
         rt.stored_version = version
-        self.on_change(table_id)
+        storage.on_change(table_id)
 
     def close_writer(self) -> None:
         """Give the writer's connection back to the pool."""
@@ -212,12 +238,10 @@ class Dealer:
         If storage cannot be read either (an outage), the table is
         marked stale and rebuilt at its next turn.
         """
-        from croupier.server.recovery import rebuild_table
-
         rt.version += 1
         rt.stale = True
         try:
-            rebuild_table(self, rt)  # type: ignore[arg-type]
+            self.storage.rebuild_table(rt)
         except Exception:
             log.exception("table %s: not rebuilt; at its next turn", rt.id)
             return
@@ -239,22 +263,17 @@ class Dealer:
     def _touched(self, rt: TableRuntime, seat: int) -> None:
         """A request of the player at ``seat``: not gone."""
 
-    def _betting_closes(
-        self, rt: TableRuntime, live: LiveRound, player: Player
-    ) -> bool:
-        """Whether ``player``'s deal request closes betting now."""
-        return True
-
-    def _commit_pacing(
+    def _close_betting(
         self,
         rt: TableRuntime,
-        *,
+        live: LiveRound,
+        player: Player,
         idem: Idem,
         request: str,
         respond: Responder | None,
-    ) -> dict[str, Any]:  # pragma: no cover - the casino's pacing
-        """Store a change of pacing state alone (no round input)."""
-        raise NotImplementedError
+    ) -> dict[str, Any]:
+        """``player`` calls the deal: here betting closes at once."""
+        return self._deal_now(rt, live, idem, request, respond)
 
     # -- the requests -----------------------------------------------------
 
@@ -299,10 +318,10 @@ class Dealer:
                 f"this table, not {amount}"
             )
             raise TableLimitError(msg)
-        if amount > self.balances[player.id]:
+        if amount > self.storage.balances[player.id]:
             msg = (
                 f"a wager of {amount} exceeds your balance of "
-                f"{self.balances[player.id]}"
+                f"{self.storage.balances[player.id]}"
             )
             raise InsufficientBalanceError(msg)
         live = self._live(rt)
@@ -371,10 +390,10 @@ class Dealer:
                     )
                     raise TableLimitError(msg)
             added = amount - live.round.ledger.stakes[key]
-            if added > self.balances[player.id]:
+            if added > self.storage.balances[player.id]:
                 msg = (
                     f"adding {added} exceeds your balance of "
-                    f"{self.balances[player.id]}"
+                    f"{self.storage.balances[player.id]}"
                 )
                 raise InsufficientBalanceError(msg)
             if live.owners.get(seat, player.id) != player.id:
@@ -420,11 +439,7 @@ class Dealer:
             raise WrongPhaseError("the cards are already dealt")
         if not live.round.ledger.stakes:
             raise WrongPhaseError("no wager is on the layout")
-        if not self._betting_closes(rt, live, player):
-            return self._commit_pacing(
-                rt, idem=idem, request=request, respond=respond
-            )
-        return self._deal_now(rt, live, idem, request, respond)
+        return self._close_betting(rt, live, player, idem, request, respond)
 
     def _deal_now(
         self,
@@ -491,7 +506,7 @@ class Dealer:
         trial is needed. Otherwise the decision is tried on a copy.
         """
         rnd = live.round
-        balance = self.balances[player_id]
+        balance = self.storage.balances[player_id]
         on_seat = seat_stakes(rnd, action.seat)
         bound = max(on_seat, action.amount or 0)
         if balance >= bound:
@@ -594,7 +609,7 @@ class Dealer:
                     conn, rt, live, new_input, idem, request, respond
                 )
         except Exception:
-            if self.shared:
+            if self.storage.shared:
                 # the turn rolls back and marks the table for a reload
                 raise
             # memory ran ahead of storage: the balances and the table are
@@ -603,8 +618,8 @@ class Dealer:
             log.warning("table %s: storing failed; rebuilding", rt.id)
             self.rebuild_or_mark(rt)
             raise
-        if not self.shared:
-            self.on_change(rt.id)
+        if not self.storage.shared:
+            self.storage.on_change(rt.id)
         return body
 
     def _store(
@@ -732,7 +747,7 @@ class Dealer:
         deltas: Counter[int] = Counter()
         for move in moves:
             deltas[move["player_id"]] += move["amount"]
-        if self.shared:
+        if self.storage.shared:
             # storage holds the balances; other processes move them too
             self.sql.money.run_many(conn, moves)
             after = shared.add_to_balances(
@@ -744,10 +759,10 @@ class Dealer:
                     # a refusal (the block rolls back), not a broken ledger
                     msg = f"player {player_id}'s balance is too low now"
                     raise InsufficientBalanceError(msg)
-            self.balances.update(after)
+            self.storage.balances.update(after)
             return
         for player_id, delta in deltas.items():
-            if self.balances[player_id] + delta < 0:
+            if self.storage.balances[player_id] + delta < 0:
                 raise LedgerError(f"player {player_id} would go below zero")
         self.sql.money.run_many(conn, moves)
         self.sql.balance.run_many(
@@ -759,7 +774,7 @@ class Dealer:
             ),
         )
         for player_id, delta in deltas.items():
-            self.balances[player_id] += delta
+            self.storage.balances[player_id] += delta
 
     def _finish(
         self, conn: Connection, rt: TableRuntime, live: LiveRound

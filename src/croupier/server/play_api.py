@@ -227,7 +227,7 @@ class PlayApi:
             request = f"wager {table_id} {body.model_dump_json()}"
         return await self._play(
             table_id,
-            lambda: self.casino.place_wager(
+            lambda: self.casino.dealer.place_wager(
                 player,
                 table_id,
                 body.seat,
@@ -255,7 +255,7 @@ class PlayApi:
             request = f"change {table_id} {body.model_dump_json()}"
         return await self._play(
             table_id,
-            lambda: self.casino.change_wager(
+            lambda: self.casino.dealer.change_wager(
                 player,
                 table_id,
                 body.seat,
@@ -274,7 +274,7 @@ class PlayApi:
         request = f"deal {table_id}"
         return await self._play(
             table_id,
-            lambda: self.casino.deal(
+            lambda: self.casino.dealer.deal(
                 player,
                 table_id,
                 idem=self._idem(player, key),
@@ -299,7 +299,7 @@ class PlayApi:
         )
         return await self._play(
             table_id,
-            lambda: self.casino.act(
+            lambda: self.casino.dealer.act(
                 player,
                 table_id,
                 action,

@@ -13,6 +13,10 @@ round is either
 
 Either way a ``server_log`` row says which, and the table takes a new
 shoe for its next round.
+
+Recovery fills a :class:`House` (the casino is one) and stores through
+its :class:`~croupier.server.play.Dealer`; it knows neither the casino
+nor its pacing.
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import ColumnElement, false, func, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from croupier.history import Recorder
@@ -31,18 +35,20 @@ from croupier.registry import GameSpec
 from croupier.round import Action
 from croupier.server import db, shared
 from croupier.server.errors import NotFoundError
-from croupier.server.runtime import (
-    Casino,
+from croupier.server.play import Dealer
+from croupier.server.serial import is_outage
+from croupier.server.tables import (
     Limits,
     LiveRound,
     Player,
+    RecordedRng,
     TableRuntime,
+    TableSettings,
 )
-from croupier.server.serial import is_outage
-from croupier.server.tables import RecordedRng, TableSettings
 from croupier.shoe import Shoe
 
 __all__ = [
+    "House",
     "ReplayMismatchError",
     "load",
     "load_table",
@@ -52,6 +58,30 @@ __all__ = [
 ]
 
 log = logging.getLogger("croupier.server")
+
+
+class House(Protocol):
+    """What recovery loads into: accounts, games, tables and a dealer."""
+
+    engine: Engine
+    """The database."""
+    games: dict[str, GameSpec]
+    """Games this server deals, by name."""
+    players: dict[str, Player]
+    """Accounts by token digest."""
+    names: dict[int, str]
+    """Account names by id."""
+    balances: dict[int, int]
+    """Balances by account id."""
+    tables: dict[int, TableRuntime]
+    """Tables by id."""
+    shared: bool
+    """Whether other processes serve the same database."""
+
+    @property
+    def dealer(self) -> Dealer:
+        """Stores what recovery changes (refunds, new rounds)."""
+        ...
 
 
 class ReplayMismatchError(RuntimeError):
@@ -65,7 +95,7 @@ def _same(got: dict[str, Any], want: dict[str, Any]) -> bool:
 
 
 def write_log(
-    casino: Casino,
+    engine: Engine,
     level: str,
     message: str,
     round_id: int | None = None,
@@ -80,12 +110,12 @@ def write_log(
     if conn is not None:
         conn.execute(row)
         return
-    with casino.engine.begin() as own:
+    with engine.begin() as own:
         own.execute(row)
 
 
 def restore_round(
-    casino: Casino,
+    engine: Engine,
     rt: TableRuntime,
     row: db.RoundRow,
     *,
@@ -100,8 +130,8 @@ def restore_round(
     the round began become the table's shoe, which goes on after it.
     """
     if conn is None:
-        with casino.engine.connect() as own:
-            return restore_round(casino, rt, row, conn=own, attach=attach)
+        with engine.connect() as own:
+            return restore_round(engine, rt, row, conn=own, attach=attach)
     spec = rt.spec
     rules = spec.rules_type.from_mapping(json.loads(row.rules_json))
     attach = attach and row.discard is not None
@@ -226,7 +256,7 @@ def restore_round(
 
 
 def void_round(
-    casino: Casino,
+    dealer: Dealer,
     rt: TableRuntime,
     row: db.RoundRow,
     reason: str,
@@ -240,9 +270,9 @@ def void_round(
     operator's void (``by_operator``) cites D25 and gives its reason.
     """
     if conn is None:
-        with casino.engine.begin() as own:
+        with dealer.storage.engine.begin() as own:
             return void_round(
-                casino, rt, row, reason, conn=own, by_operator=by_operator
+                dealer, rt, row, reason, conn=own, by_operator=by_operator
             )
     ref = "670a.9(e)" if rt.spec.section.startswith("670a") else None
     if by_operator:
@@ -271,7 +301,7 @@ def void_round(
         if amount > 0
     ]
     if refunds:
-        casino.apply_moves(conn, refunds)
+        dealer.apply_moves(conn, refunds)
     inputs = [
         {"kind": kind, **json.loads(text)}
         for kind, text in conn.execute(
@@ -328,7 +358,7 @@ def void_round(
         for r in refunds
     )
     write_log(
-        casino,
+        dealer.storage.engine,
         "warning",
         f"round {row.id} at table {rt.id} voided (D25): {reason}; "
         f"returned {returned or 'nothing (no wager)'}",
@@ -339,22 +369,22 @@ def void_round(
 
 
 def _recover(
-    casino: Casino, rt: TableRuntime, row: db.RoundRow, policy: str
+    house: House, rt: TableRuntime, row: db.RoundRow, policy: str
 ) -> None:
     try:
-        live = restore_round(casino, rt, row)
+        live = restore_round(house.engine, rt, row)
         if policy == "void" and live.inputs:
             msg = "the server was started with recovery=void"
             raise ReplayMismatchError(msg)
     except Exception as exc:
-        void_round(casino, rt, row, f"{type(exc).__name__}: {exc}")
+        void_round(house.dealer, rt, row, f"{type(exc).__name__}: {exc}")
         rt.live = None
         rt.fresh_table()
         return
     rt.live = live
     rt.fresh_table()
     write_log(
-        casino,
+        house.engine,
         "info",
         f"round {row.id} at table {rt.id} resumed by replaying "
         f"{live.inputs} inputs ({live.persisted} events reproduced)",
@@ -382,7 +412,7 @@ def _newest(
 
 
 def _runtime(
-    casino: Casino, conn: Connection, row: db.GameTableRow, spec: GameSpec
+    conn: Connection, row: db.GameTableRow, spec: GameSpec
 ) -> TableRuntime:
     """A table as stored: game, rules, limits, seats, sealed rounds."""
     limits = {
@@ -443,7 +473,7 @@ def _pacing(rt: TableRuntime, text: str | None) -> None:
     rt.seen = dict(rt.stored_seen)
 
 
-def _load_players(casino: Casino, conn: Connection) -> None:
+def _load_players(house: House, conn: Connection) -> None:
     for pid, name, digest, balance, op in conn.execute(
         select(
             db.PlayerRow.id,
@@ -453,20 +483,20 @@ def _load_players(casino: Casino, conn: Connection) -> None:
             db.PlayerRow.is_operator,
         )
     ):
-        casino.players[digest] = Player(pid, name, bool(op))
-        casino.names[pid] = name
-        casino.balances[pid] = int(balance)
+        house.players[digest] = Player(pid, name, bool(op))
+        house.names[pid] = name
+        house.balances[pid] = int(balance)
 
 
-def _game_of(casino: Casino, row: db.GameTableRow) -> GameSpec:
-    spec = casino.games.get(row.game)
+def _game_of(house: House, row: db.GameTableRow) -> GameSpec:
+    spec = house.games.get(row.game)
     if spec is None:
         msg = f"table {row.id}: game {row.game!r} is not available"
         raise NotFoundError(msg)
     return spec
 
 
-def load(casino: Casino, *, recovery: str = "resume") -> None:
+def load(house: House, *, recovery: str = "resume") -> None:
     """Load accounts and tables; resume or void every unfinished round.
 
     With other processes on the database (PostgreSQL) a round in play
@@ -474,44 +504,44 @@ def load(casino: Casino, *, recovery: str = "resume") -> None:
     (:func:`load_table`, under the table's lock), never voided for being
     unfinished, so ``recovery="void"`` is refused there.
     """
-    with casino.engine.connect() as conn:
-        _load_players(casino, conn)
+    with house.engine.connect() as conn:
+        _load_players(house, conn)
         tables = list(
             Session(bind=conn).scalars(
                 select(db.GameTableRow).order_by(db.GameTableRow.id)
             )
         )
-    if casino.shared:
+    if house.shared:
         if recovery != "resume":
             msg = "several processes share this database: recovery=resume"
             raise ValueError(msg)
         for row in tables:
             try:
-                _game_of(casino, row)
+                _game_of(house, row)
             except NotFoundError as exc:
-                write_log(casino, "warning", str(exc))
+                write_log(house.engine, "warning", str(exc))
                 continue
-            with casino.turn(row.id):
+            with house.dealer.turn(row.id):
                 pass
         return
     for row in tables:
         try:
-            spec = _game_of(casino, row)
+            spec = _game_of(house, row)
         except NotFoundError as exc:
-            write_log(casino, "warning", str(exc))
+            write_log(house.engine, "warning", str(exc))
             continue
-        with casino.engine.connect() as conn:
-            rt = casino.tables[row.id] = _runtime(casino, conn, row, spec)
+        with house.engine.connect() as conn:
+            rt = house.tables[row.id] = _runtime(conn, row, spec)
             open_row = _open_row(conn, row.id)
         if open_row is not None:
-            _recover(casino, rt, open_row, recovery)
+            _recover(house, rt, open_row, recovery)
         if rt.live is None:
-            with casino.transaction() as conn:
-                casino.open_round(conn, rt)
+            with house.dealer.transaction() as conn:
+                house.dealer.open_round(conn, rt)
 
 
 def load_table(
-    casino: Casino, conn: Connection, table_id: int, *, writable: bool
+    house: House, conn: Connection, table_id: int, *, writable: bool
 ) -> TableRuntime:
     """Rebuild a table from storage, in the middle of its shoe.
 
@@ -526,36 +556,40 @@ def load_table(
     row = Session(bind=conn).get(db.GameTableRow, table_id)
     if row is None:
         raise NotFoundError(f"no table {table_id}")
-    rt = _runtime(casino, conn, row, _game_of(casino, row))
+    rt = _runtime(conn, row, _game_of(house, row))
     open_row = _open_row(conn, table_id)
     if open_row is not None:
         try:
             rt.live = restore_round(
-                casino, rt, open_row, conn=conn, attach=True
+                house.engine, rt, open_row, conn=conn, attach=True
             )
         except Exception as exc:
             if not writable:
                 raise
             void_round(
-                casino, rt, open_row, f"{type(exc).__name__}: {exc}", conn=conn
+                house.dealer,
+                rt,
+                open_row,
+                f"{type(exc).__name__}: {exc}",
+                conn=conn,
             )
             rt.fresh_table()
     before = () if open_row is None else (db.RoundRow.id < open_row.id,)
     last_row = _newest(conn, table_id, db.RoundRow.status == "over", *before)
     if last_row is not None:
         try:
-            rt.last = restore_round(casino, rt, last_row, conn=conn)
+            rt.last = restore_round(house.engine, rt, last_row, conn=conn)
         except Exception:
             log.exception(
                 "table %s: round %s not shown", table_id, last_row.id
             )
     if rt.live is None and writable:
-        casino.open_round(conn, rt)
-    casino.tables[table_id] = rt
+        house.dealer.open_round(conn, rt)
+    house.tables[table_id] = rt
     return rt
 
 
-def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
+def rebuild_table(house: House, rt: TableRuntime) -> None:
     """After a failed commit: reload balances and the table's round.
 
     Only reads (the database may be locked for writing): the round in
@@ -563,7 +597,7 @@ def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
     be, or storage cannot be read, this raises and the caller rebuilds
     at the next turn (a replay that fails then is voided).
     """
-    with casino.engine.connect() as conn:
+    with house.engine.connect() as conn:
         balances = {
             int(pid): int(balance)
             for pid, balance in conn.execute(
@@ -575,7 +609,7 @@ def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
         live = None
         if row is not None:
             try:
-                live = restore_round(casino, rt, row, conn=conn)
+                live = restore_round(house.engine, rt, row, conn=conn)
             except Exception as exc:
                 if is_outage(exc):
                     raise
@@ -591,13 +625,13 @@ def rebuild_table(casino: Casino, rt: TableRuntime) -> None:
             )
         }
     if row is not None and live is None:
-        void_round(casino, rt, row, f"{type(failed).__name__}: {failed}")
-        with casino.engine.connect() as conn:
-            casino.balances.update(
+        void_round(house.dealer, rt, row, f"{type(failed).__name__}: {failed}")
+        with house.engine.connect() as conn:
+            house.balances.update(
                 shared.balances(conn, {p for p, _seat in _owners(row)})
             )
     else:
-        casino.balances.update(balances)
+        house.balances.update(balances)
     rt.seats = seats
     if table is not None:
         _pacing(rt, table.pacing_json)
