@@ -95,6 +95,7 @@ def dealt(rnd: Baccarat21Round) -> list[CardDealt]:
 # -- (a) the dealing shoe ------------------------------------------------
 
 
+@pytest.mark.proves("681a.7(a)")
 def test_681a_7_a_cards_come_from_the_dealing_shoe_in_order() -> None:
     rnd = play("2c 9h Kd 5s 7c 9d 4c", [(1, "player", 100)])
     assert [str(e.card) for e in dealt(rnd)] == ["9h", "Kd", "5s", "7c", "9d"]
@@ -102,7 +103,8 @@ def test_681a_7_a_cards_come_from_the_dealing_shoe_in_order() -> None:
     assert rnd.is_over
 
 
-def test_681a_7_a_the_shoe_holds_the_configured_decks() -> None:
+@pytest.mark.proves("681a.3")
+def test_681a_3_the_shoe_holds_the_configured_decks() -> None:
     spec = find_game("21-baccarat")
     assert len(spec.new_shoe(Baccarat21Rules(), SeededRng(0))) == 3 * 52
     two = Baccarat21Rules.from_mapping({"decks": 2})
@@ -112,6 +114,7 @@ def test_681a_7_a_the_shoe_holds_the_configured_decks() -> None:
 # -- (b) one card at a time, by the dealer, onto the layout ----------------
 
 
+@pytest.mark.proves("681a.7(b)")
 def test_681a_7_b_each_card_goes_from_the_shoe_to_its_layout_area() -> None:
     rnd = play("2c 9h Kd 5s 7c 9d", [(1, "banker", 100)])
     events = dealt(rnd)
@@ -126,6 +129,7 @@ def test_681a_7_b_each_card_goes_from_the_shoe_to_its_layout_area() -> None:
 # -- (c) burn -------------------------------------------------------------
 
 
+@pytest.mark.proves("681a.7(c)")
 def test_681a_7_c_new_batch_burns_the_first_card() -> None:
     rnd = play("2c 9h Kd 5s 7c 9d", [(1, "player", 100)])
     first = rnd.events[0]
@@ -135,12 +139,14 @@ def test_681a_7_c_new_batch_burns_the_first_card() -> None:
     assert rnd.shoe.discard[0] == Card.parse("2c")
 
 
+@pytest.mark.proves("681a.7(c)")
 def test_681a_7_c_no_burn_when_the_batch_is_already_in_play() -> None:
     rnd = play("9h Kd 5s 7c 9d", [(1, "player", 100)], new_shoe=False)
     assert not any(isinstance(e, CardBurned) for e in rnd.events)
     assert rnd.hands()["player"] == ["9h", "5s", "9d"]
 
 
+@pytest.mark.proves("681a.7(c)")
 def test_681a_7_c_new_dealer_burns_one_card_before_dealing() -> None:
     rnd = make_round("2c 3c 9h Kd 5s 7c 9d", [(1, "player", 100)])
     event = rnd.change_dealer()
@@ -157,6 +163,7 @@ def test_681a_7_c_new_dealer_burns_one_card_before_dealing() -> None:
 # -- (d) cover card ---------------------------------------------------------
 
 
+@pytest.mark.proves("681a.7(d)", "681a.7(d)(1)", "681a.7(d)(2)", "681a.7(l)")
 def test_681a_7_d_cover_card_mid_round_completes_then_reshuffles() -> None:
     rnd = play("2c 9h Kd CC 5s 7c 9d 4c 4h Qs", [(1, "banker", 2000)])
     types = [type(e) for e in rnd.events]
@@ -190,6 +197,7 @@ def test_681a_7_d_cover_card_mid_round_completes_then_reshuffles() -> None:
     rnd.verify_conservation()
 
 
+@pytest.mark.proves("681a.7(d)", "681a.7(c)")
 def test_681a_7_d_cover_card_as_the_first_card_of_a_round() -> None:
     shoe = Shoe.stacked("CC 9h Kd 5s 7c 9d 4c")
     rnd = Baccarat21Round(
@@ -210,6 +218,7 @@ def test_681a_7_d_cover_card_as_the_first_card_of_a_round() -> None:
     nxt.verify_conservation()
 
 
+@pytest.mark.proves("681a.7(d)")
 def test_681a_7_d_no_reshuffle_without_the_cover_card() -> None:
     rnd = play("2c 9h Kd 5s 7c 9d 4c", [(1, "player", 100)])
     assert not rnd.cover_card_reached
@@ -220,6 +229,7 @@ def test_681a_7_d_no_reshuffle_without_the_cover_card() -> None:
 # -- (e) wagers, then Player, Banker, Player, Banker face up ----------------
 
 
+@pytest.mark.proves("681a.7(e)")
 def test_681a_7_e_deal_order_player_banker_player_banker() -> None:
     rnd = play("2c 9h Kd 5s 7c 9d", [(1, "player", 100)])
     first_four = dealt(rnd)[:4]
@@ -238,6 +248,7 @@ def test_681a_7_e_deal_order_player_banker_player_banker() -> None:
     assert all(e.face_up for e in first_four)
 
 
+@pytest.mark.proves("681a.6")
 @pytest.mark.parametrize(
     ("seat", "wager", "amount", "fragment"),
     [
@@ -248,7 +259,7 @@ def test_681a_7_e_deal_order_player_banker_player_banker() -> None:
         (1, "banker", 100, "already has a banker wager"),
     ],
 )
-def test_681a_7_e_wager_refusals_leave_the_round_unchanged(
+def test_681a_6_wager_refusals_leave_the_round_unchanged(
     seat: int, wager: str, amount: int, fragment: str
 ) -> None:
     rnd = make_round("2c 9h Kd 5s 7c 9d", [(1, "banker", 100)])
@@ -261,6 +272,7 @@ def test_681a_7_e_wager_refusals_leave_the_round_unchanged(
     assert rnd.ledger.stakes == dict.fromkeys(rnd.ledger.stakes, 100)
 
 
+@pytest.mark.proves("681a.7(e)")
 def test_681a_7_e_no_deal_without_a_wager_and_no_wager_after_it() -> None:
     rnd = make_round("2c 9h Kd 5s 7c 9d")
     with pytest.raises(WagerError):
@@ -275,14 +287,15 @@ def test_681a_7_e_no_deal_without_a_wager_and_no_wager_after_it() -> None:
         rnd.deal()
 
 
-def test_681a_7_e_seat_count_is_an_option() -> None:
+@pytest.mark.proves("681a.2")
+def test_681a_2_seat_count_is_an_option() -> None:
     rnd = make_round("2c 9h Kd 5s 7c 9d", rules={"seats": 9})
     rnd.place_wager(9, "player", 100)
     with pytest.raises(RulesError, match="seats"):
         Baccarat21Rules.from_mapping({"seats": 0})
 
 
-def test_681a_7_e_no_starting_position() -> None:
+def test_no_starting_position_on_a_shoe_game() -> None:
     with pytest.raises(CroupierError, match="starting position"):
         Baccarat21Round(
             rules=Baccarat21Rules(),
@@ -294,6 +307,7 @@ def test_681a_7_e_no_starting_position() -> None:
 # -- (f) naturals -----------------------------------------------------------
 
 
+@pytest.mark.proves("681a.7(f)(1)")
 def test_681a_7_f_1_natural_without_bonus_stops_all_draws() -> None:
     # the stack holds exactly the cards needed: any draw would fail
     rnd = play("4d As 7c Kd 5h", [(1, "player", 1000)])
@@ -307,6 +321,12 @@ def test_681a_7_f_1_natural_without_bonus_stops_all_draws() -> None:
     assert [str(e.ref) for e in settling] == ["681a.7(f)(1)"]
 
 
+@pytest.mark.proves(
+    "681a.7(f)(2)",
+    "681a.7(i)(2)(i)",
+    "681a.7(k)(1)(ii)",
+    "681a.7(k)(3)(i)",
+)
 def test_681a_7_f_2_bonus_only_card_counts_only_for_the_bonus() -> None:
     rnd = play(
         "2d As 8c Kh 5d 8h",
@@ -326,6 +346,7 @@ def test_681a_7_f_2_bonus_only_card_counts_only_for_the_bonus() -> None:
     ]
 
 
+@pytest.mark.proves("681a.7(f)(2)")
 def test_681a_7_f_2_any_bonus_wager_draws_for_the_other_hand_too() -> None:
     # only a Banker Bonus is on the table; the Player's 10 still draws
     rnd = play("5s 6c Ah 4d Qs Js", [(7, "bonus_banker", 100)])
@@ -334,12 +355,14 @@ def test_681a_7_f_2_any_bonus_wager_draws_for_the_other_hand_too() -> None:
     assert "banker bonus only" not in rnd.hands()
 
 
+@pytest.mark.proves("681a.7(f)(2)")
 def test_681a_7_f_2_no_bonus_only_card_at_soft_17() -> None:
     rnd = play("4d As Ac Kd 6h", [(1, "bonus_player", 100)])
     assert rnd.hands() == {"player": ["As", "Kd"], "banker": ["Ac", "6h"]}
     assert rnd.total(Side.BANKER) == (17, True)
 
 
+@pytest.mark.proves("681a.7(f)")
 def test_681a_7_f_natural_is_an_ace_and_a_ten_value_card() -> None:
     rnd = play("4d Jh 7c As 5h", [(1, "banker", 1000)])
     assert rnd.is_natural(Side.PLAYER)
@@ -353,6 +376,7 @@ def test_681a_7_f_natural_is_an_ace_and_a_ten_value_card() -> None:
 # -- (g) one card to each hand under 17 -------------------------------------
 
 
+@pytest.mark.proves("681a.7(g)")
 def test_681a_7_g_at_most_one_draw_even_when_still_under_17() -> None:
     rnd = play("9s 2c Kc 3d 7d 4h", [(1, "player", 100)])
     assert rnd.hands() == {
@@ -363,6 +387,7 @@ def test_681a_7_g_at_most_one_draw_even_when_still_under_17() -> None:
     assert [str(e.ref) for e in dealt(rnd)][4:] == ["681a.7(g)"]
 
 
+@pytest.mark.proves("681a.7(g)", "681a.7(k)(1)(i)")
 def test_681a_7_g_soft_17_stands() -> None:
     rnd = play("9s Tc As 5d 6d 2h", [(1, "tie", 100)])
     assert rnd.hands() == {
@@ -372,6 +397,7 @@ def test_681a_7_g_soft_17_stands() -> None:
     assert outcomes(rnd) == [(1, "tie", "win", 1000, "681a.7(k)(1)(i)")]
 
 
+@pytest.mark.proves("681a.7(g)")
 def test_681a_7_g_player_draws_first_then_banker() -> None:
     rnd = play("9s Tc As 5d 5c 8h 9c", [(1, "banker", 100)])
     draws = [(e.to, str(e.card)) for e in dealt(rnd)][4:]
@@ -382,6 +408,7 @@ def test_681a_7_g_player_draws_first_then_banker() -> None:
 # -- (h) compare, settle from the dealer's right ----------------------------
 
 
+@pytest.mark.proves("681a.7(h)")
 def test_681a_7_h_settles_counter_clockwise_main_wagers_first() -> None:
     wagers = [(seat, "player", 100) for seat in range(1, 8)]
     wagers += [(2, "banker", 100), (6, "tie", 100), (4, "bonus_banker", 100)]
@@ -401,6 +428,7 @@ def test_681a_7_h_settles_counter_clockwise_main_wagers_first() -> None:
     ]
 
 
+@pytest.mark.proves("681a.7(h)")
 @pytest.mark.parametrize(
     ("player", "banker", "winner"),
     [
@@ -468,6 +496,7 @@ CLAUSES = [
 NETS = {"win": 950, "lose": -1000, "push": 0}
 
 
+@pytest.mark.proves("681a.7(i)")
 @pytest.mark.parametrize(("shoe", "player", "banker"), CLAUSES)
 def test_681a_7_i_player_wager_every_clause(
     shoe: str, player: tuple[str, str], banker: tuple[str, str]
@@ -480,6 +509,7 @@ def test_681a_7_i_player_wager_every_clause(
         assert rnd.settlements[0].commission == 50
 
 
+@pytest.mark.proves("681a.7(j)")
 @pytest.mark.parametrize(("shoe", "player", "banker"), CLAUSES)
 def test_681a_7_j_banker_wager_every_clause(
     shoe: str, player: tuple[str, str], banker: tuple[str, str]
@@ -490,6 +520,7 @@ def test_681a_7_j_banker_wager_every_clause(
     assert outcomes(rnd) == [(1, "banker", outcome, NETS[outcome], ref)]
 
 
+@pytest.mark.proves("681a.7(i)", "681a.7(j)")
 def test_681a_7_i_main_wager_outcome_is_symmetric() -> None:
     for own in range(4, 27):
         for other in range(4, 27):
@@ -501,6 +532,7 @@ def test_681a_7_i_main_wager_outcome_is_symmetric() -> None:
                 assert {mine, theirs} == {Outcome.WIN, Outcome.LOSE}
 
 
+@pytest.mark.proves("681a.7(j)(1)")
 def test_681a_7_j_payout_and_rounding_are_options() -> None:
     rnd = play(
         "2c 9h Kd 5s 7c 9d",
@@ -522,6 +554,7 @@ def test_681a_7_j_payout_and_rounding_are_options() -> None:
 # -- (k) Tie and Bonus ------------------------------------------------------
 
 
+@pytest.mark.proves("681a.7(k)(1)(i)")
 def test_681a_7_k_1_tie_wins_on_equal_bust_totals() -> None:
     rnd = play("3c Td 9s 6h 5d 8c Kh", [(2, "tie", 100)])
     assert rnd.total(Side.PLAYER).value == rnd.total(Side.BANKER).value == 24
@@ -532,6 +565,7 @@ def test_681a_7_k_1_tie_wins_on_equal_bust_totals() -> None:
     assert rnd.settlements[0].net == 800
 
 
+@pytest.mark.proves("681a.7(k)(2)", "681a.7(k)(3)")
 def test_681a_7_k_2_bonus_categories_follow_the_paytable_option() -> None:
     shoe = "8h 2d Jc 9d 4s Kd Js"  # Player flush, Banker pair of jacks
     wagers = [(5, "bonus_player", 100), (5, "bonus_banker", 100)]
@@ -549,7 +583,8 @@ def test_681a_7_k_2_bonus_categories_follow_the_paytable_option() -> None:
         Baccarat21Rules.from_mapping({"bonus_paytable": {"quads": "50:1"}})
 
 
-def test_681a_7_k_3_a_natural_never_wins_the_bonus() -> None:
+@pytest.mark.proves("681a.7(k)(2)(ii)", "681a.7(f)(2)")
+def test_681a_7_k_2_ii_a_natural_never_wins_the_bonus() -> None:
     rnd = play("4d As 7c Kd 5h 9s", [(1, "bonus_player", 100)])
     # the Banker's 12 gets a Bonus-only card; the natural stays two cards
     assert rnd.hands()["banker bonus only"] == ["9s"]
@@ -562,6 +597,7 @@ def test_681a_7_k_3_a_natural_never_wins_the_bonus() -> None:
 # -- (l) discard rack ---------------------------------------------------------
 
 
+@pytest.mark.proves("681a.7(l)")
 def test_681a_7_l_discard_rack_rebuilds_each_hand() -> None:
     rnd = play(
         "5s 6c Ah 4d Qs Js 9c",
@@ -589,6 +625,7 @@ def test_681a_7_l_discard_rack_rebuilds_each_hand() -> None:
 # -- (m) players never handle the cards --------------------------------------
 
 
+@pytest.mark.proves("681a.7(m)")
 def test_681a_7_m_players_have_no_action_on_the_cards() -> None:
     spec = find_game("21-baccarat")
     assert spec.actions == ()
@@ -610,7 +647,7 @@ def test_681a_7_m_players_have_no_action_on_the_cards() -> None:
 # -- the state machine, the views, the options -------------------------------
 
 
-def test_681a_7_phase_transitions_follow_the_table() -> None:
+def test_phase_transitions_follow_the_table() -> None:
     rnd = play("2c 9h Kd 5s 7c 9d", [(1, "player", 100)])
     phases = [
         Phase(e.phase) for e in rnd.events if isinstance(e, PhaseEntered)
@@ -621,7 +658,7 @@ def test_681a_7_phase_transitions_follow_the_table() -> None:
     assert phases[-1] is Phase.COMPLETE
 
 
-def test_681a_7_views_show_all_cards_and_only_own_wagers() -> None:
+def test_views_show_all_cards_and_only_own_wagers() -> None:
     rnd = make_round("2c 9h Kd 5s 7c 9d", [(1, "player", 100), (2, "tie", 50)])
     before = rnd.view(None)
     assert before["player"]["cards"] == []
@@ -647,7 +684,7 @@ def test_681a_7_views_show_all_cards_and_only_own_wagers() -> None:
         rnd.view(99)
 
 
-def test_681a_7_options_defaults_and_provenance() -> None:
+def test_options_defaults_and_provenance() -> None:
     rules = Baccarat21Rules()
     assert rules.decks == 3
     assert rules.seats == 7

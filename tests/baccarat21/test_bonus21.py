@@ -21,6 +21,7 @@ from croupier.money import Odds
 from croupier.rules import Paytable
 
 
+@pytest.mark.proves("681a.3(e)", "681a.8(c)")
 @pytest.mark.parametrize(
     ("cards", "category", "odds"),
     [
@@ -38,7 +39,7 @@ from croupier.rules import Paytable
         ("8c 5d 8h", BonusCategory.PAIR, "1:1"),
     ],
 )
-def test_681a_7_k_bonus_category_and_default_odds(
+def test_681a_3_e_bonus_category_and_default_odds(
     cards: str, category: BonusCategory, odds: str
 ) -> None:
     hand = parse_cards(cards)
@@ -48,6 +49,7 @@ def test_681a_7_k_bonus_category_and_default_odds(
     )
 
 
+@pytest.mark.proves("681a.3(e)")
 @pytest.mark.parametrize(
     "cards",
     [
@@ -59,14 +61,15 @@ def test_681a_7_k_bonus_category_and_default_odds(
         "2c 7d Qh",
     ],
 )
-def test_681a_7_k_no_pair_or_better(cards: str) -> None:
+def test_681a_3_e_no_pair_or_better(cards: str) -> None:
     hand = parse_cards(cards)
     assert bonus_categories(hand) == frozenset()
     assert classify(hand) is None
     assert bonus_payout(hand, DEFAULT_BONUS_PAYTABLE) is None
 
 
-def test_681a_7_k_two_card_hands_are_a_pair_or_nothing() -> None:
+@pytest.mark.proves("681a.3(e)")
+def test_681a_3_e_two_card_hands_are_a_pair_or_nothing() -> None:
     deck = full_deck()
     for first, second in itertools.combinations(deck, 2):
         found = bonus_categories((first, second))
@@ -74,7 +77,8 @@ def test_681a_7_k_two_card_hands_are_a_pair_or_nothing() -> None:
         assert found == expected
 
 
-def test_681a_7_k_three_card_category_counts_match_combinatorics() -> None:
+@pytest.mark.proves("681a.3(e)")
+def test_681a_3_e_three_card_category_counts_match_combinatorics() -> None:
     # one 52-card deck: the classic three-card poker frequencies
     counts = dict.fromkeys(CATEGORY_ORDER, 0)
     for hand in itertools.combinations(full_deck(), 3):
@@ -89,7 +93,8 @@ def test_681a_7_k_three_card_category_counts_match_combinatorics() -> None:
     assert counts[BonusCategory.PAIR] == 3744
 
 
-def test_681a_7_k_paid_at_the_highest_paying_listed_category() -> None:
+@pytest.mark.proves("681a.8(c)")
+def test_681a_8_c_paid_at_the_highest_paying_listed_category() -> None:
     trips = parse_cards("7h 7h 7h")
     only_trips = Paytable.parse({"three_of_a_kind": "30:1", "flush": "5:1"})
     assert best_category(trips, only_trips) is BonusCategory.THREE_OF_A_KIND
@@ -98,7 +103,8 @@ def test_681a_7_k_paid_at_the_highest_paying_listed_category() -> None:
     assert best_category(parse_cards("4c 5c 6c"), Paytable(())) is None
 
 
-def test_681a_7_k_hand_size_is_two_or_three() -> None:
+@pytest.mark.proves("681a.3(e)")
+def test_681a_3_e_hand_size_is_two_or_three() -> None:
     with pytest.raises(CroupierError):
         bonus_categories(parse_cards("As"))
     with pytest.raises(CroupierError):

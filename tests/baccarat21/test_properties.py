@@ -50,7 +50,7 @@ def _shoe(seed: int, cover: int | None) -> Shoe:
     cover=st.none() | st.integers(0, CARDS_PER_SHOE),
     wagers=wager_lists,
 )
-def test_681a_7_conservation_over_random_shoes_and_wagers(
+def test_conservation_over_random_shoes_and_wagers(
     seed: int, cover: int | None, wagers: list[tuple[int, str, int]]
 ) -> None:
     shoe = _shoe(seed, cover)
