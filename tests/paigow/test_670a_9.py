@@ -68,6 +68,12 @@ class FixedRng:
 # -- (a) ------------------------------------------------------------------
 
 
+@pytest.mark.proves(
+    "670a.9(a)(1)",
+    "670a.9(a)(2)",
+    "670a.9(a)(3)(i)",
+    "670a.9(a)(3)(ii)",
+)
 def test_670a_9_a_steps_before_any_card(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -109,6 +115,7 @@ def test_670a_9_a_steps_before_any_card(
     )
 
 
+@pytest.mark.proves("670a.9(a)(3)(ii)")
 def test_670a_9_a_progressive_count_mismatch_refuses_the_deal(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -130,6 +137,7 @@ def test_670a_9_a_progressive_count_mismatch_refuses_the_deal(
     assert rnd.pending() is not None
 
 
+@pytest.mark.proves("670a.9(a)(3)(ii)")
 def test_670a_9_a_progressive_system_offset_option(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -140,6 +148,7 @@ def test_670a_9_a_progressive_system_offset_option(
         rnd.deal()
 
 
+@pytest.mark.proves("670a.9(a)(3)", "670a.7(c)")
 def test_670a_9_a_no_wager_after_no_more_bets(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -154,6 +163,7 @@ def test_670a_9_a_no_wager_after_no_more_bets(
     assert str(info.value.ref) == "670a.7(c)"
 
 
+@pytest.mark.proves("670a.9(a)(1)")
 def test_670a_9_a_shuffle_by_the_device_uses_the_rng() -> None:
     deck = Shoe.new(jokers=1)
     rnd = SixCardRound(
@@ -173,6 +183,7 @@ def test_670a_9_a_shuffle_by_the_device_uses_the_rng() -> None:
 # -- (b) ------------------------------------------------------------------
 
 
+@pytest.mark.proves("670a.9(b)")
 @pytest.mark.parametrize(
     ("drawn", "number", "position"),
     [(0, 1, 7), (1, 2, 6), (5, 6, 2), (6, 7, 1)],
@@ -199,6 +210,7 @@ def test_670a_9_b_starting_position_counted_from_the_dealer(
     assert first.to == ("dealer" if position == 7 else f"seat {position}")
 
 
+@pytest.mark.proves("670a.9(b)")
 def test_670a_9_b_given_starting_position_is_recorded(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -212,6 +224,7 @@ def test_670a_9_b_given_starting_position_is_recorded(
     assert rnd.starting_position == 5
 
 
+@pytest.mark.proves("670a.9(b)")
 def test_670a_9_b_unknown_starting_position_refused(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -225,6 +238,7 @@ def test_670a_9_b_unknown_starting_position_refused(
 # -- (c) ------------------------------------------------------------------
 
 
+@pytest.mark.proves("670a.9(c)")
 def test_670a_9_c_one_card_at_a_time_clockwise_to_every_position(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -244,6 +258,7 @@ def test_670a_9_c_one_card_at_a_time_clockwise_to_every_position(
     assert all(len(stacks[p]) == 6 for p in range(1, 8))
 
 
+@pytest.mark.proves("670a.9(c)", "670a.9(e)")
 def test_670a_9_c_short_deck_is_dealt_not_refused(
     make_round: MakeRound,
 ) -> None:
@@ -259,6 +274,7 @@ def test_670a_9_c_short_deck_is_dealt_not_refused(
 # -- (d) ------------------------------------------------------------------
 
 
+@pytest.mark.proves("670a.9(d)")
 def test_670a_9_d_eleven_remaining_counted_and_never_exposed(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -296,6 +312,7 @@ def test_670a_9_d_eleven_remaining_counted_and_never_exposed(
 # -- (e) ------------------------------------------------------------------
 
 
+@pytest.mark.proves("670a.9(e)")
 def test_670a_9_e_wrong_count_with_a_correct_deal_removes_the_deck(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -322,6 +339,7 @@ def test_670a_9_e_wrong_count_with_a_correct_deal_removes_the_deck(
     rnd.verify_conservation()
 
 
+@pytest.mark.proves("670a.9(e)")
 def test_670a_9_e_twelve_remaining_removes_the_deck(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -342,6 +360,7 @@ def test_670a_9_e_twelve_remaining_removes_the_deck(
         ("skip:2", 52, 11, 2, 5),
     ],
 )
+@pytest.mark.proves("670a.9(e)")
 def test_670a_9_e_misdeal_voids_and_returns_every_wager(
     deck: Deck,
     make_round: MakeRound,
@@ -371,6 +390,7 @@ def test_670a_9_e_misdeal_voids_and_returns_every_wager(
     rnd.verify_conservation()
 
 
+@pytest.mark.proves("670a.9(e)")
 def test_670a_9_e_void_round_takes_no_decision(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -385,6 +405,7 @@ def test_670a_9_e_void_round_takes_no_decision(
 # -- (f) ------------------------------------------------------------------
 
 
+@pytest.mark.proves("670a.9(f)")
 def test_670a_9_f_stacks_without_a_wager_discarded_unexposed(
     deck: Deck, make_round: MakeRound
 ) -> None:

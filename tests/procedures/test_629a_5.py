@@ -45,6 +45,7 @@ def _numbered(count: int) -> Shoe:
 # -- (a) shuffle ---------------------------------------------------------
 
 
+@pytest.mark.proves("629a.5(a)")
 def test_629a_5_a_seeded_shuffle_is_a_reproducible_permutation() -> None:
     first, second = Shoe.new(decks=2), Shoe.new(decks=2)
     original = first.cards_in_stack()
@@ -59,6 +60,7 @@ def test_629a_5_a_seeded_shuffle_is_a_reproducible_permutation() -> None:
     assert event.ref == Ref.parse("629a.5(a)")
 
 
+@pytest.mark.proves("629a.5(a)")
 def test_629a_5_a_secure_rng_is_the_default() -> None:
     shoe = Shoe.new(decks=1)
     (event,) = shuffle(shoe, EventLog())
@@ -68,6 +70,7 @@ def test_629a_5_a_secure_rng_is_the_default() -> None:
     shoe.verify_conservation()
 
 
+@pytest.mark.proves("629a.5(a)")
 def test_629a_5_a_preshuffled_cards_are_not_shuffled_again() -> None:
     shoe = Shoe.stacked("9c 2d Kh As 5s")
     (event,) = shuffle(
@@ -78,6 +81,7 @@ def test_629a_5_a_preshuffled_cards_are_not_shuffled_again() -> None:
     assert event.source == "preshuffled"
 
 
+@pytest.mark.proves("629a.5(a)")
 def test_629a_5_a_manual_shuffle_is_left_feathered_for_the_floor() -> None:
     events = shuffle(
         Shoe.new(), EventLog(), SeededRng(1), method=ShuffleMethod.MANUAL
@@ -88,6 +92,7 @@ def test_629a_5_a_manual_shuffle_is_left_feathered_for_the_floor() -> None:
     assert events[1].ref == Ref.parse("629a.5(a)")
 
 
+@pytest.mark.proves("629a.5(a)")
 def test_629a_5_a_shuffle_gathers_the_discard_bucket() -> None:
     shoe = Shoe.new(decks=1)
     shoe.burn(20)
@@ -100,12 +105,14 @@ def test_629a_5_a_shuffle_gathers_the_discard_bucket() -> None:
 # -- (b) the cut is offered --------------------------------------------------
 
 
+@pytest.mark.proves("629a.5(b)")
 def test_629a_5_b_order_starts_at_highest_occupied_seat_and_wraps() -> None:
     assert cut_order([2, 5, 7]) == [7, 2, 5]
     assert cut_order([9, 1, 4]) == [9, 1, 4]
     assert cut_order([3]) == [3]
 
 
+@pytest.mark.proves("629a.5(b)")
 def test_629a_5_b_offered_clockwise_until_a_player_accepts() -> None:
     log = EventLog()
     offers = offer_cut(log, [2, 5, 7], accepting=[5, 2])
@@ -117,6 +124,7 @@ def test_629a_5_b_offered_clockwise_until_a_player_accepts() -> None:
     assert all(o.ref == Ref.parse("629a.5(b)") for o in offers)
 
 
+@pytest.mark.proves("629a.5(b)")
 def test_629a_5_b_dealer_cuts_when_no_player_accepts() -> None:
     offers = offer_cut(EventLog(), [1, 4, 8], accepting=())
     assert [o.to for o in offers] == ["seat 8", "seat 1", "seat 4", "dealer"]
@@ -124,6 +132,7 @@ def test_629a_5_b_dealer_cuts_when_no_player_accepts() -> None:
     assert cutter_of(offers) == "dealer"
 
 
+@pytest.mark.proves("629a.5(b)")
 def test_629a_5_b_empty_table_dealer_cuts() -> None:
     offers = offer_cut(EventLog(), [])
     assert [(o.to, o.accepted) for o in offers] == [("dealer", True)]
@@ -132,6 +141,7 @@ def test_629a_5_b_empty_table_dealer_cuts() -> None:
 # -- (c) the cut: a cover card at least 10 from either end -------------------
 
 
+@pytest.mark.proves("629a.5(c)")
 @pytest.mark.parametrize("position", [10, 26, 42])
 def test_629a_5_c_cover_card_at_least_ten_from_each_end(
     position: int,
@@ -148,6 +158,7 @@ def test_629a_5_c_cover_card_at_least_ten_from_each_end(
     assert event.ref == Ref.parse("629a.5(c)")
 
 
+@pytest.mark.proves("629a.5(c)")
 @pytest.mark.parametrize("position", [0, 1, 9, 43, 51, 52])
 def test_629a_5_c_refuses_a_cut_closer_than_ten_to_an_end(
     position: int,
@@ -162,6 +173,7 @@ def test_629a_5_c_refuses_a_cut_closer_than_ten_to_an_end(
     assert len(log) == 0
 
 
+@pytest.mark.proves("629a.5(c)")
 def test_629a_5_c_refuses_to_cut_a_stack_already_holding_a_cover() -> None:
     shoe = _numbered(52)
     shoe.insert_cover_card(20)
@@ -174,6 +186,7 @@ def test_629a_5_c_refuses_to_cut_a_stack_already_holding_a_cover() -> None:
 # -- (d) cut part to the bottom; second cover card ---------------------------
 
 
+@pytest.mark.proves("629a.5(d)")
 def test_629a_5_d_cards_above_the_cover_card_go_to_the_bottom() -> None:
     shoe = _numbered(30)
     cards = shoe.cards_in_stack()
@@ -186,6 +199,7 @@ def test_629a_5_d_cards_above_the_cover_card_go_to_the_bottom() -> None:
     assert event.ref == Ref.parse("629a.5(d)")
 
 
+@pytest.mark.proves("629a.5(d)")
 def test_629a_5_d_second_cover_card_fourteen_above_the_bottom() -> None:
     shoe = _numbered(40)
     log = EventLog()
@@ -199,6 +213,7 @@ def test_629a_5_d_second_cover_card_fourteen_above_the_bottom() -> None:
     assert len(below) == 14
 
 
+@pytest.mark.proves("629a.5(d)")
 @pytest.mark.parametrize("from_bottom", [0, 1, 13])
 def test_629a_5_d_refuses_second_cover_card_closer_than_fourteen(
     from_bottom: int,
@@ -211,6 +226,7 @@ def test_629a_5_d_refuses_second_cover_card_closer_than_fourteen(
     assert shoe.notation() == before
 
 
+@pytest.mark.proves("629a.5(c)", "629a.5(d)")
 def test_629a_5_d_prepare_shoe_refuses_before_anything_moves() -> None:
     shoe = Shoe.new(decks=1)
     before = shoe.notation()
@@ -225,6 +241,7 @@ def test_629a_5_d_prepare_shoe_refuses_before_anything_moves() -> None:
     assert len(log) == 0
 
 
+@pytest.mark.proves("629a.5(a)", "629a.5(b)", "629a.5(c)", "629a.5(d)")
 def test_629a_5_d_prepare_shoe_runs_a_to_d_in_order() -> None:
     shoe = Shoe.new(decks=8)
     events = prepare_shoe(
@@ -259,6 +276,7 @@ def test_629a_5_d_prepare_shoe_runs_a_to_d_in_order() -> None:
 # -- (e) recut ------------------------------------------------------------
 
 
+@pytest.mark.proves("629a.5(e)")
 def test_629a_5_e_recut_by_the_next_person_entitled() -> None:
     shoe = _numbered(52)
     log = EventLog()
@@ -285,6 +303,7 @@ def test_629a_5_e_recut_by_the_next_person_entitled() -> None:
     shoe.verify_conservation()
 
 
+@pytest.mark.proves("629a.5(e)")
 def test_629a_5_e_recut_falls_to_the_dealer_after_the_last_seat() -> None:
     shoe = _numbered(52)
     events = recut(
@@ -299,6 +318,7 @@ def test_629a_5_e_recut_falls_to_the_dealer_after_the_last_seat() -> None:
     assert offered == ["dealer"]
 
 
+@pytest.mark.proves("629a.5(e)")
 def test_629a_5_e_recut_after_the_dealer_cut_is_the_dealers() -> None:
     shoe = _numbered(52)
     events = recut(
@@ -307,6 +327,7 @@ def test_629a_5_e_recut_after_the_dealer_cut_is_the_dealers() -> None:
     assert [e.to for e in events if isinstance(e, CutOffered)] == ["dealer"]
 
 
+@pytest.mark.proves("629a.5(e)")
 def test_629a_5_e_refused_recut_leaves_the_stack_unchanged() -> None:
     shoe = _numbered(52)
     shoe.insert_cover_card(30)
@@ -321,6 +342,7 @@ def test_629a_5_e_refused_recut_leaves_the_stack_unchanged() -> None:
 # -- (f) the burn --------------------------------------------------------
 
 
+@pytest.mark.proves("629a.5(f)")
 @pytest.mark.parametrize(
     ("first", "count"),
     [("As", 1), ("2d", 2), ("7h", 7), ("9c", 9), ("Ts", 10), ("Jd", 10),
@@ -342,11 +364,13 @@ def test_629a_5_f_burn_face_value_of_the_exposed_card(
     shoe.verify_conservation()
 
 
+@pytest.mark.proves("629a.5(f)")
 def test_629a_5_f_face_value_is_not_the_baccarat_value() -> None:
     assert burn_count(Card.parse("Kd")) == 10
     assert burn_count(Card.parse("Ts")) == 10
 
 
+@pytest.mark.proves("629a.5(f)")
 def test_629a_5_f_refuses_a_shoe_too_short_for_the_burn() -> None:
     shoe = Shoe.stacked("9c 2d 3d")
     with pytest.raises(ShoeExhaustedError) as info:
@@ -355,6 +379,7 @@ def test_629a_5_f_refuses_a_shoe_too_short_for_the_burn() -> None:
     assert shoe.notation() == "9c 2d 3d"
 
 
+@pytest.mark.proves("629a.5(f)")
 def test_629a_5_f_round_runs_the_burn_on_a_new_shoe() -> None:
     shoe = Shoe.stacked("3h 2c 9d 4s 4h 5d 2s Kd 3c")
     rnd = MidibaccaratRound(rules=MidibaccaratRules(), shoe=shoe)
@@ -379,7 +404,7 @@ def test_629a_5_f_round_runs_the_burn_on_a_new_shoe() -> None:
     second=st.integers(min_value=14, max_value=40),
     manual=st.booleans(),
 )
-def test_629a_5_f_property_shuffle_cut_burn_deal_conserves_cards(
+def test_property_shuffle_cut_burn_deal_conserves_cards(
     seed: int,
     decks: int,
     seats: set[int],
