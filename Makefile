@@ -65,8 +65,11 @@ typecheck: setup
 pytest: setup browser postgres pdf
 	$(PY) -m pytest
 
+# every seed subsection must be proved by a marked test or a scenario
 test: lint typecheck pytest
-	$(CROUPIER) regs coverage --tests tests | tail -n 1
+	$(CROUPIER) regs coverage --tests tests --fail-under 100 \
+	  > $(VENV)/coverage.txt; status=$$?; \
+	  tail -n 1 $(VENV)/coverage.txt; exit $$status
 
 coverage: setup
 	$(CROUPIER) regs coverage --tests tests
