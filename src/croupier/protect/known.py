@@ -1,0 +1,835 @@
+"""Known cards and edge sorting (issue 16 point 4), exact.
+
+For Midibaccarat (629a), commission-free Midibaccarat (629b) and 21
+Baccarat (681a.7) under any Rules Submission: the player's best edge
+when some of the coup's cards are known before wagering closes, by what
+is known:
+
+* the first ``k`` cards' ranks (:func:`first_cards`);
+* the rank of one card position 1-6 (:func:`position`);
+* edge sorting: only the group of each of the first ``k`` cards, for a
+  split of the card classes into two groups (:func:`edge_sort`), and
+  the best such split (:func:`best_sort`).
+
+**Conventions** (D50). The cards of a coup are numbered in the order
+they leave the shoe: 1 Player, 2 Banker, 3 Player, 4 Banker, then the
+third cards in drawing order (5 is the Player's third card when the
+Player draws, else the Banker's; 6 the Banker's after a Player third
+card). Cards 5 and 6 are the fifth and sixth cards out of the shoe
+whether the coup uses them or not. The shoe is full (a fresh shoe
+after the burn, whose cards are unseen). The *edge* is per coup: the
+player bets one unit on the wager of highest expectation given what he
+knows when that expectation is positive, and nothing otherwise; the
+*edge when betting* divides it by the frequency of betting. For a
+single wager, the same with that wager only. The best wager is chosen
+among the wagers settled on the coup's cells (Player, Banker, Tie,
+Dragon 7, Panda 8); a Perfect Pairs wager has its own figure (its
+outcome needs ranks, not baccarat values, and a player may bet it
+beside a main wager). Ranks of equal value are one class for the cell
+wagers (a 10 and a king play the same), so a split is a split of the
+ten classes (511 splits), and of the 13 ranks for Perfect Pairs. 21
+Baccarat's Bonus Wagers are not analysed here.
+
+Every figure is an exact fraction of ordered card sequences
+(:mod:`croupier.protect._known_kernels`). Reproduced (tests): punto
+banco, 8 decks, Banker 19:20, Tie 8:1: knowing the first card (or the
+third), or only its group {6, 7, 8, 9} / the rest, gives 6.765 %; a
+first card of 9 gives the Player Wager +21.53 %; the four initial cards
+sorted {6-9} / the rest give 20.928 %, and the best four-card split
+30.291 %.
+
+>>> from croupier.games.midibaccarat.rules import MidibaccaratRules
+>>> result = first_cards(coup_model(MidibaccaratRules()), 1)
+>>> f"{float(result.edge):.3%}"
+'6.765%'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from croupier.games.baccarat21 import Baccarat21Rules
+from croupier.games.midibaccarat.rules import (
+    BaccaratRules,
+)
+from croupier.games.midibaccarat.rules import Wager as MidiWager
+from croupier.odds.baccarat import kernels as bkernels
+from croupier.odds.baccarat import model as bmodel
+from croupier.odds.baccarat.shoe import IntArray
+from croupier.odds.baccarat21 import model as b21model
+from croupier.protect._known_kernels import (
+    B21_TOTALS,
+    CLASSES,
+    POSITIONS,
+    b21_sequences,
+    baccarat_sequences,
+    split_sums,
+)
+from croupier.protect._known_pairs import (
+    HAND_POSITIONS,
+    RANKS,
+    pair_net,
+    pair_sequences,
+)
+from croupier.protect.base import Finding, Section
+from croupier.rules import GameRules
+
+__all__ = [
+    "GAMES",
+    "CoupModel",
+    "KnownEdge",
+    "best_sort",
+    "conditional_evs",
+    "coup_model",
+    "edge_sort",
+    "first_cards",
+    "full_counts",
+    "position",
+    "sections",
+]
+
+GAMES = ("midibaccarat", "midibaccarat-commission-free", "21-baccarat")
+"""The games this analysis covers."""
+MIDI_CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+"""Midibaccarat classes: the baccarat value (0 = 10, J, Q, K)."""
+B21_CLASSES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+"""21 Baccarat classes: the blackjack value (10 = 10, J, Q, K)."""
+RANK_LABELS = (
+    "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+)  # fmt: skip
+"""The 13 ranks, for the Perfect Pairs splits."""
+_HIGH = frozenset({"6", "7", "8", "9"})
+_WORD = {1: "first card", 2: "first two cards"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Pairs:
+    """The Perfect Pairs wagers' rank-level tables (positions 1-4)."""
+
+    wagers: tuple[str, ...]
+    scale: int
+    """The denominator of every scaled net."""
+    weights: IntArray
+    """``(13,) * 4`` sequence weights."""
+    sums: IntArray
+    """``(len(wagers),) + (13,) * 4`` scaled nets."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoupModel:
+    """Exact weights and nets of every six-card class sequence."""
+
+    game: str
+    """The registry name."""
+    classes: tuple[str, ...]
+    """Labels of the ten card classes, in index order."""
+    wagers: tuple[str, ...]
+    """The wagers settled on the coup's cells."""
+    unit: int
+    """Every net is scaled by this to an integer."""
+    weights: IntArray = field(repr=False)
+    """``(10,) * 6``: ordered card sequences per class sequence."""
+    sums: IntArray = field(repr=False)
+    """``(len(wagers),) + (10,) * 6``: weight times scaled net."""
+    pairs: _Pairs | None = field(default=None, repr=False)
+    """The Perfect Pairs wagers, when offered."""
+
+    @property
+    def total(self) -> int:
+        """All ordered six-card sequences, ``N (N-1) ... (N-5)``."""
+        return int(self.weights.sum())
+
+
+@dataclass(frozen=True, slots=True)
+class KnownEdge:
+    """The player's edge for one kind of knowledge of the coup."""
+
+    information: str
+    """What the player knows before wagering."""
+    edge: Fraction
+    """Per coup, betting the best cell wager when it is positive."""
+    bet_frequency: Fraction
+    """Share of coups with a positive best cell wager."""
+    by_wager: dict[str, Fraction]
+    """Per coup, betting only that wager when it is positive."""
+    groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    """The two groups of an edge sort (None: ranks known)."""
+
+    @property
+    def edge_when_betting(self) -> Fraction:
+        """The edge per unit actually bet."""
+        if self.bet_frequency == 0:
+            return Fraction(0)
+        return self.edge / self.bet_frequency
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready figures (floats)."""
+        out: dict[str, Any] = {
+            "information": self.information,
+            "edge": float(self.edge),
+            "bet_frequency": float(self.bet_frequency),
+            "edge_when_betting": float(self.edge_when_betting),
+            "by_wager": {w: float(e) for w, e in self.by_wager.items()},
+        }
+        if self.groups is not None:
+            out["groups"] = [list(g) for g in self.groups]
+        return out
+
+
+# --------------------------------------------------------------- models
+
+
+def full_counts(game: str, decks: int) -> tuple[int, ...]:
+    """Cards of each class in a full shoe of ``decks`` decks.
+
+    >>> full_counts("midibaccarat", 1)
+    (16, 4, 4, 4, 4, 4, 4, 4, 4, 4)
+    >>> full_counts("21-baccarat", 1)[-1]
+    16
+    """
+    ten = 9 if game == "21-baccarat" else 0
+    return tuple(16 * decks if v == ten else 4 * decks for v in range(CLASSES))
+
+
+@lru_cache(maxsize=8)
+def _midi_sequences(counts: tuple[int, ...]) -> tuple[IntArray, IntArray]:
+    return baccarat_sequences(
+        np.array(counts, dtype=np.int64),
+        bkernels.PLAYER,
+        bkernels.BANKER_STOOD,
+        bkernels.BANKER_AFTER,
+    )
+
+
+@lru_cache(maxsize=8)
+def _b21_sequences(counts: tuple[int, ...]) -> tuple[IntArray, IntArray]:
+    return b21_sequences(np.array(counts, dtype=np.int64))
+
+
+def _midi_cell(index: int) -> tuple[int, int, int, int]:
+    return index // 40, index // 4 % 10, index // 2 % 2, index % 2
+
+
+def _scaled(nets: list[Fraction], unit: int) -> IntArray:
+    scaled = [n * unit for n in nets]
+    if any(s.denominator != 1 for s in scaled):
+        msg = "the stake unit does not clear every net"
+        raise ValueError(msg)
+    return np.array([int(s) for s in scaled], dtype=np.int64)
+
+
+def _build(
+    game: str,
+    classes: tuple[str, ...],
+    wagers: tuple[str, ...],
+    unit: int,
+    seq: tuple[IntArray, IntArray],
+    nets: dict[str, IntArray],
+    pairs: _Pairs | None,
+) -> CoupModel:
+    weights, cells = seq
+    peak = max(int(abs(n).max()) for n in nets.values())
+    if int(weights.sum()) * peak >= 2**62:
+        msg = f"{game}: the exact sums would overflow 64-bit integers"
+        raise ValueError(msg)
+    shape = (CLASSES,) * POSITIONS
+    sums = np.stack([weights * nets[w][cells] for w in wagers])
+    return CoupModel(
+        game=game,
+        classes=classes,
+        wagers=wagers,
+        unit=unit,
+        weights=weights.reshape(shape),
+        sums=sums.reshape((len(wagers), *shape)),
+        pairs=pairs,
+    )
+
+
+def _pairs_model(rules: BaccaratRules) -> _Pairs | None:
+    if not rules.perfect_pairs_offered:
+        return None
+    nets = tuple(bmodel.pair_event(rules, kind).net for kind in (1, 2, 3))
+    given = pair_net(rules.decks, (nets[0], nets[1], nets[2]))
+    weights, digits = pair_sequences(rules.decks)
+    wagers = (
+        str(MidiWager.PERFECT_PAIRS_PLAYER),
+        str(MidiWager.PERFECT_PAIRS_BANKER),
+    )
+    rows = []
+    for hand in ("player", "banker"):
+        i, j = HAND_POSITIONS[hand]
+        paired = digits[:, i] == digits[:, j]
+        rows.append(
+            np.where(
+                paired,
+                weights * given.numerator,
+                -weights * given.denominator,
+            )
+        )
+    shape = (RANKS,) * 4
+    return _Pairs(
+        wagers=wagers,
+        scale=given.denominator,
+        weights=weights.reshape(shape),
+        sums=np.stack(rows).reshape((2, *shape)),
+    )
+
+
+def coup_model(
+    rules: GameRules, counts: tuple[int, ...] | None = None
+) -> CoupModel:
+    """The exact six-card model of a baccarat-family Rules Submission.
+
+    ``counts``: cards of each class left in the shoe (default: the full
+    shoe, :func:`full_counts`); at least six cards. The Perfect Pairs
+    tables always assume the full shoe.
+    """
+    if counts is not None and (
+        len(counts) != CLASSES or min(counts) < 0 or sum(counts) < POSITIONS
+    ):
+        msg = f"counts must be {CLASSES} class counts of 6+ cards: {counts}"
+        raise ValueError(msg)
+    if isinstance(rules, BaccaratRules):
+        game = bmodel.game_name(rules)
+        shoe = counts or full_counts(game, rules.decks)
+        cell_wagers = tuple(
+            w
+            for w in bmodel.wagers_of(rules)
+            if w
+            not in (
+                MidiWager.PERFECT_PAIRS_PLAYER,
+                MidiWager.PERFECT_PAIRS_BANKER,
+            )
+        )
+        unit = bmodel.stake_unit(rules)
+        nets = {
+            str(w): _scaled(
+                [
+                    bmodel.cell_event(rules, w, _midi_cell(c)).net
+                    for c in range(400)
+                ],
+                unit,
+            )
+            for w in cell_wagers
+        }
+        return _build(
+            game,
+            MIDI_CLASSES,
+            tuple(str(w) for w in cell_wagers),
+            unit,
+            _midi_sequences(shoe),
+            nets,
+            _pairs_model(rules),
+        )
+    if isinstance(rules, Baccarat21Rules):
+        shoe = counts or full_counts(b21model.GAME, rules.decks)
+        unit = b21model.stake_unit(rules)
+        size = B21_TOTALS * B21_TOTALS
+        nets = {
+            str(w): _scaled(
+                [
+                    b21model.main_event(
+                        rules, w, c // B21_TOTALS, c % B21_TOTALS
+                    ).net
+                    for c in range(size)
+                ],
+                unit,
+            )
+            for w in b21model.MAIN_WAGERS
+        }
+        return _build(
+            b21model.GAME,
+            B21_CLASSES,
+            tuple(str(w) for w in b21model.MAIN_WAGERS),
+            unit,
+            _b21_sequences(shoe),
+            nets,
+            None,
+        )
+    msg = f"known cards: no baccarat-family rules in {type(rules).__name__}"
+    raise TypeError(msg)
+
+
+# -------------------------------------------------------------- figures
+
+
+def _keep(array: IntArray, axes: tuple[int, ...], lead: int) -> IntArray:
+    """Sum ``array`` over every position axis not in ``axes``."""
+    n_pos = array.ndim - lead
+    drop = tuple(lead + a for a in range(n_pos) if a not in axes)
+    return array.sum(axis=drop) if drop else array
+
+
+def _edge(
+    sums: IntArray,
+    weights: IntArray,
+    unit: int,
+    total: int,
+    wagers: tuple[str, ...],
+) -> tuple[Fraction, Fraction, dict[str, Fraction]]:
+    flat = sums.reshape(len(wagers), -1)
+    best = flat.max(axis=0)
+    positive = best > 0
+    edge = Fraction(int(best[positive].sum()), unit * total)
+    freq = Fraction(int(weights.reshape(-1)[positive].sum()), total)
+    by = {
+        w: Fraction(int(np.maximum(flat[i], 0).sum()), unit * total)
+        for i, w in enumerate(wagers)
+    }
+    return edge, freq, by
+
+
+def _pair_by(pairs: _Pairs, axes: tuple[int, ...]) -> dict[str, Fraction]:
+    sums = _keep(pairs.sums, axes, 1).reshape(2, -1)
+    total = int(pairs.weights.sum())
+    return {
+        w: Fraction(int(np.maximum(sums[i], 0).sum()), pairs.scale * total)
+        for i, w in enumerate(pairs.wagers)
+    }
+
+
+def _known(model: CoupModel, axes: tuple[int, ...], label: str) -> KnownEdge:
+    edge, freq, by = _edge(
+        _keep(model.sums, axes, 1),
+        _keep(model.weights, axes, 0),
+        model.unit,
+        model.total,
+        model.wagers,
+    )
+    if model.pairs is not None:
+        by.update(_pair_by(model.pairs, axes))
+    return KnownEdge(label, edge, freq, by)
+
+
+def first_cards(model: CoupModel, k: int) -> KnownEdge:
+    """The edge when the first ``k`` cards' ranks (1-6) are known.
+
+    For Perfect Pairs only positions 1-4 matter: ``k`` above 4 is 4.
+    """
+    _check(k, "k")
+    label = _WORD.get(k, f"first {k} cards")
+    edge = _known(model, tuple(range(k)), f"{label} known")
+    if model.pairs is not None and k > 4:
+        edge.by_wager.update(_pair_by(model.pairs, (0, 1, 2, 3)))
+    return edge
+
+
+def position(model: CoupModel, p: int) -> KnownEdge:
+    """The edge when only the rank of card ``p`` (1-6) is known."""
+    _check(p, "position")
+    edge = _known(model, (p - 1,), f"card {p} known")
+    if model.pairs is not None and p > 4:
+        # a card outside both hands: positions 2 (Player) and 1 (Banker)
+        player = _pair_by(model.pairs, (1,))
+        banker = _pair_by(model.pairs, (0,))
+        pp, pb = model.pairs.wagers
+        edge.by_wager[pp] = player[pp]
+        edge.by_wager[pb] = banker[pb]
+    return edge
+
+
+def _check(value: int, name: str) -> None:
+    if not 1 <= value <= POSITIONS:
+        msg = f"{name} must be 1-{POSITIONS}, not {value}"
+        raise ValueError(msg)
+
+
+def conditional_evs(model: CoupModel, p: int) -> dict[str, dict[str, float]]:
+    """Each cell wager's expectation given the class of card ``p``.
+
+    >>> from croupier.games.midibaccarat.rules import MidibaccaratRules
+    >>> evs = conditional_evs(coup_model(MidibaccaratRules()), 1)
+    >>> round(100 * evs["9"]["player"], 2)
+    21.53
+    """
+    _check(p, "position")
+    sums = _keep(model.sums, (p - 1,), 1)
+    weights = _keep(model.weights, (p - 1,), 0)
+    return {
+        label: {
+            w: int(sums[i, v]) / (model.unit * int(weights[v]))
+            for i, w in enumerate(model.wagers)
+        }
+        for v, label in enumerate(model.classes)
+        if weights[v] > 0
+    }
+
+
+def _groups(
+    labels: tuple[str, ...], mask: int
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    one = tuple(x for v, x in enumerate(labels) if mask >> v & 1)
+    zero = tuple(x for v, x in enumerate(labels) if not mask >> v & 1)
+    return one, zero
+
+
+def _mask(labels: tuple[str, ...], group: frozenset[str]) -> int:
+    unknown = group - set(labels)
+    if unknown:
+        msg = f"no card class {sorted(unknown)} (classes: {labels})"
+        raise ValueError(msg)
+    return sum(1 << v for v, x in enumerate(labels) if x in group)
+
+
+def _sorted_tables(model: CoupModel, k: int) -> IntArray:
+    axes = tuple(range(k))
+    sums = _keep(model.sums, axes, 1).reshape(len(model.wagers), -1)
+    weights = _keep(model.weights, axes, 0).reshape(1, -1)
+    return np.concatenate([sums, weights])
+
+
+def _sort_edge(
+    model: CoupModel, k: int, out: IntArray, mask: int
+) -> KnownEdge:
+    n = len(model.wagers)
+    edge, freq, by = _edge(
+        out[:n], out[n], model.unit, model.total, model.wagers
+    )
+    groups = _groups(model.classes, mask)
+    label = _WORD.get(k, f"first {k} cards")
+    text = " / ".join("{" + ", ".join(g) + "}" for g in groups)
+    return KnownEdge(f"{label} sorted {text}", edge, freq, by, groups)
+
+
+def edge_sort(
+    model: CoupModel, k: int, group: frozenset[str] | None = None
+) -> KnownEdge:
+    """The edge when only the group of each of the first ``k`` cards is known.
+
+    ``group``: the class labels of one group (default: 6, 7, 8, 9 in
+    Midibaccarat, the high group of the edge-sorting literature). The
+    Perfect Pairs figures use the ranks of these classes (a class 0 of
+    Midibaccarat is the four ranks 10-K).
+    """
+    _check(k, "k")
+    chosen = _HIGH if group is None else group
+    mask = _mask(model.classes, chosen)
+    out = split_sums(
+        _sorted_tables(model, k), CLASSES, k, np.array([mask], np.int64)
+    )[0]
+    edge = _sort_edge(model, k, out, mask)
+    if model.pairs is not None:
+        edge.by_wager.update(_pair_sorted(model, k, _rank_mask(model, mask)))
+    return edge
+
+
+def _rank_mask(model: CoupModel, mask: int) -> int:
+    rank_mask = 0
+    for r in range(len(RANK_LABELS)):
+        midi = model.classes[0] == "0"
+        value = min(r + 1, 10) % 10 if midi else min(r, 9)
+        if mask >> value & 1:
+            rank_mask |= 1 << r
+    return rank_mask
+
+
+def _pair_sorted(
+    model: CoupModel, k: int, rank_mask: int
+) -> dict[str, Fraction]:
+    pairs = model.pairs
+    if pairs is None:
+        return {}
+    out = _pair_split(pairs, k, np.array([rank_mask], np.int64))[0]
+    total = int(pairs.weights.sum())
+    return {
+        w: Fraction(int(np.maximum(out[i], 0).sum()), pairs.scale * total)
+        for i, w in enumerate(pairs.wagers)
+    }
+
+
+def _pair_split(pairs: _Pairs, k: int, masks: IntArray) -> IntArray:
+    k = min(k, 4)
+    axes = tuple(range(k))
+    tables = _keep(pairs.sums, axes, 1).reshape(2, -1)
+    return split_sums(tables, RANKS, k, masks)
+
+
+def best_sort(model: CoupModel, k: int) -> tuple[KnownEdge, dict[str, Any]]:
+    """The split of the classes into two groups best for an edge sort.
+
+    Returns the best split for the best cell wager (as
+    :func:`edge_sort`), and per wager its own best split: ``{wager:
+    {"edge": Fraction, "groups": (...)}}`` (Perfect Pairs over the 13
+    ranks).
+    """
+    _check(k, "k")
+    masks = np.arange(1, 1 << (CLASSES - 1), dtype=np.int64)
+    out = split_sums(_sorted_tables(model, k), CLASSES, k, masks)
+    n = len(model.wagers)
+    per_split = np.where(out[:, :n].max(axis=1) > 0, out[:, :n].max(axis=1), 0)
+    top = int(per_split.sum(axis=1).argmax())
+    best = _sort_edge(model, k, out[top], int(masks[top]))
+    if model.pairs is not None:
+        best.by_wager.update(
+            _pair_sorted(model, k, _rank_mask(model, int(masks[top])))
+        )
+    per: dict[str, Any] = {}
+    total = model.total * model.unit
+    for i, w in enumerate(model.wagers):
+        gains = np.maximum(out[:, i], 0).sum(axis=1)
+        j = int(gains.argmax())
+        per[w] = {
+            "edge": Fraction(int(gains[j]), total),
+            "groups": _groups(model.classes, int(masks[j])),
+        }
+    if model.pairs is not None:
+        pairs = model.pairs
+        rmasks = np.arange(1, 1 << (RANKS - 1), dtype=np.int64)
+        pout = _pair_split(pairs, k, rmasks)
+        ptotal = int(pairs.weights.sum()) * pairs.scale
+        for i, w in enumerate(pairs.wagers):
+            gains = np.maximum(pout[:, i], 0).sum(axis=1)
+            j = int(gains.argmax())
+            per[w] = {
+                "edge": Fraction(int(gains[j]), ptotal),
+                "groups": _groups(RANK_LABELS, int(rmasks[j])),
+            }
+    return best, per
+
+
+# ------------------------------------------------------------- sections
+
+_DEALING = {
+    "midibaccarat": (
+        "Positions under the seed regulation: the first card out of the "
+        "shoe after the 629a.5(f) burn (the exposed burn card and the "
+        "cards burned face down with it belong to no coup) is card 1. "
+        "629a.8(c) (not retrieved; its two options inferred from "
+        "627a.8) deals Player, Banker, Player, Banker: face up under "
+        "(c)(1), face down under (c)(2) with the Banker cards held "
+        "under the shoe until the Player's Hand is called; the third "
+        "cards follow in drawing order (629a.9, 629a.10), so card 5 is "
+        "the Player's third card, or the Banker's when the Player "
+        "stands. Wagers close before the first card is dealt, so no "
+        "card of the coup is visible to a player under either option: "
+        "an edge exists only if a card is seen early (a flashed or "
+        "exposed card, a marked back, or a back whose pattern shows "
+        "its group while it sits in the shoe: the top card, card 1, is "
+        "the one in view, which is the one-card edge sort below)."
+    ),
+    "21-baccarat": (
+        "Positions under the seed regulation: after the 681a.7(c) burn, "
+        "681a.7(e) deals face up, once every wager is placed, Player, "
+        "Banker, Player, Banker; the third cards follow in drawing "
+        "order (g) (a Bonus-only card of (f)(2) takes the same place "
+        "in the shoe order and never counts). No card of the coup is "
+        "visible before wagering closes; an edge exists only if one is "
+        "seen early (a flashed card, a marked back, or the top card's "
+        "back in the shoe: card 1)."
+    ),
+}
+_REMEDY_KNOWN = (
+    "no card may be seen before wagering closes: deal from a shoe that "
+    "hides the top card, keep the burn and every dealt card unexposed "
+    "until wagers close, and treat an exposed card as an irregularity"
+)
+_REMEDY_SORT = (
+    "cards whose backs look the same both ways up (no one-way "
+    "pattern), and a shuffle that turns part of the stack "
+    "(automatic shufflers rotate cards)"
+)
+_REF = {"midibaccarat": "629a.8(c)", "21-baccarat": "681a.7(e)"}
+_SORT_REF = {"midibaccarat": "629a.5(a)", "21-baccarat": "681a.7(d)(2)"}
+
+
+def _pct(value: Fraction | float) -> str:
+    return f"{float(value):.3%}"
+
+
+def _family(game: str) -> str:
+    return "21-baccarat" if game == "21-baccarat" else "midibaccarat"
+
+
+def _table(rows: list[KnownEdge], wagers: list[str]) -> list[str]:
+    head = ["known before wagering", "best wager", "bets", "when betting"]
+    lines = [
+        "| " + " | ".join(head + wagers) + " |",
+        "|" + " --- |" * (len(head) + len(wagers)),
+    ]
+    for r in rows:
+        cells = [
+            r.information,
+            _pct(r.edge),
+            _pct(r.bet_frequency),
+            _pct(r.edge_when_betting),
+        ] + [_pct(r.by_wager[w]) for w in wagers]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _markdown(
+    model: CoupModel,
+    wagers: list[str],
+    first: list[KnownEdge],
+    single: list[KnownEdge],
+    sorts: list[KnownEdge],
+    best: list[tuple[KnownEdge, dict[str, Any]]],
+    evs: dict[str, dict[str, float]],
+) -> str:
+    out = [
+        "Exact, over the full shoe's ordered card sequences. Per coup: "
+        "the player bets one unit on the wager of highest expectation "
+        "given what he knows when it is positive, nothing otherwise "
+        "(*best wager*, among the wagers settled on the coup's totals); "
+        "*bets* is how often, *when betting* the edge per unit bet; a "
+        "wager's column bets that wager alone when it is positive. "
+        "Card classes: "
+        + ", ".join(model.classes)
+        + " (ranks of equal value are one class; Perfect Pairs use the "
+        "13 ranks). D50.",
+        "",
+        _DEALING[_family(model.game)],
+        "",
+        "### The first k cards known",
+        "",
+        *_table(first, wagers),
+        "",
+        "### One card position known",
+        "",
+        *_table(single, wagers),
+        "",
+        "### Edge sorting: only each card's group known",
+        "",
+        *_table(sorts + [b for b, _ in best], wagers),
+        "",
+        "Each wager's own best split:",
+        "",
+        "| cards sorted | " + " | ".join(wagers) + " |",
+        "|" + " --- |" * (len(wagers) + 1),
+    ]
+    for k, (_, per) in enumerate(best, start=1):
+        cells = []
+        for w in wagers:
+            one, zero = per[w]["groups"]
+            cells.append(
+                f"{_pct(per[w]['edge'])} ({{{', '.join(one)}}} / "
+                f"{{{', '.join(zero)}}})"
+            )
+        out.append(f"| {k} | " + " | ".join(cells) + " |")
+    cell_wagers = [w for w in wagers if w in model.wagers]
+    out += [
+        "",
+        "### Each wager's expectation given card 1",
+        "",
+        "| card 1 | " + " | ".join(cell_wagers) + " |",
+        "|" + " --- |" * (len(cell_wagers) + 1),
+    ]
+    for label, row in evs.items():
+        out.append(
+            f"| {label} | "
+            + " | ".join(f"{row[w]:+.4%}" for w in cell_wagers)
+            + " |"
+        )
+    if model.game.startswith("midibaccarat"):
+        out += [
+            "",
+            "Published figures reproduced by the tests (punto banco, 8 "
+            "decks, Banker 19:20, Tie 8:1): one sorted card {6, 7, 8, 9} "
+            "gives 6.765 % and four 20.928 % (E. Jacobson, *Edge "
+            "Sorting in Baccarat*, 2012), the best four-card split "
+            "30.291 % (F. Roach, in Jacobson's *Update #1*); a first "
+            "card of 9 gives the Player Wager +21.53 % (excelpunks, "
+            "*Baccarat 1st Card Advantage*, 2018).",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def _findings(
+    model: CoupModel,
+    wagers: list[str],
+    first: KnownEdge,
+    sort: dict[str, Any],
+) -> tuple[Finding, ...]:
+    family = _family(model.game)
+    found = []
+    for w in wagers:
+        edge = first.by_wager[w]
+        found.append(
+            Finding(
+                wager=w,
+                method="known_card",
+                beatable=edge > 0,
+                player_edge=float(edge),
+                per="per coup, betting only when positive, card 1 known",
+                remedy=_REMEDY_KNOWN if edge > 0 else "none needed",
+                ref=_REF[family],
+            )
+        )
+        s = sort[w]["edge"]
+        one, zero = sort[w]["groups"]
+        found.append(
+            Finding(
+                wager=w,
+                method="edge_sort",
+                beatable=s > 0,
+                player_edge=float(s),
+                per=(
+                    "per coup, betting only when positive, card 1's "
+                    f"group known ({{{', '.join(one)}}} / "
+                    f"{{{', '.join(zero)}}})"
+                ),
+                remedy=_REMEDY_SORT if s > 0 else "none needed",
+                ref=_SORT_REF[family],
+            )
+        )
+    return tuple(found)
+
+
+def sections(game: str, wager: str | None, rules: GameRules) -> list[Section]:
+    """The known-cards and edge-sorting section of a baccarat game.
+
+    ``[]`` for other games and for wagers not analysed here (21
+    Baccarat's Bonus Wagers).
+    """
+    if game not in GAMES:
+        return []
+    model = coup_model(rules)
+    every = list(model.wagers)
+    if model.pairs is not None:
+        every += list(model.pairs.wagers)
+    if wager is not None and wager not in every:
+        return []
+    wagers = every if wager is None else [wager]
+    first = [first_cards(model, k) for k in range(1, POSITIONS + 1)]
+    single = [position(model, p) for p in range(1, POSITIONS + 1)]
+    sort_ks = range(1, 5)
+    default = frozenset({"6", "7", "8", "9"})
+    sorts = [edge_sort(model, k, default) for k in sort_ks]
+    best = [best_sort(model, k) for k in sort_ks]
+    evs = conditional_evs(model, 1)
+    data: dict[str, Any] = {
+        "conventions": "per coup, one unit on the best positive wager",
+        "classes": list(model.classes),
+        "wagers": wagers,
+        "first_cards": [e.to_json() for e in first],
+        "positions": [e.to_json() for e in single],
+        "edge_sort": [e.to_json() for e in sorts],
+        "best_sort": [
+            {
+                "best": b.to_json(),
+                "by_wager": {
+                    w: {
+                        "edge": float(per[w]["edge"]),
+                        "groups": [list(g) for g in per[w]["groups"]],
+                    }
+                    for w in wagers
+                },
+            }
+            for b, per in best
+        ],
+        "card1_evs": evs,
+    }
+    return [
+        Section(
+            key="known",
+            title="Known cards and edge sorting",
+            data=data,
+            markdown=_markdown(model, wagers, first, single, sorts, best, evs),
+            findings=_findings(model, wagers, single[0], best[0][1]),
+        )
+    ]
