@@ -27,7 +27,10 @@ import numpy as np
 
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
 from croupier.odds.double_back_jack import analysis, simulation
-from croupier.odds.double_back_jack.kernels import simulate_shoes
+from croupier.odds.double_back_jack.kernels import (
+    CODE_VALUES,
+    simulate_shoes,
+)
 
 BASELINE_ROUNDS = 20_000
 """Rounds played by the plain-Python baseline."""
@@ -42,7 +45,7 @@ def _play(tables: dict[str, np.ndarray], rounds: int, seed: int) -> int:
     failed = simulate_shoes(
         rng,
         rounds,
-        int(tables["decks"]),
+        np.tile(CODE_VALUES, int(tables["decks"])),
         int(tables["cut"]),
         simulation.UNIT,
         tables["ipar"],
@@ -98,7 +101,7 @@ def main() -> None:
     )
     tables = {
         "decks": np.array(rules.decks),
-        "cut": np.array(int(52 * rules.decks * rules.penetration)),
+        "cut": np.array(simulation.cover_position(rules)),
         "ipar": simulation.integer_parameters(rules),
         "fd": solution.fd,
         "ins": solution.ins,

@@ -31,7 +31,7 @@ from croupier.games.midibaccarat import (
 )
 from croupier.hands.baccarat import PairKind, pair_kind
 from croupier.money import Odds
-from croupier.odds.baccarat.kernels import pair_kind_code
+from croupier.odds.baccarat.kernels import PAIR_KIND
 from croupier.odds.baccarat.model import (
     PAIR_KINDS,
     analyze,
@@ -152,7 +152,7 @@ def test_629b_1_kernel_pair_kinds_match_the_engine() -> None:
     for a, b in itertools.product(range(52), repeat=2):
         kind = pair_kind((Card.from_code(a), Card.from_code(b)))
         expected = codes["none" if kind is None else PairKind(kind).value]
-        assert pair_kind_code(a, b) == expected
+        assert PAIR_KIND[a, b] == expected
 
 
 def test_629b_1_perfect_pairs_follow_the_paytable() -> None:

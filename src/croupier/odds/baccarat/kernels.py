@@ -5,19 +5,15 @@ banker drew)``: every main wager, Dragon 7 and Panda 8 settles on the
 cell alone, so both the exact analysis and the simulation reduce to a
 ``10 x 10 x 2 x 2`` table of integer weights. Perfect Pairs settle on a
 *pair kind* (0 none, 1 perfect, 2 colored, 3 mixed) of each hand's first
-two cards. The drawing rules come from :mod:`croupier.hands.baccarat`
-(the engine's own tables), turned into arrays here.
+two cards. The card values, the burn, the pair kinds and the drawing
+rules are the tables of :mod:`croupier.odds.leaf` (computed from the
+engine's own functions), passed to the kernels as arguments.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from croupier.hands.baccarat import (
-    BANKER_DRAWS_AFTER_PLAYER_THIRD,
-    BANKER_DRAWS_PLAYER_STOOD,
-    PLAYER_DRAWS,
-)
 from croupier.jit import jit
 from croupier.odds.baccarat.shoe import (
     IntArray,
@@ -26,56 +22,32 @@ from croupier.odds.baccarat.shoe import (
     rotate,
     shuffle,
 )
+from croupier.odds.leaf import (
+    BANKER_AFTER,
+    BANKER_STOOD,
+    BURN,
+    PAIR_KIND,
+    PLAYER_DRAWS,
+    POINT,
+)
 from croupier.procedures.ch629a import CUT_MARGIN
 
 __all__ = [
     "BANKER_AFTER",
     "BANKER_STOOD",
     "BURN",
+    "PAIR_KIND",
     "PLAYER",
     "POINT",
     "coup",
     "enumerate_cells",
-    "pair_kind_code",
     "play_shoe",
     "run_shoes",
     "shoe_start",
 ]
 
-
-def _point(code: int) -> int:
-    rank = code // 4 + 2
-    if rank == 14:  # ace
-        return 1
-    return 0 if rank >= 10 else rank
-
-
-def _burn(code: int) -> int:
-    rank = code // 4 + 2
-    if rank == 14:  # ace
-        return 1
-    return min(rank, 10)
-
-
-POINT: IntArray = np.array([_point(c) for c in range(52)], dtype=np.int64)
-"""Baccarat value of each card code."""
-BURN: IntArray = np.array([_burn(c) for c in range(52)], dtype=np.int64)
-"""Face value of each card code for the 629a.5(f) burn."""
-PLAYER: IntArray = np.array([ch == "D" for ch in PLAYER_DRAWS], np.int64)
+PLAYER = PLAYER_DRAWS
 """Whether the Player's Hand draws on a two-card count 0-7."""
-BANKER_STOOD: IntArray = np.array(
-    [ch == "D" for ch in BANKER_DRAWS_PLAYER_STOOD], dtype=np.int64
-)
-"""Whether the Banker draws (count 0-7) when the Player stood."""
-BANKER_AFTER: IntArray = np.array(
-    [
-        [ch == "D" for ch in BANKER_DRAWS_AFTER_PLAYER_THIRD[row]]
-        for row in range(8)
-    ],
-    dtype=np.int64,
-)
-"""Whether the Banker draws: row = its count 0-7, column = the value
-of the Player's third card."""
 
 
 @jit
@@ -85,22 +57,11 @@ def _mod10(total: int) -> int:
 
 
 @jit
-def pair_kind_code(first: int, second: int) -> int:
-    """0 no pair, 1 perfect, 2 colored, 3 mixed (same rank required)."""
-    if first // 4 != second // 4:
-        return 0
-    if first == second:
-        return 1
-    red_first = (first % 4 == 1) or (first % 4 == 2)  # diamonds, hearts
-    red_second = (second % 4 == 1) or (second % 4 == 2)
-    return 2 if red_first == red_second else 3
-
-
-@jit
 def coup(
     cards: IntArray,
     start: int,
     point: IntArray,
+    pair: IntArray,
     player: IntArray,
     stood: IntArray,
     after: IntArray,
@@ -115,8 +76,8 @@ def coup(
     p2, b2 = cards[start + 2], cards[start + 3]
     pc = _mod10(point[p1] + point[p2])
     bc = _mod10(point[b1] + point[b2])
-    kind_p = pair_kind_code(p1, p2)
-    kind_b = pair_kind_code(b1, b2)
+    kind_p = pair[p1, p2]
+    kind_b = pair[b1, b2]
     used = 4
     drew_p = 0
     drew_b = 0
@@ -206,7 +167,7 @@ def enumerate_cells(
 
 @jit
 def shoe_start(
-    codes: IntArray, work: IntArray, raw: WordArray, index: int
+    codes: IntArray, work: IntArray, raw: WordArray, index: int, burn: IntArray
 ) -> tuple[int, int]:
     """Shuffle (a), cut (b)-(d) and burn (f); the first card to deal.
 
@@ -219,10 +180,7 @@ def shoe_start(
     size = codes.shape[0]
     moved, index = below(raw, index, size - 2 * CUT_MARGIN + 1)
     rotate(codes, work, CUT_MARGIN + moved)
-    first = codes[0]
-    rank = first // 4 + 2
-    burn = 1 if rank == 14 else min(rank, 10)
-    return 1 + burn, index
+    return 1 + burn[codes[0]], index
 
 
 @jit
@@ -232,6 +190,7 @@ def play_shoe(
     cover: int,
     rounds: int,
     point: IntArray,
+    pair: IntArray,
     player: IntArray,
     stood: IntArray,
     after: IntArray,
@@ -248,7 +207,7 @@ def play_shoe(
     played = 0
     while played < rounds:
         pc, bc, dp, db, kp, kb, used = coup(
-            codes, pos, point, player, stood, after
+            codes, pos, point, pair, player, stood, after
         )
         cells[pc, bc, dp, db] += 1
         pairs[0, kp] += 1
@@ -268,7 +227,9 @@ def run_shoes(
     target: int,
     done: int,
     below_cover: int,
+    burn: IntArray,
     point: IntArray,
+    pair: IntArray,
     player: IntArray,
     stood: IntArray,
     after: IntArray,
@@ -287,7 +248,7 @@ def run_shoes(
     while done < target:
         if raw.shape[0] < budget:
             break
-        pos, _ = shoe_start(codes, work, raw[:budget], 0)
+        pos, _ = shoe_start(codes, work, raw[:budget], 0, burn)
         raw = raw[budget:]  # each shoe has its own slice of randomness
         done += play_shoe(
             codes,
@@ -295,6 +256,7 @@ def run_shoes(
             cover,
             target - done,
             point,
+            pair,
             player,
             stood,
             after,

@@ -113,9 +113,10 @@ def sums_from_counts(
     return out
 
 
-def _kernel_args() -> tuple[IntArray, IntArray, IntArray, IntArray]:
+def _kernel_args() -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
     return (
         kernels.POINT,
+        kernels.PAIR_KIND,
         kernels.PLAYER,
         kernels.BANKER_STOOD,
         kernels.BANKER_AFTER,
@@ -143,6 +144,7 @@ def run_chunk(
             rounds,
             done,
             options.second_cover_from_bottom,
+            kernels.BURN,
             *_kernel_args(),
             cell_counts,
             pair_counts,
@@ -200,7 +202,7 @@ def prepared_shoe(rules: GameRules, gen: np.random.Generator) -> IntArray:
     codes = _codes(options.decks)
     work = np.empty_like(codes)
     raw = random_block(gen, codes.shape[0] + 64)
-    kernels.shoe_start(codes, work, raw, 0)
+    kernels.shoe_start(codes, work, raw, 0, kernels.BURN)
     return codes
 
 

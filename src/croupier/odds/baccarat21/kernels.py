@@ -10,7 +10,9 @@ is a Bonus-only card (f)(2)) are distributed as two or three cards
 drawn from the full shoe, so the Bonus enumeration runs over 52 card
 kinds. A hand's Bonus result is a bitmask of the categories it
 qualifies for, in :data:`croupier.hands.bonus21.CATEGORY_ORDER` order
-(bit 0 suited three of a kind ... bit 5 pair).
+(bit 0 suited three of a kind ... bit 5 pair). Card values, the total
+and the drawing threshold are those of :mod:`croupier.odds.leaf` (the
+engine's own functions).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 
 from croupier.jit import jit
 from croupier.odds.baccarat.shoe import IntArray, WordArray, shuffle
+from croupier.odds.leaf import BACCARAT21_DRAW_BELOW, VALUE, soft_total
 
 __all__ = [
     "MAX_TOTAL",
@@ -29,33 +32,13 @@ __all__ = [
     "play_shoe",
     "round_cells",
     "run_shoes",
-    "total",
 ]
 
 MAX_TOTAL = 32
 """Size of the total axes (the largest total is 26)."""
-_DRAW_BELOW = 17
+_DRAW_BELOW = BACCARAT21_DRAW_BELOW
 _SUITED_TRIPS, _STRAIGHT_FLUSH, _TRIPS = 1, 2, 4
 _STRAIGHT, _FLUSH, _PAIR = 8, 16, 32
-
-
-def _value(code: int) -> int:
-    rank = code // 4 + 2
-    if rank == 14:  # ace
-        return 1
-    return min(rank, 10)
-
-
-VALUE: IntArray = np.array([_value(c) for c in range(52)], dtype=np.int64)
-"""Hard blackjack value of each card code (ace 1)."""
-
-
-@jit
-def total(hard: int, aces: int) -> int:
-    """The best total: one ace as 11 when it does not bust."""
-    if aces > 0 and hard + 10 <= 21:
-        return hard + 10
-    return hard
 
 
 @jit
@@ -103,8 +86,8 @@ def round_cells(
     pa = (value[p1] == 1) + (value[p2] == 1)
     bh = value[b1] + value[b2]
     ba = (value[b1] == 1) + (value[b2] == 1)
-    pt = total(ph, pa)
-    bt = total(bh, ba)
+    pt = soft_total(ph, pa)
+    bt = soft_total(bh, ba)
     natural = pt == 21 or bt == 21
     used = 4
     p3 = -1
@@ -117,9 +100,9 @@ def round_cells(
         used += 1
     if not natural:
         if p3 >= 0:
-            pt = total(ph + value[p3], pa + (value[p3] == 1))
+            pt = soft_total(ph + value[p3], pa + (value[p3] == 1))
         if b3 >= 0:
-            bt = total(bh + value[b3], ba + (value[b3] == 1))
+            bt = soft_total(bh + value[b3], ba + (value[b3] == 1))
     mp = bonus_mask(p1, p2, p3)
     mb = bonus_mask(b1, b2, b3)
     return pt, bt, mp, mb, used
@@ -161,7 +144,7 @@ def enumerate_totals(counts: IntArray) -> IntArray:
                     c[b2] -= 1
                     ph, pa = p1 + p2, (p1 == 1) + (p2 == 1)
                     bh, ba = b1 + b2, (b1 == 1) + (b2 == 1)
-                    pt, bt = total(ph, pa), total(bh, ba)
+                    pt, bt = soft_total(ph, pa), soft_total(bh, ba)
                     if (
                         pt == 21
                         or bt == 21
@@ -173,12 +156,12 @@ def enumerate_totals(counts: IntArray) -> IntArray:
                             w5 = w4 * c[p3]
                             if w5 == 0:
                                 continue
-                            pt3 = total(ph + p3, pa + (p3 == 1))
+                            pt3 = soft_total(ph + p3, pa + (p3 == 1))
                             if bt < _DRAW_BELOW:
                                 c[p3] -= 1
                                 for b3 in range(1, 11):
                                     w6 = w5 * c[b3]
-                                    bt3 = total(bh + b3, ba + (b3 == 1))
+                                    bt3 = soft_total(bh + b3, ba + (b3 == 1))
                                     table[pt3, bt3] += w6
                                 c[p3] += 1
                             else:
@@ -186,7 +169,7 @@ def enumerate_totals(counts: IntArray) -> IntArray:
                     else:
                         for b3 in range(1, 11):
                             w5 = w4 * c[b3]
-                            bt3 = total(bh + b3, ba + (b3 == 1))
+                            bt3 = soft_total(bh + b3, ba + (b3 == 1))
                             table[pt, bt3] += w5 * rest[1]
                     c[b2] += 1
                 c[p2] += 1
@@ -211,7 +194,7 @@ def enumerate_bonus(decks: int, value: IntArray) -> IntArray:
                 continue
             hard = value[a] + value[b]
             aces = (value[a] == 1) + (value[b] == 1)
-            if total(hard, aces) >= _DRAW_BELOW:
+            if soft_total(hard, aces) >= _DRAW_BELOW:
                 out[bonus_mask(a, b, -1)] += w2 * (n - 2)
                 continue
             for c in range(52):

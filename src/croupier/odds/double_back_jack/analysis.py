@@ -39,6 +39,7 @@ from croupier.odds.report import (
 from .ca import CAResult, solve_ca
 from .carules import CARules, HoleCard, Surrender
 from .dealer import DEALER_LABELS, N_DEALER, dealer_table, full_composition
+from .kernels import float_parameters
 from .strategy import HS_SIZE, N_STATES, solve_all
 
 __all__ = [
@@ -58,26 +59,12 @@ def _frac(odds: Odds) -> Fraction:
 
 
 def rule_parameters(rules: DoubleBackJackRules) -> np.ndarray:
-    """The float parameter vector of the solver (see :mod:`.strategy`)."""
-    values = [
-        _frac(rules.blackjack_payout),
-        _frac(rules.win_payout),
-        _frac(rules.twenty_one_payout),
-        _frac(rules.second_chance_21_payout),
-        _frac(rules.second_chance_win_payout),
-        _frac(rules.insurance_payout),
-        rules.insurance_max,
-        rules.insurance,
-        rules.surrender,
-        rules.surrender_refund,
-        rules.double_after_split,
-        rules.max_split_hands >= 2,
-        rules.split_aces_may_draw,
-        rules.second_chance_on_doubled,
-        rules.second_chance_on_split,
-        rules.collect_busts_at_once,
-    ]
-    return np.array([float(v) for v in values], dtype=np.float64)
+    """The float parameter vector of the solver (see :mod:`.strategy`).
+
+    The rule vector of :func:`.kernels.rule_vector` as floats, the one
+    encoding the simulator's kernels read as exact fractions.
+    """
+    return float_parameters(rules)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,14 +18,26 @@ in which the cover card comes out (591.7(d)).
 
 Money is integer minor units; winnings round down (or half up) exactly
 as :meth:`croupier.money.Odds.winnings`.
+
+Card values, the soft total and the dealer's rule are those of
+:mod:`croupier.odds.leaf` (the engine's own functions). The options
+reach the kernels as one *rule vector* (:func:`rule_vector`, entries
+``R_*``): the solver of :mod:`.strategy` reads it as floats
+(:func:`float_parameters`), the shoe kernels as exact fractions
+(:func:`integer_parameters`: entry ``r`` is ``ipar[2 r] / ipar[2 r + 1]``).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from fractions import Fraction
 
-from .strategy import _eff
+import numpy as np
+import numpy.typing as npt
+
+from croupier.games.double_back_jack.rules import DoubleBackJackRules
+from croupier.jit import jit
+from croupier.money import Rounding
+from croupier.odds.leaf import VALUE, dealer_stands, soft_total
 
 __all__ = [
     "CODE_VALUES",
@@ -33,7 +45,10 @@ __all__ = [
     "D_NO_INSURANCE",
     "D_NO_SECOND_CHANCE",
     "D_SECOND_CHANCE",
+    "N_CATEGORIES",
     "N_OUT",
+    "N_RULES",
+    "N_TRACE",
     "N_WORK",
     "O_CATEGORY",
     "O_DECISIONS",
@@ -41,7 +56,11 @@ __all__ = [
     "O_INS",
     "O_MAIN",
     "O_SC",
+    "float_parameters",
+    "integer_parameters",
     "play_round",
+    "play_shoe",
+    "rule_vector",
     "shuffle",
     "simulate_shoes",
 ]
@@ -67,41 +86,73 @@ O_DECISIONS = 6
 """``out[6]``: decisions taken (logged in ``dlog``)."""
 O_FLAGS = 7
 """``out[7]``: 1 split, 2 / 4 Second Chance on hand 1 / 2, 8 insured."""
-O_ERROR = 8
-"""``out[8]``: 1 when the shoe ran out of cards."""
-N_OUT = 9
+N_OUT = 8
 """Length of ``out``."""
+N_TRACE = N_OUT + 1
+"""A round's row in :func:`play_shoe`'s trace: ``out``, then the next
+position in the shoe."""
 N_WORK = 16
 """Length of the scratch array ``work``."""
 
-CODE_VALUES = np.array(
-    [min(code // 4 + 2, 10) if code // 4 < 12 else 1 for code in range(52)],
-    dtype=np.int8,
-)
-"""Value index of each card code (0..51)."""
+CODE_VALUES: npt.NDArray[np.int8] = VALUE.astype(np.int8)
+"""Value index of each card code (0..51): :data:`croupier.odds.leaf.VALUE`."""
 
-# integer rule parameters ``ipar``
-I_BJ, I_WIN, I_21, I_SC21, I_SCWIN, I_INSPAY, I_INSMAX, I_REFUND = (
-    0,
-    2,
-    4,
-    6,
-    8,
-    10,
-    12,
-    14,
-)
-I_INS, I_SURR, I_DAS, I_SPLIT, I_ACES, I_SCDBL, I_SCSPLIT = (
-    16,
-    17,
-    18,
-    19,
-    20,
-    21,
-    22,
-)
-I_COLLECT, I_HALFUP = 23, 24
-N_IPAR = 25
+# The rule vector: one entry per option (see :func:`rule_vector`).
+R_BJ, R_WIN, R_21, R_SC21, R_SCWIN = 0, 1, 2, 3, 4
+R_INSPAY, R_INSMAX, R_INS, R_SURR, R_REFUND = 5, 6, 7, 8, 9
+R_DAS, R_SPLIT, R_ACES, R_SCDBL, R_SCSPLIT, R_COLLECT = 10, 11, 12, 13, 14, 15
+R_HALFUP = 16
+N_RULES = 17
+"""Entries of the rule vector."""
+
+
+def _exact(value: object) -> Fraction:
+    numerator = getattr(value, "numerator", None)
+    denominator = getattr(value, "denominator", None)
+    if isinstance(numerator, int) and isinstance(denominator, int):
+        return Fraction(numerator, denominator)
+    return Fraction(int(bool(value)))
+
+
+def rule_vector(rules: DoubleBackJackRules) -> tuple[Fraction, ...]:
+    """The options as exact numbers, entry ``R_*`` (flags 0 or 1).
+
+    Payouts are the net per unit of the wager, ``insurance_max`` and
+    ``surrender_refund`` the fractions of the wager; ``R_SPLIT`` is 1
+    when a pair may be split once.
+    """
+    values = (
+        rules.blackjack_payout,
+        rules.win_payout,
+        rules.twenty_one_payout,
+        rules.second_chance_21_payout,
+        rules.second_chance_win_payout,
+        rules.insurance_payout,
+        rules.insurance_max,
+        rules.insurance,
+        rules.surrender,
+        rules.surrender_refund,
+        rules.double_after_split,
+        rules.max_split_hands >= 2,
+        rules.split_aces_may_draw,
+        rules.second_chance_on_doubled,
+        rules.second_chance_on_split,
+        rules.collect_busts_at_once,
+        rules.rounding is Rounding.HALF_UP,
+    )
+    return tuple(_exact(value) for value in values)
+
+
+def float_parameters(rules: DoubleBackJackRules) -> npt.NDArray[np.float64]:
+    """The rule vector as floats (the solver's ``par``)."""
+    return np.array([float(v) for v in rule_vector(rules)], np.float64)
+
+
+def integer_parameters(rules: DoubleBackJackRules) -> npt.NDArray[np.int64]:
+    """The rule vector as numerator, denominator pairs (``ipar``)."""
+    pairs = [(v.numerator, v.denominator) for v in rule_vector(rules)]
+    return np.array(pairs, dtype=np.int64).reshape(-1)
+
 
 C_BJ, C_DEALER_BJ, C_SURRENDER, C_SPLIT = 0, 1, 2, 3
 C_PAID, C_WIN, C_PUSH, C_LOSE, C_PUSH22 = 4, 5, 6, 7, 8
@@ -109,22 +160,35 @@ C_DECLINED, C_DECLINED22, C_SC_OVER, C_SC21 = 9, 10, 11, 12
 C_SC_WIN, C_SC_PUSH, C_SC_LOSE, C_SC_PUSH22 = 13, 14, 15, 16
 C_DOUBLED, C_INSURED = 32, 64
 N_CATEGORIES = 128
+"""Outcome categories (bit 5 doubled, bit 6 insured)."""
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = 0, 1, 2, 3, 4
 PLAYING, STANDING, SETTLED = 0, 1, 2
 
 
-@njit(cache=True)
-def _winnings(amount: int, ipar: np.ndarray, at: int) -> int:
-    num = amount * ipar[at]
-    den = ipar[at + 1]
+@jit
+def _on(ipar: np.ndarray, entry: int) -> bool:
+    """Whether the flag ``entry`` of the rule vector is set."""
+    return bool(ipar[2 * entry] != 0)
+
+
+@jit
+def _share(amount: int, ipar: np.ndarray, entry: int) -> int:
+    """``amount`` times the fraction ``entry``, rounded down."""
+    return int(amount * ipar[2 * entry] // ipar[2 * entry + 1])
+
+
+@jit
+def _winnings(amount: int, ipar: np.ndarray, entry: int) -> int:
+    num = amount * ipar[2 * entry]
+    den = ipar[2 * entry + 1]
     whole = num // den
-    if ipar[I_HALFUP] == 1 and 2 * (num - whole * den) >= den:
+    if _on(ipar, R_HALFUP) and 2 * (num - whole * den) >= den:
         whole += 1
     return int(whole)
 
 
-@njit(cache=True)
+@jit
 def _draw(shoe: np.ndarray, st: np.ndarray) -> int:
     pos = st[0]
     if pos >= shoe.shape[0]:
@@ -134,7 +198,7 @@ def _draw(shoe: np.ndarray, st: np.ndarray) -> int:
     return int(shoe[pos])
 
 
-@njit(cache=True)
+@jit
 def _decide(
     default: int, forced: np.ndarray, dlog: np.ndarray, out: np.ndarray
 ) -> int:
@@ -146,7 +210,7 @@ def _decide(
     return int(code)
 
 
-@njit(cache=True)
+@jit
 def play_round(
     shoe: np.ndarray,
     pos: int,
@@ -186,12 +250,12 @@ def play_round(
     b = _draw(shoe, st)
     hole = _draw(shoe, st)
     if (a == 1 and b == 10) or (a == 10 and b == 1):
-        out[O_MAIN] = _winnings(unit, ipar, I_BJ)
+        out[O_MAIN] = _winnings(unit, ipar, R_BJ)
         out[O_CATEGORY] = C_BJ
         return -1 if st[1] else st[0]
     insured = 0
-    if up == 1 and ipar[I_INS] == 1:
-        amount = unit * ipar[I_INSMAX] // ipar[I_INSMAX + 1]
+    if up == 1 and _on(ipar, R_INS):
+        amount = _share(unit, ipar, R_INSMAX)
         code = _decide(
             D_INSURANCE if ins[a, b] == 1 else D_NO_INSURANCE,
             forced,
@@ -206,7 +270,7 @@ def play_round(
         if up + hole == 11:
             out[O_MAIN] = -unit
             if insured:
-                out[O_INS] = _winnings(insured, ipar, I_INSPAY)
+                out[O_INS] = _winnings(insured, ipar, R_INSPAY)
             out[O_CATEGORY] = C_DEALER_BJ + cat_ins
             return -1 if st[1] else st[0]
         if insured:
@@ -222,16 +286,16 @@ def play_round(
             v = _draw(shoe, st)
             hard[h] += v
             ace[h] = 1 if (ace[h] == 1 or v == 1) else 0
-            t = _eff(hard[h], ace[h] == 1)
+            t = soft_total(hard[h], ace[h])
             if t == 21:
-                out[O_MAIN + h] = _winnings(stake[h], ipar, I_21)
+                out[O_MAIN + h] = _winnings(stake[h], ipar, R_21)
                 status[h] = SETTLED
-            elif a == 1 and ipar[I_ACES] == 0:
+            elif a == 1 and not _on(ipar, R_ACES):
                 status[h] = STANDING
                 total[h] = t
         first = True
         while status[h] == PLAYING:
-            t = _eff(hard[h], ace[h] == 1)
+            t = soft_total(hard[h], ace[h])
             if first and not split:
                 code = _decide(fd[a, b, up], forced, dlog, out)
             elif first:
@@ -241,7 +305,7 @@ def play_round(
                 code = _decide(HIT if hit == 1 else STAND, forced, dlog, out)
             first = False
             if code == SURRENDER:
-                refund = stake[h] * ipar[I_REFUND] // ipar[I_REFUND + 1]
+                refund = _share(stake[h], ipar, R_REFUND)
                 out[O_MAIN] = refund - stake[h]
                 out[O_CATEGORY] = C_SURRENDER + cat_ins
                 return -1 if st[1] else st[0]
@@ -257,11 +321,11 @@ def play_round(
                 v = _draw(shoe, st)
                 hard[0] += v
                 ace[0] = 1 if (ace[0] == 1 or v == 1) else 0
-                t0 = _eff(hard[0], ace[0] == 1)
+                t0 = soft_total(hard[0], ace[0])
                 if t0 == 21:
-                    out[O_MAIN] = _winnings(stake[0], ipar, I_21)
+                    out[O_MAIN] = _winnings(stake[0], ipar, R_21)
                     status[0] = SETTLED
-                elif a == 1 and ipar[I_ACES] == 0:
+                elif a == 1 and not _on(ipar, R_ACES):
                     status[0] = STANDING
                     total[0] = t0
                 first = True
@@ -276,14 +340,14 @@ def play_round(
             v = _draw(shoe, st)
             hard[h] += v
             ace[h] = 1 if (ace[h] == 1 or v == 1) else 0
-            t = _eff(hard[h], ace[h] == 1)
+            t = soft_total(hard[h], ace[h])
             if t == 21:
-                out[O_MAIN + h] = _winnings(stake[h], ipar, I_21)
+                out[O_MAIN + h] = _winnings(stake[h], ipar, R_21)
                 status[h] = SETTLED
             elif hard[h] > 21:
                 offered = not (
-                    doubled[h] == 1 and ipar[I_SCDBL] == 0
-                ) and not (split and ipar[I_SCSPLIT] == 0)
+                    doubled[h] == 1 and not _on(ipar, R_SCDBL)
+                ) and not (split and not _on(ipar, R_SCSPLIT))
                 code = D_NO_SECOND_CHANCE
                 if offered:
                     take = scd[a, b, up, hard[h]] == 1
@@ -303,11 +367,11 @@ def play_round(
                         out[O_SC + h] = -sc[h]
                         status[h] = SETTLED
                     elif x == 21:
-                        out[O_SC + h] = _winnings(sc[h], ipar, I_SC21)
+                        out[O_SC + h] = _winnings(sc[h], ipar, R_SC21)
                         status[h] = SETTLED
                     else:
                         status[h] = STANDING
-                elif ipar[I_COLLECT] == 1:
+                elif _on(ipar, R_COLLECT):
                     out[O_MAIN + h] = -stake[h]
                     status[h] = SETTLED
                 else:
@@ -324,11 +388,11 @@ def play_round(
     if standing:
         dh = up + hole
         dace = up == 1 or hole == 1
-        while _eff(dh, dace) < 17:
+        while not dealer_stands(dh, dace):
             v = _draw(shoe, st)
             dh += v
             dace = dace or v == 1
-        dealer = _eff(dh, dace)
+        dealer = soft_total(dh, dace)
     for i in range(nhands):
         if status[i] != STANDING or dealer == 22:
             continue
@@ -337,9 +401,9 @@ def play_round(
             out[O_MAIN + i] = -stake[i]
         elif dealer > 21 or p > dealer:
             if sc[i] > 0:
-                out[O_SC + i] = _winnings(sc[i], ipar, I_SCWIN)
+                out[O_SC + i] = _winnings(sc[i], ipar, R_SCWIN)
             else:
-                out[O_MAIN + i] = _winnings(stake[i], ipar, I_WIN)
+                out[O_MAIN + i] = _winnings(stake[i], ipar, R_WIN)
         elif p < dealer:
             out[O_MAIN + i] = -stake[i]
             out[O_SC + i] = -sc[i]
@@ -354,7 +418,7 @@ def play_round(
     return -1 if st[1] else st[0]
 
 
-@njit(cache=True)
+@jit
 def _category(
     status: int, total: int, has_sc: bool, hard: int, dealer: int
 ) -> int:
@@ -373,7 +437,7 @@ def _category(
     return C_SC_LOSE if has_sc else C_LOSE
 
 
-@njit(cache=True)
+@jit
 def shuffle(shoe: np.ndarray, rng: np.random.Generator) -> None:
     """Fisher-Yates shuffle of ``shoe`` in place from ``rng``.
 
@@ -390,12 +454,12 @@ def shuffle(shoe: np.ndarray, rng: np.random.Generator) -> None:
         shoe[j] = tmp
 
 
-@njit(cache=True)
-def simulate_shoes(
-    rng: np.random.Generator,
-    rounds: int,
-    decks: int,
+@jit
+def play_shoe(
+    shoe: np.ndarray,
+    pos: int,
     cut: int,
+    rounds: int,
     unit: int,
     ipar: np.ndarray,
     fd: np.ndarray,
@@ -406,26 +470,27 @@ def simulate_shoes(
     sums: np.ndarray,
     cat_count: np.ndarray,
     cat_net: np.ndarray,
+    trace: np.ndarray,
 ) -> int:
-    """Play ``rounds`` rounds through shoes; return 0, or 1 if a shoe ran out.
+    """Play rounds from ``shoe[pos:]`` until the cover card comes out.
 
-    ``sums`` receives (count, total, total of squares) of the box's net
-    per round (all its wagers, minor units of an initial ``unit``);
-    ``cat_count``/``cat_net`` count rounds and sum nets per category.
+    The cover card lies above ``shoe[cut]``: the round that takes that
+    card is the shoe's last (591.7(d)). At most ``rounds`` rounds, by
+    the strategy tables. ``sums`` receives (count, total, total of
+    squares) of the box's net per round (all its wagers, minor units of
+    an initial ``unit``); ``cat_count``/``cat_net`` count rounds and sum
+    nets per category. Row ``r`` of ``trace`` (while there are rows)
+    receives round ``r``'s ``out`` and the position after it. Returns
+    the rounds played, or -1 if the shoe ran out of cards.
     """
-    n = 52 * decks
-    shoe = np.empty(n, dtype=np.int8)
-    for i in range(n):
-        shoe[i] = CODE_VALUES[i % 52]
     forced = np.empty(0, dtype=np.int8)
     dlog = np.empty(0, dtype=np.int8)
     out = np.zeros(N_OUT, dtype=np.int64)
     work = np.zeros(N_WORK, dtype=np.int64)
-    shuffle(shoe, rng)
-    pos = 1  # 591.7(c): the first card of the batch is burnt
     total = 0
     total_sq = 0
-    for _ in range(rounds):
+    played = 0
+    while played < rounds:
         new = play_round(
             shoe,
             pos,
@@ -442,19 +507,73 @@ def simulate_shoes(
             work,
         )
         if new < 0:
-            return 1
+            return -1
         net = out[0] + out[1] + out[2] + out[3] + out[4]
         total += net
         total_sq += net * net
         cat = out[O_CATEGORY]
         cat_count[cat] += 1
         cat_net[cat] += net
+        if played < trace.shape[0]:
+            trace[played, :N_OUT] = out
+            trace[played, N_OUT] = new
+        played += 1
         if new > cut:  # the cover card came out during this round (d)
-            shuffle(shoe, rng)
-            pos = 1
-        else:
-            pos = new
-    sums[0] += rounds
+            break
+        pos = new
+    sums[0] += played
     sums[1] += total
     sums[2] += total_sq
+    return played
+
+
+@jit
+def simulate_shoes(
+    rng: np.random.Generator,
+    rounds: int,
+    batch: np.ndarray,
+    cut: int,
+    unit: int,
+    ipar: np.ndarray,
+    fd: np.ndarray,
+    ins: np.ndarray,
+    hs: np.ndarray,
+    spd: np.ndarray,
+    scd: np.ndarray,
+    sums: np.ndarray,
+    cat_count: np.ndarray,
+    cat_net: np.ndarray,
+) -> int:
+    """Play ``rounds`` rounds through shoes; return 0, or 1 if a shoe ran out.
+
+    ``batch`` is the shoe's cards as value indices (shuffled in place):
+    each shoe is shuffled, its first card burnt (591.7(c)), and played
+    by :func:`play_shoe` (which fills ``sums``, ``cat_count`` and
+    ``cat_net``) until the cover card ``cut`` cards from the top comes
+    out.
+    """
+    trace = np.zeros((0, N_TRACE), dtype=np.int64)
+    done = 0
+    while done < rounds:
+        shuffle(batch, rng)
+        played = play_shoe(
+            batch,
+            1,  # 591.7(c): the first card of the batch is burnt
+            cut,
+            rounds - done,
+            unit,
+            ipar,
+            fd,
+            ins,
+            hs,
+            spd,
+            scd,
+            sums,
+            cat_count,
+            cat_net,
+            trace,
+        )
+        if played < 0:
+            return 1
+        done += played
     return 0

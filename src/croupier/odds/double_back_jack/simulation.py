@@ -4,26 +4,30 @@
 whole net per round, wager ``blackjack``); :func:`play_one_round` plays
 one round from a given stack of cards, by the strategy or by a given
 sequence of decisions, and returns every wager's net, so that the kernel
-can be checked settlement by settlement against the engine.
+can be checked settlement by settlement against the engine;
+:func:`prepared_shoe` and :func:`shoe_rounds` expose the shoe loop (the
+shuffle, the 591.7(c) burn, the rounds up to the cover card) for the
+same check over whole shoes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 
 from croupier.cards import Card
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
-from croupier.money import Odds, Rounding
 from croupier.odds.report import WagerSums
 
 from .analysis import Solution, solve
 from .kernels import (
     CODE_VALUES,
+    N_CATEGORIES,
     N_OUT,
+    N_TRACE,
     N_WORK,
     O_CATEGORY,
     O_DECISIONS,
@@ -31,7 +35,10 @@ from .kernels import (
     O_INS,
     O_MAIN,
     O_SC,
+    integer_parameters,
     play_round,
+    play_shoe,
+    shuffle,
     simulate_shoes,
 )
 
@@ -39,10 +46,14 @@ __all__ = [
     "DECISION_NAMES",
     "UNIT",
     "RoundResult",
+    "ShoeRound",
     "category_label",
+    "cover_position",
     "integer_parameters",
     "play_one_round",
+    "prepared_shoe",
     "run_chunk",
+    "shoe_rounds",
     "warm_up",
 ]
 
@@ -97,34 +108,9 @@ def category_label(code: int) -> str:
     return label
 
 
-def _pair(value: Odds | Fraction) -> list[int]:
-    if isinstance(value, Odds):
-        return [value.numerator, value.denominator]
-    return [value.numerator, value.denominator]
-
-
-def integer_parameters(rules: DoubleBackJackRules) -> np.ndarray:
-    """The kernel's integer rule vector (see :mod:`.kernels`)."""
-    values = [
-        *_pair(rules.blackjack_payout),
-        *_pair(rules.win_payout),
-        *_pair(rules.twenty_one_payout),
-        *_pair(rules.second_chance_21_payout),
-        *_pair(rules.second_chance_win_payout),
-        *_pair(rules.insurance_payout),
-        *_pair(rules.insurance_max),
-        *_pair(rules.surrender_refund),
-        int(rules.insurance),
-        int(rules.surrender),
-        int(rules.double_after_split),
-        rules.max_split_hands,
-        int(rules.split_aces_may_draw),
-        int(rules.second_chance_on_doubled),
-        int(rules.second_chance_on_split),
-        int(rules.collect_busts_at_once),
-        int(rules.rounding is Rounding.HALF_UP),
-    ]
-    return np.array(values, dtype=np.int64)
+def cover_position(rules: DoubleBackJackRules) -> int:
+    """Cards above the cover card in a full shoe (the engine's rounding)."""
+    return int(52 * rules.decks * rules.penetration)
 
 
 def _strategy(
@@ -151,14 +137,13 @@ def run_chunk(
     )
     fd, ins, hs, spd, scd = _strategy(solve(rules))
     sums = np.zeros(3, dtype=np.int64)
-    cat_count = np.zeros(128, dtype=np.int64)
-    cat_net = np.zeros(128, dtype=np.int64)
-    cut = int(52 * rules.decks * rules.penetration)
+    cat_count = np.zeros(N_CATEGORIES, dtype=np.int64)
+    cat_net = np.zeros(N_CATEGORIES, dtype=np.int64)
     failed = simulate_shoes(
         rng,
         rounds,
-        rules.decks,
-        cut,
+        np.tile(CODE_VALUES, rules.decks),
+        cover_position(rules),
         UNIT,
         integer_parameters(rules),
         fd,
@@ -254,6 +239,17 @@ def play_one_round(
     if used < 0:
         msg = "the stack ran out of cards"
         raise ValueError(msg)
+    count = int(out[O_DECISIONS])
+    return RoundResult(
+        nets=_nets(out),
+        cards_used=used,
+        decisions=tuple(DECISION_NAMES[int(c)] for c in dlog[:count]),
+        category=category_label(int(out[O_CATEGORY])),
+    )
+
+
+def _nets(out: npt.NDArray[np.int64]) -> dict[tuple[str, int], int]:
+    """The placed wagers' nets of a kernel round's ``out``."""
     flags = int(out[O_FLAGS])
     nets: dict[tuple[str, int], int] = {("blackjack", 0): int(out[O_MAIN])}
     if flags & 1:
@@ -263,10 +259,84 @@ def play_one_round(
             nets[("second_chance", hand)] = int(out[O_SC + hand])
     if flags & 8:
         nets[("insurance", 0)] = int(out[O_INS])
-    count = int(out[O_DECISIONS])
-    return RoundResult(
-        nets=nets,
-        cards_used=used,
-        decisions=tuple(DECISION_NAMES[int(c)] for c in dlog[:count]),
-        category=category_label(int(out[O_CATEGORY])),
+    return nets
+
+
+def prepared_shoe(
+    rules: DoubleBackJackRules, rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
+    """A full shoe of card codes shuffled by the simulator's kernel.
+
+    Top first; the cover card belongs at :func:`cover_position` and the
+    first card is the one the 591.7(c) burn takes. The shuffle moves
+    cards by position only, so :func:`run_chunk` (which shuffles value
+    indices) deals the values of exactly these codes from the same
+    generator state.
+    """
+    codes = np.tile(np.arange(52, dtype=np.int64), rules.decks)
+    shuffle(codes, rng)
+    return codes
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeRound:
+    """One round of a shoe as the simulator's shoe loop played it."""
+
+    start: int
+    """Index in the shoe of the round's first card."""
+    end: int
+    """Index of the first card after the round."""
+    nets: dict[tuple[str, int], int]
+    """Net per placed wager, keyed ``(wager, hand)``, minor units."""
+    category: str
+    """The return-table category of the round."""
+
+
+def shoe_rounds(
+    rules: DoubleBackJackRules,
+    codes: Sequence[int],
+    *,
+    amount: int = UNIT,
+) -> list[ShoeRound]:
+    """The rounds the shoe loop plays from a prepared shoe, in order.
+
+    ``codes`` as :func:`prepared_shoe` returns them: one card is burnt,
+    then rounds (by the strategy) until the cover card comes out.
+    """
+    shoe = CODE_VALUES[np.asarray(codes, dtype=np.int64)]
+    trace = np.zeros((shoe.shape[0], N_TRACE), dtype=np.int64)
+    fd, ins, hs, spd, scd = _strategy(solve(rules))
+    played = play_shoe(
+        shoe,
+        1,
+        cover_position(rules),
+        shoe.shape[0],
+        amount,
+        integer_parameters(rules),
+        fd,
+        ins,
+        hs,
+        spd,
+        scd,
+        np.zeros(3, dtype=np.int64),
+        np.zeros(N_CATEGORIES, dtype=np.int64),
+        np.zeros(N_CATEGORIES, dtype=np.int64),
+        trace,
     )
+    if played < 0:
+        msg = "the shoe ran out of cards"
+        raise ValueError(msg)
+    rounds: list[ShoeRound] = []
+    start = 1
+    for row in trace[:played]:
+        end = int(row[N_OUT])
+        rounds.append(
+            ShoeRound(
+                start=start,
+                end=end,
+                nets=_nets(row[:N_OUT]),
+                category=category_label(int(row[O_CATEGORY])),
+            )
+        )
+        start = end
+    return rounds

@@ -40,6 +40,24 @@ import numpy as np
 from numba import njit
 
 from .dealer import BJ, N_DEALER, dealer_distribution
+from .kernels import (
+    R_21,
+    R_ACES,
+    R_BJ,
+    R_COLLECT,
+    R_DAS,
+    R_INS,
+    R_INSMAX,
+    R_INSPAY,
+    R_REFUND,
+    R_SC21,
+    R_SCDBL,
+    R_SCSPLIT,
+    R_SCWIN,
+    R_SPLIT,
+    R_SURR,
+    R_WIN,
+)
 
 __all__ = [
     "DOUBLE",
@@ -78,18 +96,12 @@ Within a block of 14: 0 paid 21 at once; 1-5 stood on 16 or less, 17,
 less, 17, 18, 19, 20. States 14-27 are the same for a doubled hand.
 """
 
-# Rule parameters (float64 array ``par``).
-P_BJ, P_WIN, P_21, P_SC21, P_SCWIN = 0, 1, 2, 3, 4
-P_INSPAY, P_INSMAX, P_INS, P_SURR, P_REFUND = 5, 6, 7, 8, 9
-P_DAS, P_SPLIT, P_ACES_DRAW, P_SC_DBL, P_SC_SPLIT, P_COLLECT = (
-    10,
-    11,
-    12,
-    13,
-    14,
-    15,
-)
-N_PAR = 16
+# Rule parameters (float64 array ``par``): the entries of the rule
+# vector of :func:`.kernels.rule_vector`, one layout for both encodings.
+P_BJ, P_WIN, P_21, P_SC21, P_SCWIN = R_BJ, R_WIN, R_21, R_SC21, R_SCWIN
+P_INSPAY, P_INSMAX, P_INS, P_SURR = R_INSPAY, R_INSMAX, R_INS, R_SURR
+P_REFUND, P_DAS, P_SPLIT, P_ACES_DRAW = R_REFUND, R_DAS, R_SPLIT, R_ACES
+P_SC_DBL, P_SC_SPLIT, P_COLLECT = R_SCDBL, R_SCSPLIT, R_COLLECT
 
 S_PAID, S_DECLINED, S_SC_OVER, S_SC21 = 0, 6, 7, 8
 
