@@ -2,8 +2,9 @@
 
 A :class:`Ref` names a subsection of 58 Pa. Code, such as ``591.7(l)(2)``.
 The registry maps each lettered subsection of the four seed sections to
-the code that carries it out (via :func:`implements`) and, through test
-names like ``test_591_7_l_...``, to the tests that prove it.
+the code that carries it out (via :func:`implements`); the tests that
+prove it carry ``@pytest.mark.proves("591.7(l)(2)")`` (see
+:mod:`croupier.coverage`).
 
 The one-line summaries in :data:`SEED_SUBSECTIONS` are this project's own
 paraphrases, not regulation text.
