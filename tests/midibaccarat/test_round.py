@@ -32,7 +32,7 @@ from croupier.games.midibaccarat import (
     Phase,
     prepare_new_shoe,
 )
-from croupier.games.midibaccarat.round import TRANSITIONS
+from croupier.games.midibaccarat.phases import TRANSITIONS
 from croupier.hands.baccarat import play_coup
 from croupier.money import Odds, Outcome
 from croupier.registry import find_game

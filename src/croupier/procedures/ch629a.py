@@ -72,10 +72,6 @@ SECOND_COVER_MARGIN = 14
 DEALER = "dealer"
 
 
-def _ref(letter: str) -> Ref:
-    return Ref(SECTION, (letter,))
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CutCompleted(Event):
     """The cards above the cut's cover card, and it, went to the bottom."""
@@ -112,7 +108,7 @@ def shuffle(
     the table must be clear. After a manual shuffle the dealer leaves
     the stack feathered so that the floorperson can verify it.
     """
-    ref = _ref("a")
+    ref = Ref.parse("629a.5(a)")
     shoe.gather()
     if method is ShuffleMethod.PRESHUFFLED:
         return [
@@ -180,7 +176,7 @@ def offer_cut(
     >>> [(e.to, e.accepted) for e in offer_cut(log, [3, 8], accepting=[3])]
     [('seat 8', False), ('seat 3', True)]
     """
-    cite = ref if ref is not None else _ref("b")
+    cite = ref if ref is not None else Ref.parse("629a.5(b)")
     order = cut_order(occupied_seats)
     if after is not None:
         order = order[order.index(after) + 1 :] if after in order else []
@@ -219,7 +215,7 @@ def _verify_cut_position(size: int, position: int) -> None:
             f"{size - position} from the bottom is closer than "
             f"{CUT_MARGIN} cards to an end of the stack"
         )
-        raise ShoeError(msg, ref=_ref("c"))
+        raise ShoeError(msg, ref=Ref.parse("629a.5(c)"))
 
 
 def _verify_second_cover(size: int, from_bottom: int) -> None:
@@ -228,15 +224,15 @@ def _verify_second_cover(size: int, from_bottom: int) -> None:
             f"the second cover card {from_bottom} cards above the bottom is "
             f"closer than {SECOND_COVER_MARGIN} cards"
         )
-        raise ShoeError(msg, ref=_ref("d"))
+        raise ShoeError(msg, ref=Ref.parse("629a.5(d)"))
     if from_bottom > size:
         msg = f"only {size} cards in the stack, not {from_bottom}"
-        raise ShoeError(msg, ref=_ref("d"))
+        raise ShoeError(msg, ref=Ref.parse("629a.5(d)"))
 
 
 def verify_cut(shoe: Shoe, position: int) -> None:
     """Raise unless a cut ``position`` cards from the top is allowed."""
-    _verify_no_cover_cards(shoe, _ref("c"))
+    _verify_no_cover_cards(shoe, Ref.parse("629a.5(c)"))
     _verify_cut_position(len(shoe), position)
 
 
@@ -254,7 +250,7 @@ def cut(
     return [
         log.emit(
             CoverCardInserted,
-            ref=_ref("c"),
+            ref=Ref.parse("629a.5(c)"),
             position=position,
             purpose="cut",
             by=by,
@@ -268,7 +264,7 @@ def complete_cut(shoe: Shoe, log: EventLog) -> list[Event]:
 
     The cut's cover card thus ends as the bottom item of the stack.
     """
-    ref = _ref("d")
+    ref = Ref.parse("629a.5(d)")
     covers = [i for i, item in enumerate(shoe.stack) if item is COVER_CARD]
     if len(covers) != 1:
         msg = f"expected one cover card in the stack, found {len(covers)}"
@@ -299,7 +295,7 @@ def insert_second_cover_card(
     Refused (stack unchanged) closer than 14 cards to the bottom. When
     it comes out, the shoe ends after that round.
     """
-    ref = _ref("d")
+    ref = Ref.parse("629a.5(d)")
     _verify_second_cover(len(shoe), from_bottom)
     index = _index_above_bottom(shoe, from_bottom)
     shoe.insert_cover_card(index)
@@ -321,7 +317,7 @@ def _chosen_position(size: int, rng: Rng, position: int | None) -> int:
     span = size - 2 * CUT_MARGIN + 1
     if span < 1:
         msg = f"a stack of {size} cards is too small to cut"
-        raise ShoeError(msg, ref=_ref("c"))
+        raise ShoeError(msg, ref=Ref.parse("629a.5(c)"))
     return CUT_MARGIN + rng.randbelow(span)
 
 
@@ -346,7 +342,7 @@ def recut(
     (d) again. INFER: "next person entitled" read as the next seat in
     the (b) order, without wrapping back to seats that already declined.
     """
-    ref = _ref("e")
+    ref = Ref.parse("629a.5(e)")
     source = rng if rng is not None else SecureRng()
     seats = list(occupied_seats)
     after = (
@@ -430,7 +426,7 @@ def burn_count(card: Card) -> int:
     """
     if card.is_joker:
         msg = "a joker has no face value for the burn"
-        raise ShoeError(msg, ref=_ref("f"))
+        raise ShoeError(msg, ref=Ref.parse("629a.5(f)"))
     if card.rank == Rank.ACE:
         return 1
     return min(int(card.rank), 10)
@@ -449,7 +445,7 @@ def burn_new_shoe(
     moves: a shoe too short for the burn raises
     :class:`~croupier.errors.ShoeExhaustedError`, shoe unchanged.
     """
-    ref = _ref("f")
+    ref = Ref.parse("629a.5(f)")
     cards = shoe.cards_in_stack()
     if not cards:
         msg = "the shoe is empty: no card to expose for the burn"

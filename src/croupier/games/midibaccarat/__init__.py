@@ -28,12 +28,9 @@ from collections.abc import Callable
 from croupier.errors import RulesError
 from croupier.events import Event, EventLog
 from croupier.games.midibaccarat.commission_free import CommissionFreeRound
+from croupier.games.midibaccarat.phases import PHASES, TRANSITIONS, Phase
 from croupier.games.midibaccarat.refs import MAX_SEATS
-from croupier.games.midibaccarat.round import (
-    TRANSITIONS,
-    MidibaccaratRound,
-    Phase,
-)
+from croupier.games.midibaccarat.round import MidibaccaratRound
 from croupier.games.midibaccarat.rules import (
     BaccaratRules,
     CommissionFreeRule,
@@ -49,6 +46,7 @@ from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
 __all__ = [
+    "PHASES",
     "BaccaratRules",
     "CommissionFreeRound",
     "CommissionFreeRule",

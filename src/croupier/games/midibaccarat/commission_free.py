@@ -33,6 +33,8 @@ class CommissionFreeRound(MidibaccaratRound):
         Wager.DRAGON7,
         Wager.PANDA8,
     )
+    rules: CommissionFreeRules
+    """The Rules Submission in force, with the commission-free type."""
 
     def __init__(
         self,
@@ -43,24 +45,22 @@ class CommissionFreeRound(MidibaccaratRound):
         new_shoe: bool = True,
     ) -> None:
         super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
-        self.cf: CommissionFreeRules = rules
-        """The options, typed for the commission-free form."""
 
     def allowed_wagers(self) -> tuple[str, ...]:
         """Wager names these rules allow, Dragon 7 and Panda 8 included."""
         names = list(super().allowed_wagers())
-        if self.cf.dragon7_offered:
+        if self.rules.dragon7_offered:
             names.append(Wager.DRAGON7)
-        if self.cf.panda8_offered:
+        if self.rules.panda8_offered:
             names.append(Wager.PANDA8)
         return tuple(names)
 
     def _verdict(self, wager: Wager, amount: int) -> Verdict:
-        coup, rounding = self.coup, self.cf.rounding
+        coup, rounding = self.coup, self.rules.rounding
         if wager is Wager.DRAGON7:
             if coup.is_dragon7:
                 return win(
-                    self.cf.dragon7_payout,
+                    self.rules.dragon7_payout,
                     amount,
                     rounding,
                     REF_COMMISSION_FREE,
@@ -69,7 +69,7 @@ class CommissionFreeRound(MidibaccaratRound):
         if wager is Wager.PANDA8:
             if coup.is_panda8:
                 return win(
-                    self.cf.panda8_payout,
+                    self.rules.panda8_payout,
                     amount,
                     rounding,
                     REF_COMMISSION_FREE,
@@ -80,8 +80,8 @@ class CommissionFreeRound(MidibaccaratRound):
     @implements("629b.2")
     def _banker_win(self, amount: int) -> Verdict:
         """No commission; the D11 rule takes the edge instead."""
-        coup, rounding = self.coup, self.cf.rounding
-        rule = self.cf.commission_free_rule
+        coup, rounding = self.coup, self.rules.rounding
+        rule = self.rules.commission_free_rule
         if rule is CommissionFreeRule.DRAGON7_PUSH and coup.is_dragon7:
             return push(REF_COMMISSION_FREE)
         six = 6
@@ -90,9 +90,9 @@ class CommissionFreeRound(MidibaccaratRound):
             and coup.banker_count == six
         ):
             return win(
-                self.cf.banker_six_payout,
+                self.rules.banker_six_payout,
                 amount,
                 rounding,
                 REF_COMMISSION_FREE,
             )
-        return win(self.cf.banker_payout, amount, rounding, REF_PAYOUT)
+        return win(self.rules.banker_payout, amount, rounding, REF_PAYOUT)

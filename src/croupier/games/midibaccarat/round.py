@@ -12,29 +12,18 @@ pending` is always ``None``.
 >>> _ = rnd.deal()
 >>> rnd.hands(), [s.to_dict()["net"] for s in rnd.settlements]
 ({'player': ['9c', '5h', 'Kd'], 'banker': ['7d', '9s']}, [950])
+>>> rnd.is_over, rnd.can_deal()
+(True, False)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum, unique
-from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from croupier.cards import Card
-from croupier.errors import (
-    IllegalActionError,
-    RulesError,
-    WagerError,
-    WrongPhaseError,
-)
-from croupier.events import (
-    Announced,
-    CardExposed,
-    CardsCollected,
-    Event,
-    WagerPlaced,
-)
+from croupier.errors import IllegalActionError, RulesError
+from croupier.events import Announced, CardExposed, CardsCollected
 from croupier.games.midibaccarat.refs import (
     MAX_SEATS,
     REF_BANKER_STOOD,
@@ -75,11 +64,13 @@ from croupier.money import Odds, Outcome, Rounding, WagerKey
 from croupier.procedures.ch629a import burn_new_shoe
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import Action, Pending, Round, cards_text
+from croupier.round import Action, GameRound, Pending, StakeView, cards_text
 from croupier.shoe import Shoe
 
+from .phases import PHASES, Phase
+from .views import MidibaccaratView, visible
+
 __all__ = [
-    "TRANSITIONS",
     "MidibaccaratRound",
     "Phase",
     "Verdict",
@@ -89,44 +80,8 @@ __all__ = [
 ]
 
 
-@unique
-class Phase(StrEnum):
-    """Phases of a Midibaccarat round."""
-
-    WAGERING = "wagering"
-    """Wagers may be placed."""
-    INITIAL_DEAL = "initial_deal"
-    """No more bets; two cards to each hand (629a.8)."""
-    CALL = "call"
-    """Face-down option: the hands are called and turned (629a.9)."""
-    PERFECT_PAIRS = "perfect_pairs"
-    """Perfect Pairs wagers settled on the initial cards (629b.1)."""
-    THIRD_CARD = "third_card"
-    """Naturals and the third-card rules (629a.10)."""
-    SETTLEMENT = "settlement"
-    """Result announced; wagers paid, pushed or collected (629a.11)."""
-    COLLECTION = "collection"
-    """Cards to the discard bucket."""
-    COMPLETE = "complete"
-    """The round is over."""
-
-
-TRANSITIONS: MappingProxyType[Phase, frozenset[Phase]] = MappingProxyType(
-    {
-        Phase.WAGERING: frozenset({Phase.INITIAL_DEAL}),
-        Phase.INITIAL_DEAL: frozenset({Phase.CALL, Phase.PERFECT_PAIRS}),
-        Phase.CALL: frozenset({Phase.PERFECT_PAIRS}),
-        Phase.PERFECT_PAIRS: frozenset({Phase.THIRD_CARD}),
-        Phase.THIRD_CARD: frozenset({Phase.SETTLEMENT}),
-        Phase.SETTLEMENT: frozenset({Phase.COLLECTION}),
-        Phase.COLLECTION: frozenset({Phase.COMPLETE}),
-        Phase.COMPLETE: frozenset(),
-    }
-)
-"""The legal phase transitions."""
-
-HIDDEN = "??"
-"""How a face-down card appears in a view."""
+_MAIN_WAGERS = (Wager.PLAYER, Wager.BANKER, Wager.TIE)
+_PAIR_WAGERS = (Wager.PERFECT_PAIRS_PLAYER, Wager.PERFECT_PAIRS_BANKER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,18 +109,17 @@ def push(ref: Ref = REF_RESULT) -> Verdict:
     return Verdict(Outcome.PUSH, 0, ref)
 
 
-class MidibaccaratRound(Round):
-    """One round of Midibaccarat, dealt and settled in :meth:`deal`."""
+class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
+    """One round of Midibaccarat, dealt and settled in :meth:`deal`.
+
+    :class:`~.commission_free.CommissionFreeRound` derives from it: the
+    two games differ only in their wagers and in how a winning Banker
+    Wager is paid (:meth:`_banker_win`).
+    """
 
     game: ClassVar[str] = "midibaccarat"
     cover_card_ref: ClassVar[Ref | None] = REF_SECOND_COVER
-    wager_names: ClassVar[tuple[str, ...]] = (
-        Wager.PLAYER,
-        Wager.BANKER,
-        Wager.TIE,
-        Wager.PERFECT_PAIRS_PLAYER,
-        Wager.PERFECT_PAIRS_BANKER,
-    )
+    wager_names: ClassVar[tuple[str, ...]] = (*_MAIN_WAGERS, *_PAIR_WAGERS)
 
     def __init__(
         self,
@@ -175,10 +129,9 @@ class MidibaccaratRound(Round):
         rng: Rng | None = None,
         new_shoe: bool = True,
     ) -> None:
-        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
-        self.options: BaccaratRules = rules
-        """The options, typed for this game."""
-        self._phase = Phase.WAGERING
+        super().__init__(
+            rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe, phases=PHASES
+        )
         self.player: list[Card] = []
         """The Player's Hand, in dealing order."""
         self.banker: list[Card] = []
@@ -189,26 +142,9 @@ class MidibaccaratRound(Round):
             burn_new_shoe(
                 self.shoe, self.log, on_cover_card=self._on_cover_card
             )
-        self._enter(self._phase, REF_WAGERS)
+        self._open()
 
     # -- state ---------------------------------------------------------
-
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
-
-    def _go(self, phase: Phase, ref: Ref) -> None:
-        if phase not in TRANSITIONS[self._phase]:
-            msg = f"no transition from {self._phase} to {phase}"
-            raise WrongPhaseError(msg, ref=ref)
-        self._phase = phase
-        self._enter(phase, ref)
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the round is complete."""
-        return self._phase is Phase.COMPLETE
 
     @property
     def coup(self) -> Coup:
@@ -219,7 +155,7 @@ class MidibaccaratRound(Round):
         """Always ``None``: baccarat has no player decisions."""
         return None
 
-    def apply(self, action: Action) -> list[Event]:
+    def verify_action(self, action: Action) -> None:
         """Refuse: the drawing rules leave nothing to decide."""
         msg = (
             f"seat {action.seat} tried {action.name!r}: baccarat has no "
@@ -231,10 +167,9 @@ class MidibaccaratRound(Round):
 
     def allowed_wagers(self) -> tuple[str, ...]:
         """Wager names these rules allow."""
-        names = [Wager.PLAYER, Wager.BANKER, Wager.TIE]
-        if self.options.perfect_pairs_offered:
-            names += [Wager.PERFECT_PAIRS_PLAYER, Wager.PERFECT_PAIRS_BANKER]
-        return tuple(names)
+        if self.rules.perfect_pairs_offered:
+            return (*_MAIN_WAGERS, *_PAIR_WAGERS)
+        return _MAIN_WAGERS
 
     def _wager_ref(self, wager: str) -> Ref:
         if wager.startswith("perfect_pairs"):
@@ -244,30 +179,35 @@ class MidibaccaratRound(Round):
         return REF_WAGERS
 
     def verify_wager(self, seat: int, wager: str, amount: int) -> None:
-        """Raise unless ``seat`` may place ``amount`` on ``wager`` now."""
-        if self._phase is not Phase.WAGERING:
-            msg = f"no more bets: wager {wager!r} at seat {seat} refused"
-            raise WrongPhaseError(msg, ref=REF_NO_MORE_BETS)
-        if not 1 <= seat <= MAX_SEATS:
-            msg = f"no seat {seat}: the table has seats 1 to {MAX_SEATS}"
-            raise WagerError(msg, ref=REF_SEATS)
-        if wager not in self.allowed_wagers():
-            msg = f"wager {wager!r} is not offered; wagers are " + ", ".join(
-                self.allowed_wagers()
-            )
-            raise WagerError(msg, ref=self._wager_ref(wager))
-        if amount <= 0:
-            msg = f"a wager must be a positive amount, not {amount}"
-            raise WagerError(msg, ref=REF_WAGERS)
-        if WagerKey(seat, wager) in self.ledger.stakes:
-            msg = f"seat {seat} already has a {wager} wager"
-            raise WagerError(msg, ref=REF_WAGERS)
+        """Raise unless ``seat`` may place ``amount`` on ``wager`` now.
 
-    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
-        """Place a wager before the deal (629a.7, 629b.1(c))."""
-        self.verify_wager(seat, wager, amount)
-        key = WagerKey(seat, wager)
-        return self._record_wager(key, amount, self._wager_ref(wager))
+        Wagers are placed under 629a.7, Perfect Pairs under 629b.1(c).
+        """
+        self._verify_phase(
+            Phase.WAGERING,
+            "no more bets: wager {wager!r} at seat {seat} refused",
+            REF_NO_MORE_BETS,
+            wager=wager,
+            seat=seat,
+        )
+        self._verify_seat(
+            seat,
+            MAX_SEATS,
+            "no seat {seat}: the table has seats 1 to {seats}",
+            REF_SEATS,
+        )
+        self._verify_offered(
+            wager,
+            self.allowed_wagers(),
+            "wager {wager!r} is not offered; wagers are {known}",
+            self._wager_ref(wager),
+        )
+        self._verify_amount(amount, REF_WAGERS)
+        self._verify_new(
+            WagerKey(seat, wager),
+            "seat {seat} already has a {wager} wager",
+            REF_WAGERS,
+        )
 
     def _keys(self, names: tuple[str, ...]) -> list[WagerKey]:
         """Open wagers named ``names``, seat by seat, highest seat first.
@@ -281,27 +221,30 @@ class MidibaccaratRound(Round):
 
     # -- the round ---------------------------------------------------------
 
-    def deal(self) -> list[Event]:
+    def verify_deal(self) -> None:
+        """Raise unless the round is still taking wagers."""
+        self._verify_phase(
+            Phase.WAGERING,
+            "the round is past wagering ({phase})",
+            REF_NO_MORE_BETS,
+        )
+
+    def _run_deal(self) -> None:
         """Close wagering and run the whole round to the end."""
-        if self._phase is not Phase.WAGERING:
-            msg = f"the round is past wagering ({self._phase})"
-            raise WrongPhaseError(msg, ref=REF_NO_MORE_BETS)
-        start = len(self.log)
         self._initial_deal()
-        if self.options.dealing is Dealing.FACE_DOWN:
+        if self.rules.dealing is Dealing.FACE_DOWN:
             self._call_hands()
         self._settle_perfect_pairs()
         self._third_cards()
         self._settle_main()
         self._collect()
-        return list(self.log.events[start:])
 
     @implements("629a.8(c)")
     def _initial_deal(self) -> None:
         """No more bets, then P, B, P, B (face up or face down)."""
-        face_up = self.options.dealing is Dealing.FACE_UP
+        face_up = self.rules.dealing is Dealing.FACE_UP
         ref = REF_DEAL_FACE_UP if face_up else REF_DEAL_FACE_DOWN
-        self._go(Phase.INITIAL_DEAL, ref)
+        self._enter_phase(Phase.INITIAL_DEAL, ref)
         self.log.emit(Announced, ref=REF_NO_MORE_BETS, text="no more bets")
         for _ in range(2):
             for label, hand in (
@@ -322,31 +265,28 @@ class MidibaccaratRound(Round):
     @implements("629a.8(c)")
     def _call_hands(self) -> None:
         """Face-down option: call the Player's Hand, then turn the Banker's."""
-        self._go(Phase.CALL, REF_CALL)
+        self._enter_phase(Phase.CALL, REF_CALL)
         self._expose("player", self.player, REF_CALL)
         self._expose("banker", self.banker, REF_DEAL_FACE_DOWN)
 
     def _settle_perfect_pairs(self) -> None:
         """Settle Perfect Pairs wagers on the initial two cards (629b.1)."""
-        self._go(Phase.PERFECT_PAIRS, REF_PP_SETTLE)
+        self._enter_phase(Phase.PERFECT_PAIRS, REF_PP_SETTLE)
         hands = {
             Wager.PERFECT_PAIRS_PLAYER: self.player,
             Wager.PERFECT_PAIRS_BANKER: self.banker,
         }
-        names = (Wager.PERFECT_PAIRS_PLAYER, Wager.PERFECT_PAIRS_BANKER)
-        for key in self._keys(names):
+        for key in self._keys(_PAIR_WAGERS):
             amount = self.ledger.stakes[key]
             kind = pair_kind(hands[Wager(key.wager)][:2])
-            odds = (
-                None if kind is None else self.options.perfect_pairs.get(kind)
-            )
+            odds = None if kind is None else self.rules.perfect_pairs.get(kind)
             if odds is None:
                 verdict = lose(amount, REF_PERFECT_PAIRS)
             else:
                 verdict = win(
                     odds,
                     amount,
-                    self.options.rounding,
+                    self.rules.rounding,
                     REF_PERFECT_PAIRS,
                 )
             self._apply_verdict(key, verdict)
@@ -368,7 +308,7 @@ class MidibaccaratRound(Round):
         of 631a.11 and its Table 1, and a third card is dealt face up in
         both dealing options.
         """
-        self._go(Phase.THIRD_CARD, REF_THIRD_CARD)
+        self._enter_phase(Phase.THIRD_CARD, REF_THIRD_CARD)
         player, banker = point_count(self.player), point_count(self.banker)
         self.log.emit(
             Announced,
@@ -408,7 +348,7 @@ class MidibaccaratRound(Round):
 
     def _settle_main(self) -> None:
         """Announce the result and settle, highest seat first (ASSUMED)."""
-        self._go(Phase.SETTLEMENT, REF_RESULT)
+        self._enter_phase(Phase.SETTLEMENT, REF_RESULT)
         coup = self.coup
         self.log.emit(
             Announced,
@@ -427,13 +367,11 @@ class MidibaccaratRound(Round):
             self._apply_verdict(key, self._verdict(Wager(key.wager), amount))
 
     def _verdict(self, wager: Wager, amount: int) -> Verdict:
-        coup, rounding = self.coup, self.options.rounding
+        coup, rounding = self.coup, self.rules.rounding
         winner = coup.winner
         if wager is Wager.TIE:
             if winner is Winner.TIE:
-                return win(
-                    self.options.tie_payout, amount, rounding, REF_PAYOUT
-                )
+                return win(self.rules.tie_payout, amount, rounding, REF_PAYOUT)
             return lose(amount)
         side = Winner.PLAYER if wager is Wager.PLAYER else Winner.BANKER
         if winner is Winner.TIE:
@@ -441,26 +379,22 @@ class MidibaccaratRound(Round):
         if winner is not side:
             return lose(amount)
         if side is Winner.PLAYER:
-            return win(
-                self.options.player_payout, amount, rounding, REF_PAYOUT
-            )
+            return win(self.rules.player_payout, amount, rounding, REF_PAYOUT)
         return self._banker_win(amount)
 
     def _banker_win(self, amount: int) -> Verdict:
         """A winning Banker Wager: 19 to 20 by default, the rest commission."""
-        if not isinstance(self.options, MidibaccaratRules):
+        if not isinstance(self.rules, MidibaccaratRules):
             msg = "Midibaccarat needs MidibaccaratRules"
             raise RulesError(msg, key="banker_payout")
-        net = self.options.banker_payout.winnings(
-            amount, self.options.rounding
-        )
+        net = self.rules.banker_payout.winnings(amount, self.rules.rounding)
         return Verdict(
             Outcome.WIN, net, REF_PAYOUT, commission=max(0, amount - net)
         )
 
     def _collect(self) -> None:
         """Cards to the discard bucket, Player's then Banker's."""
-        self._go(Phase.COLLECTION, REF_RESULT)
+        self._enter_phase(Phase.COLLECTION, REF_RESULT)
         for label, hand in (("player", self.player), ("banker", self.banker)):
             self.shoe.discard_cards(hand)
             self.log.emit(
@@ -474,7 +408,7 @@ class MidibaccaratRound(Round):
                 text="the second cover card came out: last round of the "
                 "shoe; the cards are to be reshuffled",
             )
-        self._go(Phase.COMPLETE, REF_RESULT)
+        self._enter_phase(Phase.COMPLETE, REF_RESULT)
         self.ledger.verify()
 
     # -- what is seen --------------------------------------------------------
@@ -492,28 +426,35 @@ class MidibaccaratRound(Round):
             "banker": cards_text(self.banker),
         }
 
-    def _visible(self, label: str, hand: list[Card]) -> list[str]:
-        return [
-            HIDDEN if (label, i) in self._face_down else str(card)
-            for i, card in enumerate(hand)
-        ]
-
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> MidibaccaratView:
         """What ``seat`` (``None``: a spectator) may see; no hidden card."""
-        out: dict[str, Any] = {
-            "game": self.game,
-            "phase": self._phase.value,
-            "player": self._visible("player", self.player),
-            "banker": self._visible("banker", self.banker),
-            "cover_card_reached": self.cover_card_reached,
-        }
-        if not self._face_down:
-            out["player_count"] = point_count(self.player)
-            out["banker_count"] = point_count(self.banker)
-        out["layout"] = [
-            {"seat": k.seat, "wager": k.wager, "amount": amount}
+        layout = [
+            StakeView(seat=k.seat, wager=k.wager, amount=amount)
             for k, amount in sorted(self.ledger.stakes.items())
         ]
+        player = visible("player", self.player, self._face_down)
+        banker = visible("banker", self.banker, self._face_down)
+        out: MidibaccaratView
+        if self._face_down:
+            out = {
+                "game": self.game,
+                "phase": self._phase.value,
+                "player": player,
+                "banker": banker,
+                "cover_card_reached": self.cover_card_reached,
+                "layout": layout,
+            }
+        else:
+            out = {
+                "game": self.game,
+                "phase": self._phase.value,
+                "player": player,
+                "banker": banker,
+                "cover_card_reached": self.cover_card_reached,
+                "player_count": point_count(self.player),
+                "banker_count": point_count(self.banker),
+                "layout": layout,
+            }
         if seat is not None:
             out["seat"] = seat
             out["settlements"] = [
