@@ -8,6 +8,7 @@ Sub-commands: ``games``, ``rules``, ``scenario``, ``regs coverage``,
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 
 import typer
 
@@ -17,6 +18,7 @@ from croupier.cli.history import history_app
 from croupier.cli.play import demo, play
 from croupier.cli.regs import regs_app
 from croupier.cli.token import token_app
+from croupier.extras import MissingExtraError, extra_of
 
 __all__ = ["app", "main"]
 
@@ -49,13 +51,38 @@ _OPTIONAL = {
     "design": ("croupier.cli.design", "design"),
     "verify": ("croupier.cli.verify", "verify"),
     "rng-test": ("croupier.cli.rngtest", "rng_test"),
+    "protect": ("croupier.cli.protect", "protect"),
 }
+
+
+def _needs_extra(name: str, extra: str, module: str) -> Callable[..., None]:
+    """A stand-in for command ``name``: its extra is not installed."""
+
+    def missing(ctx: typer.Context) -> None:
+        del ctx
+        raise MissingExtraError(f"croupier {name}", extra, module)
+
+    missing.__doc__ = f"(not installed: pip install 'croupier[{extra}]')"
+    return missing
+
+
 for _name, (_module, _attr) in _OPTIONAL.items():
     try:
         _command = getattr(importlib.import_module(_module), _attr)
     except ModuleNotFoundError as _exc:
-        if _exc.name != _module:
-            raise
+        _extra = extra_of(_exc.name or "")
+        if _extra is None:
+            if _exc.name != _module:
+                raise
+            continue
+        _command = _needs_extra(_name, _extra, _exc.name or "")
+        app.command(
+            _name,
+            context_settings={
+                "allow_extra_args": True,
+                "ignore_unknown_options": True,
+            },
+        )(_command)
         continue
     app.command(_name)(_command)
 

@@ -1,0 +1,208 @@
+"""The protection report of a game: every analysis, assembled.
+
+:func:`build_report` runs each provider (effects of removal, counts,
+perfect play, known cards and edge sorting, the Double Back Jack card
+reader) on a game and its Rules Submission; :func:`to_markdown` writes
+the document committed under ``docs/protection/``, :func:`to_json` the
+same figures for ``--json``. A wager is *beatable* under these rules
+when some finding says so; the summary names it, by how much and the
+rule change that closes it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from croupier.protect.base import Finding, Section
+from croupier.protect.eor import eor_section
+from croupier.protect.model import ProtectError
+from croupier.protect.sections import (
+    ProtectSettings,
+    count_sections,
+    perfect_sections,
+)
+from croupier.rules import GameRules
+
+__all__ = [
+    "GAME_WAGERS",
+    "ProtectReport",
+    "build_report",
+    "to_json",
+    "to_markdown",
+]
+
+GAME_WAGERS: dict[str, tuple[str, ...]] = {
+    "midibaccarat": (
+        "player",
+        "banker",
+        "tie",
+        "perfect_pairs_player",
+        "perfect_pairs_banker",
+    ),
+    "midibaccarat-commission-free": (
+        "player",
+        "banker",
+        "tie",
+        "perfect_pairs_player",
+        "perfect_pairs_banker",
+        "dragon7",
+        "panda8",
+    ),
+    "21-baccarat": ("player", "banker", "tie", "bonus_player", "bonus_banker"),
+    "six-card-fortune-pai-gow": ("pai_gow", "fortune_bonus", "progressive"),
+    "double-back-jack": ("blackjack",),
+}
+"""The wagers each game's report covers (``WAGER`` must be one)."""
+
+_OTHERS = (
+    ("croupier.protect.known", "sections"),
+    ("croupier.protect.blackjack", "sections"),
+)
+"""The providers of helper KNOWN (points 4 and 5)."""
+
+Provider = Callable[[str, str | None, GameRules], list[Section]]
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectReport:
+    """A game's protection report."""
+
+    game: str
+    """The registry name."""
+    wager: str | None
+    """The one wager asked for, or None for all."""
+    rules: dict[str, object]
+    """The Rules Submission (every option)."""
+    changed: dict[str, object]
+    """The options that differ from the defaults."""
+    sections: tuple[Section, ...]
+    """Every analysis, in report order."""
+    missing: tuple[str, ...] = ()
+    """Providers that are not installed (named, never silently)."""
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding of every section."""
+        return [f for s in self.sections for f in s.findings]
+
+
+def _others() -> tuple[list[Provider], list[str]]:
+    found: list[Provider] = []
+    missing: list[str] = []
+    for module, attr in _OTHERS:
+        try:
+            found.append(getattr(importlib.import_module(module), attr))
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            missing.append(module)
+    return found, missing
+
+
+def build_report(
+    game: str,
+    wager: str | None,
+    rules: GameRules,
+    settings: ProtectSettings | None = None,
+    defaults: GameRules | None = None,
+) -> ProtectReport:
+    """Run every analysis of ``game`` (or of its one ``wager``)."""
+    settings = settings or ProtectSettings()
+    offered = GAME_WAGERS.get(game)
+    if offered is None:
+        msg = f"no protection report for {game!r}"
+        raise ProtectError(msg)
+    if wager is not None and wager not in offered:
+        msg = f"{game} has no wager {wager!r} (wagers: {', '.join(offered)})"
+        raise ProtectError(msg)
+    sections: list[Section] = []
+    if game != "double-back-jack" and wager != "pai_gow":
+        sections += eor_section(game, wager, rules)
+    sections += count_sections(game, wager, rules, settings)
+    sections += perfect_sections(game, wager, rules, settings)
+    others, missing = _others()
+    for provider in others:
+        sections += provider(game, wager, rules)
+    plain = rules.to_dict()
+    base = (defaults or type(rules)()).to_dict()
+    return ProtectReport(
+        game=game,
+        wager=wager,
+        rules=plain,
+        changed={k: v for k, v in plain.items() if base.get(k) != v},
+        sections=tuple(sections),
+        missing=tuple(missing),
+    )
+
+
+def to_json(report: ProtectReport) -> dict[str, Any]:
+    """The report as JSON-ready data."""
+    return {
+        "game": report.game,
+        "wager": report.wager,
+        "rules": report.rules,
+        "changed": report.changed,
+        "beatable": sorted({f.wager for f in report.findings if f.beatable}),
+        "findings": [f.to_json() for f in report.findings],
+        "sections": [s.to_json() for s in report.sections],
+        "missing": list(report.missing),
+    }
+
+
+def _edge(f: Finding) -> str:
+    return f"{100 * f.player_edge:+.2f} %"
+
+
+def summary_lines(report: ProtectReport) -> list[str]:
+    """The headline table: every finding, beatable first."""
+    findings = sorted(
+        report.findings, key=lambda f: (not f.beatable, f.wager, f.method)
+    )
+    lines = [
+        "| wager | method | beatable | player's edge | per | closes it |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for f in findings:
+        lines.append(
+            f"| {f.wager} | {f.method} | {'**yes**' if f.beatable else 'no'}"
+            f" | {_edge(f)} | {f.per} | {f.remedy} |"
+        )
+    return lines
+
+
+def to_markdown(report: ProtectReport, command: str = "") -> str:
+    """The report as the Markdown document of ``docs/protection/``."""
+    title = report.game + (f" · {report.wager}" if report.wager else "")
+    changed = (
+        ", ".join(f"`{k}={v}`" for k, v in report.changed.items())
+        or "the defaults"
+    )
+    beatable = sorted({f.wager for f in report.findings if f.beatable})
+    lines = [f"# Game protection: {title}", ""]
+    if command:
+        lines += [f"Generated by `{command}`.", ""]
+    lines += [
+        f"Rules: {changed} (`croupier rules {report.game}` lists every "
+        "option).",
+        "",
+        "Beatable under these rules: "
+        + (", ".join(f"**{w}**" for w in beatable) if beatable else "none")
+        + ".",
+        "",
+        "## Summary",
+        "",
+        *summary_lines(report),
+        "",
+    ]
+    if report.missing:
+        lines += [
+            "Not included (module not installed): "
+            + ", ".join(report.missing),
+            "",
+        ]
+    for section in report.sections:
+        lines += [f"## {section.title}", "", section.markdown.rstrip(), ""]
+    return "\n".join(lines).rstrip() + "\n"
