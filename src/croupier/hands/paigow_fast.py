@@ -20,12 +20,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier.cards import JOKER_CODE, Card
 from croupier.jit import jit
 
 __all__ = [
@@ -41,13 +41,8 @@ __all__ = [
     "rank_six",
 ]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-DECK_SIZE = 53
+DECK_SIZE = JOKER_CODE + 1
 """52 cards and the joker."""
-JOKER_CODE = 52
-"""The joker's integer code."""
 CATEGORIES = 11
 """Number of hand categories (high card .. five aces)."""
 
@@ -141,7 +136,9 @@ def _natural(counts: npt.NDArray[np.int64], flush: bool) -> int:
 
 
 @jit
-def _evaluate5(codes: npt.NDArray[np.int64]) -> int:
+def _evaluate5(
+    codes: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64]
+) -> int:
     """Value of five card codes (at most one joker), the joker rule D19."""
     counts = np.zeros(16, dtype=np.int64)
     suit = -1
@@ -150,10 +147,10 @@ def _evaluate5(codes: npt.NDArray[np.int64]) -> int:
     mask = 0
     for i in range(5):
         code = codes[i]
-        if code == 52:
+        if code == JOKER_CODE:
             joker = True
             continue
-        rank = code // 4 + 2
+        rank = ranks[code]
         counts[rank] += 1
         mask |= 1 << rank
         if suit == -1:
@@ -196,7 +193,9 @@ def _evaluate5(codes: npt.NDArray[np.int64]) -> int:
 
 
 @jit
-def _build_table(binom: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
+def _build_table(
+    binom: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int32]:
     size = binom[53, 5]
     table = np.zeros(size, dtype=np.int32)
     codes = np.zeros(5, dtype=np.int64)
@@ -217,11 +216,16 @@ def _build_table(binom: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
                             + binom[d, 4]
                             + binom[e, 5]
                         )
-                        table[index] = _evaluate5(codes)
+                        table[index] = _evaluate5(codes, ranks)
     return table
 
 
 _TABLE: list[npt.NDArray[np.int32]] = []
+_RANKS = np.array(
+    [int(Card.from_code(code).rank) for code in range(JOKER_CODE)],
+    dtype=np.int64,
+)
+"""The rank (2-14) of each card code but the joker's (:class:`Card`)."""
 
 
 def five_card_table() -> npt.NDArray[np.int32]:
@@ -230,7 +234,7 @@ def five_card_table() -> npt.NDArray[np.int32]:
     Built on first use (about a second once numba has compiled it).
     """
     if not _TABLE:
-        _TABLE.append(_build_table(_BINOM))
+        _TABLE.append(_build_table(_BINOM, _RANKS))
     return _TABLE[0]
 
 

@@ -17,9 +17,6 @@ integers by Lemire's multiply-and-reject method, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
-
 import numpy as np
 import numpy.typing as npt
 
@@ -35,7 +32,6 @@ __all__ = [
     "shuffle",
 ]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
 IntArray = npt.NDArray[np.int64]
 """A one-dimensional (or more) array of int64."""
 WordArray = npt.NDArray[np.uint32]

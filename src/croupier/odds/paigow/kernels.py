@@ -8,28 +8,31 @@ codes): the value of the five cards left when card ``i`` is the low
 hand, for each ``i``, gives both the best five of six and the house way.
 
 Positions are indexed 0-6 here: seats 1-6 are 0-5 and the dealer
-(position 7 of :mod:`croupier.procedures.ch670a`) is 6.
+(position 7 of :mod:`croupier.procedures.ch670a`) is 6. The rank of a
+one-card low hand is the table :data:`croupier.odds.leaf.LOW_RANK`
+(the engine's :func:`croupier.hands.paigow.low_rank` of every code),
+passed to the kernels as ``low_ranks``.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from croupier.hands.paigow_fast import (
+    JOKER_CODE,
     binomials,
     count_categories,
     five_values,
 )
 from croupier.jit import jit
+from croupier.odds.leaf import LOW_RANK
 
 __all__ = [
     "CATEGORIES",
     "DEALER",
     "LABELS",
+    "LOW_RANK",
     "POSITIONS",
     "SEATS",
     "WAGER_ROWS",
@@ -38,18 +41,14 @@ __all__ = [
     "count_disjoint_pairs",
     "five_values",
     "house_way_low",
-    "low_rank",
     "play_chunk",
     "play_deck",
     "set_all",
     "shuffle_deck",
 ]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
-F64 = npt.NDArray[np.float64]
 
 
 CATEGORIES = 11
@@ -84,26 +83,16 @@ STAT_COLUMNS = 2 * LABELS + 2
 # Integer parameters of a round (``iparams`` indices).
 P_PAI_GOW_STAKE = 0
 P_PAI_GOW_WIN = 1
-P_FORTUNE_STAKE = 2
-P_QUALIFYING = 3
-P_ENVY_DEALER = 4
-P_PROGRESSIVE_STAKE = 5
-P_CONTRIBUTION = 6
-P_METER = 7
-P_RESET = 8
-P_STACKS = 9
-P_HOUSE_WAY = 10
-P_JOKER_LOW = 11
-PARAMS = 12
+P_QUALIFYING = 2
+P_ENVY_DEALER = 3
+P_CONTRIBUTION = 4
+P_METER = 5
+P_RESET = 6
+P_STACKS = 7
+P_HOUSE_WAY = 8
+P_JOKER_LOW = 9
+PARAMS = 10
 """Length of ``iparams``."""
-
-
-@jit
-def low_rank(code: int) -> int:
-    """The rank of a one-card low hand; the joker counts as an ace."""
-    if code == 52:
-        return 14
-    return code // 4 + 2
 
 
 @jit
@@ -123,7 +112,7 @@ STANDARD, BEST_HIGH = 0, 1
 
 
 @jit
-def house_way_low(h: I64, vals: I64, way: int) -> int:
+def house_way_low(h: I64, vals: I64, way: int, low_ranks: I64) -> int:
     """The index in ``h`` of the low card the house way ``way`` plays.
 
     ``STANDARD`` chooses like :class:`croupier.hands.paigow.StandardHouseWay`:
@@ -132,7 +121,8 @@ def house_way_low(h: I64, vals: I64, way: int) -> int:
     the highest low card, then the best high hand, then the lowest card
     code (``h`` is sorted, so the first of equals). ``BEST_HIGH`` (like
     :class:`~croupier.hands.paigow.BestHighHouseWay`) ranks by the high
-    hand, then the low card, then the lowest code.
+    hand, then the low card, then the lowest code. ``low_ranks`` is
+    :data:`LOW_RANK`.
     """
     best = -1
     best_cat = -1
@@ -140,7 +130,7 @@ def house_way_low(h: I64, vals: I64, way: int) -> int:
     best_high = -1
     for i in range(6):
         high = vals[i]
-        low = low_rank(h[i])
+        low = low_ranks[h[i]]
         category = high >> 20
         if category == 0 and ((high >> 16) & 15) < low:
             continue
@@ -163,6 +153,7 @@ def house_way_low(h: I64, vals: I64, way: int) -> int:
 def set_all(
     table: I32,
     binom: I64,
+    low_ranks: I64,
     hands: I64,
     best: I64,
     highs: I64,
@@ -180,9 +171,9 @@ def set_all(
         h = hands[row]
         _sort6(h)
         best[row] = five_values(table, binom, h, vals)
-        low = house_way_low(h, vals, way)
+        low = house_way_low(h, vals, way, low_ranks)
         highs[row] = vals[low]
-        lows[row] = low_rank(h[low])
+        lows[row] = low_ranks[h[low]]
         low_codes[row] = h[low]
 
 
@@ -190,6 +181,7 @@ def set_all(
 def play_deck(
     table: I32,
     binom: I64,
+    low_ranks: I64,
     deck: I64,
     start: int,
     iparams: I64,
@@ -234,10 +226,10 @@ def play_deck(
         _sort6(h)
         best = five_values(table, binom, h, vals)
         categories[p] = best >> 20
-        low = house_way_low(h, vals, iparams[P_HOUSE_WAY])
+        low = house_way_low(h, vals, iparams[P_HOUSE_WAY], low_ranks)
         highs[p] = vals[low]
-        lows[p] = low_rank(h[low])
-        if p != DEALER and h[low] == 52 and iparams[P_JOKER_LOW]:
+        lows[p] = low_ranks[h[low]]
+        if p != DEALER and h[low] == JOKER_CODE and iparams[P_JOKER_LOW]:
             lows[p] = 15  # a player's joker low beats any low (D19)
     win_net = iparams[P_PAI_GOW_WIN]
     stake = iparams[P_PAI_GOW_STAKE]
@@ -313,6 +305,7 @@ def play_chunk(
     rounds: int,
     table: I32,
     binom: I64,
+    low_ranks: I64,
     iparams: I64,
     fortune_net: I64,
     envy_award: I64,
@@ -345,6 +338,7 @@ def play_chunk(
         play_deck(
             table,
             binom,
+            low_ranks,
             deck,
             start,
             iparams,

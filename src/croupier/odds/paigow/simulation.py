@@ -165,10 +165,8 @@ def kernel_params(any_rules: GameRules) -> KernelParams:
     iparams = np.zeros(k.PARAMS, dtype=np.int64)
     iparams[k.P_PAI_GOW_STAKE] = pai_gow_stake
     iparams[k.P_PAI_GOW_WIN] = pai_gow_win
-    iparams[k.P_FORTUNE_STAKE] = fortune_stake
     iparams[k.P_QUALIFYING] = int(qualifying)
     iparams[k.P_ENVY_DEALER] = int(rules.envy_counts_dealer)
-    iparams[k.P_PROGRESSIVE_STAKE] = stake
     iparams[k.P_CONTRIBUTION] = int(stake * rules.progressive_contribution)
     iparams[k.P_METER] = rules.progressive_meter
     iparams[k.P_RESET] = rules.progressive_reset
@@ -211,6 +209,7 @@ def play_round(
     k.play_deck(
         five_card_table(),
         _BINOM,
+        k.LOW_RANK,
         codes,
         start,
         *params.arrays(),
@@ -336,7 +335,13 @@ def run_chunk(
     )
     stats = np.zeros((k.WAGER_ROWS, k.STAT_COLUMNS), dtype=np.int64)
     k.play_chunk(
-        rng, rounds, five_card_table(), _BINOM, *params.arrays(), stats
+        rng,
+        rounds,
+        five_card_table(),
+        _BINOM,
+        k.LOW_RANK,
+        *params.arrays(),
+        stats,
     )
     return sums_from_stats(six_card_rules(rules), params, stats)
 
