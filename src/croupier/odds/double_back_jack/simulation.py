@@ -263,17 +263,24 @@ def _nets(out: npt.NDArray[np.int64]) -> dict[tuple[str, int], int]:
 
 
 def prepared_shoe(
-    rules: DoubleBackJackRules, rng: np.random.Generator
+    rules: DoubleBackJackRules,
+    rng: np.random.Generator,
+    previous: Sequence[int] | None = None,
 ) -> npt.NDArray[np.int64]:
     """A full shoe of card codes shuffled by the simulator's kernel.
 
     Top first; the cover card belongs at :func:`cover_position` and the
-    first card is the one the 591.7(c) burn takes. The shuffle moves
-    cards by position only, so :func:`run_chunk` (which shuffles value
-    indices) deals the values of exactly these codes from the same
-    generator state.
+    first card is the one the 591.7(c) burn takes. The kernel shuffles
+    ``previous`` (the last shoe, in its order, as the simulator
+    reshuffles) or, for the first shoe, the codes in order. The shuffle
+    moves cards by position only, so :func:`run_chunk` (which shuffles
+    value indices) deals the values of exactly these codes from the
+    same generator state.
     """
-    codes = np.tile(np.arange(52, dtype=np.int64), rules.decks)
+    if previous is None:
+        codes = np.tile(np.arange(52, dtype=np.int64), rules.decks)
+    else:
+        codes = np.array(previous, dtype=np.int64)
     shuffle(codes, rng)
     return codes
 
