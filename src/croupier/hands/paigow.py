@@ -49,6 +49,7 @@ from typing import Protocol
 
 from croupier.cards import Card, Rank, Suit
 from croupier.errors import IllegalActionError
+from croupier.hands.paigow_classes import FiveValues, house_way_low
 from croupier.regs import Ref
 
 __all__ = [
@@ -241,32 +242,19 @@ _JOKER_COMPLETES = (
 )
 
 
-_FIVE_VALUES: dict[tuple[int, ...], int] = {}
-"""Values already computed, by the sorted card codes of the hand."""
-_FIVE_VALUES_MAX = 1 << 16
-"""Bound of :data:`_FIVE_VALUES` (cleared when full)."""
-
-
 def evaluate_five(cards: Sequence[Card]) -> int:
     """The value of exactly five cards, applying the joker rule (D19).
 
-    A hand's value does not depend on the order of its cards, so values
-    are remembered by the sorted card codes: a house way looks at the
-    same high hands several times (foul check, ranking, comparison).
-    The value always comes from :func:`_evaluate_five` (pure Python).
+    The value always comes from :func:`_evaluate_five` (pure Python),
+    asked once per hand class (:mod:`croupier.hands.paigow_classes`):
+    hands of one class (the same ranks, the same one-suit flag) have
+    one value, so a house way mostly looks values up.
 
     >>> from croupier.cards import parse_cards
     >>> describe(evaluate_five(parse_cards("Kc Kd JK 5s 2h")))
     'pair'
     """
-    key = tuple(sorted([card.code for card in cards]))
-    value = _FIVE_VALUES.get(key)
-    if value is None:
-        value = _evaluate_five(cards)
-        if len(_FIVE_VALUES) >= _FIVE_VALUES_MAX:
-            _FIVE_VALUES.clear()
-        _FIVE_VALUES[key] = value
-    return value
+    return _FIVE_VALUES(cards)
 
 
 def _evaluate_five(cards: Sequence[Card]) -> int:
@@ -307,6 +295,10 @@ def _evaluate_five(cards: Sequence[Card]) -> int:
             if category_of(value) in _JOKER_COMPLETES and value > best:
                 best = value
     return best
+
+
+_FIVE_VALUES = FiveValues(_evaluate_five, natural=_evaluate_natural)
+"""Values by hand class, from the plain evaluator."""
 
 
 def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
@@ -514,6 +506,18 @@ def _choose(
     return max(settings, key=lambda s: (*score(s), -s.low.code))
 
 
+def _setting_at(cards: Sequence[Card], low: int) -> Setting:
+    """The setting with ``cards[low]`` as the low hand.
+
+    ``low`` comes from :func:`~croupier.hands.paigow_classes.house_way_low`.
+    """
+    if low < 0:  # pragma: no cover - a legal setting always exists
+        msg = "no legal setting"
+        raise IllegalActionError(msg, ref=SETTING_REF)
+    high = (*cards[:low], *cards[low + 1 :])
+    return Setting(high=high, low=cards[low])
+
+
 @dataclass(frozen=True, slots=True)
 class StandardHouseWay:
     """The default house way (``standard``), deterministic and documented.
@@ -538,7 +542,11 @@ class StandardHouseWay:
     """Registry name."""
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
-        """Set ``cards`` the standard way."""
+        """Set ``cards`` the standard way (as :meth:`plain_set_hand`)."""
+        return _setting_at(cards, house_way_low(cards, evaluate_five))
+
+    def plain_set_hand(self, cards: Sequence[Card]) -> Setting:
+        """The reference: every legal setting built and scored."""
         return _choose(
             cards,
             lambda s: (
@@ -565,7 +573,12 @@ class BestHighHouseWay:
     """Registry name."""
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
-        """Set ``cards`` with the best possible high hand."""
+        """Set ``cards`` with the best possible high hand (fast path)."""
+        low = house_way_low(cards, evaluate_five, best_high=True)
+        return _setting_at(cards, low)
+
+    def plain_set_hand(self, cards: Sequence[Card]) -> Setting:
+        """The reference: every legal setting built and scored."""
         return _choose(cards, lambda s: (s.high_value, s.low_value))
 
 

@@ -1,0 +1,211 @@
+"""The pai gow five-card value by hand class: a fast path, proven equal.
+
+The plain evaluator (:func:`croupier.hands.paigow._evaluate_five`) works
+a hand out from its cards; with the joker it tries the ace and every
+missing card (D19), about fifty evaluations. But a five-card value
+depends on less than the cards:
+
+- without the joker, on the multiset of ranks and on whether all five
+  suits are one (the flush test); nothing else is looked at;
+- with the joker (and four distinct other cards), on the other cards'
+  ranks and on whether those four share a suit: the ace costs nothing
+  of the hand's suits, a straight needs a rank the hand lacks (any suit
+  of it is free), a flush needs the one suit of the four.
+
+So :class:`FiveValues` keys each hand by that class (sorted ranks, the
+joker as a fourteenth rank, and the one-suit flag), asks the plain
+evaluator once per class and remembers the answer: a few thousand
+classes instead of 2,869,685 hands, so the table fills in a few rounds
+and a house way then costs look-ups. Anything outside those cases (not
+five cards, two jokers, a repeated card beside the joker) goes to the
+plain evaluator every time. ``tests/hands/test_paigow_classes.py``
+proves the two equal on random and structured hands (hypothesis).
+
+>>> from croupier.cards import parse_cards
+>>> values = FiveValues(lambda cards: len({c.suit for c in cards}))
+>>> flush = parse_cards("2c 3c 4c 5c 7c"), parse_cards("2d 3d 4d 5d 7d")
+>>> values(flush[0]), values(flush[1])
+(1, 1)
+>>> len(values.classes)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+
+from croupier.cards import JOKER_CODE, Card
+
+__all__ = ["FiveValues", "hand_class", "house_way_low", "joker_value"]
+
+_code = attrgetter("code")
+_MAX_CLASSES = 1 << 17
+"""Bound of the table (the classes number about 13,000)."""
+
+
+def hand_class(cards: Sequence[Card]) -> tuple[int, ...] | None:
+    """The class of five cards (``None``: not a class the rule covers).
+
+    The sorted ranks (``code // 4``; the joker is 13) and 1 when the
+    suits of the cards other than the joker are all one, else 0.
+
+    >>> from croupier.cards import parse_cards
+    >>> hand_class(parse_cards("Kd 2s JK 2c Ad"))
+    (0, 0, 11, 12, 13, 0)
+    >>> hand_class(parse_cards("Kd Kd JK 2c Ad")) is None
+    True
+    """
+    codes = sorted(map(_code, cards))
+    if len(codes) != 5:
+        return None
+    c0, c1, c2, c3, c4 = codes
+    if c4 == JOKER_CODE:
+        if c3 == JOKER_CODE or c0 == c1 or c1 == c2 or c2 == c3:
+            return None  # two jokers, or a card twice beside the joker
+        suit = c0 & 3
+        same = (c1 & 3) == suit and (c2 & 3) == suit and (c3 & 3) == suit
+    else:
+        suit = c0 & 3
+        same = (
+            (c1 & 3) == suit
+            and (c2 & 3) == suit
+            and (c3 & 3) == suit
+            and (c4 & 3) == suit
+        )
+    return (c0 >> 2, c1 >> 2, c2 >> 2, c3 >> 2, c4 >> 2, int(same))
+
+
+Natural = Callable[[Sequence[int], Sequence[str | None]], int]
+"""A natural five-card evaluator: ranks (2-14) and suits (``None``: none)."""
+
+_JOKER_RANK = JOKER_CODE >> 2
+_WINDOWS = (
+    *(0x1F << (top - 4) for top in range(14, 5, -1)),
+    (1 << 14) | 0b111100,
+)
+"""Each straight's ranks as a bit mask, best first (the wheel
+A-2-3-4-5 last)."""
+
+
+def joker_value(key: tuple[int, ...], natural: Natural) -> int:
+    """The value of a joker class (:func:`hand_class`), worked out (D19).
+
+    The joker is an ace, or the card that completes a straight, a flush
+    or a straight flush: the best of the ace hand, the straight (flush,
+    if the four share a suit) of the highest window holding the four
+    ranks, and with one suit the flush of the highest rank that suit
+    lacks. Every candidate is valued by ``natural``.
+
+    >>> from croupier.cards import parse_cards
+    >>> from croupier.hands.paigow import _evaluate_natural, describe
+    >>> key = hand_class(parse_cards("Kh Qh Jh Th JK"))
+    >>> describe(joker_value(key, _evaluate_natural))
+    'royal flush'
+    """
+    ranks = [k + 2 for k in key[:4]]
+    suited = bool(key[5])
+    suits: list[str | None] = (
+        ["c", "c", "c", "c"] if suited else ["c", "d", "c", "c"]
+    )
+    best = natural([*ranks, 14], [*suits, None])
+    if len(set(ranks)) < 4:
+        return best  # a pair among the four: neither straight nor flush
+    mask = 0
+    for rank in ranks:
+        mask |= 1 << rank
+    for window in _WINDOWS:
+        if mask & ~window == 0:
+            fill = (window & ~mask).bit_length() - 1
+            best = max(best, natural([*ranks, fill], [*suits, "c"]))
+            break
+    if suited:
+        fill = max(r for r in range(2, 15) if not mask >> r & 1)
+        best = max(best, natural([*ranks, fill], [*suits, "c"]))
+    return best
+
+
+class FiveValues:
+    """The plain evaluator's value, asked once per hand class."""
+
+    def __init__(
+        self,
+        plain: Callable[[Sequence[Card]], int],
+        *,
+        natural: Natural | None = None,
+    ) -> None:
+        self.plain = plain
+        """The reference evaluator (also used for what no class covers)."""
+        self.natural = natural
+        """The evaluator of five natural cards (ranks, suits), if given:
+        a joker class is then valued from at most three natural hands
+        (:func:`joker_value`) instead of the plain fifty."""
+        self.classes: dict[tuple[int, ...], int] = {}
+        """Each class's value, as the plain evaluator gave it."""
+
+    def __call__(self, cards: Sequence[Card]) -> int:
+        """The value of five cards (the plain evaluator's)."""
+        key = hand_class(cards)
+        if key is None:
+            return self.plain(cards)
+        value = self.classes.get(key)
+        if value is None:
+            if key[4] == _JOKER_RANK and self.natural is not None:
+                value = joker_value(key, self.natural)
+            else:
+                value = self.plain(cards)
+            if len(self.classes) >= _MAX_CLASSES:  # pragma: no cover
+                self.classes.clear()
+            self.classes[key] = value
+        return value
+
+
+_ACE = 14
+_SHIFT = 20
+"""Bit position of the category in a value (``paigow.CATEGORY_SHIFT``)."""
+
+
+def house_way_low(
+    cards: Sequence[Card],
+    value: Callable[[Sequence[Card]], int],
+    *,
+    best_high: bool = False,
+) -> int:
+    """Where in ``cards`` the low card of a house way's setting lies.
+
+    The same choice as :func:`croupier.hands.paigow._choose` with the
+    ``standard`` score (best high-hand category, then the highest low
+    card, then the best high hand) or, with ``best_high``, the
+    ``best_high`` score (best high hand, then the highest low card): of
+    every non-foul setting, one per distinct low card in hand order, the
+    first with the highest score, the lowest low-card code breaking
+    ties. Each high hand is valued once (the plain way values it three
+    times and builds every setting); ``-1`` when no setting is legal.
+
+    >>> from croupier.cards import parse_cards
+    >>> from croupier.hands.paigow import evaluate_five
+    >>> cards = parse_cards("2c 2d Ah Ks 9d 7c")
+    >>> house_way_low(cards, evaluate_five)
+    2
+    >>> house_way_low(cards, evaluate_five, best_high=True)
+    5
+    """
+    best: tuple[int, ...] | None = None
+    chosen = -1
+    seen: set[int] = set()
+    for i, card in enumerate(cards):
+        code = card.code
+        if code in seen:
+            continue
+        seen.add(code)
+        high = value([*cards[:i], *cards[i + 1 :]])
+        low = _ACE if code == JOKER_CODE else (code >> 2) + 2
+        category = high >> _SHIFT
+        if category == 0 and (high >> 16) & 0xF < low:
+            continue  # foul: a no-pair high hand below the low card (D18)
+        score = (
+            (high, low, -code) if best_high else (category, low, high, -code)
+        )
+        if best is None or score > best:
+            best, chosen = score, i
+    return chosen
