@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import math
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from croupier.registry import all_games
+from croupier.games.double_back_jack import DoubleBackJackRules
+from croupier.odds.registry import find_analyzer, find_simulator
+from croupier.registry import all_games, find_game
 
 runner = CliRunner()
 GAMES = [g.name for g in all_games()]
@@ -57,9 +61,38 @@ def test_simulate_json_contract_and_plot(game: str, tmp_path: Path) -> None:
     assert data["method"] == "simulation"
     assert data["rounds"] == 4000
     assert data["rounds_per_second"] > 0
-    for wager in data["wagers"].values():
+    # --plot cuts the run into 100 chunks (the default --checkpoints) of
+    # 40 rounds, spawn keys (0,) .. (99,): the same chunks run here, and
+    # the figures are derived from their integer sums by hand
+    assert (data["chunk_rounds"], data["chunks"]) == (40, 100)
+    spec = find_game(game)
+    rules = spec.rules_type()
+    simulator = find_simulator(game)
+    analyzer = find_analyzer(game)
+    assert simulator is not None
+    assert analyzer is not None
+    exact = analyzer(rules).wagers
+    chunks = [simulator.run_chunk(rules, 40, 7, (i,)) for i in range(100)]
+    assert set(data["wagers"]) == set(chunks[0])
+    for name, wager in data["wagers"].items():
+        parts = [chunk[name] for chunk in chunks]
+        unit = parts[0].unit
+        count = sum(part.count for part in parts)
+        mean = Fraction(sum(part.total for part in parts), count * unit)
+        square = Fraction(sum(p.total_sq for p in parts), count * unit**2)
+        half = 1.96 * math.sqrt(square - mean * mean) / math.sqrt(count)
+        assert wager["rounds"] == count
+        assert wager["house_edge"] == pytest.approx(-mean, abs=1e-12)
         low, high = wager["ci95"]
-        assert low <= wager["house_edge"] <= high
+        assert (low + high) / 2 == pytest.approx(-mean, abs=1e-12)
+        assert (high - low) / 2 == pytest.approx(half, rel=1e-4)
+        returns = sum(row["return"] for row in wager["events"])
+        assert returns == pytest.approx(float(mean), abs=1e-12)
+        # and the exact edge, where there is one, is not far off (4,000
+        # rounds: a loose bound)
+        if name in exact:
+            distance = abs(wager["house_edge"] - exact[name].house_edge)
+            assert distance < 3 * half, name
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -87,5 +120,27 @@ def test_strategy_chart_json_and_png(tmp_path: Path) -> None:
         app, ["strategy", "double-back-jack", "--json", "--png", str(png)]
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)
+    data = json.loads(result.output)
+    first = data["first_decision"]
+    # every two-card hand but the Blackjack, each against every up card
+    values = [str(v) for v in range(2, 11)]
+    hands = {f"{a},{b}" for i, a in enumerate(values) for b in values[i:]}
+    hands |= {f"A,{b}" for b in [*values, "A"]}
+    assert set(first) == hands - {"A,10"}
+    ups = [*values, "A"]
+    for label, row in first.items():
+        assert list(row) == ups, label
+        assert set(row.values()) <= {"S", "H", "D", "P", "R"}, label
+        a, b = label.split(",")
+        if a != b:  # only a pair may be split (673a.11)
+            assert "P" not in row.values(), label
+    # decisions every blackjack strategy agrees on
+    assert set(first["10,10"].values()) == {"S"}
+    assert set(first["A,A"].values()) == {"P"}
+    assert [first["5,6"][up] for up in values] == ["D"] * 9
+    chances = data["second_chance"]
+    assert set(chances) == {str(total) for total in range(22, 31)}
+    assert all(set(row.values()) <= {"Y", "N"} for row in chances.values())
+    assert data["rules"] == DoubleBackJackRules().to_dict()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert png.stat().st_size > 1000
