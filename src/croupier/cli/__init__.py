@@ -55,12 +55,12 @@ _OPTIONAL = {
 }
 
 
-def _needs_extra(name: str, extra: str, module: str) -> Callable[..., None]:
-    """A stand-in for command ``name``: its extra is not installed."""
+def _needs_extra(extra: str, module: str) -> Callable[..., None]:
+    """A stand-in for a command whose extra is not installed."""
 
     def missing(ctx: typer.Context) -> None:
         del ctx
-        raise MissingExtraError(f"croupier {name}", extra, module)
+        raise MissingExtraError("this command", extra, module)
 
     missing.__doc__ = f"(not installed: pip install 'croupier[{extra}]')"
     return missing
@@ -75,7 +75,7 @@ for _name, (_module, _attr) in _OPTIONAL.items():
             if _exc.name != _module:
                 raise
             continue
-        _command = _needs_extra(_name, _extra, _exc.name or "")
+        _command = _needs_extra(_extra, _exc.name or "")
         app.command(
             _name,
             context_settings={

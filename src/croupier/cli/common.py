@@ -37,6 +37,7 @@ from typer._click.globals import get_current_context
 from typer.core import TyperGroup
 
 from croupier.errors import CroupierError
+from croupier.extras import MissingExtraError, extra_of
 from croupier.registry import GameSpec, find_game
 from croupier.rules import GameRules, load_rules_file
 
@@ -186,9 +187,19 @@ class GuardedGroup(TyperGroup):
             _say(f"{name}: interrupted")
             return 130
         except Exception as exc:
+            where = " ".join([name, *_RUNNING])
+            needed = (
+                extra_of(exc.name)
+                if isinstance(exc, ModuleNotFoundError) and exc.name
+                else None
+            )
+            if needed is not None:  # a library of an uninstalled extra
+                module = getattr(exc, "name", "")
+                missing = MissingExtraError("this command", needed, module)
+                _say(problem_line(missing, where))
+                return 2
             if os.environ.get(DEBUG_ENV) == "1":
                 raise
-            where = " ".join([name, *_RUNNING])
             _say(
                 f"{where}: internal error ({type(exc).__name__}: {exc}); "
                 f"{DEBUG_ENV}=1 shows the traceback"

@@ -11,8 +11,9 @@ import typer
 
 from croupier.cli.common import fail
 from croupier.errors import CroupierError
+from croupier.extras import require
 from croupier.scenario import ScenarioResult, run_scenario_text
-from croupier.server import db as storage
+from croupier.server import DEFAULT_DB_URL
 
 __all__ = ["export", "history_app", "scenario_history"]
 
@@ -26,7 +27,7 @@ history_app = typer.Typer(
 def export(
     db: Annotated[
         str, typer.Option(help="Database URL of the table server.")
-    ] = storage.default_db_url(),
+    ] = DEFAULT_DB_URL,
     since: Annotated[
         str | None,
         typer.Option(
@@ -39,6 +40,8 @@ def export(
     ] = "-",
 ) -> None:
     """Write every finished or voided round of a server as CHH lines."""
+    require("server", "this command")
+    require("history", "this command")
     from croupier.hhf.export import export_rounds
     from croupier.hhf.format import write_history
 
@@ -65,6 +68,7 @@ def scenario_history(text: str, path: Path) -> ScenarioResult:
     import json
     import uuid
 
+    require("history", "--history")
     from croupier.hhf.format import from_scenario
 
     started = datetime.now(UTC)

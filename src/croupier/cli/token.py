@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from sqlalchemy import select, update
 
 from croupier.cli.common import output_file
-from croupier.server import db
+from croupier.extras import require
+from croupier.server import DEFAULT_DB_URL
 from croupier.server.auth import (
     TokenLifetimes,
     hash_token,
@@ -40,7 +40,7 @@ def rotate(
             "--db",
             help="Database URL of the server (as for croupier serve)",
         ),
-    ] = db.default_db_url(),
+    ] = DEFAULT_DB_URL,
     out: Annotated[
         Path | None,
         output_file(
@@ -62,6 +62,11 @@ def rotate(
             err=True,
         )
         raise typer.Exit(2)
+    require("server", "this command")
+    from sqlalchemy import select, update
+
+    from croupier.server import db
+
     engine = db.make_engine(db_url)
     try:
         with engine.begin() as conn:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from croupier.errors import CroupierError
+from croupier.extras import require
 from croupier.odds.report import GameReport
 
 __all__ = ["plot_running_edge", "plot_title"]
@@ -50,6 +51,7 @@ def plot_running_edge(
     reference line is the exact house edge where ``exact`` (or the
     report's own alignment) gives one, else none is drawn.
     """
+    require("plot", "a plot of the running edge")
     import matplotlib as mpl
 
     mpl.use("Agg")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from croupier.extras import require
+
 __all__ = ["convergence_svg", "distribution_svg"]
 
 _GREEN = "#0b6e4f"
@@ -18,6 +20,7 @@ _RED = "#a23b2a"
 
 
 def _pyplot() -> Any:
+    require("plot", "the report's figures")
     import matplotlib as mpl
 
     mpl.use("Agg")

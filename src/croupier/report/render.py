@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from croupier.extras import require
 from croupier.report import plots
 
 __all__ = ["render_html", "render_pdf"]
@@ -83,6 +84,7 @@ def _value(value: Any) -> str:
 
 
 def _environment() -> Any:
+    require("report", "the math report")
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     env = Environment(
@@ -140,6 +142,7 @@ def render_html(report: dict[str, Any]) -> str:
 
 def render_pdf(html: str) -> bytes:
     """The HTML document laid out on A4 pages by WeasyPrint."""
+    require("report", "the PDF math report")
     from weasyprint import HTML
 
     document = HTML(string=html).render()

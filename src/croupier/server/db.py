@@ -30,6 +30,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from croupier.server import DEFAULT_DB_URL
+
 __all__ = [
     "DB_ENV",
     "IDLE_IN_TRANSACTION_MS",
@@ -64,7 +66,7 @@ DB_ENV = "CROUPIER_DB_URL"
 
 def default_db_url() -> str:
     """The default database: ``croupier.db`` in the working directory."""
-    return "sqlite:///./croupier.db"
+    return DEFAULT_DB_URL
 
 
 class Base(DeclarativeBase):
