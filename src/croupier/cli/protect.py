@@ -136,6 +136,13 @@ def protect(
             help="Search cut cards and paytables that close a gap.",
         ),
     ] = True,
+    only: Annotated[
+        str | None,
+        typer.Option(
+            help="Only these analyses: eor, counts, perfect, known, "
+            "blackjack (comma separated).",
+        ),
+    ] = None,
 ) -> None:
     """How each wager can be beaten, by how much, and what closes it."""
     import os
@@ -176,6 +183,7 @@ def protect(
             behind=behind,
             plot=plot,
             remedies=remedies,
+            only=tuple(_numbers(only, "--only")) if only is not None else (),
         )
         with err_console.status(f"analysing {spec.name}"):
             report = build_report(spec.name, wager, rules, chosen)

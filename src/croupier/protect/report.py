@@ -27,6 +27,7 @@ from croupier.protect.sections import (
 from croupier.rules import GameRules
 
 __all__ = [
+    "ANALYSES",
     "GAME_WAGERS",
     "ProtectReport",
     "build_report",
@@ -58,10 +59,12 @@ GAME_WAGERS: dict[str, tuple[str, ...]] = {
 """The wagers each game's report covers (``WAGER`` must be one)."""
 
 _OTHERS = (
-    ("croupier.protect.known", "sections"),
-    ("croupier.protect.blackjack", "sections"),
+    ("known", "croupier.protect.known", "sections"),
+    ("blackjack", "croupier.protect.blackjack", "sections"),
 )
-"""The providers of helper KNOWN (points 4 and 5)."""
+"""The providers of points 4 and 5 (known cards; Double Back Jack)."""
+ANALYSES = ("eor", "counts", "perfect", "known", "blackjack")
+"""The analyses a report may be limited to (``--only``)."""
 
 Provider = Callable[[str, str | None, GameRules], list[Section]]
 
@@ -89,10 +92,12 @@ class ProtectReport:
         return [f for s in self.sections for f in s.findings]
 
 
-def _others() -> tuple[list[Provider], list[str]]:
+def _others(only: set[str]) -> tuple[list[Provider], list[str]]:
     found: list[Provider] = []
     missing: list[str] = []
-    for module, attr in _OTHERS:
+    for key, module, attr in _OTHERS:
+        if key not in only:
+            continue
         try:
             found.append(getattr(importlib.import_module(module), attr))
         except ModuleNotFoundError as exc:
@@ -118,12 +123,22 @@ def build_report(
     if wager is not None and wager not in offered:
         msg = f"{game} has no wager {wager!r} (wagers: {', '.join(offered)})"
         raise ProtectError(msg)
+    only = set(settings.only or ANALYSES)
+    unknown = only - set(ANALYSES)
+    if unknown:
+        msg = (
+            f"no analysis {sorted(unknown)[0]!r} "
+            f"(analyses: {', '.join(ANALYSES)})"
+        )
+        raise ProtectError(msg)
     sections: list[Section] = []
-    if game != "double-back-jack" and wager != "pai_gow":
+    if "eor" in only and game != "double-back-jack" and wager != "pai_gow":
         sections += eor_section(game, wager, rules)
-    sections += count_sections(game, wager, rules, settings)
-    sections += perfect_sections(game, wager, rules, settings)
-    others, missing = _others()
+    if "counts" in only:
+        sections += count_sections(game, wager, rules, settings)
+    if "perfect" in only:
+        sections += perfect_sections(game, wager, rules, settings)
+    others, missing = _others(only)
     for provider in others:
         sections += provider(game, wager, rules)
     plain = rules.to_dict()

@@ -73,8 +73,8 @@ class ProtectSettings:
     """Where to draw the win rate against the depth."""
     remedies: bool = True
     """Search the depth grid and the paytables for what closes a gap."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Reserved for callers (unused)."""
+    only: tuple[str, ...] = ()
+    """The analyses to run (:data:`~.report.ANALYSES`; empty: all)."""
 
 
 def _behind_default(game: GameModel) -> int:

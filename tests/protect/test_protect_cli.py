@@ -1,0 +1,103 @@
+"""Issue 16: ``croupier protect`` -- a small run, and wrong arguments.
+
+Every wrong argument gives one line on stderr naming the problem and
+exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["no-such-game"], "no-such-game"),
+        (["midibaccarat", "dragon7"], "no wager 'dragon7'"),
+        (["midibaccarat", "--tags", "Z=1"], "--tags"),
+        (["midibaccarat", "--penetration", "0.99"], "--penetration"),
+        (["midibaccarat", "--cut-card", "412"], "--cut-card"),
+        (
+            ["midibaccarat", "--penetration", "0.9", "--cut-card", "20"],
+            "not both",
+        ),
+        (["midibaccarat", "--plot", "x.png"], "--plot"),
+        (["midibaccarat", "--shoes", "0"], "--shoes"),
+        (["six-card-fortune-pai-gow", "--tags", "A=1"], "no count"),
+        (["midibaccarat", "--set", "decks=99"], "decks"),
+        (["midibaccarat", "--only", "eor,nothing"], "no analysis"),
+    ],
+)
+def test_issue16_cli_wrong_arguments(args: list[str], says: str) -> None:
+    result = runner.invoke(app, ["protect", *args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert says in result.output
+
+
+def test_issue16_cli_json_report(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    result = runner.invoke(
+        app,
+        [
+            "protect",
+            "21-baccarat",
+            "tie",
+            "--shoes",
+            "300",
+            "--workers",
+            "1",
+            "--no-remedies",
+            "--only",
+            "eor,counts",
+            "--json",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["game"] == "21-baccarat"
+    assert data["wager"] == "tie"
+    keys = [s["key"] for s in data["sections"]]
+    assert keys[:2] == ["eor", "counts"]
+    eor = data["sections"][0]["data"]["wagers"]["tie"]
+    assert eor["sum_check"] == "0"
+    counts = data["sections"][1]["data"]["wagers"]["tie"]["counts"]
+    assert {c["name"] for c in counts} >= {"level 1"}
+    assert all(f["wager"] == "tie" for f in data["findings"])
+
+
+def test_issue16_cli_depth_table_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "depth.png"
+    result = runner.invoke(
+        app,
+        [
+            "protect",
+            "midibaccarat-commission-free",
+            "dragon7",
+            "--shoes",
+            "400",
+            "--workers",
+            "1",
+            "--cut-card",
+            "14,104",
+            "--plot",
+            str(plot),
+            "--no-remedies",
+            "--only",
+            "counts",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "cut card behind" in result.output
+    assert "104 cards (75.0 % dealt)" in result.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
