@@ -21,22 +21,6 @@ from croupier.shoe import Shoe
 __all__ = ["GameSpec", "all_games", "find_game", "register_game"]
 
 
-class RoundFactory:
-    """Signature of a game's round constructor, for type checkers."""
-
-    def __call__(  # pragma: no cover - protocol only
-        self,
-        *,
-        rules: GameRules,
-        shoe: Shoe,
-        rng: Rng | None = None,
-        new_shoe: bool = True,
-        starting_position: int | None = None,
-    ) -> Round:
-        """Create a round."""
-        raise NotImplementedError
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameSpec:
     """What the rest of the system needs to know about a game."""

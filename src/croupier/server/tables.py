@@ -203,8 +203,6 @@ class TableRuntime:
         """Display name."""
         self.spec = spec
         """The game dealt here."""
-        self.rules_overrides = rules
-        """The Rules Submission overrides, as given."""
         self.limits = limits
         """Table limits."""
         self.shoe_no = shoe_no

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum, unique
 from fractions import Fraction
 
-from croupier.hands.paigow import Category, category_of
+from croupier.hands.paigow import category_of
 from croupier.money import Outcome
 from croupier.rules import Paytable
 
@@ -123,12 +123,3 @@ def progressive_payout(
         meter_after=meter,
         category=category.key,
     )
-
-
-def is_qualifying(amount: int, minimum: int) -> bool:
-    """Whether a Fortune Bonus Wager is a Qualifying one (D23)."""
-    return amount >= minimum
-
-
-ENVY_FLOOR = Category.FOUR_OF_A_KIND
-"""The lowest category the default Envy paytable pays (D23)."""
