@@ -209,8 +209,3 @@ def parse_cards(raw: str | Iterable[str]) -> tuple[Card, ...]:
 def full_deck(*, jokers: int = 0) -> list[Card]:
     """One 52-card deck in code order, followed by ``jokers`` jokers."""
     return [Card.from_code(code) for code in range(52)] + [JOKER] * jokers
-
-
-def format_cards(cards: Iterable[Card]) -> str:
-    """Cards in notation separated by single spaces."""
-    return " ".join(str(card) for card in cards)
