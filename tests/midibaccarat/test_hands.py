@@ -41,6 +41,7 @@ def _banker_rule_as_written(banker: int, third: int | None) -> bool:
     return third >= lowest and third != 8 and (banker == 3 or third <= 7)
 
 
+@pytest.mark.proves("629a.6")
 def test_629a_6_point_values() -> None:
     values = {str(c)[0]: point_value(c) for c in full_deck()}
     assert values == {
@@ -49,6 +50,7 @@ def test_629a_6_point_values() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.proves("629a.6")
 def test_629a_6_point_count_is_the_sum_modulo_ten() -> None:
     assert point_count(parse_cards("9h 9d")) == 8
     assert point_count(parse_cards("Kh Qd Js")) == 0
@@ -56,6 +58,7 @@ def test_629a_6_point_count_is_the_sum_modulo_ten() -> None:
     assert point_count(parse_cards("5s 6d 7h")) == 8
 
 
+@pytest.mark.proves("629a.10")
 def test_629a_10_naturals_are_eight_or_nine_on_two_cards() -> None:
     assert is_natural(parse_cards("8h Kd"))
     assert is_natural(parse_cards("4h 5d"))
@@ -63,11 +66,13 @@ def test_629a_10_naturals_are_eight_or_nine_on_two_cards() -> None:
     assert not is_natural(parse_cards("4h 2d 3c"))
 
 
+@pytest.mark.proves("629a.10")
 def test_629a_10_player_draws_on_zero_to_five() -> None:
     assert [player_draws(t) for t in range(8)] == [True] * 6 + [False] * 2
     assert len(PLAYER_DRAWS) == 8
 
 
+@pytest.mark.proves("629a.10", "631a.11")
 @pytest.mark.parametrize("banker", range(8))
 @pytest.mark.parametrize("third", [None, *range(10)])
 def test_629a_10_banker_table_matches_631a_11(
@@ -79,6 +84,7 @@ def test_629a_10_banker_table_matches_631a_11(
     )
 
 
+@pytest.mark.proves("629a.10")
 def test_629a_10_rule_tables_are_data() -> None:
     assert set(BANKER_DRAWS_AFTER_PLAYER_THIRD) == set(range(8))
     assert all(
@@ -89,6 +95,7 @@ def test_629a_10_rule_tables_are_data() -> None:
     assert BANKER_DRAWS_PLAYER_STOOD == "DDDDDDSS"
 
 
+@pytest.mark.proves("629b.1(a)")
 @pytest.mark.parametrize(
     ("cards", "kind"),
     [
@@ -106,10 +113,12 @@ def test_629b_1_a_pair_categories(cards: str, kind: PairKind | None) -> None:
     assert pair_kind(parse_cards(cards)) is kind
 
 
+@pytest.mark.proves("629b.1(c)")
 def test_629b_1_c_only_the_first_two_cards_count() -> None:
     assert pair_kind(parse_cards("Th Jh Jd")) is None
 
 
+@pytest.mark.proves("627a.1")
 def test_627a_1_dragon7_and_panda8_definitions() -> None:
     dragon = Coup(parse_cards("2h 3d Kc"), parse_cards("3s Kd 4d"))
     assert dragon.is_dragon7
@@ -124,6 +133,7 @@ def test_627a_1_dragon7_and_panda8_definitions() -> None:
     assert not panda.is_dragon7
 
 
+@pytest.mark.proves("629a.10")
 @settings(max_examples=200, deadline=None)
 @given(st.permutations(full_deck()))
 def test_629a_10_play_coup_never_draws_past_the_rules(

@@ -70,6 +70,7 @@ def _cf_round(
 # -- seats and wagers ----------------------------------------------------
 
 
+@pytest.mark.proves("629a.2(a)")
 def test_629a_2_a_nine_numbered_seats() -> None:
     rnd = _round()
     rnd.place_wager(9, "player", 100)
@@ -83,6 +84,7 @@ def test_629a_2_a_nine_numbered_seats() -> None:
     assert find_game("midibaccarat").max_seats == 9
 
 
+@pytest.mark.proves("629a.7", "629b.2")
 def test_629a_7_refusals_leave_the_round_unchanged() -> None:
     rnd = _round()
     rnd.place_wager(3, "banker", 500)
@@ -99,6 +101,7 @@ def test_629a_7_refusals_leave_the_round_unchanged() -> None:
     assert (len(rnd.log), dict(rnd.ledger.stakes)) == before
 
 
+@pytest.mark.proves("629b.1(c)")
 def test_629b_1_c_perfect_pairs_only_if_offered() -> None:
     rnd = _round(rules=MidibaccaratRules(perfect_pairs_offered=False))
     with pytest.raises(WagerError) as info:
@@ -106,6 +109,7 @@ def test_629b_1_c_perfect_pairs_only_if_offered() -> None:
     assert info.value.ref == Ref.parse("629b.1(c)")
 
 
+@pytest.mark.proves("629a.8(b)")
 def test_629a_8_b_no_more_bets_after_the_deal() -> None:
     rnd = _round()
     rnd.place_wager(1, "player", 100)
@@ -117,6 +121,7 @@ def test_629a_8_b_no_more_bets_after_the_deal() -> None:
         rnd.deal()
 
 
+@pytest.mark.proves("629a.10")
 def test_629a_10_no_player_decisions() -> None:
     rnd = _round()
     assert rnd.pending() is None
@@ -130,7 +135,7 @@ def test_629a_10_no_player_decisions() -> None:
 # -- the state machine --------------------------------------------------------
 
 
-def test_629a_8_phases_follow_the_transition_table() -> None:
+def test_phases_follow_the_transition_table() -> None:
     face_down = MidibaccaratRules.from_mapping({"dealing": "face_down"})
     for rules in (MidibaccaratRules(), face_down):
         rnd = _round(rules=rules)
@@ -148,6 +153,7 @@ def test_629a_8_phases_follow_the_transition_table() -> None:
         assert rnd.table_cards() == []
 
 
+@pytest.mark.proves("629a.8(c)(1)")
 def test_629a_8_c_1_face_up_order_player_banker_player_banker() -> None:
     rnd = _round()
     rnd.deal()
@@ -161,6 +167,7 @@ def test_629a_8_c_1_face_up_order_player_banker_player_banker() -> None:
     assert all(e.ref == Ref.parse("629a.8(c)(1)") for e in dealt[:4])
 
 
+@pytest.mark.proves("629a.8(c)(2)", "629a.9")
 def test_629a_8_c_2_face_down_banker_waits_until_player_called() -> None:
     rules = MidibaccaratRules().with_overrides({"dealing": "face_down"})
     rnd = _round(rules=rules)
@@ -185,7 +192,7 @@ def test_629a_8_c_2_face_down_banker_waits_until_player_called() -> None:
     assert rnd.view(None)["banker"] == ["6s", "Kd"]
 
 
-def test_629a_11_views_show_each_seat_its_own_settlements() -> None:
+def test_views_show_each_seat_its_own_settlements() -> None:
     rnd = _round()
     rnd.place_wager(1, "player", 100)
     rnd.place_wager(2, "banker", 100)
@@ -201,6 +208,7 @@ def test_629a_11_views_show_each_seat_its_own_settlements() -> None:
 # -- settlement ----------------------------------------------------------
 
 
+@pytest.mark.proves("629a.12")
 @pytest.mark.parametrize(
     ("amount", "net", "commission"),
     [(1000, 950, 50), (1005, 954, 51), (20, 19, 1), (19, 18, 1), (1, 0, 1)],
@@ -220,6 +228,7 @@ def test_629a_12_banker_commission_exact_per_wager(
     assert settled.net + settled.commission == amount
 
 
+@pytest.mark.proves("629a.11")
 def test_629a_11_settled_from_the_highest_seat_down() -> None:
     rnd = _round()
     for seat in (2, 9, 5):
@@ -236,6 +245,7 @@ def test_629a_11_settled_from_the_highest_seat_down() -> None:
     ]
 
 
+@pytest.mark.proves("629b.1(d)")
 def test_629b_1_d_perfect_pairs_settled_before_the_third_card() -> None:
     rnd = _round("Qh 6s Qh Kd 5c")
     rnd.place_wager(1, "perfect_pairs_player", 100)
@@ -250,6 +260,7 @@ def test_629b_1_d_perfect_pairs_settled_before_the_third_card() -> None:
     assert (row.outcome, row.net) == (Outcome.WIN, 2500)
 
 
+@pytest.mark.proves("629b.2")
 def test_629b_2_commission_free_banker_win_without_commission() -> None:
     rnd = _cf_round(BANKER_SIX)
     rnd.place_wager(1, "banker", 1005)
@@ -258,6 +269,7 @@ def test_629b_2_commission_free_banker_win_without_commission() -> None:
     assert (row.net, row.commission) == (1005, 0)
 
 
+@pytest.mark.proves("629b.2")
 def test_629b_2_banker6_pays_half_rounds_down() -> None:
     rules = CommissionFreeRules().with_overrides(
         {"commission_free_rule": "banker6_pays_half"}
@@ -291,7 +303,7 @@ def test_629a_5_d_second_cover_card_ends_the_shoe_after_the_round() -> None:
 # -- rules ---------------------------------------------------------------
 
 
-def test_629a_12_rules_defaults_and_validation() -> None:
+def test_rules_defaults_and_validation() -> None:
     rules = MidibaccaratRules()
     assert rules.decks == 8
     assert rules.banker_payout == Odds(19, 20)
@@ -361,7 +373,7 @@ WAGER_NAMES = [
     face_down=st.booleans(),
     banker6=st.booleans(),
 )
-def test_629a_11_property_chips_and_cards_conserved(
+def test_property_chips_and_cards_conserved(
     seed: int,
     wagers: dict[tuple[int, str], int],
     commission_free: bool,
