@@ -461,6 +461,7 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         self.phases = phases
         """The game's phase table."""
         self._phase: PhaseT = phases.start
+        self._phase_ref: Ref | None = None
 
     # -- phases ----------------------------------------------------------
 
@@ -476,6 +477,7 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
 
     def _open(self) -> None:
         """Enter the starting phase (its event, if the table cites one)."""
+        self._phase_ref = self.phases.start_ref
         if self.phases.start_ref is not None:
             self.log.emit(
                 PhaseEntered,
@@ -495,9 +497,8 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
             msg = f"no transition {self._phase} -> {target} under {ref}"
             raise InvariantError(msg)
         self._phase = target
-        self.log.emit(
-            PhaseEntered, ref=refs[0] if ref is None else ref, phase=target
-        )
+        self._phase_ref = refs[0] if ref is None else ref
+        self.log.emit(PhaseEntered, ref=self._phase_ref, phase=target)
 
     # -- the shared verifications ------------------------------------------
 
@@ -588,6 +589,10 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
     def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
         """Place a wager before the deal (verified first)."""
         self.verify_wager(seat, wager, amount)
+        return self._place(seat, wager, amount)
+
+    def _place(self, seat: int, wager: str, amount: int) -> WagerPlaced:
+        """Put a verified wager on the layout, citing where it is placed."""
         key = WagerKey(seat, wager)
         self._wager_placed(key)
         return self._record_wager(key, amount, self._wager_ref(wager))

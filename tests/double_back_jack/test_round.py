@@ -39,10 +39,8 @@ from croupier.games.double_back_jack import (
     DoubleBackJackRules,
     Phase,
 )
-from croupier.games.double_back_jack.model import (
-    TRANSITIONS,
-    CardReaderChecked,
-)
+from croupier.games.double_back_jack.events import CardReaderChecked
+from croupier.games.double_back_jack.phases import TRANSITIONS
 from croupier.regs import Ref, implementations
 from croupier.rng import SeededRng
 from croupier.round import Action
@@ -891,5 +889,14 @@ def test_no_starting_position_on_a_shoe_game() -> None:
 
 def test_transition_table_is_closed() -> None:
     assert set(TRANSITIONS) == set(Phase)
-    assert all(targets <= set(Phase) for targets in TRANSITIONS.values())
+    assert all(set(targets) <= set(Phase) for targets in TRANSITIONS.values())
     assert not TRANSITIONS[Phase.COMPLETE]
+    # issue 18 point 1: every edge cites a subsection of 591.7 or 673a
+    cited = [
+        ref for targets in TRANSITIONS.values() for ref in targets.values()
+    ]
+    assert cited
+    assert all(
+        isinstance(ref, Ref) and ref.section in ("591.7", "673a.6")
+        for ref in cited
+    )

@@ -3,8 +3,10 @@
 Blackjack played against a dealer who checks the hole card with a card
 reader device, pays player Blackjacks and 21s at once, and offers a
 Second Chance Wager on a busted hand. The package holds the Rules
-Submission options (:mod:`.rules`), the round's pieces (:mod:`.model`)
-and the round itself (:mod:`.round`); importing it registers the game.
+Submission options and wagers (:mod:`.rules`), the phases and decisions
+(:mod:`.phases`), the hands (:mod:`.hands`), the dealer's steps
+(:mod:`.procedure`), the round (:mod:`.round`) and its views
+(:mod:`.views`); importing it registers the game.
 
 >>> from croupier.registry import find_game
 >>> spec = find_game("double-back-jack")
@@ -21,16 +23,18 @@ from croupier.rng import Rng
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
-from .model import TRANSITIONS, DbjAction, Phase
+from .phases import PHASES, TRANSITIONS, DbjAction, Phase
 from .round import DoubleBackJackRound
-from .rules import MAX_BOXES, CollectionProcedure, DoubleBackJackRules
+from .rules import MAX_BOXES, CollectionProcedure, DoubleBackJackRules, Wager
 
 __all__ = [
+    "PHASES",
     "CollectionProcedure",
     "DbjAction",
     "DoubleBackJackRound",
     "DoubleBackJackRules",
     "Phase",
+    "Wager",
     "new_shoe",
     "shuffled_shoe",
 ]

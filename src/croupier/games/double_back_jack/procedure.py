@@ -14,12 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from croupier.cards import Card, Rank
-from croupier.errors import (
-    InvariantError,
-    ProcedureError,
-    WagerError,
-    WrongPhaseError,
-)
+from croupier.errors import ProcedureError, WagerError
 from croupier.events import (
     Announced,
     CardExposed,
@@ -39,24 +34,15 @@ from croupier.procedures.shoe_games import (
 )
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import Round
+from croupier.round import GameRound
 from croupier.shoe import Shoe
 
-from .model import (
-    BLACKJACK,
-    INSURANCE,
-    PHASE_REFS,
-    CardReaderChecked,
-    HandStatus,
-    Payment,
-    Phase,
-    PlayerHand,
-    can_transition,
-    settlement_order,
-)
-from .rules import CollectionProcedure, DoubleBackJackRules
+from .events import CardReaderChecked
+from .hands import HandStatus, Payment, PlayerHand, settlement_order
+from .phases import PHASES, Phase
+from .rules import CollectionProcedure, DoubleBackJackRules, Wager
 
-__all__ = ["SECTION", "DealerProcedure", "cite"]
+__all__ = ["SECTION", "DealerProcedure"]
 
 SECTION = "591.7"
 """The seed section (now 673a.7) that governs the round."""
@@ -68,15 +54,10 @@ DEALER_PUSH_TOTAL = 22
 """A dealer 22 returns every remaining wager (591.7(q)(1))."""
 
 
-def cite(text: str) -> Ref:
-    """Parse a reference (shorthand for :meth:`Ref.parse`)."""
-    return Ref.parse(text)
-
-
 _TEN_OR_ACE = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE})
 
 
-class DealerProcedure(Round):
+class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     """State and dealer steps of a Double Back Jack round (591.7).
 
     Seats are the boxes 1..``rules.boxes``, seat 1 farthest to the
@@ -85,8 +66,8 @@ class DealerProcedure(Round):
     """
 
     game = "double-back-jack"
-    cover_card_ref = cite("591.7(d)")
-    wager_names = (BLACKJACK,)
+    cover_card_ref = Ref.parse("591.7(d)")
+    wager_names = (Wager.BLACKJACK.value,)
 
     def __init__(
         self,
@@ -102,11 +83,10 @@ class DealerProcedure(Round):
                 "Double Back Jack has no starting position: the deal starts "
                 "with the player farthest to the dealer's left"
             )
-            raise ProcedureError(msg, ref=cite("591.7(e)"))
-        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
-        self.dbj_rules = rules
-        """The Rules Submission in force (typed)."""
-        self._phase = Phase.WAGERING
+            raise ProcedureError(msg, ref=Ref.parse("591.7(e)"))
+        super().__init__(
+            rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe, phases=PHASES
+        )
         self._boxes: dict[int, list[PlayerHand]] = {}
         self._players: dict[int, str] = {}
         self._dealer: list[Card] = []
@@ -118,19 +98,9 @@ class DealerProcedure(Round):
             burn_for_new_batch(
                 self.shoe, self.log, SECTION, self._on_cover_card
             )
-        self._enter(Phase.WAGERING, PHASE_REFS[Phase.WAGERING])
+        self._open()
 
     # -- state -----------------------------------------------------------
-
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the round is complete."""
-        return self._phase is Phase.COMPLETE
 
     @property
     def needs_new_shoe(self) -> bool:
@@ -149,9 +119,11 @@ class DealerProcedure(Round):
         Allowed only before the first card of the round is dealt; a
         cover card met on top is set aside (d).
         """
-        if self._phase is not Phase.WAGERING:
-            msg = f"a new dealer burns before dealing, not in {self._phase}"
-            raise WrongPhaseError(msg, ref=cite("591.7(c)"))
+        self._verify_phase(
+            Phase.WAGERING,
+            "a new dealer burns before dealing, not in {phase}",
+            Ref.parse("591.7(c)"),
+        )
         return burn_for_new_dealer(
             self.shoe, self.log, SECTION, self._on_cover_card
         )
@@ -166,13 +138,6 @@ class DealerProcedure(Round):
     def dealer_cards(self) -> tuple[Card, ...]:
         """The dealer's cards (the state, not a view: includes the hole)."""
         return tuple(self._dealer)
-
-    def _set_phase(self, target: Phase, ref: Ref | None = None) -> None:
-        if not can_transition(self._phase, target):
-            msg = f"no transition {self._phase} -> {target}"
-            raise InvariantError(msg)
-        self._phase = target
-        self._enter(target, ref if ref is not None else PHASE_REFS[target])
 
     def table_cards(self) -> list[Card]:
         """Cards on the layout now."""
@@ -201,45 +166,48 @@ class DealerProcedure(Round):
         self, seat: int, wager: str, amount: int, player: str | None = None
     ) -> None:
         """Raise unless the wager may be placed now."""
-        rules = self.dbj_rules
-        if self._phase is not Phase.WAGERING:
-            msg = f"wagers close before the first card; phase is {self._phase}"
-            raise WrongPhaseError(msg, ref=cite("673a.6(c)"))
-        if wager != BLACKJACK:
-            msg = (
-                "only a Blackjack Wager is placed before the deal, "
-                f"not {wager!r}"
-            )
-            raise WagerError(msg, ref=cite("673a.6(d)"))
-        if not 1 <= seat <= rules.boxes:
-            msg = f"the table has boxes 1 to {rules.boxes}, not {seat}"
-            raise WagerError(msg, ref=cite("673a.2(a)"))
-        if amount <= 0:
-            msg = f"a wager must be a positive amount, not {amount}"
-            raise WagerError(msg, ref=cite("673a.6(a)"))
+        rules = self.rules
+        self._verify_phase(
+            Phase.WAGERING,
+            "wagers close before the first card; phase is {phase}",
+            Ref.parse("673a.6(c)"),
+        )
+        self._verify_offered(
+            wager,
+            self.wager_names,
+            "only a Blackjack Wager is placed before the deal, not {wager!r}",
+            Ref.parse("673a.6(d)"),
+        )
+        self._verify_seat(
+            seat,
+            rules.boxes,
+            "the table has boxes 1 to {seats}, not {seat}",
+            Ref.parse("673a.2(a)"),
+        )
+        self._verify_amount(amount, Ref.parse("673a.6(a)"))
         if not rules.table_minimum <= amount <= rules.table_maximum:
             msg = (
                 f"{amount} is outside the table limits "
                 f"{rules.table_minimum}-{rules.table_maximum}"
             )
-            raise WagerError(msg, ref=cite("673a.6(a)"))
+            raise WagerError(msg, ref=Ref.parse("673a.6(a)"))
         if seat in self._boxes:
             msg = f"box {seat} already holds a Blackjack Wager"
-            raise WagerError(msg, ref=cite("673a.6(c)"))
+            raise WagerError(msg, ref=Ref.parse("673a.6(c)"))
         if player is not None:
             self._verify_player_boxes(seat, player)
 
     def _verify_player_boxes(self, seat: int, player: str) -> None:
         owned = [s for s, p in self._players.items() if p == player]
-        if len(owned) + 1 > self.dbj_rules.boxes_per_player:
+        if len(owned) + 1 > self.rules.boxes_per_player:
             msg = (
                 f"player {player!r} may wager on at most "
-                f"{self.dbj_rules.boxes_per_player} boxes"
+                f"{self.rules.boxes_per_player} boxes"
             )
-            raise WagerError(msg, ref=cite("673a.6(e)"))
+            raise WagerError(msg, ref=Ref.parse("673a.6(e)"))
         if owned and not any(abs(seat - s) == 1 for s in owned):
             msg = f"box {seat} is not adjacent to {player!r}'s boxes {owned}"
-            raise WagerError(msg, ref=cite("673a.6(e)"))
+            raise WagerError(msg, ref=Ref.parse("673a.6(e)"))
 
     def place_wager(
         self, seat: int, wager: str, amount: int, player: str | None = None
@@ -253,23 +221,28 @@ class DealerProcedure(Round):
         self.verify_wager(seat, wager, amount, player)
         if player is not None:
             self._players[seat] = player
-        self._boxes[seat] = [PlayerHand(seat=seat)]
-        return self._record_wager(
-            WagerKey(seat, BLACKJACK), amount, cite("673a.6(d)")
-        )
+        return self._place(seat, wager, amount)
+
+    def _wager_placed(self, key: WagerKey) -> None:
+        """A new box: its first hand, waiting for the deal."""
+        self._boxes[key.seat] = [PlayerHand(seat=key.seat)]
+
+    def _wager_ref(self, wager: str) -> Ref:
+        """The Blackjack Wager is placed under 673a.6(d)."""
+        return Ref.parse("673a.6(d)")
 
     def verify_wager_change(
         self, key: WagerKey, amount: int, ref: Ref
     ) -> None:
         """The common checks, then the table limits on the new stake."""
         super().verify_wager_change(key, amount, ref)
-        rules = self.dbj_rules
+        rules = self.rules
         if amount and not rules.table_minimum <= amount <= rules.table_maximum:
             msg = (
                 f"{amount} is outside the table limits "
                 f"{rules.table_minimum}-{rules.table_maximum}"
             )
-            raise WagerError(msg, ref=cite("673a.6(a)"))
+            raise WagerError(msg, ref=Ref.parse("673a.6(a)"))
 
     def _wager_taken_back(self, key: WagerKey) -> None:
         """The box is empty again (and no longer counts as the player's)."""
@@ -278,18 +251,21 @@ class DealerProcedure(Round):
 
     # -- the automatic procedure --------------------------------------------
 
-    def deal(self) -> list[Event]:
-        """Close wagering, deal (e) and run the procedure to a decision."""
-        if self._phase is not Phase.WAGERING:
-            msg = f"the cards are dealt once per round; phase is {self._phase}"
-            raise WrongPhaseError(msg, ref=cite("591.7(e)"))
+    def verify_deal(self) -> None:
+        """Raise unless a box holds a wager and nothing is dealt yet."""
+        self._verify_phase(
+            Phase.WAGERING,
+            "the cards are dealt once per round; phase is {phase}",
+            Ref.parse("591.7(e)"),
+        )
         if not self._boxes:
             msg = "no box holds a Blackjack Wager"
-            raise WagerError(msg, ref=cite("673a.6(d)"))
-        start = len(self.log)
-        self._set_phase(Phase.DEALING)
+            raise WagerError(msg, ref=Ref.parse("673a.6(d)"))
+
+    def _run_deal(self) -> None:
+        """Deal (e) and run the procedure to the first decision."""
+        self._enter_phase(Phase.DEALING)
         self._continue()
-        return list(self.log.events[start:])
 
     def _continue(self) -> None:
         """Run dealer steps until a player must decide or the round ends."""
@@ -321,22 +297,31 @@ class DealerProcedure(Round):
         seats = sorted(self._boxes)
         for seat in seats:
             hand = self._boxes[seat][0]
-            hand.cards.append(self._deal_card(hand.label, cite("591.7(e)(1)")))
+            hand.cards.append(
+                self._deal_card(hand.label, Ref.parse("591.7(e)(1)"))
+            )
         self._dealer_on_table = True
-        self._dealer.append(self._deal_card("dealer", cite("591.7(e)(2)")))
+        self._dealer.append(
+            self._deal_card("dealer", Ref.parse("591.7(e)(2)"))
+        )
         for seat in seats:
             hand = self._boxes[seat][0]
-            hand.cards.append(self._deal_card(hand.label, cite("591.7(e)(3)")))
+            hand.cards.append(
+                self._deal_card(hand.label, Ref.parse("591.7(e)(3)"))
+            )
         self._dealer.append(
             self._deal_card(
-                "dealer", cite("591.7(e)(4)"), face_up=False, purpose="hole"
+                "dealer",
+                Ref.parse("591.7(e)(4)"),
+                face_up=False,
+                purpose="hole",
             )
         )
-        self._set_phase(Phase.PLAYER_BLACKJACKS)
+        self._enter_phase(Phase.PLAYER_BLACKJACKS)
 
     @implements("591.7(f)")
     def _step_player_blackjacks(self) -> None:
-        rules = self.dbj_rules
+        rules = self.rules
         for seat in sorted(self._boxes, reverse=True):
             hand = self._boxes[seat][0]
             if is_blackjack(hand.cards):
@@ -345,46 +330,49 @@ class DealerProcedure(Round):
                         hand.key,
                         Outcome.WIN,
                         self._winnings(rules.blackjack_payout, hand.key),
-                        cite("591.7(f)"),
+                        Ref.parse("591.7(f)"),
                     )
                 )
-                self._collect(hand, cite("591.7(f)"))
+                self._collect(hand, Ref.parse("591.7(f)"))
                 hand.status = HandStatus.SETTLED
         up = self._dealer[0]
         live = [h.seat for h in self.player_hands() if self._is_live(h)]
         if up.rank == Rank.ACE and rules.insurance and live:
             self._insurance_queue = live
-            self._set_phase(Phase.INSURANCE)
+            self._enter_phase(Phase.INSURANCE)
             self.log.emit(
-                Announced, ref=cite("591.7(g)"), text="insurance is open"
+                Announced, ref=Ref.parse("591.7(g)"), text="insurance is open"
             )
         elif up.rank in _TEN_OR_ACE:
-            self._set_phase(Phase.CARD_READER)
+            self._enter_phase(Phase.CARD_READER)
         else:
-            self._set_phase(Phase.PLAYER_DECISIONS)
+            self._enter_phase(Phase.PLAYER_DECISIONS)
 
     def _step_insurance_closed(self) -> None:
-        self._set_phase(Phase.CARD_READER)
+        self._enter_phase(Phase.CARD_READER)
 
     @implements("591.7(h)")
     def _step_card_reader(self) -> None:
         blackjack = is_blackjack(self._dealer)
         self.log.emit(
-            CardReaderChecked, ref=cite("591.7(h)"), blackjack=blackjack
+            CardReaderChecked, ref=Ref.parse("591.7(h)"), blackjack=blackjack
         )
         if blackjack:
-            self._set_phase(Phase.DEALER_BLACKJACK)
+            self._enter_phase(Phase.DEALER_BLACKJACK)
             return
         self._settle_many(
             Payment(
-                key, Outcome.LOSE, -self.ledger.stakes[key], cite("591.7(h)")
+                key,
+                Outcome.LOSE,
+                -self.ledger.stakes[key],
+                Ref.parse("591.7(h)"),
             )
             for key in self._open_insurance()
         )
-        self._set_phase(Phase.PLAYER_DECISIONS)
+        self._enter_phase(Phase.PLAYER_DECISIONS)
 
     def _step_dealer_blackjack(self) -> None:
-        ref = cite("591.7(h)")
+        ref = Ref.parse("591.7(h)")
         self._expose_hole(ref)
         self.log.emit(Announced, ref=ref, text="dealer has Blackjack")
         payments = [
@@ -396,7 +384,7 @@ class DealerProcedure(Round):
             Payment(
                 key,
                 Outcome.WIN,
-                self._winnings(self.dbj_rules.insurance_payout, key),
+                self._winnings(self.rules.insurance_payout, key),
                 ref,
             )
             for key in self._open_insurance()
@@ -404,7 +392,7 @@ class DealerProcedure(Round):
         self._settle_many(payments)
         for hand in self.player_hands():
             hand.status = HandStatus.SETTLED
-        self._set_phase(Phase.CLEARING)
+        self._enter_phase(Phase.CLEARING)
 
     def _step_decisions(self) -> None:
         """Find the next hand to decide, left to right (591.7(i))."""
@@ -415,7 +403,7 @@ class DealerProcedure(Round):
                 hand.cards.append(
                     self._deal_card(
                         hand.label,
-                        cite("673a.11(b)"),
+                        Ref.parse("673a.11(b)"),
                         hand=hand.index,
                         purpose="split",
                     )
@@ -428,13 +416,13 @@ class DealerProcedure(Round):
             self._current = hand
             return
         self._current = None
-        self._set_phase(Phase.HOLE_CARD)
+        self._enter_phase(Phase.HOLE_CARD)
 
     @implements("591.7(n)")
     def _step_hole_card(self) -> None:
-        self._expose_hole(cite("591.7(n)"))
-        self._announce_total(cite("591.7(n)"))
-        self._set_phase(Phase.DEALER_DRAW)
+        self._expose_hole(Ref.parse("591.7(n)"))
+        self._announce_total(Ref.parse("591.7(n)"))
+        self._enter_phase(Phase.DEALER_DRAW)
 
     @implements("591.7(o)", "591.7(p)")
     def _step_dealer_draw(self) -> None:
@@ -443,26 +431,25 @@ class DealerProcedure(Round):
         ):
             self.log.emit(
                 Announced,
-                ref=cite("591.7(p)"),
+                ref=Ref.parse("591.7(p)"),
                 text="every hand is decided: the dealer draws no card",
             )
         else:
             while blackjack_total(self._dealer).value < DEALER_STANDS:
                 self._dealer.append(
-                    self._deal_card("dealer", cite("591.7(o)"))
+                    self._deal_card("dealer", Ref.parse("591.7(o)"))
                 )
-                self._announce_total(cite("591.7(o)"))
-        self._set_phase(Phase.SETTLEMENT)
+                self._announce_total(Ref.parse("591.7(o)"))
+        self._enter_phase(Phase.SETTLEMENT)
 
     @implements("591.7(q)", "591.7(r)", "591.7(s)")
     def _step_settlement(self) -> None:
-        procedure = self.dbj_rules.collection_procedure
-        part = (
-            "1" if procedure is CollectionProcedure.COLLECT_THEN_PAY else "2"
-        )
+        procedure = self.rules.collection_procedure
         self.log.emit(
             Announced,
-            ref=Ref(SECTION, ("t", part)),
+            ref=Ref.parse("591.7(t)(1)")
+            if procedure is CollectionProcedure.COLLECT_THEN_PAY
+            else Ref.parse("591.7(t)(2)"),
             text=f"collection procedure {procedure.value}",
         )
         dealer = blackjack_total(self._dealer).value
@@ -472,18 +459,18 @@ class DealerProcedure(Round):
                 payments.extend(self._compare(hand, dealer))
                 hand.status = HandStatus.SETTLED
         self._settle_many(payments)
-        self._set_phase(Phase.CLEARING)
+        self._enter_phase(Phase.CLEARING)
 
     def _compare(self, hand: PlayerHand, dealer: int) -> list[Payment]:
         """The (q)-(s) settlement of one remaining hand."""
-        rules = self.dbj_rules
+        rules = self.rules
         player = hand.total()
         chance = hand.second_chance_key
         has_chance = self.ledger.is_open(chance)
         keys = [hand.key, chance] if has_chance else [hand.key]
         if dealer == DEALER_PUSH_TOTAL:
             return [
-                Payment(key, Outcome.PUSH, 0, cite("591.7(q)(1)"))
+                Payment(key, Outcome.PUSH, 0, Ref.parse("591.7(q)(1)"))
                 for key in keys
             ]
         if player > TWENTY_ONE:  # only when busts stay on the layout (D1)
@@ -495,7 +482,7 @@ class DealerProcedure(Round):
         else:
             outcome = Outcome.LOSE
         if outcome is Outcome.WIN and has_chance:
-            ref = cite("591.7(s)(1)(i)")
+            ref = Ref.parse("591.7(s)(1)(i)")
             return [
                 Payment(hand.key, Outcome.PUSH, 0, ref),
                 Payment(
@@ -511,12 +498,12 @@ class DealerProcedure(Round):
                     hand.key,
                     Outcome.WIN,
                     self._winnings(rules.win_payout, hand.key),
-                    cite("591.7(s)(1)(ii)"),
+                    Ref.parse("591.7(s)(1)(ii)"),
                 )
             ]
         if outcome is Outcome.PUSH:
             return [
-                Payment(key, Outcome.PUSH, 0, cite("591.7(s)(2)"))
+                Payment(key, Outcome.PUSH, 0, Ref.parse("591.7(s)(2)"))
                 for key in keys
             ]
         return [
@@ -524,14 +511,14 @@ class DealerProcedure(Round):
                 key,
                 Outcome.LOSE,
                 -self.ledger.stakes[key],
-                cite("591.7(s)(3)"),
+                Ref.parse("591.7(s)(3)"),
             )
             for key in keys
         ]
 
     @implements("591.7(u)")
     def _step_clearing(self) -> None:
-        ref = cite("591.7(u)")
+        ref = Ref.parse("591.7(u)")
         for hand in sorted(
             self.player_hands(), key=lambda h: (-h.seat, -h.index)
         ):
@@ -548,14 +535,14 @@ class DealerProcedure(Round):
                 exposed=self._hole_exposed,
             )
         self.ledger.verify()
-        self._set_phase(
+        self._enter_phase(
             Phase.RESHUFFLE if self.cover_card_reached else Phase.COMPLETE
         )
 
     @implements("591.7(d)")
     def _step_reshuffle(self) -> None:
         collect_and_reshuffle(self.shoe, self.log, SECTION, self.rng)
-        self._set_phase(Phase.COMPLETE)
+        self._enter_phase(Phase.COMPLETE)
 
     _STEPS: ClassVar[dict[Phase, Callable[[DealerProcedure], None]]] = {
         Phase.DEALING: _step_deal,
@@ -578,19 +565,19 @@ class DealerProcedure(Round):
 
     def _open_insurance(self) -> list[WagerKey]:
         return [
-            key for key in self.ledger.open_keys() if key.wager == INSURANCE
+            key
+            for key in self.ledger.open_keys()
+            if key.wager == Wager.INSURANCE
         ]
 
     def _winnings(self, odds: Odds, key: WagerKey) -> int:
-        return odds.winnings(self.ledger.stakes[key], self.dbj_rules.rounding)
+        return odds.winnings(self.ledger.stakes[key], self.rules.rounding)
 
     def _pay(self, payment: Payment) -> None:
         self._settle(payment.key, payment.outcome, payment.net, payment.ref)
 
     def _settle_many(self, payments: Iterable[Payment]) -> None:
-        ordered = settlement_order(
-            payments, self.dbj_rules.collection_procedure
-        )
+        ordered = settlement_order(payments, self.rules.collection_procedure)
         for payment in ordered:
             self._pay(payment)
 
@@ -622,12 +609,12 @@ class DealerProcedure(Round):
         elif hand.doubled or (
             hand.split
             and hand.cards[0].rank == Rank.ACE
-            and not self.dbj_rules.split_aces_may_draw
+            and not self.rules.split_aces_may_draw
         ):
             hand.status = HandStatus.STANDING
 
     def _second_chance_offered(self, hand: PlayerHand) -> bool:
-        rules = self.dbj_rules
+        rules = self.rules
         return not (
             (hand.doubled and not rules.second_chance_on_doubled)
             or (hand.split and not rules.second_chance_on_split)
@@ -638,10 +625,10 @@ class DealerProcedure(Round):
         if self._second_chance_offered(hand):
             hand.status = HandStatus.BUSTED
             self._current = hand
-            self._set_phase(Phase.SECOND_CHANCE)
+            self._enter_phase(Phase.SECOND_CHANCE)
             self.log.emit(
                 Announced,
-                ref=cite("591.7(l)"),
+                ref=Ref.parse("591.7(l)"),
                 text=f"{hand.label} has {hand.total()}: Second Chance?",
             )
         else:
@@ -649,10 +636,10 @@ class DealerProcedure(Round):
 
     def _lose_bust(self, hand: PlayerHand) -> None:
         """A bust without Second Chance: collected at once (D1)."""
-        if not self.dbj_rules.collect_busts_at_once:
+        if not self.rules.collect_busts_at_once:
             hand.status = HandStatus.STANDING
             return
-        ref = cite("591.7(l)")
+        ref = Ref.parse("591.7(l)")
         self._pay(
             Payment(hand.key, Outcome.LOSE, -self.ledger.stakes[hand.key], ref)
         )
@@ -661,12 +648,12 @@ class DealerProcedure(Round):
 
     @implements("591.7(m)")
     def _pay_twenty_one(self, hand: PlayerHand) -> None:
-        ref = cite("591.7(m)")
+        ref = Ref.parse("591.7(m)")
         self._pay(
             Payment(
                 hand.key,
                 Outcome.WIN,
-                self._winnings(self.dbj_rules.twenty_one_payout, hand.key),
+                self._winnings(self.rules.twenty_one_payout, hand.key),
                 ref,
             )
         )

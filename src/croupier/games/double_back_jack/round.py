@@ -8,7 +8,7 @@ events citing its subsection; every refusal raises a typed error citing
 the subsection that forbids it and leaves the state unchanged.
 
 Only the dealer handles the cards (591.7(v)): the decisions of
-:class:`~.model.DbjAction` are the players' whole vocabulary, and no
+:class:`~.phases.DbjAction` are the players' whole vocabulary, and no
 method lets a player touch, move or alter a card.
 
 >>> from croupier.round import Action
@@ -19,8 +19,10 @@ method lets a player touch, move or alter a card.
 ...     shoe=Shoe.stacked("2c 10s 7d 6h 9c 8s"), new_shoe=True)
 >>> _ = rnd.place_wager(1, "blackjack", 1000)
 >>> _ = rnd.deal()
->>> rnd.pending().legal
-('surrender', 'double', 'stand', 'hit')
+>>> rnd.pending().to_dict()["legal"]
+['surrender', 'double', 'stand', 'hit']
+>>> rnd.can_apply(Action(seat=1, name="split")), rnd.can_deal()
+(False, False)
 >>> _ = rnd.apply(Action(seat=1, name="stand"))
 >>> [s.to_dict()["net"] for s in rnd.settlements], rnd.hands()["dealer"]
 ([1000], ['7d', '9c', '8s'])
@@ -30,46 +32,37 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from croupier.errors import (
     IllegalActionError,
     InvariantError,
-    OutOfTurnError,
-    ProcedureError,
     WagerError,
     WrongPhaseError,
 )
-from croupier.events import Announced, DecisionMade, Event, WagerPlaced
+from croupier.events import Announced, DecisionMade, WagerPlaced
 from croupier.hands.blackjack import same_value
 from croupier.money import Outcome, WagerKey
 from croupier.regs import Ref, implements
 from croupier.round import Action, Pending
 
-from .model import (
-    BLACKJACK,
-    INSURANCE,
-    PHASE_REFS,
-    DbjAction,
-    HandStatus,
-    Payment,
-    Phase,
-    PlayerHand,
-)
-from .procedure import TWENTY_ONE, DealerProcedure, cite
+from .hands import HandStatus, Payment, PlayerHand
+from .phases import DbjAction, Phase
+from .procedure import TWENTY_ONE, DealerProcedure
+from .rules import Wager
+from .views import BoxView, DoubleBackJackView, HandView
 
 __all__ = ["DoubleBackJackRound"]
 
 _REFUSAL_REFS: dict[DbjAction, Ref] = {
-    DbjAction.SURRENDER: cite("673a.9"),
-    DbjAction.DOUBLE: cite("673a.10(a)"),
-    DbjAction.SPLIT: cite("673a.11(a)"),
-    DbjAction.STAND: cite("591.7(i)"),
-    DbjAction.HIT: cite("591.7(k)(1)"),
-    DbjAction.INSURANCE: cite("591.7(g)"),
-    DbjAction.NO_INSURANCE: cite("591.7(g)"),
-    DbjAction.SECOND_CHANCE: cite("591.7(l)"),
-    DbjAction.NO_SECOND_CHANCE: cite("591.7(l)"),
+    DbjAction.SURRENDER: Ref.parse("673a.9"),
+    DbjAction.DOUBLE: Ref.parse("673a.10(a)"),
+    DbjAction.SPLIT: Ref.parse("673a.11(a)"),
+    DbjAction.STAND: Ref.parse("591.7(i)"),
+    DbjAction.HIT: Ref.parse("591.7(k)(1)"),
+    DbjAction.INSURANCE: Ref.parse("591.7(g)"),
+    DbjAction.NO_INSURANCE: Ref.parse("591.7(g)"),
+    DbjAction.SECOND_CHANCE: Ref.parse("591.7(l)"),
+    DbjAction.NO_SECOND_CHANCE: Ref.parse("591.7(l)"),
 }
 """The subsection that forbids each decision when it is not legal."""
 
@@ -80,7 +73,7 @@ class DoubleBackJackRound(DealerProcedure):
     Seats are the boxes 1..``rules.boxes``, seat 1 farthest to the
     dealer's left; clockwise is ascending, and the dealer's right (where
     settlements start) is the highest seat. Players act only through
-    :meth:`apply` with a :class:`~.model.DbjAction`; nothing here lets a
+    :meth:`apply` with a :class:`~.phases.DbjAction`; nothing here lets a
     player handle a card (591.7(v)).
     """
 
@@ -98,7 +91,7 @@ class DoubleBackJackRound(DealerProcedure):
                     if a is DbjAction.NO_INSURANCE
                     or self.insurance_limit(self._insurance_queue[0])
                 ),
-                ref=cite("591.7(g)"),
+                ref=Ref.parse("591.7(g)"),
             )
         hand = self._current
         if hand is None:
@@ -108,7 +101,7 @@ class DoubleBackJackRound(DealerProcedure):
                 seat=hand.seat,
                 hand=hand.index,
                 legal=(DbjAction.SECOND_CHANCE, DbjAction.NO_SECOND_CHANCE),
-                ref=cite("591.7(l)"),
+                ref=Ref.parse("591.7(l)"),
             )
         if self._phase is Phase.PLAYER_DECISIONS and (
             hand.status is HandStatus.PLAYING
@@ -117,7 +110,7 @@ class DoubleBackJackRound(DealerProcedure):
                 seat=hand.seat,
                 hand=hand.index,
                 legal=tuple(self._legal_decisions(hand)),
-                ref=cite("591.7(i)"),
+                ref=Ref.parse("591.7(i)"),
             )
         return None
 
@@ -127,11 +120,11 @@ class DoubleBackJackRound(DealerProcedure):
         A share (``insurance_max``) of the box's Blackjack Wager,
         rounded down to a whole minor unit.
         """
-        stake = self.ledger.stakes[WagerKey(seat, BLACKJACK)]
-        return int(stake * self.dbj_rules.insurance_max)
+        stake = self.ledger.stakes[WagerKey(seat, Wager.BLACKJACK)]
+        return int(stake * self.rules.insurance_max)
 
     def _legal_decisions(self, hand: PlayerHand) -> list[DbjAction]:
-        rules = self.dbj_rules
+        rules = self.rules
         first_two = len(hand.cards) == 2 and not hand.doubled
         legal: list[DbjAction] = []
         if first_two and rules.surrender and not hand.split:
@@ -148,25 +141,14 @@ class DoubleBackJackRound(DealerProcedure):
         legal.extend((DbjAction.STAND, DbjAction.HIT))
         return legal
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a decision; refuse it, state unchanged, if illegal."""
-        start = len(self.log)
-        carry_out = self.verify_action(action)
-        carry_out()
-        self._continue()
-        return list(self.log.events[start:])
-
-    def can_apply(self, action: Action) -> bool:
-        """Whether :meth:`apply` would accept ``action`` now."""
-        try:
-            self.verify_action(action)
-        except ProcedureError:
-            return False
-        return True
-
     @implements("591.7(v)")
-    def verify_action(self, action: Action) -> Callable[[], None]:
-        """Raise unless ``action`` is legal; return what carries it out."""
+    def verify_action(self, action: Action) -> None:
+        """Raise unless ``action`` is legal now.
+
+        The name must be one of :class:`DbjAction` (a player only
+        decides, never handles a card), the seat the one to act, the
+        decision legal for its hand, and any amount within the rules.
+        """
         try:
             name = DbjAction(action.name)
         except ValueError:
@@ -174,37 +156,41 @@ class DoubleBackJackRound(DealerProcedure):
                 f"{action.name!r} is not a Double Back Jack decision; a "
                 "player only decides, and never handles the cards"
             )
-            raise IllegalActionError(msg, ref=cite("591.7(v)")) from None
-        pending = self.pending()
-        if pending is None:
-            msg = f"no decision is pending in phase {self._phase}"
-            raise WrongPhaseError(msg, ref=PHASE_REFS[self._phase])
-        if action.seat != pending.seat:
-            msg = f"seat {pending.seat} is to act, not seat {action.seat}"
-            raise OutOfTurnError(msg, ref=pending.ref)
-        if name.value not in pending.legal:
+            raise IllegalActionError(msg, ref=Ref.parse("591.7(v)")) from None
+        pending = self._verify_turn(action, Ref.parse("591.7(v)"))
+        if name not in pending.legal:
             msg = (
                 f"{name.value} is not allowed for seat {action.seat} now; "
                 f"legal: {', '.join(pending.legal)}"
             )
             raise IllegalActionError(msg, ref=_REFUSAL_REFS[name])
-        return self._verify_amount(name, action)
+        self._decision(name, action)
 
-    def _verify_amount(
-        self, name: DbjAction, action: Action
-    ) -> Callable[[], None]:
+    def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
+        """Nobody is to decide: the phase the round is in says why."""
+        del action
+        msg = f"no decision is pending in phase {self._phase}"
+        raise WrongPhaseError(msg, ref=self._phase_ref or ref)
+
+    def _carry_out(self, action: Action) -> None:
+        """Carry out a verified decision, then run the dealer's steps."""
+        self._decision(DbjAction(action.name), action)()
+        self._continue()
+
+    def _decision(self, name: DbjAction, action: Action) -> Callable[[], None]:
+        """Check the decision's amount; return what carries it out."""
         amount = action.amount
         if name is DbjAction.INSURANCE:
             seat = action.seat
             limit = self.insurance_limit(seat)
             if amount is None or not 1 <= amount <= limit:
                 msg = f"insurance must be 1 to {limit}, not {amount}"
-                raise WagerError(msg, ref=cite("673a.8"))
+                raise WagerError(msg, ref=Ref.parse("673a.8"))
             return partial(self._do_insurance, seat, amount)
         if name is DbjAction.NO_INSURANCE:
             if amount is not None:
                 msg = "no_insurance takes no amount"
-                raise WagerError(msg, ref=cite("591.7(g)"))
+                raise WagerError(msg, ref=Ref.parse("591.7(g)"))
             return partial(self._do_no_insurance, action.seat)
         hand = self._current
         if hand is None:  # pragma: no cover - pending() guarantees it
@@ -213,16 +199,16 @@ class DoubleBackJackRound(DealerProcedure):
             stake = self.ledger.stakes[hand.key]
             amount = stake if amount is None else amount
             if not 1 <= amount <= stake or (
-                amount != stake and not self.dbj_rules.double_for_less
+                amount != stake and not self.rules.double_for_less
             ):
                 msg = f"a double must be 1 to {stake}, not {amount}"
-                raise WagerError(msg, ref=cite("673a.10(a)"))
+                raise WagerError(msg, ref=Ref.parse("673a.10(a)"))
             return partial(self._do_double, hand, amount)
         if name is DbjAction.SECOND_CHANCE:
             stake = self.ledger.stakes[hand.key]
             if amount is not None and amount != stake:
                 msg = f"the Second Chance Wager must equal {stake}"
-                raise WagerError(msg, ref=cite("591.7(l)"))
+                raise WagerError(msg, ref=Ref.parse("591.7(l)"))
             return partial(self._do_second_chance, hand, stake)
         if amount is not None:
             msg = f"{name.value} takes no amount"
@@ -257,37 +243,45 @@ class DoubleBackJackRound(DealerProcedure):
     def _do_insurance(self, seat: int, amount: int) -> None:
         self._insurance_queue.pop(0)
         self._decided(
-            seat, DbjAction.INSURANCE, cite("591.7(g)"), amount=amount
+            seat, DbjAction.INSURANCE, Ref.parse("591.7(g)"), amount=amount
         )
-        self._record_wager(WagerKey(seat, INSURANCE), amount, cite("673a.8"))
+        self._record_wager(
+            WagerKey(seat, Wager.INSURANCE), amount, Ref.parse("673a.8")
+        )
 
     def _do_no_insurance(self, seat: int) -> None:
         self._insurance_queue.pop(0)
-        self._decided(seat, DbjAction.NO_INSURANCE, cite("591.7(g)"))
+        self._decided(seat, DbjAction.NO_INSURANCE, Ref.parse("591.7(g)"))
 
     @implements("591.7(i)")
     def _do_surrender(self, hand: PlayerHand) -> None:
-        self._decided(hand.seat, DbjAction.SURRENDER, cite("591.7(i)"))
+        self._decided(hand.seat, DbjAction.SURRENDER, Ref.parse("591.7(i)"))
         stake = self.ledger.stakes[hand.key]
-        refund = int(stake * self.dbj_rules.surrender_refund)
+        refund = int(stake * self.rules.surrender_refund)
         self._pay(
-            Payment(hand.key, Outcome.LOSE, refund - stake, cite("673a.9"))
+            Payment(
+                hand.key, Outcome.LOSE, refund - stake, Ref.parse("673a.9")
+            )
         )
-        self._collect(hand, cite("591.7(i)"))
+        self._collect(hand, Ref.parse("591.7(i)"))
         hand.status = HandStatus.SETTLED
         self._current = None
 
     @implements("591.7(k)")
     def _do_double(self, hand: PlayerHand, amount: int) -> None:
         self._decided(
-            hand.seat, DbjAction.DOUBLE, cite("591.7(i)"), hand.index, amount
+            hand.seat,
+            DbjAction.DOUBLE,
+            Ref.parse("591.7(i)"),
+            hand.index,
+            amount,
         )
         self.ledger.increase(hand.key, amount)
         self.log.emit(
             WagerPlaced,
-            ref=cite("673a.10(a)"),
+            ref=Ref.parse("673a.10(a)"),
             seat=hand.seat,
-            wager=BLACKJACK,
+            wager=Wager.BLACKJACK,
             amount=amount,
             hand=hand.index,
         )
@@ -295,7 +289,7 @@ class DoubleBackJackRound(DealerProcedure):
         hand.cards.append(
             self._deal_card(
                 hand.label,
-                cite("591.7(k)(2)"),
+                Ref.parse("591.7(k)(2)"),
                 hand=hand.index,
                 purpose="double",
             )
@@ -306,26 +300,30 @@ class DoubleBackJackRound(DealerProcedure):
             hand.status = HandStatus.STANDING
 
     def _do_split(self, hand: PlayerHand) -> None:
-        self._decided(hand.seat, DbjAction.SPLIT, cite("591.7(i)"))
+        self._decided(hand.seat, DbjAction.SPLIT, Ref.parse("591.7(i)"))
         stake = self.ledger.stakes[hand.key]
         second = PlayerHand(
             seat=hand.seat, index=1, cards=[hand.cards.pop()], split=True
         )
         hand.split = True
         self._boxes[hand.seat].append(second)
-        self._record_wager(second.key, stake, cite("673a.11(a)"))
+        self._record_wager(second.key, stake, Ref.parse("673a.11(a)"))
         self._current = None
 
     def _do_stand(self, hand: PlayerHand) -> None:
-        self._decided(hand.seat, DbjAction.STAND, cite("591.7(i)"), hand.index)
+        self._decided(
+            hand.seat, DbjAction.STAND, Ref.parse("591.7(i)"), hand.index
+        )
         hand.status = HandStatus.STANDING
         self._current = None
 
     @implements("591.7(j)")
     def _do_hit(self, hand: PlayerHand) -> None:
-        self._decided(hand.seat, DbjAction.HIT, cite("591.7(i)"), hand.index)
+        self._decided(
+            hand.seat, DbjAction.HIT, Ref.parse("591.7(i)"), hand.index
+        )
         hand.cards.append(
-            self._deal_card(hand.label, cite("591.7(j)"), hand=hand.index)
+            self._deal_card(hand.label, Ref.parse("591.7(j)"), hand=hand.index)
         )
         self._after_card(hand)
         if self._phase is not Phase.SECOND_CHANCE:
@@ -335,21 +333,23 @@ class DoubleBackJackRound(DealerProcedure):
         self._decided(
             hand.seat,
             DbjAction.SECOND_CHANCE,
-            cite("591.7(l)"),
+            Ref.parse("591.7(l)"),
             hand.index,
             stake,
         )
-        self._record_wager(hand.second_chance_key, stake, cite("591.7(l)"))
+        self._record_wager(
+            hand.second_chance_key, stake, Ref.parse("591.7(l)")
+        )
         hand.second_chance_card = self._deal_card(
             hand.label,
-            cite("591.7(l)"),
+            Ref.parse("591.7(l)"),
             hand=hand.index,
             purpose="second chance",
         )
         total = hand.total()
         keys = [hand.key, hand.second_chance_key]
         if total > TWENTY_ONE:
-            ref = cite("591.7(l)(1)")
+            ref = Ref.parse("591.7(l)(1)")
             self._settle_many(
                 Payment(key, Outcome.LOSE, -self.ledger.stakes[key], ref)
                 for key in keys
@@ -357,7 +357,7 @@ class DoubleBackJackRound(DealerProcedure):
             self._collect(hand, ref)
             hand.status = HandStatus.SETTLED
         elif total == TWENTY_ONE:
-            ref = cite("591.7(l)(2)")
+            ref = Ref.parse("591.7(l)(2)")
             self._settle_many(
                 [
                     Payment(hand.key, Outcome.PUSH, 0, ref),
@@ -365,7 +365,7 @@ class DoubleBackJackRound(DealerProcedure):
                         hand.second_chance_key,
                         Outcome.WIN,
                         self._winnings(
-                            self.dbj_rules.second_chance_21_payout,
+                            self.rules.second_chance_21_payout,
                             hand.second_chance_key,
                         ),
                         ref,
@@ -377,24 +377,27 @@ class DoubleBackJackRound(DealerProcedure):
         else:
             self.log.emit(
                 Announced,
-                ref=cite("591.7(l)(3)"),
+                ref=Ref.parse("591.7(l)(3)"),
                 text=f"{hand.label} has {total} after the Second Chance",
             )
             hand.status = HandStatus.STANDING
         self._current = None
-        self._set_phase(Phase.PLAYER_DECISIONS)
+        self._enter_phase(Phase.PLAYER_DECISIONS)
 
     def _do_no_second_chance(self, hand: PlayerHand) -> None:
         self._decided(
-            hand.seat, DbjAction.NO_SECOND_CHANCE, cite("591.7(l)"), hand.index
+            hand.seat,
+            DbjAction.NO_SECOND_CHANCE,
+            Ref.parse("591.7(l)"),
+            hand.index,
         )
         self._lose_bust(hand)
         self._current = None
-        self._set_phase(Phase.PLAYER_DECISIONS)
+        self._enter_phase(Phase.PLAYER_DECISIONS)
 
     # -- views -----------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> DoubleBackJackView:
         """What ``seat`` (``None``: a spectator) may see now.
 
         Built from the state, never a copy of it: the hole card appears
@@ -408,18 +411,18 @@ class DoubleBackJackRound(DealerProcedure):
                 dealer.extend(str(card) for card in self._dealer[1:])
             else:
                 dealer.append("hidden")
-        boxes = []
+        boxes: list[BoxView] = []
         for box_seat in sorted(self._boxes):
             hands = [
-                {
-                    "label": hand.label,
-                    "cards": [str(c) for c in hand.all_cards()]
+                HandView(
+                    label=hand.label,
+                    cards=[str(c) for c in hand.all_cards()]
                     if hand.on_table
                     else [],
-                    "total": hand.total() if hand.on_table else None,
-                    "status": hand.status.value,
-                    "doubled": hand.doubled,
-                }
+                    total=hand.total() if hand.on_table else None,
+                    status=hand.status.value,
+                    doubled=hand.doubled,
+                )
                 for hand in self._boxes[box_seat]
             ]
             wagers = {
@@ -427,9 +430,9 @@ class DoubleBackJackRound(DealerProcedure):
                 for key, amount in self.ledger.stakes.items()
                 if key.seat == box_seat and self.ledger.is_open(key)
             }
-            boxes.append({"seat": box_seat, "hands": hands, "wagers": wagers})
+            boxes.append(BoxView(seat=box_seat, hands=hands, wagers=wagers))
         pending = self.pending()
-        out: dict[str, Any] = {
+        out: DoubleBackJackView = {
             "game": self.game,
             "phase": self._phase.value,
             "seat": seat,
@@ -440,5 +443,5 @@ class DoubleBackJackRound(DealerProcedure):
             "settlements": [s.to_dict() for s in self.settlements],
         }
         if pending is not None and seat == pending.seat:
-            out["legal"] = list(pending.legal)
+            out["legal"] = [action.value for action in pending.legal]
         return out

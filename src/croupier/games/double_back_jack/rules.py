@@ -22,10 +22,22 @@ from fractions import Fraction
 from croupier.money import Odds, Rounding
 from croupier.rules import GameRules, Provenance, option
 
-__all__ = ["CollectionProcedure", "DoubleBackJackRules"]
+__all__ = ["CollectionProcedure", "DoubleBackJackRules", "Wager"]
 
 MAX_BOXES = 6
 """Betting positions on a Double Back Jack table (673a.2(a))."""
+
+
+@unique
+class Wager(StrEnum):
+    """The wagers of a Double Back Jack round."""
+
+    BLACKJACK = "blackjack"
+    """The Blackjack Wager (673a.6), and each split hand's wager."""
+    SECOND_CHANCE = "second_chance"
+    """The Second Chance Wager on a busted hand (591.7(l))."""
+    INSURANCE = "insurance"
+    """The Insurance Wager (673a.8)."""
 
 
 @unique
