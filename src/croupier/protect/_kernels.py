@@ -64,52 +64,6 @@ def _bucket(rc: int, left: int) -> int:
 
 
 @jit
-def _deal(
-    game: int,
-    codes: I64,
-    pos: int,
-    tables: tuple[I64, I64, I64, I64, I64, I64, I64],
-    out: I64,
-) -> int:
-    """Play one coup from ``codes[pos:]``; its outcome codes; cards used.
-
-    ``out[0]`` the cell (Midibaccarat) or ``32 pt + bt`` (21 Baccarat),
-    ``out[1]``, ``out[2]`` the Player's and Banker's pair kind or Bonus
-    mask.
-    """
-    point, pair, player, stood, after, _, value = tables
-    if game == 0:
-        pc, bc, dp, db, kp, kb, used = coup(
-            codes, pos, point, pair, player, stood, after
-        )
-        out[0] = ((pc * 10 + bc) * 2 + dp) * 2 + db
-        out[1] = kp
-        out[2] = kb
-        return used
-    pt, bt, mp, mb, used = round_cells(codes, pos, True, value)
-    out[0] = pt * 32 + bt
-    out[1] = mp
-    out[2] = mb
-    return used
-
-
-@jit
-def _start(
-    game: int,
-    codes: I64,
-    work: I64,
-    raw: npt.NDArray[np.uint32],
-    burn: I64,
-) -> int:
-    """Shuffle (and cut, burn) a shoe; the first card to deal."""
-    if game == 0:
-        pos, _ = shoe_start(codes, work, raw, 0, burn)
-        return pos
-    shuffle(codes, raw, 0)
-    return 1
-
-
-@jit
 def count_shoes(
     game: int,
     codes: I64,
@@ -150,20 +104,26 @@ def count_shoes(
     size = codes.shape[0]
     budget = size + 64
     counts = tags.shape[0]
+    point, pair, player, stood, after, burn, value = tables
     rc = np.zeros(counts, dtype=np.int64)
     bucket = np.zeros(counts, dtype=np.int64)
     acc = np.zeros((counts, BUCKETS), dtype=np.int64)
     unseen = np.zeros(52, dtype=np.int64)
-    out = np.zeros(3, dtype=np.int64)
+    track = recorded < record.shape[0]
     done = 0
     while done < shoes:
         if raw.shape[0] < budget:
             break
-        pos = _start(game, codes, work, raw[:budget], tables[5])
+        if game == 0:
+            pos, _ = shoe_start(codes, work, raw[:budget], 0, burn)
+        else:
+            shuffle(codes, raw[:budget], 0)
+            pos = 1
         raw = raw[budget:]
-        unseen[:] = 0
-        for i in range(size):
-            unseen[codes[i]] += 1
+        if track:
+            unseen[:] = 0
+            for i in range(size):
+                unseen[codes[i]] += 1
         acc[:, :] = 0
         rc[:] = 0
         if game == 0:  # the exposed first card of the burn
@@ -175,21 +135,30 @@ def count_shoes(
             left = size - pos
             for k in range(counts):
                 bucket[k] = _bucket(rc[k], left)
-            used = _deal(game, codes, pos, tables, out)
+            if game == 0:
+                pc, bc, dp, db, o1, o2, used = coup(
+                    codes, pos, point, pair, player, stood, after
+                )
+                o0 = ((pc * 10 + bc) * 2 + dp) * 2 + db
+            else:
+                pt, bt, o1, o2, used = round_cells(codes, pos, True, value)
+                o0 = pt * 32 + bt
             for k in range(counts):
                 w = wager_of[k]
-                net = nets[w, out[kinds[w]]]
+                kind = kinds[w]
+                outcome = o0 if kind == 0 else (o1 if kind == 1 else o2)
+                net = nets[w, outcome]
                 b = bucket[k]
                 hands[k, b] += 1
                 sums[k, b] += net
                 squares[k, b] += net * net
                 acc[k, b] += net
-            if recorded < record.shape[0] and bucket[0] >= record_from:
-                w = wager_of[0]
-                for c in range(52):
-                    record[recorded, c] = unseen[c]
-                record[recorded, 52] = nets[w, out[kinds[w]]]
-                recorded += 1
+                if k == 0 and track and b >= record_from:
+                    for c in range(52):
+                        record[recorded, c] = unseen[c]
+                    record[recorded, 52] = net
+                    recorded += 1
+                    track = recorded < record.shape[0]
             for i in range(pos, pos + used):
                 c = codes[i]
                 unseen[c] -= 1
@@ -315,13 +284,17 @@ def perfect_shoes(
     """
     size = codes.shape[0]
     budget = size + 64
+    point, pair, player, stood, after, burn, value = tables
     unseen = np.zeros(52, dtype=np.int64)
-    out = np.zeros(3, dtype=np.int64)
     done = 0
     while done < shoes:
         if raw.shape[0] < budget:
             break
-        pos = _start(game, codes, work, raw[:budget], tables[5])
+        if game == 0:
+            pos, _ = shoe_start(codes, work, raw[:budget], 0, burn)
+        else:
+            shuffle(codes, raw[:budget], 0)
+            pos = 1
         raw = raw[budget:]
         unseen[:] = 0
         for i in range(size):
@@ -333,15 +306,18 @@ def perfect_shoes(
         while pos + 6 <= size:
             if game == 0:
                 ev = pair_ev(unseen, pays, unit)
+                _, _, _, _, o1, o2, used = coup(
+                    codes, pos, point, pair, player, stood, after
+                )
             else:
-                ev = bonus21_ev(unseen, tables[6], pays, unit)
-            used = _deal(game, codes, pos, tables, out)
+                ev = bonus21_ev(unseen, value, pays, unit)
+                _, _, o1, o2, used = round_cells(codes, pos, True, value)
             stats[0] += 1
             stats[7] += ev
             if ev > 0:
                 stats[1] += 2
                 gain += 2 * ev
-                real += (pays[out[1]] + pays[out[2]]) / unit
+                real += (pays[o1] + pays[o2]) / unit
             for i in range(pos, pos + used):
                 unseen[codes[i]] -= 1
             pos += used
