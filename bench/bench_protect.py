@@ -131,13 +131,13 @@ def _python_coup(cards: list[int], pos: int) -> tuple[int, int, int, int]:
     p1, b1, p2, b2 = cards[pos : pos + 4]
     pc = (POINT[p1] + POINT[p2]) % 10
     bc = (POINT[b1] + POINT[b2]) % 10
-    used, dp, db = 4, 0, 0
+    used, db = 4, 0
     if pc < 8 and bc < 8:
         third = None
         if player_draws(int(pc)):
             v = int(POINT[cards[pos + used]])
             third = _THIRD[v]
-            used, dp = used + 1, 1
+            used += 1
             pc = (pc + v) % 10
         if banker_draws(int(bc), player_third=third):
             bc = (bc + POINT[cards[pos + used]]) % 10
