@@ -128,6 +128,7 @@ def _stored(url: str) -> dict[str, tuple[str | None, Any]]:
     return {str(rid): (text, json.loads(owners)) for rid, text, owners in rows}
 
 
+@pytest.mark.proves("810a.11")
 def test_810a_11_server_rounds_round_trip_every_game(
     served: str, tmp_path: Path
 ) -> None:
@@ -194,6 +195,7 @@ def test_croupier_verify_passes_a_whole_server_export(
     )
 
 
+@pytest.mark.proves("810a.11")
 def test_810a_11_voided_round_exported_with_its_refund(
     served: str, tmp_path: Path
 ) -> None:
@@ -214,6 +216,7 @@ def test_810a_11_voided_round_exported_with_its_refund(
     assert verify_round(void) is None
 
 
+@pytest.mark.proves("810a.11")
 def test_810a_11_export_since_keeps_later_rounds(
     served: str, tmp_path: Path
 ) -> None:
@@ -234,6 +237,7 @@ def _first_scenario(game: str) -> Path:
     raise AssertionError(game)
 
 
+@pytest.mark.proves("810a.11")
 @pytest.mark.parametrize("game", GAMES)
 def test_810a_11_scenario_history_round_trips(
     game: str, tmp_path: Path

@@ -72,6 +72,7 @@ def _edge_percent(report_edge: Fraction | None) -> float:
     return round(100 * float(report_edge), 4)
 
 
+@pytest.mark.proves("629a.12")
 def test_629a_12_punto_banco_published_edges() -> None:
     report = analyze(PUNTO_BANCO)
     edges = {
@@ -83,6 +84,7 @@ def test_629a_12_punto_banco_published_edges() -> None:
     assert edges["tie"] == 14.3596
 
 
+@pytest.mark.proves("629a.10")
 def test_629a_12_punto_banco_published_combinations() -> None:
     report = analyze(PUNTO_BANCO)
     rows = {row["event"]: row for row in report.wagers["player"].events}
@@ -92,6 +94,7 @@ def test_629a_12_punto_banco_published_combinations() -> None:
     assert report.extra["combinations_total"] == 4_998_398_275_503_360
 
 
+@pytest.mark.proves("629b.2")
 def test_629b_2_ez_baccarat_published_edges() -> None:
     report = analyze(EZ)
     assert _edge_percent(report.wagers["banker"].house_edge_exact) == 1.0183
@@ -102,11 +105,13 @@ def test_629b_2_ez_baccarat_published_edges() -> None:
     assert _edge_percent(report.wagers["tie"].house_edge_exact) == 14.3596
 
 
+@pytest.mark.proves("629b.2")
 def test_629b_2_banker_six_pays_half_published_edge() -> None:
     report = analyze(BANKER6)
     assert _edge_percent(report.wagers["banker"].house_edge_exact) == 1.4581
 
 
+@pytest.mark.proves("629b.2")
 def test_629b_2_dragon7_push_row_is_the_dragon7_win() -> None:
     report = analyze(EZ)
     banker = {r["event"]: r for r in report.wagers["banker"].events}
@@ -116,6 +121,7 @@ def test_629b_2_dragon7_push_row_is_the_dragon7_win() -> None:
     assert push["combinations"] == dragon["Dragon 7"]["combinations"]
 
 
+@pytest.mark.proves("629a.12")
 def test_629a_12_results_follow_the_rules_object() -> None:
     nine = analyze(MidibaccaratRules(tie_payout=Odds(9, 1)))
     edge = nine.wagers["tie"].house_edge_exact
@@ -130,13 +136,14 @@ def test_629a_12_results_follow_the_rules_object() -> None:
 
 
 @pytest.mark.parametrize("decks", [1, 2, 6, 8])
-def test_629a_8_weights_are_all_six_card_sequences(decks: int) -> None:
+def test_weights_count_every_six_card_sequence(decks: int) -> None:
     n = 52 * decks
     total = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
     assert int(cell_weights(decks).sum()) == total
     assert sum(pair_weights(decks)) == n * (n - 1)
 
 
+@pytest.mark.proves("629b.1(a)")
 @pytest.mark.parametrize("decks", [1, 2, 3])
 def test_629b_1_pair_weights_match_a_real_shoe(decks: int) -> None:
     cards = Shoe.new(decks=decks).cards_in_stack()
@@ -155,6 +162,7 @@ def test_629b_1_kernel_pair_kinds_match_the_engine() -> None:
         assert PAIR_KIND[a, b] == expected
 
 
+@pytest.mark.proves("629b.1")
 def test_629b_1_perfect_pairs_follow_the_paytable() -> None:
     rules = MidibaccaratRules(
         decks=8, perfect_pairs=Paytable.parse({"perfect": "200:1"})

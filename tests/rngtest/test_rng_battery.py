@@ -50,6 +50,7 @@ NAMES_810A_5 = {
 }
 
 
+@pytest.mark.proves("810a.5")
 def test_810a_5_live_shuffler_passes_every_test() -> None:
     rules = PAI_GOW.rules_type()
     original = fresh_shoe(PAI_GOW, rules)
@@ -59,6 +60,7 @@ def test_810a_5_live_shuffler_passes_every_test() -> None:
     assert battery.passed, [(r.name, r.p_value) for r in battery.results]
 
 
+@pytest.mark.proves("810a.5")
 def test_810a_5_live_six_deck_shoe_passes() -> None:
     spec = find_game("double-back-jack")
     rules = spec.rules_type()
@@ -69,6 +71,7 @@ def test_810a_5_live_six_deck_shoe_passes() -> None:
     assert battery.passed, [(r.name, r.p_value) for r in battery.results]
 
 
+@pytest.mark.proves("810a.5")
 @pytest.mark.parametrize("name", sorted(BAD_SHUFFLERS))
 def test_810a_5_known_bad_shuffler_fails(name: str) -> None:
     original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
@@ -158,6 +161,7 @@ def test_poker_and_coupon_probabilities_sum_to_one() -> None:
     assert _stirling2(6, 3) == 90
 
 
+@pytest.mark.proves("810a.5")
 def test_810a_5_the_same_shuffle_over_and_over_fails(tmp_path: Path) -> None:
     original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
     order = np.random.default_rng(4).permutation(original)
@@ -183,6 +187,7 @@ def test_810a_5_the_same_shuffle_over_and_over_fails(tmp_path: Path) -> None:
     assert "interplay correlation" in failed
 
 
+@pytest.mark.proves("810a.5")
 @pytest.mark.parametrize("name", ["riffle-3", "cut-region-fixed"])
 def test_810a_5_known_bad_shuffler_fails_on_a_six_deck_shoe(name: str) -> None:
     spec = find_game("double-back-jack")

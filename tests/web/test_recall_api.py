@@ -45,6 +45,7 @@ def _stacked(client: TestClient, p: Seat, cards: str) -> None:
     stack_open_round(casino, p.table_id, cards)
 
 
+@pytest.mark.proves("810a.11")
 def test_810a_11_recall_list_pages_filters_and_money(
     client: TestClient,
 ) -> None:
@@ -132,6 +133,7 @@ def test_810a_11_recall_list_pages_filters_and_money(
     )
 
 
+@pytest.mark.proves("810a.11")
 def test_810a_11_round_envelope_balances_rules_version(
     client: TestClient,
 ) -> None:

@@ -132,6 +132,7 @@ def test_issue_13_changed_wager_survives_a_restart(tmp_path: Path) -> None:
         balanced_books(c)
 
 
+@pytest.mark.proves("673a.6")
 def test_673a_6_change_wager_is_replayed_and_refused_after_the_deal() -> None:
     game = find_game("double-back-jack")
     rnd = game.new_round(
@@ -168,6 +169,7 @@ def test_673a_6_change_wager_is_replayed_and_refused_after_the_deal() -> None:
     assert replay(record).ok
 
 
+@pytest.mark.proves("670a.7")
 def test_670a_7_pai_gow_wager_stays_while_a_side_wager_stands() -> None:
     game = find_game("six-card-fortune-pai-gow")
     rnd = game.new_round(rules=game.rules_type(), shoe=Shoe.new(jokers=1))
