@@ -657,12 +657,20 @@ def _perfect_remedy(
 ) -> str:
     if gain <= 0:
         return "none needed: the exact EV is never positive in these shoes"
-    if len(rows) > 1:
-        deepest = max(rows)
-        left = rows[deepest]["gain_per_shoe"]
+    text = "no count reaches it (it needs the exact composition)"
+    deeper = sorted(d for d in rows if d > _behind_default(game))
+    for depth in deeper:
+        left = rows[depth]["gain_per_shoe"]
+        if left <= gain / 10:
+            pen = 100 * (1 - depth / game.size)
+            return (
+                f"{text}; a cut card {depth} cards from the end (at most "
+                f"{pen:.1f} % dealt) cuts it to {left:+.4f} per shoe"
+            )
+    if deeper:
+        left = rows[deeper[-1]]["gain_per_shoe"]
         return (
-            f"no count reaches it (it needs the exact composition); a cut "
-            f"card {deepest} cards from the end cuts it from {gain:+.4f} "
-            f"to {left:+.4f} per shoe; a lower top payout lowers it too"
+            f"{text}; a cut card {deeper[-1]} cards from the end still "
+            f"leaves {left:+.4f} per shoe: lower the top payout"
         )
-    return "no count reaches it (it needs the exact composition)"
+    return text
