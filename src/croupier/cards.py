@@ -123,7 +123,12 @@ class Card:
     """The rank; :attr:`Rank.JOKER` for the joker."""
     suit: Suit | None
     """The suit; ``None`` only for the joker."""
-    _code: int = field(init=False, repr=False, compare=False, default=0)
+    code: int = field(init=False, repr=False, compare=False, default=0)
+    """Integer code for kernels: ``(rank - 2) * 4 + suit``; joker 52.
+
+    Worked out once, at construction (a slot, read at C speed: hashing,
+    counting, sorting and the hand evaluators ask for it constantly).
+    """
 
     def __post_init__(self) -> None:
         if (self.rank == Rank.JOKER) != (self.suit is None):
@@ -136,11 +141,11 @@ class Card:
             if self.suit is None
             else (int(self.rank) - 2) * 4 + _SUITS.index(self.suit)
         )
-        object.__setattr__(self, "_code", code)
+        object.__setattr__(self, "code", code)
 
     def __hash__(self) -> int:
         # equal cards have equal (rank, suit), hence equal codes
-        return self._code
+        return self.code
 
     @classmethod
     def parse(cls, raw: str) -> Card:
@@ -164,11 +169,6 @@ class Card:
             msg = f"card codes run from 0 to 52, not {code}"
             raise CardParseError(msg)
         return cls(Rank(code // 4 + 2), _SUITS[code % 4])
-
-    @property
-    def code(self) -> int:
-        """Integer code for kernels: ``(rank - 2) * 4 + suit``; joker 52."""
-        return self._code
 
     @property
     def is_joker(self) -> bool:

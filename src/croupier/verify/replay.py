@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -143,21 +143,76 @@ _RNG = _QuietRng()
 
 
 def _possible(
-    spec: GameSpec, rules: GameRules, tokens: Sequence[str]
+    spec: GameSpec,
+    rules: GameRules,
+    held: Counter[str],
+    tokens: Callable[[], Sequence[str]],
 ) -> Deviation | None:
-    """Refuse more copies of a card than the rules' decks hold."""
+    """Refuse more copies of a card than the rules' decks hold.
+
+    ``held`` counts the ``tokens`` (``CC`` included, not checked), which
+    are only listed when a count is over (for the error's wording).
+    """
     complement = _complement(spec, rules)
-    held = Counter(tokens)
-    held.pop("CC", None)
-    for token, count in sorted(held.items()):
-        if count > complement.get(token, 0):
-            try:
-                verify_possible_shoe(
-                    spec, rules, [Card.parse(t) for t in tokens if t != "CC"]
-                )
-            except CroupierError as exc:
-                return Deviation(_option_ref(spec, "decks"), exc.message)
+    if all(
+        count <= complement.get(token, 0) or token == "CC"  # noqa: S105
+        for token, count in held.items()
+    ):
+        return None
+    try:
+        verify_possible_shoe(
+            spec, rules, [Card.parse(t) for t in tokens() if t != "CC"]
+        )
+    except CroupierError as exc:
+        return Deviation(_option_ref(spec, "decks"), exc.message)
     return None
+
+
+@dataclass(slots=True)
+class _Held:
+    """The last recorded stack and rack counted, and their count."""
+
+    rules: GameRules
+    stack: str
+    discard: str
+    counts: Counter[str]
+
+
+_LAST_HELD: list[_Held] = []
+"""The last round's count (one entry): the next round of the same shoe
+differs from it by the cards the round took and the rack gained."""
+
+
+def _held(rules: GameRules, stack: str, discard: str) -> Counter[str]:
+    """The tokens of ``stack`` and ``discard`` counted (``CC`` included).
+
+    A day's log deals round after round from one shoe: each round's
+    stack is the end of the one before (its top cards were dealt) and
+    its rack the one before plus what that round discarded. Then the
+    last count is corrected by those few tokens instead of counting
+    hundreds again; anything else is counted from scratch. Either way
+    the result is the count of exactly these two texts.
+    """
+    counts: Counter[str] | None = None
+    last = _LAST_HELD[0] if _LAST_HELD else None
+    if last is not None and last.rules is rules:
+        cut = len(last.stack) - len(stack)
+        kept = len(last.discard)
+        if (
+            cut >= 0
+            and last.stack.endswith(stack)
+            and (cut == 0 or not stack or last.stack[cut - 1] == " ")
+            and discard.startswith(last.discard)
+            and (kept in (0, len(discard)) or discard[kept] == " ")
+        ):
+            counts = last.counts.copy()
+            counts.subtract(last.stack[:cut].split())
+            counts.update(discard[kept:].split())
+    if counts is None:
+        counts = Counter(stack.split())
+        counts.update(discard.split())
+    _LAST_HELD[:] = [_Held(rules, stack, discard, counts)]
+    return counts
 
 
 def _option_ref(spec: GameSpec, name: str) -> str:
@@ -261,11 +316,22 @@ def _shoe(
         else []
     )
     if history.shoe.stack is not None:
-        tokens = history.shoe.stack.split()
-        # the stack's cards down to the first one the log did not draw
-        order = list(
-            islice((t for t in tokens if t != "CC"), len(drawn_cards) + 1)
+        stack_text = history.shoe.stack
+        # without a reshuffle the round uses only the top of the stack
+        limit = len(drawn) + _MARGIN
+        need = len(drawn_cards) + 1
+        tokens = (
+            stack_text.split()
+            if reshuffles
+            else stack_text.split(None, limit)[:limit]
         )
+        # the stack's cards down to the first one the log did not draw
+        order = list(islice((t for t in tokens if t != "CC"), need))
+        if len(order) < need and len(tokens) == limit:
+            # cover cards crowd the top: look further down
+            order = list(
+                islice((t for t in stack_text.split() if t != "CC"), need)
+            )
         for i, card in enumerate(drawn_cards):
             if i >= len(order) or _card(order[i]) != card:
                 want = order[i] if i < len(order) else "no card"
@@ -275,7 +341,11 @@ def _shoe(
                     f"recorded stack has {want} there: a card did not come "
                     f"from the top of the shoe",
                 )
-        held = [*tokens, *discard_text.split()]  # cover cards: no count
+        counted = _held(rules, stack_text, discard_text)
+
+        def held() -> list[str]:
+            return [*stack_text.split(), *discard_text.split()]
+
         if not reshuffles:
             # no reshuffle in the round: the rest of the stack is unused
             tokens = tokens[: len(drawn) + _MARGIN]
@@ -288,9 +358,14 @@ def _shoe(
         if tail or count is not None:
             filler = filler[: max((count or 0) - len(tail), 0)]
         items = [*drawn, *tail, *filler]
-        held = [str(c) for c in (*drawn_cards, *tail, *discard)]
+        known_tokens = [str(c) for c in (*drawn_cards, *tail, *discard)]
+        counted = Counter(known_tokens)
+
+        def held() -> list[str]:
+            return known_tokens
+
     if not history.shoe.irregularity_test:
-        problem = _possible(spec, rules, held)
+        problem = _possible(spec, rules, counted, held)
         if problem is not None:
             return None, problem
     shoe = Shoe(items)
