@@ -460,7 +460,7 @@ def _hole_section(hole: HoleCard) -> Section:
             "the initial cards for the player's draws, the dealer exact "
             "for that composition; the unseen-hole figure is the "
             "simulator strategy's edge of `croupier analyze` "
-            "(reproduced exactly by the same code path).",
+            "(reproduced exactly by the same code path). D52.",
         ]
     )
     finding = Finding(
