@@ -7,9 +7,8 @@ a test marked ``@pytest.mark.proves(...)`` or a scenario whose
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -199,31 +198,30 @@ def test_issue_18_3_this_suite_proves_every_seed_subsection() -> None:
         assert all("::" in where for where in row.tests)
 
 
-def test_issue_18_3_collection_refuses_a_typo(tmp_path: Path) -> None:
+class _Item:
+    """Just what the collection hook reads of a pytest item."""
+
+    def __init__(self, *refs: str) -> None:
+        self.nodeid = "tests/test_x.py::test_x"
+        self.marks = [pytest.mark.proves(*refs).mark]
+
+    def iter_markers(self, name: str) -> list[pytest.Mark]:
+        return [mark for mark in self.marks if mark.name == name]
+
+
+def test_issue_18_3_collection_refuses_a_typo() -> None:
     """tests/conftest.py stops the run on a marker naming no paragraph."""
-    conftest = (TESTS / "conftest.py").read_text("utf-8")
-    ini = tmp_path / "pytest.ini"
-    ini.write_text("[pytest]\nmarkers =\n    proves(*refs): proved\n")
-    command = [sys.executable, "-m", "pytest", "-c", str(ini), "-q"]
-    command += ["-p", "no:cacheprovider"]
-    runs = {}
-    for name, ref in (("typo", "681a.7(k)(4)"), ("fine", "681a.7(k)(3)(ii)")):
-        folder = tmp_path / name
-        folder.mkdir()
-        (folder / "conftest.py").write_text(conftest, encoding="utf-8")
-        (folder / f"test_{name}.py").write_text(
-            f"import pytest\n\n\n@pytest.mark.proves({ref!r})\n"
-            f"def test_{name}():\n    pass\n",
-            encoding="utf-8",
-        )
-        runs[name] = subprocess.run(  # noqa: S603
-            [*command, str(folder)],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            check=False,
-        )
-    typo, fine = runs["typo"], runs["fine"]
-    assert typo.returncode == 4, typo.stdout + typo.stderr
-    assert "681a.7(k)(4) is not a paragraph of 681a.7" in typo.stderr
-    assert fine.returncode == 0, fine.stdout + fine.stderr
+    spec = importlib.util.spec_from_file_location(
+        "_croupier_conftest", TESTS / "conftest.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    hook = conftest.pytest_collection_modifyitems
+    fine = [_Item("681a.7(k)(3)(ii)", "673a.9"), _Item("591.7(t)(2)")]
+    hook(None, fine)  # no error
+    with pytest.raises(pytest.UsageError, match=r"681a\.7\(k\)\(4\) is not"):
+        hook(None, [*fine, _Item("681a.7(k)(4)")])
+    with pytest.raises(pytest.UsageError, match=r"test_x: .*not one this"):
+        hook(None, [_Item("999a.1")])
