@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter, countOf
 from typing import ClassVar
 
@@ -252,10 +253,9 @@ class Shoe:
         Everything is counted afresh, by card code (equal cards have
         equal codes and different cards different ones).
         """
-        seen = _codes(self.stack)
-        seen.update(map(_code, self.discard))
-        seen.update(map(_code, self.set_aside))
-        seen.update(map(_code, on_table))
+        seen = _codes(
+            chain(self.stack, self.discard, self.set_aside, on_table)
+        )
         seen.pop(CoverCard.code, None)
         owed = Counter({card.code: n for card, n in self.complement.items()})
         # the plain dict test first (Counter's own ``==`` is Python code);

@@ -124,15 +124,14 @@ class _QuietRng:
 
     A recorded round's cards are given; a reshuffle that the cover card
     calls for happens after the last card of the round, and what it
-    decides is not compared (:data:`_LOOSE`). One PCG64 stream serves
-    every replay (building one per round costs more than the round).
+    decides is not compared (:data:`_LOOSE`). So every draw is the top
+    of the range: Fisher-Yates then leaves the gathered cards in order,
+    the same for every replay, without a random stream's cost per card.
     """
 
-    _stream = SeededRng(0)
-
     def randbelow(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``."""
-        return self._stream.randbelow(n)
+        """The largest integer in ``[0, n)``."""
+        return n - 1
 
     def describe(self) -> dict[str, object]:
         """What the source is (a replay)."""
