@@ -211,10 +211,20 @@ def test_591_7_d_cover_card_mid_round_then_reshuffle() -> None:
 @pytest.mark.proves("591.7(d)")
 def test_591_7_d_cover_card_first_in_the_shoe() -> None:
     rnd = start("CC 10c 10h 9d 7s", {1: 100})
-    assert any(isinstance(e, CoverCardReached) for e in rnd.events)
+    (reached,) = of_type(rnd, CoverCardReached)
+    dealt = of_type(rnd, CardDealt)
+    # set aside before the first card, never dealt: the deal is unchanged
+    assert str(reached.ref) == "591.7(d)"
+    assert reached.seq < dealt[0].seq
+    assert [str(e.card) for e in dealt] == ["Tc", "Th", "9d", "7s"]
     act(rnd, 1, "stand")
     finish(rnd)
-    assert any(isinstance(e, Shuffled) for e in rnd.events)
+    # the hand is completed (19 against 17), then the reshuffle
+    assert rows(rnd) == [(1, "blackjack", 0, "win", 100, "591.7(s)(1)(ii)")]
+    (shuffled,) = of_type(rnd, Shuffled)
+    assert str(shuffled.ref) == "591.7(d)(2)"
+    assert of_type(rnd, WagerSettled)[-1].seq < shuffled.seq
+    assert rnd.needs_new_shoe
 
 
 # -- (e) the deal --
