@@ -552,20 +552,32 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
                 WagerError, template, ref, seat=key.seat, wager=key.wager
             )
 
-    def _verify_turn(self, action: Action, ref: Ref) -> Pending:
+    def _verify_turn(
+        self,
+        action: Action,
+        ref: Ref,
+        *,
+        out_of_turn: str = "seat {to_act} is to act, not seat {seat}",
+    ) -> Pending:
         """The pending decision ``action`` answers; refuse out of turn.
 
         With no decision pending the game says why
-        (:meth:`_refuse_no_decision`); a seat other than the one to act
-        is refused citing the subsection that asks for the decision.
+        (:meth:`_refuse_no_decision`, citing ``ref`` unless it knows
+        better); a seat other than the one to act is refused citing the
+        subsection that asks for the decision.
         """
         pending = self.pending()
         if pending is None:
             self._refuse_no_decision(action, ref)
             raise InvariantError("no decision pending")  # pragma: no cover
         if action.seat != pending.seat:
-            msg = f"seat {pending.seat} is to act, not seat {action.seat}"
-            raise OutOfTurnError(msg, ref=pending.ref)
+            self._refuse(
+                OutOfTurnError,
+                out_of_turn,
+                pending.ref,
+                seat=action.seat,
+                to_act=pending.seat,
+            )
         return pending
 
     def _refuse_no_decision(self, action: Action, ref: Ref) -> None:

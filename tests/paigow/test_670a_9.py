@@ -22,13 +22,13 @@ from croupier.events import (
     Shuffled,
 )
 from croupier.games.six_card_fortune_pai_gow import SixCardRound, SixCardRules
-from croupier.games.six_card_fortune_pai_gow.round import (
+from croupier.games.six_card_fortune_pai_gow.events import (
     DeckHeld,
     EnvyLammerPlaced,
-    Phase,
     ProgressiveCountError,
     ProgressiveWagersCollected,
 )
+from croupier.games.six_card_fortune_pai_gow.phases import Phase
 from croupier.money import Outcome
 from croupier.procedures.ch670a import (
     CardsCounted,

@@ -15,7 +15,8 @@ from croupier.errors import (
 )
 from croupier.events import DecisionMade
 from croupier.games.six_card_fortune_pai_gow import SixCardRound, SixCardRules
-from croupier.games.six_card_fortune_pai_gow.round import HandSet, Phase
+from croupier.games.six_card_fortune_pai_gow.events import HandSet
+from croupier.games.six_card_fortune_pai_gow.phases import Phase
 from croupier.hands.paigow import FoulSettingError
 from croupier.money import Outcome, WagerKey
 from croupier.registry import find_game
@@ -252,5 +253,7 @@ def test_view_hides_other_seats_until_settlement(
         _act(rnd, seat, "house_way")
     done = rnd.view(None)
     assert done["phase"] == "complete"
-    assert len(done["positions"]["dealer"]["cards"]) == 6
+    dealer_cards = done["positions"]["dealer"]["cards"]
+    assert isinstance(dealer_cards, list)
+    assert len(dealer_cards) == 6
     assert rnd.ledger.stakes[WagerKey(1, "pai_gow")] == 1000

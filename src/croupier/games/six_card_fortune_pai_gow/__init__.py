@@ -20,13 +20,15 @@ from croupier.rng import Rng
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
-from .round import TRANSITIONS, Phase, SixCardRound
-from .rules import Dealing, SixCardRules
-from .wagers import Wager
+from .phases import PHASES, TRANSITIONS, PaiGowAction, Phase
+from .round import SixCardRound
+from .rules import Dealing, SixCardRules, Wager
 
 __all__ = [
+    "PHASES",
     "SPEC",
     "Dealing",
+    "PaiGowAction",
     "Phase",
     "SixCardRound",
     "SixCardRules",
@@ -101,7 +103,7 @@ SPEC = register_game(
         new_round=new_round,
         new_shoe=new_shoe,
         wagers=("pai_gow", "fortune_bonus", "progressive"),
-        actions=("set", "house_way", "double_down", "no_double_down"),
+        actions=tuple(action.value for action in PaiGowAction),
         max_seats=6,
         transitions=TRANSITIONS,
         uses_starting_position=True,

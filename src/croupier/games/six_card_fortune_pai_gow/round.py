@@ -14,20 +14,20 @@ settled seat by seat counter-clockwise from the dealer's right.
 ...                    starting_position=1)
 >>> _ = rnd.place_wager(1, "pai_gow", 1000)
 >>> _ = rnd.deal()
->>> rnd.pending().legal
-('double_down', 'no_double_down')
+>>> rnd.pending().to_dict()["legal"]
+['double_down', 'no_double_down']
+>>> rnd.can_apply(Action(seat=2, name="double_down"))
+False
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum, unique
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from croupier.cards import Card
 from croupier.errors import (
     IllegalActionError,
-    OutOfTurnError,
     ProcedureError,
     WagerError,
     WrongPhaseError,
@@ -37,10 +37,8 @@ from croupier.events import (
     CardExposed,
     CardsCollected,
     DecisionMade,
-    Event,
     RoundVoided,
     Shuffled,
-    WagerPlaced,
 )
 from croupier.hands.paigow import (
     Setting,
@@ -55,7 +53,7 @@ from croupier.procedures import ch670a
 from croupier.procedures.ch670a import DEALER, Deal, DealFault, position_label
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import Action, Pending, Round
+from croupier.round import Action, GameRound, Pending
 from croupier.shoe import Shoe
 
 from .events import (
@@ -68,79 +66,33 @@ from .events import (
     ProgressiveCountError,
     ProgressiveWagersCollected,
 )
-from .rules import Dealing, SixCardRules
-from .views import seat_view
+from .phases import PHASES, PaiGowAction, Phase
+from .refs import (
+    AUTOMATED_SHOE,
+    BY_HAND_OR_MANUAL_SHOE,
+    SETTLE_REF,
+    SIDE_REF,
+    WAGER_REF,
+    DealRefs,
+)
+from .rules import Dealing, SixCardRules, Wager
+from .views import PaiGowView, seat_view
 from .wagers import (
-    Wager,
     commission_on,
     envy_award,
     fortune_winnings,
     progressive_payout,
 )
 
-__all__ = [
-    "DeckHeld",
-    "EnvyBonusPaid",
-    "EnvyLammerPlaced",
-    "HandSet",
-    "MeterChanged",
-    "Phase",
-    "ProgressiveCountError",
-    "ProgressiveWagersCollected",
-    "SixCardRound",
-]
+__all__ = ["SixCardRound"]
 
 SEATS = (1, 2, 3, 4, 5, 6)
-SETTLE_REF = Ref.parse("670a.11")
-WAGER_REF = Ref.parse("670a.7(c)")
-SIDE_REF = Ref.parse("670a.7(e)")
-
-
-@unique
-class Phase(StrEnum):
-    """The phases of a round."""
-
-    WAGERING = "wagering"
-    """Wagers are being placed."""
-    DEALING = "dealing"
-    """No more bets; the cards are being dealt and counted."""
-    DECISIONS = "decisions"
-    """Players decide on the Double Down and set their hands."""
-    SETTLEMENT = "settlement"
-    """The dealer's hand is set and every wager settled."""
-    COMPLETE = "complete"
-    """Every wager settled and the cards cleared."""
-    VOID = "void"
-    """The round was void (670a.9(e)); every wager returned."""
-
-
-@unique
-class PaiGowAction(StrEnum):
-    """The decisions a Six-Card Fortune Pai Gow player makes."""
-
-    DOUBLE_DOWN = "double_down"
-    """Add the Double Down wager (670a.7(c))."""
-    NO_DOUBLE_DOWN = "no_double_down"
-    """Decline the Double Down."""
-    SET = "set"
-    """Set the hand: name the low card (670a.10)."""
-    HOUSE_WAY = "house_way"
-    """Have the hand set the house way (670a.10)."""
-
-
-TRANSITIONS: dict[Phase, tuple[Phase, ...]] = {
-    Phase.WAGERING: (Phase.DEALING,),
-    Phase.DEALING: (Phase.DECISIONS, Phase.VOID),
-    Phase.DECISIONS: (Phase.SETTLEMENT,),
-    Phase.SETTLEMENT: (Phase.COMPLETE,),
-    Phase.COMPLETE: (),
-    Phase.VOID: (),
-}
-"""Allowed phase transitions."""
+_DOUBLE_DOWN = (PaiGowAction.DOUBLE_DOWN, PaiGowAction.NO_DOUBLE_DOWN)
+_SETTING = (PaiGowAction.SET, PaiGowAction.HOUSE_WAY)
 
 
 @implements("670a.9")
-class SixCardRound(Round):
+class SixCardRound(GameRound[SixCardRules, Phase]):
     """A round of Six-Card Fortune Pai Gow Poker."""
 
     game: ClassVar[str] = "six-card-fortune-pai-gow"
@@ -160,8 +112,9 @@ class SixCardRound(Round):
         starting_position: int | None = None,
         shuffle: bool = False,
     ) -> None:
-        super().__init__(rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe)
-        self.rules: SixCardRules = rules
+        super().__init__(
+            rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe, phases=PHASES
+        )
         self.given_start = starting_position
         """The starting position a replay gives (else the RNG decides)."""
         self.shuffle_first = shuffle
@@ -188,53 +141,42 @@ class SixCardRound(Round):
         """What voided the round, if anything."""
         self.exposed: set[int] = set()
         """Positions whose cards have been exposed."""
-        self._phase = Phase.WAGERING
-
-    # -- phase -------------------------------------------------------
-
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
-
-    def _go(self, phase: Phase, ref: Ref) -> None:
-        if phase not in TRANSITIONS[self._phase]:  # pragma: no cover
-            msg = f"no transition {self._phase} -> {phase}"
-            raise WrongPhaseError(msg, ref=ref)
-        self._phase = phase
-        self._enter(phase, ref)
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the round is complete or void."""
-        return self._phase in (Phase.COMPLETE, Phase.VOID)
 
     # -- wagers ------------------------------------------------------
 
-    def _offered(self, wager: str) -> bool:
-        return {
+    def _offered(self) -> tuple[str, ...]:
+        """The wagers placed before the deal that these rules offer."""
+        offered = {
             Wager.PAI_GOW: True,
             Wager.FORTUNE_BONUS: self.rules.fortune_bonus_offered,
             Wager.PROGRESSIVE: self.rules.progressive_offered,
-        }.get(Wager(wager), False)
+        }
+        return tuple(w for w in self.wager_names if offered[Wager(w)])
 
     def verify_wager(self, seat: int, wager: str, amount: int) -> None:
-        """Raise unless ``wager`` may be placed now."""
-        if self._phase is not Phase.WAGERING:
-            msg = f"{wager} wager after 'no more bets'"
-            raise WrongPhaseError(msg, ref=WAGER_REF)
-        if seat not in SEATS:
-            msg = f"no seat {seat}: the layout has seats 1-6"
-            raise WagerError(msg, ref=Ref.parse("670a.7(a)"))
+        """Raise unless ``wager`` may be placed now (670a.7(a)-(e))."""
+        self._verify_phase(
+            Phase.WAGERING,
+            "{wager} wager after 'no more bets'",
+            WAGER_REF,
+            wager=wager,
+        )
+        self._verify_seat(
+            seat,
+            len(SEATS),
+            "no seat {seat}: the layout has seats 1-6",
+            Ref.parse("670a.7(a)"),
+        )
         if wager == Wager.DOUBLE_DOWN:
             msg = "the Double Down Wager is made after the cards are seen"
             raise WagerError(msg, ref=WAGER_REF)
-        if wager not in self.wager_names or not self._offered(wager):
-            msg = f"{wager!r} is not a wager offered at this table"
-            raise WagerError(msg, ref=SIDE_REF)
-        if amount <= 0:
-            msg = f"a wager must be a positive amount, not {amount}"
-            raise WagerError(msg, ref=Ref.parse("670a.7(a)"))
+        self._verify_offered(
+            wager,
+            self._offered(),
+            "{wager!r} is not a wager offered at this table",
+            SIDE_REF,
+        )
+        self._verify_amount(amount, Ref.parse("670a.7(a)"))
         if wager == Wager.PROGRESSIVE:
             if self.progressive_system_count is not None:
                 msg = "the progressive system is locked: no more wagers"
@@ -245,9 +187,11 @@ class SixCardRound(Round):
                     f"{self.rules.progressive_wager_amount}, not {amount}"
                 )
                 raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
-        if WagerKey(seat, wager) in self.ledger.stakes:
-            msg = f"seat {seat} already has a {wager} wager"
-            raise WagerError(msg, ref=WAGER_REF)
+        self._verify_new(
+            WagerKey(seat, wager),
+            "seat {seat} already has a {wager} wager",
+            WAGER_REF,
+        )
         if wager != Wager.PAI_GOW and not self._stake(seat, Wager.PAI_GOW):
             msg = (
                 f"a {wager} wager needs a Six-Card Fortune Pai Gow Poker "
@@ -255,12 +199,9 @@ class SixCardRound(Round):
             )
             raise WagerError(msg, ref=SIDE_REF)
 
-    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
-        """Place a wager before "no more bets" (670a.7(a)-(e))."""
-        self.verify_wager(seat, wager, amount)
-        return self._record_wager(
-            WagerKey(seat, wager), amount, Ref.parse("670a.7(a)")
-        )
+    def _wager_ref(self, wager: str) -> Ref:
+        """Every wager before "no more bets" is placed under 670a.7(a)."""
+        return Ref.parse("670a.7(a)")
 
     def verify_wager_change(
         self, key: WagerKey, amount: int, ref: Ref
@@ -330,17 +271,27 @@ class SixCardRound(Round):
         The count is checked against the chips when the deal begins
         (670a.9(a)(3)(ii)); a mismatch refuses the deal.
         """
-        if self._phase is not Phase.WAGERING:
-            msg = "the progressive system is locked before the deal"
-            raise WrongPhaseError(msg, ref=self._progressive_ref())
+        self._verify_phase(
+            Phase.WAGERING,
+            "the progressive system is locked before the deal",
+            self._progressive_ref(),
+        )
         self.progressive_system_count = system_count
 
     # -- the deal ----------------------------------------------------
 
-    def _verify_deal(self) -> int:
-        if self._phase is not Phase.WAGERING:
-            msg = "the cards have already been dealt"
-            raise WrongPhaseError(msg, ref=Ref.parse("670a.9(c)"))
+    def verify_deal(self) -> None:
+        """Raise unless the deal may begin (670a.7(d), 670a.9(a)(3)(ii)).
+
+        A Six-Card Wager on the layout, every side wager beside one, the
+        irregularities the rules list dealable, and the progressive
+        system's count equal to the chips.
+        """
+        self._verify_phase(
+            Phase.WAGERING,
+            "the cards have already been dealt",
+            Ref.parse("670a.9(c)"),
+        )
         players = set(self._seats_with(Wager.PAI_GOW))
         if not players:
             msg = "no Six-Card Fortune Pai Gow Poker Wager on the layout"
@@ -359,42 +310,40 @@ class SixCardRound(Round):
             ch670a.parse_irregularities(self.rules.dealing_irregularities)
         if self.given_start is not None:
             ch670a.clockwise_from(self.given_start)
-        system_count = self.progressive_system_count
-        if system_count is None:
-            system_count = (
-                len(self._seats_with(Wager.PROGRESSIVE))
-                + self.rules.progressive_system_count_offset
-            )
+        system_count = self._system_count()
         offered = self.rules.progressive_offered
         if offered and (self._seats_with(Wager.PROGRESSIVE) or system_count):
             self.verify_progressive_count(system_count)
-        return system_count
+
+    def _system_count(self) -> int:
+        """The progressive system's count: as locked, else as configured."""
+        if self.progressive_system_count is not None:
+            return self.progressive_system_count
+        return (
+            len(self._seats_with(Wager.PROGRESSIVE))
+            + self.rules.progressive_system_count_offset
+        )
 
     @implements("670a.9(a)", "670a.10(a)")
-    def deal(self) -> list[Event]:
+    def _run_deal(self) -> None:
         """Announce "no more bets", deal, count and check (670a.9(a)-(f))."""
-        system_count = self._verify_deal()
-        first = len(self.log)
+        system_count = self._system_count()
         hand = self.rules.dealing is Dealing.HAND
         automated = self.rules.dealing is Dealing.AUTOMATED_SHOE
-        section = "670a.10" if automated else "670a.9"
-        self._go(Phase.DEALING, Ref.parse(f"{section}(a)"))
-        self._prepare_deck(automated=automated)
+        refs = AUTOMATED_SHOE if automated else BY_HAND_OR_MANUAL_SHOE
+        self._enter_phase(Phase.DEALING, refs.deal)
+        self._prepare_deck(refs.shuffle)
         if hand:
             self.log.emit(
                 DeckHeld,
                 ref=Ref.parse("670a.9(a)(2)"),
                 hand=self.rules.holding_hand.value,
             )
-        no_bets = "670a.10(a)(2)" if automated else "670a.9(a)(3)"
-        self.log.emit(Announced, ref=Ref.parse(no_bets), text="no more bets")
-        self._place_lammers(Ref.parse(f"{no_bets}(i)"))
-        self._collect_progressive(system_count, Ref.parse(f"{no_bets}(ii)"))
+        self.log.emit(Announced, ref=refs.no_more_bets, text="no more bets")
+        self._place_lammers(refs.lammers)
+        self._collect_progressive(system_count, refs.progressive)
         start = ch670a.determine_starting_position(
-            self.log,
-            self.rng,
-            Ref.parse(f"{section}(b)"),
-            self.given_start,
+            self.log, self.rng, refs.start, self.given_start
         )
         self.starting_position = start
         self.on_layout = set(ch670a.POSITIONS)
@@ -411,19 +360,15 @@ class SixCardRound(Round):
             self.deal_record = ch670a.deal_from_manual_shoe(
                 self.shoe, self.log, start, slips
             )
-        self.spread = ch670a.count_remaining(
-            self.shoe, self.log, Ref.parse(f"{section}(d)")
-        )
+        self.spread = ch670a.count_remaining(self.shoe, self.log, refs.count)
         self.fault = ch670a.find_fault(self.deal_record, self.spread)
         if self.fault is not None:
-            self._void(Ref.parse(f"{section}(e)"))
+            self._void(refs.void)
         else:
-            self._after_correct_deal(section)
+            self._after_correct_deal(refs)
         self.verify_conservation()
-        return list(self.log.events[first:])
 
-    def _prepare_deck(self, *, automated: bool) -> None:
-        ref = Ref.parse("670a.10(a)(1)" if automated else "670a.9(a)(1)")
+    def _prepare_deck(self, ref: Ref) -> None:
         if self.shuffle_first:
             self.shoe.shuffle(self.rng)
             described = self.rng.describe()
@@ -494,7 +439,7 @@ class SixCardRound(Round):
             )
         self.spread = []
         self.on_layout = set()
-        self._go(Phase.VOID, ref)
+        self._enter_phase(Phase.VOID, ref)
 
     def _collect(self, position: int, ref: Ref, *, exposed: bool) -> None:
         cards = self.deal_record.stacks[position]
@@ -508,11 +453,11 @@ class SixCardRound(Round):
             exposed=exposed,
         )
 
-    def _after_correct_deal(self, section: str) -> None:
+    def _after_correct_deal(self, refs: DealRefs) -> None:
         self.shoe.discard_cards(self.spread)
         self.log.emit(
             CardsCollected,
-            ref=Ref.parse(f"{section}(d)"),
+            ref=refs.count,
             source="remaining",
             cards=tuple(self.spread),
             exposed=False,
@@ -527,7 +472,7 @@ class SixCardRound(Round):
             Ref.parse("670a.9(f)"),
         )
         self.on_layout -= set(gone)
-        self._go(Phase.DECISIONS, SETTLE_REF)
+        self._enter_phase(Phase.DECISIONS, SETTLE_REF)
 
     # -- decisions ---------------------------------------------------
 
@@ -547,26 +492,17 @@ class SixCardRound(Round):
                 and seat not in self.double_decided
             ):
                 return Pending(
-                    seat=seat,
-                    hand=0,
-                    legal=(
-                        PaiGowAction.DOUBLE_DOWN,
-                        PaiGowAction.NO_DOUBLE_DOWN,
-                    ),
-                    ref=WAGER_REF,
+                    seat=seat, hand=0, legal=_DOUBLE_DOWN, ref=WAGER_REF
                 )
             if seat not in self.settings:
                 return Pending(
-                    seat=seat,
-                    hand=0,
-                    legal=(PaiGowAction.SET, PaiGowAction.HOUSE_WAY),
-                    ref=SETTLE_REF,
+                    seat=seat, hand=0, legal=_SETTING, ref=SETTLE_REF
                 )
         return None  # pragma: no cover - settlement follows at once
 
     def _setting_for(self, action: Action) -> tuple[Setting, str]:
         cards = self.deal_record.stacks[action.seat]
-        if action.name == "house_way":
+        if action.name == PaiGowAction.HOUSE_WAY:
             way = find_house_way(self.rules.house_way)
             return way.set_hand(cards), way.name
         if action.card is None:
@@ -574,23 +510,37 @@ class SixCardRound(Round):
             raise IllegalActionError(msg, ref=SETTLE_REF)
         return set_hand(cards, action.card), "player"
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a decision; refuse it, state unchanged, if illegal."""
-        pending = self.pending()
-        if pending is None:
-            msg = f"no decision is pending (phase {self._phase})"
-            raise WrongPhaseError(msg, ref=SETTLE_REF)
-        if action.seat != pending.seat:
-            msg = f"seat {action.seat} acted but seat {pending.seat} decides"
-            raise OutOfTurnError(msg, ref=pending.ref)
+    def verify_action(self, action: Action) -> None:
+        """Raise unless ``action`` is the pending seat's legal decision.
+
+        A Double Down of 1 up to the Six-Card Wager; a setting naming a
+        low card that leaves a legal high hand (D18).
+        """
+        pending = self._verify_turn(
+            action,
+            SETTLE_REF,
+            out_of_turn="seat {seat} acted but seat {to_act} decides",
+        )
         if action.name not in pending.legal:
             msg = (
                 f"seat {action.seat} tried {action.name!r}; legal now: "
                 f"{', '.join(pending.legal)}"
             )
             raise IllegalActionError(msg, ref=pending.ref)
-        first = len(self.log)
-        if action.name in ("double_down", "no_double_down"):
+        if action.name == PaiGowAction.DOUBLE_DOWN:
+            self._double_down_amount(action)
+        elif action.name in _SETTING:
+            self._setting_for(action)
+
+    def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
+        """Nobody is to decide: refuse, naming the phase."""
+        del action
+        msg = f"no decision is pending (phase {self._phase})"
+        raise WrongPhaseError(msg, ref=ref)
+
+    def _carry_out(self, action: Action) -> None:
+        """Record the decision; settle once nobody is left to decide."""
+        if action.name in _DOUBLE_DOWN:
             self._double_down(action)
         else:
             setting, way = self._setting_for(action)
@@ -606,19 +556,23 @@ class SixCardRound(Round):
         if self.pending() is None:
             self._settle_round()
         self.verify_conservation()
-        return list(self.log.events[first:])
+
+    def _double_down_amount(self, action: Action) -> int:
+        """The Double Down amount: 1 up to the Six-Card Wager (670a.7(c))."""
+        base = self._stake(action.seat, Wager.PAI_GOW)
+        amount = base if action.amount is None else action.amount
+        if not 0 < amount <= base:
+            msg = (
+                f"a Double Down Wager is from 1 to the Six-Card Wager "
+                f"({base}), not {amount}"
+            )
+            raise WagerError(msg, ref=WAGER_REF)
+        return amount
 
     def _double_down(self, action: Action) -> None:
         seat = action.seat
-        if action.name == "double_down":
-            base = self._stake(seat, Wager.PAI_GOW)
-            amount = base if action.amount is None else action.amount
-            if not 0 < amount <= base:
-                msg = (
-                    f"a Double Down Wager is from 1 to the Six-Card Wager "
-                    f"({base}), not {amount}"
-                )
-                raise WagerError(msg, ref=WAGER_REF)
+        if action.name == PaiGowAction.DOUBLE_DOWN:
+            amount = self._double_down_amount(action)
             self._record_wager(
                 WagerKey(seat, Wager.DOUBLE_DOWN), amount, WAGER_REF
             )
@@ -663,7 +617,7 @@ class SixCardRound(Round):
             )
 
     def _settle_round(self) -> None:
-        self._go(Phase.SETTLEMENT, SETTLE_REF)
+        self._enter_phase(Phase.SETTLEMENT, SETTLE_REF)
         self._expose(DEALER)
         way = find_house_way(self.rules.house_way)
         dealer = way.set_hand(self.deal_record.stacks[DEALER])
@@ -679,7 +633,7 @@ class SixCardRound(Round):
         for position in [DEALER, *reversed(self._seats_with(Wager.PAI_GOW))]:
             self._collect(position, SETTLE_REF, exposed=True)
         self.ledger.verify()
-        self._go(Phase.COMPLETE, SETTLE_REF)
+        self._enter_phase(Phase.COMPLETE, SETTLE_REF)
 
     def _settle_seat(
         self, seat: int, dealer: Setting, values: Mapping[int, int]
@@ -823,7 +777,7 @@ class SixCardRound(Round):
                 out[f"{label} low"] = [str(setting.low)]
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> PaiGowView:
         """What ``seat`` (``None``: a spectator) may see now.
 
         See :func:`~.views.seat_view`: never a face-down card of another

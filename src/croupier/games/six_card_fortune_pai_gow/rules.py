@@ -19,7 +19,21 @@ from fractions import Fraction
 from croupier.hands.paigow import CATEGORY_KEYS, HOUSE_WAYS
 from croupier.rules import GameRules, Paytable, Provenance, option
 
-__all__ = ["Dealing", "HoldingHand", "SixCardRules"]
+__all__ = ["Dealing", "HoldingHand", "SixCardRules", "Wager"]
+
+
+@unique
+class Wager(StrEnum):
+    """The wagers of the game, named as in the scenario contract."""
+
+    PAI_GOW = "pai_gow"
+    """The Six-Card Fortune Pai Gow Poker Wager (670a.7(d))."""
+    DOUBLE_DOWN = "double_down"
+    """The Double Down Wager, made after the cards are seen (670a.7(c))."""
+    FORTUNE_BONUS = "fortune_bonus"
+    """The Fortune Bonus Wager (with the Envy Bonus when qualifying)."""
+    PROGRESSIVE = "progressive"
+    """The Progressive Payout Wager (670a.9(a)(3)(ii))."""
 
 
 @unique

@@ -4,29 +4,115 @@ Shared by the server, the CLI and the web client: a seat sees its own
 six cards once dealt, everyone sees a position's cards once they are
 exposed at settlement, and nobody ever sees the eleven remaining cards
 (670a.9(d)) or the stacks discarded from empty positions (670a.9(f)).
+
+The builder reads the round through :class:`SixCardState`, the few
+things a view needs, so this module sits below :mod:`.round`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Mapping
+from enum import StrEnum
+from typing import NotRequired, Protocol, TypedDict
 
+from croupier.hands.paigow import Setting
+from croupier.money import Ledger, Settlement
 from croupier.procedures import ch670a
-from croupier.procedures.ch670a import position_label
+from croupier.procedures.ch670a import Deal, position_label
+from croupier.round import Pending, RoundView, StakeView
 
-if TYPE_CHECKING:
-    from .round import SixCardRound
-
-__all__ = ["seat_view"]
+__all__ = ["PaiGowView", "PositionView", "SixCardState", "seat_view"]
 
 
-def seat_view(rnd: SixCardRound, seat: int | None) -> dict[str, Any]:
+class PositionView(TypedDict):
+    """One position's cards as the viewer may see them."""
+
+    cards: int | list[str]
+    """The cards, or only how many when the viewer may not see them."""
+    high: NotRequired[list[str]]
+    """The five-card high hand, once set and shown."""
+    low: NotRequired[str]
+    """The one-card low hand, once set and shown."""
+
+
+class PaiGowView(RoundView):
+    """The round: the positions, the layout, whose turn, the results."""
+
+    starting_position: int | None
+    """The position dealt first (670a.9(b)), once determined."""
+    positions: dict[str, PositionView]
+    """The positions with cards on the layout (or exposed)."""
+    wagers: list[StakeView]
+    """Every stake on the layout."""
+    envy_lammers: list[int]
+    """Seats whose Envy lammer is placed."""
+    progressive_meter: int
+    """The progressive meter."""
+    pending: dict[str, object] | None
+    """The decision the round waits for."""
+    settlements: list[dict[str, object]]
+    """Every settlement so far."""
+
+
+class SixCardState(Protocol):
+    """What a view reads of a round."""
+
+    @property
+    def game(self) -> str:
+        """The game's registry name."""
+
+    @property
+    def phase(self) -> StrEnum:
+        """The current phase."""
+
+    @property
+    def starting_position(self) -> int | None:
+        """The position dealt first."""
+
+    @property
+    def deal_record(self) -> Deal:
+        """What each position was dealt."""
+
+    @property
+    def on_layout(self) -> Collection[int]:
+        """Positions whose cards are on the layout."""
+
+    @property
+    def exposed(self) -> Collection[int]:
+        """Positions whose cards were exposed."""
+
+    @property
+    def settings(self) -> Mapping[int, Setting]:
+        """Hand settings by position."""
+
+    @property
+    def lammers(self) -> Collection[int]:
+        """Seats with an Envy lammer."""
+
+    @property
+    def meter(self) -> int:
+        """The progressive meter."""
+
+    @property
+    def ledger(self) -> Ledger:
+        """Every wager of the round."""
+
+    @property
+    def settlements(self) -> list[Settlement]:
+        """Settlements so far."""
+
+    def pending(self) -> Pending | None:
+        """The decision the round waits for."""
+
+
+def seat_view(rnd: SixCardState, seat: int | None) -> PaiGowView:
     """What ``seat`` (``None``: a spectator) may see of ``rnd`` now.
 
     A seat sees its own cards once dealt; everyone sees a position's
     cards once exposed at settlement. The eleven remaining cards and
     the discarded stacks of empty positions are never shown.
     """
-    positions: dict[str, Any] = {}
+    positions: dict[str, PositionView] = {}
     for position in ch670a.POSITIONS:
         stack = rnd.deal_record.stacks[position]
         if position not in rnd.on_layout and position not in rnd.exposed:
@@ -34,7 +120,7 @@ def seat_view(rnd: SixCardRound, seat: int | None) -> dict[str, Any]:
         visible = position in rnd.exposed or (
             seat is not None and position == seat
         )
-        entry: dict[str, Any] = {"cards": len(stack)}
+        entry = PositionView(cards=len(stack))
         if visible:
             entry["cards"] = [str(c) for c in stack]
         setting = rnd.settings.get(position)
@@ -51,7 +137,7 @@ def seat_view(rnd: SixCardRound, seat: int | None) -> dict[str, Any]:
         "starting_position": rnd.starting_position,
         "positions": positions,
         "wagers": [
-            {"seat": k.seat, "wager": k.wager, "amount": v}
+            StakeView(seat=k.seat, wager=k.wager, amount=v)
             for k, v in rnd.ledger.stakes.items()
         ],
         "envy_lammers": sorted(rnd.lammers),

@@ -11,7 +11,6 @@ a wager pays; the round records it. Amounts are integer minor units.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum, unique
 from fractions import Fraction
 
 from croupier.hands.paigow import category_of
@@ -20,26 +19,11 @@ from croupier.rules import Paytable
 
 __all__ = [
     "ProgressivePayout",
-    "Wager",
     "commission_on",
     "envy_award",
     "fortune_winnings",
     "progressive_payout",
 ]
-
-
-@unique
-class Wager(StrEnum):
-    """The wagers of the game, named as in the scenario contract."""
-
-    PAI_GOW = "pai_gow"
-    """The Six-Card Fortune Pai Gow Poker Wager (670a.7(d))."""
-    DOUBLE_DOWN = "double_down"
-    """The Double Down Wager, made after the cards are seen (670a.7(c))."""
-    FORTUNE_BONUS = "fortune_bonus"
-    """The Fortune Bonus Wager (with the Envy Bonus when qualifying)."""
-    PROGRESSIVE = "progressive"
-    """The Progressive Payout Wager (670a.9(a)(3)(ii))."""
 
 
 def commission_on(winnings: int, rate: Fraction) -> int:
