@@ -531,6 +531,7 @@ def test_681a_7_d_cover_card_not_reached_in_the_log() -> None:
     assert deviation.ref == "681a.7(d)", str(deviation)
 
 
+@pytest.mark.proves("591.7(a)", "681a.7(a)")
 @pytest.mark.parametrize(
     ("game", "name", "ref"),
     [
