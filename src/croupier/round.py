@@ -256,7 +256,7 @@ class Round(ABC):
         """Every hand's cards in notation, for the scenario output."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> Mapping[str, object]:
+    def view(self, seat: int | None) -> RoundView:
         """What ``seat`` (or, for ``None``, a spectator) may see now.
 
         Each game returns its own :class:`RoundView`: the envelope
@@ -349,9 +349,6 @@ class Round(ABC):
     def verify_conservation(self) -> None:
         """Raise if a card is lost or duplicated anywhere."""
         self.shoe.verify_conservation(on_table=self.table_cards())
-
-    def _enter(self, phase: StrEnum, ref: Ref) -> None:
-        self.log.emit(PhaseEntered, ref=ref, phase=phase.value)
 
     def _draw(self) -> Card:
         """Take the next card, applying the cover-card rule if it shows."""
