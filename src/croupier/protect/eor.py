@@ -325,9 +325,14 @@ def _markdown(tables: list[EorTable], paigow: bool) -> str:
             f"{'53' if paigow else '52'} card kinds were computed; "
             + (
                 "each suit of a rank has exactly the same EoR (a full "
-                "shoe is symmetric in the suits), so a suit or colour "
-                "count has no first-order value -- suits act only through "
-                "the composition's second-order terms (perfect play)."
+                "shoe is symmetric in the suits)"
+                + (
+                    "."
+                    if paigow
+                    else ", so a suit or colour count has no first-order "
+                    "value -- suits act only through the composition's "
+                    "second-order terms (see perfect play)."
+                )
                 if same
                 else "the suits of a rank differ (see the JSON)."
             ),

@@ -239,13 +239,24 @@ def _plot(
     ax.set_xlabel("penetration: share of the shoe dealt before the cut (%)")
     ax.set_ylabel("units won per 100 hands (best trigger)")
     ax.set_title(
-        f"{game.game}, {game.decks} decks: best count per wager, "
-        f"{next(iter(runs.values())).shoes:,} shoes per point"
+        f"{game.game}, {game.decks} decks: best count per wager\n"
+        f"{next(iter(runs.values())).shoes:,} shoes per point, seed "
+        f"{next(iter(runs.values())).seed}",
+        fontsize=10,
     )
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _wins(row: dict[str, Any] | None) -> bool:
+    """Whether a count's best trigger wins, its 95 % interval above 0."""
+    if row is None:
+        return False
+    return bool(
+        row["units_per_100_hands"] - row["units_per_100_hands_ci95"] > 0
+    )
 
 
 def _remedy(
@@ -258,7 +269,7 @@ def _remedy(
     parts: list[str] = []
     for depth in sorted(runs):
         row = best_row(runs[depth], k)
-        if row is None or row["units_per_100_hands"] <= 0:
+        if not _wins(row):
             pen = 100 * (1 - depth / game.size)
             parts.append(
                 f"place the cut card at least {depth} cards from the end "
@@ -274,7 +285,7 @@ def _remedy(
             f"end still wins {won:+.4f} per 100 hands)"
         )
     for setting, row in paytable.items():
-        if row is None or row["units_per_100_hands"] <= 0:
+        if not _wins(row):
             parts.append(f"or pay {setting.split('=', 1)[1]} ({setting})")
             break
     return "; ".join(parts)
@@ -348,12 +359,7 @@ def count_sections(
                 "counts": [],
                 "why": "every card has the same EoR: no count",
             }
-    beatable = [
-        name
-        for name, (_, row) in best_by_wager.items()
-        if row is not None
-        and row["units_per_100_hands"] - row["units_per_100_hands_ci95"] > 0
-    ]
+    beatable = [name for name, (_, row) in best_by_wager.items() if _wins(row)]
     behind = settings.behind or (
         depth_grid(game) if settings.remedies and beatable else ()
     )
