@@ -22,7 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+
+from croupier.jit import jit
+from croupier.odds.leaf import DEALER_STANDS, dealer_stands, soft_total
 
 __all__ = [
     "BJ",
@@ -40,7 +42,7 @@ BJ = 7
 """Index of the dealer Blackjack in a raw distribution (length 8)."""
 DEALER_LABELS = ("17", "18", "19", "20", "21", "22", "23+")
 """Labels of the indices ``0..6`` of a dealer distribution."""
-_STAND = 17
+_STAND = DEALER_STANDS
 _PUSH = 22
 
 
@@ -56,7 +58,7 @@ def full_composition(decks: int) -> np.ndarray:
     return counts
 
 
-@njit(cache=True)
+@jit
 def _record(out: np.ndarray, total: int, ncards: int, prob: float) -> None:
     if ncards == 2 and total == 21:
         out[BJ] += prob
@@ -66,7 +68,7 @@ def _record(out: np.ndarray, total: int, ncards: int, prob: float) -> None:
         out[6] += prob
 
 
-@njit(cache=True)
+@jit
 def dealer_distribution(counts: np.ndarray, up: int) -> np.ndarray:
     """Raw outcome probabilities (length 8; index 7 = Blackjack).
 
@@ -106,9 +108,8 @@ def dealer_distribution(counts: np.ndarray, up: int) -> np.ndarray:
         p = prob[depth] * count / remaining
         h = hard[depth] + value
         a = ace[depth] or value == 1
-        total = h + 10 if a and h + 10 <= 21 else h
-        if total >= _STAND:
-            _record(out, total, depth + 2, p)
+        if dealer_stands(h, a):
+            _record(out, soft_total(h, a), depth + 2, p)
             continue
         counts[value] = count - 1
         remaining -= 1

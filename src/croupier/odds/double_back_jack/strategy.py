@@ -37,7 +37,9 @@ Value indices: 1 = ace, 2-9, 10 = any 10-value card. Decision codes are
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from croupier.jit import jit
+from croupier.odds.leaf import soft_total
 
 from .dealer import BJ, N_DEALER, dealer_distribution
 from .kernels import (
@@ -106,19 +108,18 @@ P_SC_DBL, P_SC_SPLIT, P_COLLECT = R_SCDBL, R_SCSPLIT, R_COLLECT
 S_PAID, S_DECLINED, S_SC_OVER, S_SC21 = 0, 6, 7, 8
 
 
-@njit(cache=True)
+@jit
 def _eff(hard: int, ace: bool) -> int:
-    if ace and hard + 10 <= 21:
-        return hard + 10
-    return hard
+    """The hand's total (:func:`croupier.odds.leaf.soft_total`)."""
+    return soft_total(hard, ace)
 
 
-@njit(cache=True)
+@jit
 def _stand_slot(total: int) -> int:
     return 1 + max(0, total - 16)
 
 
-@njit(cache=True)
+@jit
 def hand_tables(
     counts: np.ndarray,
     up: int,
@@ -217,7 +218,7 @@ def hand_tables(
     return float(pbj)
 
 
-@njit(cache=True)
+@jit
 def _land(
     m: float,
     h: int,
@@ -252,7 +253,7 @@ def _land(
         mass[h, 1 if ace else 0] += m
 
 
-@njit(cache=True)
+@jit
 def _act(
     m: float,
     h: int,
@@ -285,7 +286,7 @@ def _act(
         )
 
 
-@njit(cache=True)
+@jit
 def _flow(
     hit_table: np.ndarray,
     sc_plain: bool,
@@ -320,7 +321,7 @@ def _flow(
                 dist[_stand_slot(_eff(h, ace))] += m
 
 
-@njit(cache=True)
+@jit
 def solve_all(
     full: np.ndarray,
     par: np.ndarray,
