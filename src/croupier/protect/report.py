@@ -11,11 +11,11 @@ rule change that closes it.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.protect import blackjack, known
 from croupier.protect.base import Finding, Section
 from croupier.protect.eor import eor_section
 from croupier.protect.model import ProtectError
@@ -58,15 +58,16 @@ GAME_WAGERS: dict[str, tuple[str, ...]] = {
 }
 """The wagers each game's report covers (``WAGER`` must be one)."""
 
-_OTHERS = (
-    ("known", "croupier.protect.known", "sections"),
-    ("blackjack", "croupier.protect.blackjack", "sections"),
+Provider = Callable[[str, str | None, GameRules], list[Section]]
+"""An analysis's ``sections(game, wager, rules)``."""
+
+_OTHERS: tuple[tuple[str, Provider], ...] = (
+    ("known", known.sections),
+    ("blackjack", blackjack.sections),
 )
 """The providers of points 4 and 5 (known cards; Double Back Jack)."""
 ANALYSES = ("eor", "counts", "perfect", "known", "blackjack")
 """The analyses a report may be limited to (``--only``)."""
-
-Provider = Callable[[str, str | None, GameRules], list[Section]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +84,6 @@ class ProtectReport:
     """The options that differ from the defaults."""
     sections: tuple[Section, ...]
     """Every analysis, in report order."""
-    missing: tuple[str, ...] = ()
-    """Providers that are not installed (named, never silently)."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -92,19 +91,8 @@ class ProtectReport:
         return [f for s in self.sections for f in s.findings]
 
 
-def _others(only: set[str]) -> tuple[list[Provider], list[str]]:
-    found: list[Provider] = []
-    missing: list[str] = []
-    for key, module, attr in _OTHERS:
-        if key not in only:
-            continue
-        try:
-            found.append(getattr(importlib.import_module(module), attr))
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            missing.append(module)
-    return found, missing
+def _others(only: set[str]) -> list[Provider]:
+    return [provider for key, provider in _OTHERS if key in only]
 
 
 def build_report(
@@ -138,7 +126,7 @@ def build_report(
         sections += count_sections(game, wager, rules, settings)
     if "perfect" in only:
         sections += perfect_sections(game, wager, rules, settings)
-    others, missing = _others(only)
+    others = _others(only)
     for provider in others:
         sections += provider(game, wager, rules)
     plain = rules.to_dict()
@@ -149,7 +137,6 @@ def build_report(
         rules=plain,
         changed={k: v for k, v in plain.items() if base.get(k) != v},
         sections=tuple(sections),
-        missing=tuple(missing),
     )
 
 
@@ -163,7 +150,6 @@ def to_json(report: ProtectReport) -> dict[str, Any]:
         "beatable": sorted({f.wager for f in report.findings if f.beatable}),
         "findings": [f.to_json() for f in report.findings],
         "sections": [s.to_json() for s in report.sections],
-        "missing": list(report.missing),
     }
 
 
@@ -212,12 +198,6 @@ def to_markdown(report: ProtectReport, command: str = "") -> str:
         *summary_lines(report),
         "",
     ]
-    if report.missing:
-        lines += [
-            "Not included (module not installed): "
-            + ", ".join(report.missing),
-            "",
-        ]
     for section in report.sections:
         lines += [f"## {section.title}", "", section.markdown.rstrip(), ""]
     return "\n".join(lines).rstrip() + "\n"
