@@ -25,7 +25,14 @@ ONE_DECK = DoubleBackJackRules.from_mapping({"decks": 1})
 PER_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 
 
-def test_issue_16_5_eor_sum_check_one_deck() -> None:
+@pytest.fixture(scope="module")
+def one_deck() -> blackjack.BlackjackEoR:
+    return blackjack.eors(ONE_DECK)
+
+
+def test_issue_16_5_eor_sum_check_one_deck(
+    one_deck: blackjack.BlackjackEoR,
+) -> None:
     """591.7 defaults at one deck: the exact EoRs against the game
     solver's own method (total-dependent play after the first decision,
     :mod:`croupier.protect._bj_hole` with the hole card unknown, on the
@@ -33,7 +40,7 @@ def test_issue_16_5_eor_sum_check_one_deck() -> None:
     cards is the non-negative value of knowing the removed card (a
     fixed strategy would give exactly 0; both methods re-optimise); a 5
     helps the player and an ace hurts him, as in every blackjack."""
-    table = blackjack.eors(ONE_DECK)
+    table = one_deck
     assert table.ev == pytest.approx(solve_ev_exact(ONE_DECK), abs=1e-12)
     par = rule_parameters(ONE_DECK)
     full = full_composition(1)
@@ -161,13 +168,29 @@ def test_issue_16_5_flat_count_matches_the_exact_edge() -> None:
     assert np.mean(hot) > np.mean(cold)
 
 
-def test_issue_16_5_hilo_spread_and_sections() -> None:
+def test_issue_16_5_hilo_spread_and_sections(
+    one_deck: blackjack.BlackjackEoR,
+) -> None:
     """The 1-8 spread bets more than one unit on average; the sections
-    carry the EoR table, the count and the card reader finding."""
+    carry the EoR table, the count and the card reader finding (591.7(h)
+    closes hole-card play: not beatable)."""
     rules = DoubleBackJackRules()
     result = blackjack.hilo(rules, rounds=200_000, seed=1)
     assert 1 < result.average_bet < 8
     assert result.sd_per_100 > 10
+    eor = blackjack._eor_section(one_deck)
+    assert eor.key == "eor"
+    assert "| 5 |" in eor.markdown
+    assert eor.to_json()["data"]["blackjack"]["per_card"]["A"] < 0
+    count = blackjack._count_section(result, [result])
+    (finding,) = count.findings
+    assert finding.method == "count"
+    assert finding.beatable == (result.win_per_100 > 0)
+    hole = blackjack._hole_section(blackjack.hole_card(ONE_DECK))
+    (closed,) = hole.findings
+    assert not closed.beatable
+    assert closed.ref == "591.7(h)"
+    assert "591.7(n)" in hole.markdown
     assert blackjack.sections("midibaccarat", None, rules) == []
     assert blackjack.sections("double-back-jack", "insurance", rules) == []
     with pytest.raises(ValueError, match="tags"):

@@ -25,7 +25,8 @@ Under any Double Back Jack Rules Submission (591.7, now 673a):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -213,7 +214,7 @@ def _ramp_array(ramp: tuple[tuple[int, int], ...]) -> np.ndarray:
 
 def hilo(
     rules: DoubleBackJackRules,
-    rounds: int = 4_000_000,
+    rounds: int = 10_000_000,
     seed: int = 16,
     tags: dict[str, int] | None = None,
     ramp: tuple[tuple[int, int], ...] = DEFAULT_RAMP,
@@ -367,7 +368,7 @@ def _eor_section(table: BlackjackEoR) -> Section:
     )
 
 
-def _count_section(result: CountResult) -> Section:
+def _count_section(result: CountResult, deeper: list[CountResult]) -> Section:
     steps = ", ".join(f"{u} at {tc}+" for tc, u in result.ramp)
     tags = ", ".join(f"{v}={result.tags[v]:+d}" for v in VALUES)
     rows = [
@@ -406,8 +407,21 @@ def _count_section(result: CountResult) -> Section:
             " |",
             "",
             *rows,
+            "",
+            "Deeper cover cards (the same count and spread, "
+            f"{deeper[0].rounds if deeper else 0:,} rounds each):",
+            "",
+            "| penetration | units won per 100 rounds | SD per 100 | "
+            "win per unit bet |",
+            "| --- | --- | --- | --- |",
+            *[
+                f"| {r.penetration:.0%} | {r.win_per_100:+.3f} | "
+                f"{r.sd_per_100:.2f} | {_pct(r.edge_per_unit_bet)} |"
+                for r in [result, *deeper]
+            ],
         ]
     )
+    beat = beat or any(r.win_per_100 > 0 for r in deeper)
     finding = Finding(
         wager="blackjack",
         method="count",
@@ -496,8 +510,13 @@ def sections(game: str, wager: str | None, rules: GameRules) -> list[Section]:
     if not isinstance(rules, DoubleBackJackRules):
         msg = f"Double Back Jack needs its rules, not {type(rules).__name__}"
         raise TypeError(msg)
+    deeper = [
+        hilo(replace(rules, penetration=depth), rounds=1_000_000)
+        for depth in (Fraction(17, 20), Fraction(9, 10))
+        if depth > rules.penetration
+    ]
     return [
         _eor_section(eors(rules)),
-        _count_section(hilo(rules)),
+        _count_section(hilo(rules), deeper),
         _hole_section(hole_card(rules)),
     ]
