@@ -2,12 +2,13 @@
 
 Double Back Jack (591.7, now 673a.7) and 21 Baccarat (681a.7) word their
 subsections (a)-(d) identically; the functions here take the section so
-that each game's events cite its own chapter.
+that each game's events cite its own chapter, from :data:`SHOE_REFS`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 
 from croupier.errors import ShoeError
@@ -24,11 +25,44 @@ from croupier.rng import Rng
 from croupier.shoe import Shoe
 
 __all__ = [
+    "SHOE_REFS",
+    "ShoeRefs",
     "burn_for_new_batch",
     "burn_for_new_dealer",
     "collect_and_reshuffle",
     "insert_cover_card_at_penetration",
 ]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShoeRefs:
+    """The subsections of one dealing section's shoe steps."""
+
+    load: Ref
+    """(a): the stack placed in the shoe, its cover card with it."""
+    burn: Ref
+    """(c): one card burned per batch and per new dealer."""
+    collect: Ref
+    """(d)(1): the cards left in the shoe go to the discard rack."""
+    reshuffle: Ref
+    """(d)(2): the whole stack is reshuffled."""
+
+
+SHOE_REFS: dict[str, ShoeRefs] = {
+    "591.7": ShoeRefs(
+        load=Ref.parse("591.7(a)"),
+        burn=Ref.parse("591.7(c)"),
+        collect=Ref.parse("591.7(d)(1)"),
+        reshuffle=Ref.parse("591.7(d)(2)"),
+    ),
+    "681a.7": ShoeRefs(
+        load=Ref.parse("681a.7(a)"),
+        burn=Ref.parse("681a.7(c)"),
+        collect=Ref.parse("681a.7(d)(1)"),
+        reshuffle=Ref.parse("681a.7(d)(2)"),
+    ),
+}
+"""The shoe steps' citations of each section worded this way."""
 
 
 @implements("591.7(c)", "681a.7(c)")
@@ -43,7 +77,7 @@ def burn_for_new_batch(
     A cover card on top is set aside through ``on_cover_card`` (591.7(d)).
     """
     (card,) = shoe.burn(1, on_cover_card)
-    return log.emit(CardBurned, ref=Ref(section, ("c",)), card=card)
+    return log.emit(CardBurned, ref=SHOE_REFS[section].burn, card=card)
 
 
 @implements("591.7(c)", "681a.7(c)")
@@ -55,7 +89,7 @@ def burn_for_new_dealer(
 ) -> Event:
     """Burn one card when a new dealer comes to the table."""
     (card,) = shoe.burn(1, on_cover_card)
-    return log.emit(CardBurned, ref=Ref(section, ("c",)), card=card)
+    return log.emit(CardBurned, ref=SHOE_REFS[section].burn, card=card)
 
 
 @implements("591.7(a)", "681a.7(a)")
@@ -69,12 +103,12 @@ def insert_cover_card_at_penetration(
     """
     if not 0 < penetration < 1:
         msg = f"penetration must lie strictly between 0 and 1: {penetration}"
-        raise ShoeError(msg, ref=Ref(section, ("a",)))
+        raise ShoeError(msg, ref=SHOE_REFS[section].load)
     position = int(len(shoe) * penetration)
     shoe.insert_cover_card(position)
     return log.emit(
         CoverCardInserted,
-        ref=Ref(section, ("a",)),
+        ref=SHOE_REFS[section].load,
         position=position,
         purpose="reshuffle marker",
     )
@@ -95,7 +129,7 @@ def collect_and_reshuffle(
     events: list[Event] = [
         log.emit(
             CardsCollected,
-            ref=Ref(section, ("d", "1")),
+            ref=SHOE_REFS[section].collect,
             source="shoe",
             cards=tuple(remaining),
             exposed=False,
@@ -108,7 +142,7 @@ def collect_and_reshuffle(
     events.append(
         log.emit(
             Shuffled,
-            ref=Ref(section, ("d", "2")),
+            ref=SHOE_REFS[section].reshuffle,
             source=str(described["kind"]),
             cards=len(shoe),
             seed=seed if isinstance(seed, int) else None,
