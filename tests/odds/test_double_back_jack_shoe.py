@@ -132,7 +132,7 @@ def _agree_on_shoe(
         ),
     ],
 )
-def test_591_7_d_shoe_loop_agrees_with_the_engine(
+def test_shoe_loop_agrees_with_the_engine(
     rules_map: dict[str, Any], shoes: int
 ) -> None:
     """Whole shoes: burn, every round's settlements, the reshuffle."""
@@ -151,7 +151,7 @@ def test_591_7_d_shoe_loop_agrees_with_the_engine(
     assert {"Second Chance win", "Second Chance 21", "lose"} <= kinds
 
 
-def test_591_7_d_shoe_loop_is_the_simulators() -> None:
+def test_shoe_loop_is_the_simulators() -> None:
     """``run_chunk`` plays exactly the rounds of the prepared shoes.
 
     The simulator shuffles value indices, :func:`prepared_shoe` card
@@ -173,7 +173,7 @@ def test_591_7_d_shoe_loop_is_the_simulators() -> None:
     assert sums.total_sq == sum(n * n for n in nets)
 
 
-def test_591_7_c_shuffle_moves_cards_by_position_only() -> None:
+def test_shuffle_moves_cards_by_position_only() -> None:
     """The values of the shuffled codes are the shuffled values."""
     codes = np.tile(np.arange(52, dtype=np.int64), 6)
     values = kernels.CODE_VALUES[codes]

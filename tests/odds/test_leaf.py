@@ -74,6 +74,7 @@ def test_629a_6_point_values_ace_one_tens_and_faces_zero() -> None:
         assert leaf.POINT[card.code] == expected, card
 
 
+@pytest.mark.proves("629a.5(f)")
 def test_629a_5_f_burn_counts_face_value_ace_one_tens_ten() -> None:
     for card in _cards():
         if card.rank == Rank.ACE:
