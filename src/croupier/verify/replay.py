@@ -19,6 +19,8 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any
 
+import orjson
+
 from croupier.cards import Card, parse_cards
 from croupier.errors import (
     CroupierError,
@@ -204,7 +206,8 @@ def _held(rules: GameRules, stack: str, discard: str) -> Counter[str]:
             and discard.startswith(last.discard)
             and (kept in (0, len(discard)) or discard[kept] == " ")
         ):
-            counts = last.counts.copy()
+            # the last entry is replaced: its count is corrected in place
+            counts = last.counts
             counts.subtract(last.stack[:cut].split())
             counts.update(discard[kept:].split())
     if counts is None:
@@ -224,7 +227,7 @@ def _option_ref(spec: GameSpec, name: str) -> str:
 def _rules(
     spec: GameSpec, history: HandHistory, submission: GameRules | None
 ) -> tuple[GameRules | None, Deviation | None]:
-    text = json.dumps(history.rules, sort_keys=True, separators=(",", ":"))
+    text = _canonical(history.rules)
     if _digest(text) != history.rules_digest:
         return None, Deviation(
             RECORD_REF,
@@ -238,15 +241,62 @@ def _rules(
         )
     if submission is None:
         return logged, None
+    found = _AGREED.get((id(submission), id(logged)))
+    if found is None or found[0] is not submission or found[1] is not logged:
+        found = (submission, logged, _disagreement(spec, submission, logged))
+        if len(_AGREED) > 256:
+            _AGREED.clear()
+        _AGREED[(id(submission), id(logged))] = found
+    problem = found[2]
+    return (None, problem) if problem is not None else (submission, None)
+
+
+_AGREED: dict[
+    tuple[int, int], tuple[GameRules, GameRules, Deviation | None]
+] = {}
+"""Whether a submission and a round's rules agree, by the two objects'
+identities (the logged rules are cached, so they repeat; both are kept
+alive here, so an id is not reused while its entry lives)."""
+
+
+def _disagreement(
+    spec: GameSpec, submission: GameRules, logged: GameRules
+) -> Deviation | None:
+    """The first option in which the round departs from the submission."""
     mine, theirs = submission.to_dict(), logged.to_dict()
     for key, value in mine.items():
         if theirs.get(key) != value:
-            return None, Deviation(
+            return Deviation(
                 _option_ref(spec, key),
                 f"the round ran with {key}={theirs.get(key)!r}; the Rules "
                 f"Submission says {value!r}",
             )
-    return submission, None
+    return None
+
+
+_CANONICAL: dict[bytes, str] = {}
+"""The canonical JSON of rules values already seen, by orjson's bytes."""
+
+
+def _canonical(values: Mapping[str, Any]) -> str:
+    """``values`` as sorted, compact :func:`json.dumps` (the digest's text).
+
+    Remembered by orjson's sorted serialisation, which is one-to-one on
+    JSON values except that it writes NaN and infinities as ``null``: a
+    text holding ``null`` is therefore worked out afresh every time.
+    """
+    try:
+        key: bytes | None = orjson.dumps(values, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        key = None
+    text = None if key is None else _CANONICAL.get(key)
+    if text is None:
+        text = json.dumps(values, sort_keys=True, separators=(",", ":"))
+        if key is not None and b"null" not in key:
+            if len(_CANONICAL) > 256:
+                _CANONICAL.clear()
+            _CANONICAL[key] = text
+    return text
 
 
 def _draws(procedure: Sequence[Mapping[str, Any]]) -> list[StackItem]:
