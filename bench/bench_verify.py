@@ -8,7 +8,12 @@ the verifier (parse + schema + replay + step-by-step comparison).
 
 Times are this process's CPU time (:func:`time.process_time`), so that
 rounds/s means rounds per second of one core even when other work
-shares the machine; the ratios compare runs of the same process.
+shares the machine; the ratios compare runs of the same process. The
+whole file is timed first, on a fresh sample with nothing else held in
+memory (as ``croupier verify`` runs): thousands of parsed rounds kept
+alive from the other timings would make every garbage collection
+during it walk them. The 1-minute load average is printed: on a busy
+machine CPU seconds stretch too (shared caches), so compare ratios.
 
     .venv/bin/python bench/bench_verify.py --rounds 2000
 """
@@ -16,6 +21,8 @@ shares the machine; the ratios compare runs of the same process.
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import time
 
 from croupier.hhf import HandHistory
@@ -32,7 +39,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2000)
     args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}")
     for spec in all_games():
+        # the whole file end to end, as `croupier verify` reads it
+        fresh = [
+            h.dumps() for h in sample_histories(spec.name, args.rounds, seed=6)
+        ]
+        gc.collect()
+        start = _clock()
+        report = verify_lines(fresh)
+        both = len(fresh) / (_clock() - start)
+        bad = report.rounds - report.conforming
+        del fresh, report
         histories = list(sample_histories(spec.name, args.rounds, seed=5))
         lines = [h.dumps() for h in histories]
         records = [h.to_record() for h in histories]
@@ -44,17 +62,8 @@ def main() -> None:
         parsed = [HandHistory.loads(line) for line in lines]
         loaded = len(lines) / (_clock() - start)
         start = _clock()
-        bad = sum(verify_round(h) is not None for h in parsed)
+        bad += sum(verify_round(h) is not None for h in parsed)
         checked = len(parsed) / (_clock() - start)
-        # the whole file end to end, as `croupier verify` reads it
-        # (a fresh sample, so that no cache is warm from the runs above)
-        fresh = [
-            h.dumps() for h in sample_histories(spec.name, args.rounds, seed=6)
-        ]
-        start = _clock()
-        report = verify_lines(fresh)
-        both = len(fresh) / (_clock() - start)
-        bad += report.rounds - report.conforming
         print(
             f"{spec.name}: replay baseline {base:,.0f} rounds/CPU-s; "
             f"parse+schema {loaded:,.0f}/s; verify {checked:,.0f}/s "

@@ -91,9 +91,17 @@ def point_value(card: Card) -> int:
     return int(card.rank)
 
 
+_POINTS = tuple(point_value(Card.from_code(code)) for code in range(52))
+""":func:`point_value` of every card code but the joker's (52)."""
+
+
 def point_count(cards: Iterable[Card]) -> int:
     """The Point Count of a hand: the sum of values, modulo 10."""
-    return sum(point_value(card) for card in cards) % 10
+    points = _POINTS
+    try:
+        return sum([points[card.code] for card in cards]) % 10
+    except IndexError:  # the joker: point_value says why it has none
+        return sum(point_value(card) for card in cards) % 10
 
 
 def is_natural(cards: Sequence[Card]) -> bool:

@@ -45,14 +45,16 @@ def card_value(card: Card) -> int:
     return min(int(card.rank), 10)
 
 
+_HARD = tuple(card_value(Card.from_code(code)) for code in range(53))
+""":func:`card_value` of every card code (the joker's included)."""
+
+
 def blackjack_total(cards: Iterable[Card]) -> Total:
     """The total of a hand, counting one ace as 11 when it fits."""
-    hard = 0
-    has_ace = False
-    for card in cards:
-        value = card_value(card)
-        hard += value
-        has_ace = has_ace or value == 1
+    hard_values = _HARD
+    values = [hard_values[card.code] for card in cards]
+    hard = sum(values)
+    has_ace = 1 in values
     if has_ace and hard + 10 <= 21:
         return Total(hard + 10, soft=True)
     return Total(hard, soft=False)
