@@ -28,8 +28,8 @@ holding it.
 ...                    8)
 >>> table.sum_check
 Fraction(0, 1)
->>> [round(100 * float(table.by_rank["9"]), 4)] > [0.0]
-[True]
+>>> f"{100 * float(table.by_rank['9']):+.4f} %"
+'+0.4785 %'
 """
 
 from __future__ import annotations
