@@ -62,11 +62,6 @@ class Rank(IntEnum):
     JOKER = 15
     """The joker (Six-Card Fortune Pai Gow Poker's 53rd card)."""
 
-    @property
-    def symbol(self) -> str:
-        """One-character symbol: ``A``, ``K``, ..., ``T``, ``9``..``2``."""
-        return _RANK_SYMBOLS[self]
-
 
 _RANK_SYMBOLS = {
     Rank.TWO: "2",

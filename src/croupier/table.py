@@ -97,8 +97,6 @@ class Table:
         """Shoe-level events: shuffles, cuts, cover cards."""
         self.shoe: Shoe | None = None
         """The current shoe, ``None`` before the first."""
-        self.rounds_played = 0
-        """Rounds finished at this table."""
         self._new_shoe_due = True
         self._current: Round | None = None
 
@@ -203,6 +201,5 @@ class Table:
             raise ProcedureError(msg)
         rnd.ledger.verify()
         rnd.verify_conservation()
-        self.rounds_played += 1
         if rnd.cover_card_reached:
             self._new_shoe_due = True
