@@ -189,6 +189,7 @@ def test_issue_16_5_hilo_spread_and_sections(
     hole = blackjack._hole_section(blackjack.hole_card(ONE_DECK))
     (closed,) = hole.findings
     assert not closed.beatable
+    assert closed.player_edge > 0.05
     assert closed.ref == "591.7(h)"
     assert "591.7(n)" in hole.markdown
     assert blackjack.sections("midibaccarat", None, rules) == []

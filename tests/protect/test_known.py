@@ -254,7 +254,12 @@ def test_issue_16_4_positions_and_sections_shape(
     assert "629a.8(c)" in section.markdown
     methods = {(f.wager, f.method) for f in section.findings}
     assert methods == {("player", "known_card"), ("player", "edge_sort")}
-    assert all(f.beatable for f in section.findings)
+    found = {f.method: f for f in section.findings}
+    # wagers close before the deal (629a.8(c)): a known card is only a
+    # risk; one-way backs are not ruled out, so the edge sort is real
+    assert not found["known_card"].beatable
+    assert found["known_card"].player_edge > 0.03
+    assert found["edge_sort"].beatable
     assert section.to_json()["data"]["positions"][0]["edge"] == (
         pytest.approx(0.06765, abs=5e-6)
     )

@@ -480,13 +480,13 @@ def _hole_section(hole: HoleCard) -> Section:
     finding = Finding(
         wager="blackjack",
         method="hole_card",
-        beatable=False,
-        player_edge=hole.unknown,
-        per="per initial unit, the hole card never exposed",
+        beatable=False,  # the card reader never exposes it (D52)
+        player_edge=hole.known,
+        per="per initial unit, if the hole card were seen",
         remedy=(
             "none needed: the card reader (591.7(h)) never exposes the "
-            f"hole card; were it seen, the player's EV would be "
-            f"{_pct(hole.known)}"
+            "hole card, so the player's EV stays the game's "
+            f"{_pct(hole.unknown)}"
         ),
         ref="591.7(h)",
     )

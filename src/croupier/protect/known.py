@@ -624,9 +624,10 @@ _DEALING = {
     ),
 }
 _REMEDY_KNOWN = (
-    "no card may be seen before wagering closes: deal from a shoe that "
-    "hides the top card, keep the burn and every dealt card unexposed "
-    "until wagers close, and treat an exposed card as an irregularity"
+    "none needed while every wager closes before the first card leaves "
+    "the shoe; a card seen early (flashed, exposed, marked) gives this "
+    "edge: keep the top card hidden in the shoe and treat an exposed "
+    "card as an irregularity"
 )
 _REMEDY_SORT = (
     "cards whose backs look the same both ways up (no one-way "
@@ -753,9 +754,12 @@ def _findings(
             Finding(
                 wager=w,
                 method="known_card",
-                beatable=edge > 0,
+                beatable=False,  # wagers close before the deal (D50)
                 player_edge=float(edge),
-                per="per coup, betting only when positive, card 1 known",
+                per=(
+                    "per coup, betting only when positive, if card 1 "
+                    "were seen before wagering closes"
+                ),
                 remedy=_REMEDY_KNOWN if edge > 0 else "none needed",
                 ref=_REF[family],
             )
