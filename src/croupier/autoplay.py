@@ -8,20 +8,25 @@ that demonstrations show it.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from croupier.cards import parse_cards
+from croupier.games.double_back_jack.phases import DbjAction
+from croupier.games.six_card_fortune_pai_gow.phases import PaiGowAction
 from croupier.hands.blackjack import blackjack_total
 from croupier.round import Action, Pending, Round
 
 __all__ = ["auto_action", "hand_label"]
 
 _STAND_ON = 17
-_PREFERRED = (
-    "house_way",
-    "no_insurance",
-    "no_double_down",
-    "second_chance",
-    "no_second_chance",
+_PREFERRED: tuple[StrEnum, ...] = (
+    PaiGowAction.HOUSE_WAY,
+    DbjAction.NO_INSURANCE,
+    PaiGowAction.NO_DOUBLE_DOWN,
+    DbjAction.SECOND_CHANCE,
+    DbjAction.NO_SECOND_CHANCE,
 )
+"""The decisions taken whenever they are legal, in this order."""
 
 
 def hand_label(seat: int, hand: int) -> str:
@@ -34,9 +39,9 @@ def auto_action(rnd: Round, pending: Pending) -> Action:
     for name in _PREFERRED:
         if name in pending.legal:
             return Action(seat=pending.seat, name=name)
-    if "hit" in pending.legal and "stand" in pending.legal:
+    if DbjAction.HIT in pending.legal and DbjAction.STAND in pending.legal:
         cards = rnd.hands().get(hand_label(pending.seat, pending.hand), [])
         total = blackjack_total(parse_cards(cards)).value
-        name = "hit" if total < _STAND_ON else "stand"
+        name = DbjAction.HIT if total < _STAND_ON else DbjAction.STAND
         return Action(seat=pending.seat, name=name)
     return Action(seat=pending.seat, name=pending.legal[0])
