@@ -161,6 +161,31 @@ def test_issue_18_3_every_seed_paragraph_cited_in_the_code_is_known() -> None:
             check_proof(str(ref))
 
 
+@pytest.mark.parametrize(
+    ("decorator", "fragment"),
+    [
+        ("@pytest.mark.proves(REF)", "takes literal references, not REF"),
+        ("@pytest.mark.proves()", "takes references only"),
+        ("@pytest.mark.proves(ref='591.7(a)')", "takes references only"),
+        ("@pytest.mark.proves(591)", "as a string"),
+    ],
+)
+def test_issue_18_3_a_marker_must_name_literal_references(
+    tmp_path: Path, decorator: str, fragment: str
+) -> None:
+    tests = _tree(
+        tmp_path,
+        {
+            "test_odd.py": (
+                f"import pytest\n\nREF = '591.7(a)'\n\n\n{decorator}\n"
+                "def test_odd():\n    pass\n"
+            )
+        },
+    )
+    with pytest.raises(ProofError, match=fragment.replace("(", r"\(")):
+        find_proofs(tests)
+
+
 def test_issue_18_3_a_typo_fails_the_coverage_command(tmp_path: Path) -> None:
     tests = _tree(
         tmp_path,

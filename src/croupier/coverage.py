@@ -189,7 +189,13 @@ def _refs_of(calls: list[ast.Call], where: str) -> list[Ref]:
             msg = f"{where}: proves() takes references only"
             raise ProofError(msg)
         for arg in call.args:
-            value = arg.value if isinstance(arg, ast.Constant) else arg
+            if not isinstance(arg, ast.Constant):
+                msg = (
+                    f"{where}: proves() takes literal references, "
+                    f"not {ast.unparse(arg)}"
+                )
+                raise ProofError(msg)
+            value = arg.value
             try:
                 refs.append(check_proof(value))
             except ProofError as exc:
