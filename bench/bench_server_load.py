@@ -498,7 +498,9 @@ async def run(
             after = (await client.get("/ledger", headers=OP)).json()
             _check_ledger(before, after)
             return {}
+        cpu_start = cpu_seconds(server_pid)
         counts, latencies, elapsed = await load(address, seats, seconds)
+        cpu = cpu_seconds(server_pid) - cpu_start
         rounds = [sum(counts)]
         after = (await client.get("/ledger", headers=OP)).json()
     total = sum(len(v) for v in latencies.values())
@@ -515,6 +517,13 @@ async def run(
             f"  {kind:7s} n={len(values):6d}  p50={pct(values, 0.5):6.2f} ms"
             f"  p99={pct(values, 0.99):6.2f} ms  "
             f"mean={statistics.mean(values) * 1000:6.2f} ms"
+        )
+    if cpu and rounds[0]:
+        # the server's own CPU time: less swayed by other load on the
+        # machine than rounds/s (with several workers, the master's)
+        print(
+            f"server CPU: {cpu:.2f} s, {cpu / rounds[0] * 1000:.3f} ms "
+            "per round"
         )
     _check_ledger(before, after)
     every = [v for values in latencies.values() for v in values]

@@ -91,7 +91,6 @@ from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
 from croupier.server.pacing_api import pacing_router
 from croupier.server.play_api import (
-    DirectPlay,
     PlayApi,
     json_response,
     refusal_response,
@@ -311,9 +310,7 @@ def create_app(
     ) -> JSONResponse:
         return validation_response(exc)
 
-    play = PlayApi(casino)
-    app.add_middleware(DirectPlay, play=play)
-    app.include_router(play.router())
+    app.include_router(PlayApi(casino).router())
     app.include_router(pacing_router(casino))
     install_edge(  # the outermost middleware: add no other after it
         app,

@@ -684,7 +684,6 @@ class Dealer:
         self.sql.events.run_many(conn, rows)
         live.persisted += len(new)
         live.event_dicts.extend(new)
-        live.event_texts.extend(row["data_json"] for row in rows)
 
     def _store_step(
         self, conn: Connection, rt: TableRuntime, live: LiveRound
@@ -796,7 +795,7 @@ class Dealer:
             {
                 "rid": live.db_id,
                 "status": "over",
-                "record": record_json(live),
+                "record": live.recorder.record.dumps(),
                 "ended": db.now(),
             },
         )
@@ -808,30 +807,6 @@ class Dealer:
             rt.fresh_table()
         self.open_round(conn, rt)
         self._round_over(conn, rt, live)
-
-
-def record_json(live: LiveRound) -> str:
-    """The round's record as JSON (:meth:`RoundRecord.dumps`).
-
-    The events were serialised when they were stored; their texts are
-    spliced in rather than encoded a second time (same text, same
-    order as :meth:`~croupier.history.RoundRecord.dumps`).
-    """
-    record = live.recorder.record
-    texts = live.event_texts
-    if len(texts) != len(record.events):
-        return record.dumps()
-    head = json.dumps(
-        {
-            **record.to_scenario(),
-            "starting_position": record.starting_position,
-            "discard": record.discard,
-        }
-    )
-    return (
-        f'{head[:-1]}, "events": [{", ".join(texts)}], '
-        f'"settlements": {json.dumps(record.settlements)}}}'
-    )
 
 
 def _draws(rt: TableRuntime) -> list[list[int]]:

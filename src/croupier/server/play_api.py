@@ -1,19 +1,18 @@
 """The play requests over HTTP: wager, deal and decide.
 
-``POST /tables/{id}/wagers``, ``/deal`` and ``/actions`` are most of
-the traffic, and each is small: FastAPI's generic machinery (parameter
-solving, its middleware layers, the router's scan of every route) would
-cost more than the step itself. :class:`PlayApi` reads their headers and
-bodies with the same pydantic models and refuses exactly as the other
-routes do; :class:`DirectPlay` (ASGI middleware) hands these three
-requests to it straight away. The same three are also declared as
-FastAPI routes (:meth:`PlayApi.router`), for the OpenAPI schema.
+``POST /tables/{id}/wagers``, ``/wagers/change``, ``/deal`` and
+``/actions`` are the routes of one FastAPI router
+(:meth:`PlayApi.router`), which both serves them and declares them in
+the OpenAPI schema. They are most of the traffic and each is small, so
+a handler takes the bare request: it reads the headers itself and
+validates the body with the route's pydantic model
+(:func:`read_body`), refusing exactly as FastAPI would, and answers
+with a prepared :class:`~fastapi.responses.JSONResponse`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter
@@ -25,10 +24,10 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictStr,
+    TypeAdapter,
     ValidationError,
 )
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
@@ -36,14 +35,13 @@ from croupier.round import Action
 from croupier.server.auth import bearer_token
 from croupier.server.casino import Casino
 from croupier.server.errors import error_body, status_of
-from croupier.server.inputs import MAX_ID, Amount, IdPath, SeatNumber
+from croupier.server.inputs import MAX_ID, Amount, SeatNumber
 from croupier.server.play import AnsweredMeanwhileError
 from croupier.server.tables import Idem, Player, TableRuntime
 from croupier.server.views import minimal_result, table_snapshot
 
 __all__ = [
     "ActionRequest",
-    "DirectPlay",
     "PlayApi",
     "WagerChangeRequest",
     "WagerRequest",
@@ -169,15 +167,57 @@ async def read_body(http: Request, model: type[_Body]) -> _Body:
         ) from None
 
 
-def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
-    """The OpenAPI request body of an endpoint that reads ``model``."""
-    schema = model.model_json_schema()
-    return {
-        "requestBody": {
+_TABLE_ID = TypeAdapter(Annotated[int, Field(ge=1, le=MAX_ID)])
+"""A table id in a path (as :data:`~croupier.server.inputs.IdPath`)."""
+
+
+def table_of(http: Request) -> int:
+    """The request's ``{table_id}``; refused as FastAPI would refuse it.
+
+    The play routes validate their one path parameter themselves, as
+    they do their body: FastAPI's generic parameter solving costs about
+    a tenth of a play request.
+    """
+    raw = http.path_params["table_id"]
+    try:
+        return int(_TABLE_ID.validate_python(raw))
+    except ValidationError as exc:
+        raise RequestValidationError(
+            [{**e, "loc": ("path", "table_id")} for e in exc.errors()]
+        ) from None
+
+
+def _doc(model: type[BaseModel] | None) -> dict[str, Any]:
+    """The OpenAPI path parameter and body of a play route."""
+    doc: dict[str, Any] = {
+        "parameters": [
+            {
+                "name": "table_id",
+                "in": "path",
+                "required": True,
+                "schema": {**_TABLE_ID.json_schema(), "title": "Table Id"},
+            }
+        ],
+        "responses": {  # as FastAPI documents a route with parameters
+            "422": {
+                "description": "Validation Error",
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "$ref": "#/components/schemas/HTTPValidationError"
+                        }
+                    }
+                },
+            }
+        },
+    }
+    if model is not None:
+        schema = model.model_json_schema()
+        doc["requestBody"] = {
             "required": True,
             "content": {"application/json": {"schema": schema}},
         }
-    }
+    return doc
 
 
 class PlayApi:
@@ -217,8 +257,9 @@ class PlayApi:
             return replayed_response(done.status, done.body)
         return json_response(body)
 
-    async def wager(self, table_id: IdPath, http: Request) -> JSONResponse:
+    async def wager(self, http: Request) -> JSONResponse:
         """``POST /tables/{id}/wagers``: place a wager."""
+        table_id = table_of(http)
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)  # before reading the body
         body = await read_body(http, WagerRequest)
@@ -239,14 +280,13 @@ class PlayApi:
             ),
         )
 
-    async def change_wager(
-        self, table_id: IdPath, http: Request
-    ) -> JSONResponse:
+    async def change_wager(self, http: Request) -> JSONResponse:
         """``POST /tables/{id}/wagers/change``: set a spot's new total.
 
         ``amount`` is the wager's new stake (0 takes it back); see
         :meth:`~croupier.server.play.Dealer.change_wager`.
         """
+        table_id = table_of(http)
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)  # before reading the body
         body = await read_body(http, WagerChangeRequest)
@@ -267,8 +307,9 @@ class PlayApi:
             ),
         )
 
-    async def deal(self, table_id: IdPath, http: Request) -> JSONResponse:
+    async def deal(self, http: Request) -> JSONResponse:
         """``POST /tables/{id}/deal``: close wagering and deal."""
+        table_id = table_of(http)
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)
         request = f"deal {table_id}"
@@ -283,8 +324,9 @@ class PlayApi:
             ),
         )
 
-    async def act(self, table_id: IdPath, http: Request) -> JSONResponse:
+    async def act(self, http: Request) -> JSONResponse:
         """``POST /tables/{id}/actions``: make a decision."""
+        table_id = table_of(http)
         authorization, key, prefer = play_headers(http)
         player = self._player(authorization)  # before reading the body
         body = await read_body(http, ActionRequest)
@@ -309,14 +351,8 @@ class PlayApi:
             ),
         )
 
-    def handlers(
-        self,
-    ) -> dict[str, Callable[[int, Request], Awaitable[JSONResponse]]]:
-        """The handler of each play path's last segment."""
-        return {"wagers": self.wager, "deal": self.deal, "actions": self.act}
-
     def router(self) -> APIRouter:
-        """The play routes as FastAPI declares them (the OpenAPI schema)."""
+        """The play routes: served, and declared in the OpenAPI schema."""
         router = APIRouter()
         for path, handler, model in (
             ("wagers", self.wager, WagerRequest),
@@ -329,43 +365,6 @@ class PlayApi:
                 handler,
                 methods=["POST"],
                 response_model=None,
-                openapi_extra=None if model is None else _body_doc(model),
+                openapi_extra=_doc(model),
             )
         return router
-
-
-_PLAY_PATH = re.compile(r"/tables/([0-9]{1,10})/(wagers|deal|actions)")
-
-
-class DirectPlay:
-    """ASGI middleware: answers the three play requests itself.
-
-    Refusals are answered as the application's exception handlers would
-    answer them; anything else that goes wrong propagates to the server
-    error middleware (a 500), as from any route.
-    """
-
-    def __init__(self, app: ASGIApp, *, play: PlayApi) -> None:
-        self.app = app
-        """The application for every other request."""
-        self.handlers = play.handlers()
-        """The play handlers by path segment."""
-
-    async def __call__(
-        self, scope: Scope, receive: Receive, send: Send
-    ) -> None:
-        """Serve a play request, or pass the request on."""
-        if scope["type"] == "http" and scope["method"] == "POST":
-            match = _PLAY_PATH.fullmatch(scope["path"])
-            if match is not None and 1 <= int(match.group(1)) <= MAX_ID:
-                handler = self.handlers[match.group(2)]
-                http = Request(scope, receive)
-                try:
-                    response = await handler(int(match.group(1)), http)
-                except CroupierError as exc:
-                    response = refusal_response(exc)
-                except RequestValidationError as exc:
-                    response = validation_response(exc)
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)

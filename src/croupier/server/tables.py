@@ -163,8 +163,6 @@ class LiveRound:
         """Settlements already paid to balances."""
         self.event_dicts: list[dict[str, Any]] = []
         """The stored events in JSON form (cache for views)."""
-        self.event_texts: list[str] = []
-        """The JSON text stored for each event of this process's rounds."""
         self.dealt = False
         """Whether the deal has happened."""
         self.finished = False
