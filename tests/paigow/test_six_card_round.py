@@ -48,6 +48,7 @@ def test_registered_game() -> None:
     assert len(spec.new_shoe(SixCardRules(), None)) == 53  # type: ignore[arg-type]
 
 
+@pytest.mark.proves("670a.11")
 def test_decision_order_clockwise_from_the_starting_position(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -74,6 +75,7 @@ def test_decision_order_clockwise_from_the_starting_position(
     rnd.ledger.verify()
 
 
+@pytest.mark.proves("670a.11")
 def test_out_of_turn_and_illegal_actions_leave_state_unchanged(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -95,6 +97,7 @@ def test_out_of_turn_and_illegal_actions_leave_state_unchanged(
     assert rnd.pending() is not None
 
 
+@pytest.mark.proves("670a.11")
 def test_foul_setting_refused_then_a_legal_one_accepted(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -115,6 +118,7 @@ def test_foul_setting_refused_then_a_legal_one_accepted(
     ]
 
 
+@pytest.mark.proves("670a.7(c)")
 def test_double_down_is_settled_like_the_base_wager_d22(
     deck: Deck, make_round: MakeRound
 ) -> None:
@@ -160,6 +164,7 @@ def test_commission_option_d20(deck: Deck, make_round: MakeRound) -> None:
     assert by_wager["double_down"].net == 570
 
 
+@pytest.mark.proves("670a.7(e)")
 def test_wager_refusals(deck: Deck, make_round: MakeRound) -> None:
     rnd = make_round(deck(1), progressive_offered=False)
     with pytest.raises(WagerError, match="after the cards"):
@@ -187,6 +192,7 @@ def test_progressive_wager_is_one_fixed_chip(
         rnd.place_wager(1, "progressive", 500)
 
 
+@pytest.mark.proves("670a.7(d)")
 def test_no_wager_no_deal(deck: Deck, make_round: MakeRound) -> None:
     rnd = make_round(deck(1))
     with pytest.raises(WagerError) as info:
