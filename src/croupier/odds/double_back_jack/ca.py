@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -110,6 +110,34 @@ class Tables:
         return (self.bust_sc > self.bust_dec).astype(np.int8)
 
 
+class Follow(Protocol):
+    """A fixed strategy a pass follows (hit / take the Second Chance)."""
+
+    def hits(self) -> np.ndarray:
+        """1 where the hand hits."""
+        ...
+
+    def takes(self) -> np.ndarray:
+        """1 where a bust takes the Second Chance."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A strategy given as arrays (per hand and per bust)."""
+
+    hit: np.ndarray
+    take: np.ndarray
+
+    def hits(self) -> np.ndarray:
+        """1 where the hand hits."""
+        return self.hit
+
+    def takes(self) -> np.ndarray:
+        """1 where a bust takes the Second Chance."""
+        return self.take
+
+
 @dataclass(slots=True)
 class DealerCache:
     """The dealer's law per removed composition, for one up card."""
@@ -134,6 +162,47 @@ class DealerCache:
             np.zeros((m, 8, 11)),
             np.zeros(m, dtype=np.int8),
         )
+
+
+@dataclass(slots=True)
+class TDPoints:
+    """The total-dependent decision points of a hand pass (:mod:`.td`).
+
+    ``key``/``weight`` per hand and ``bust_key``/``bust_weight`` per
+    bust are inputs; ``hit`` and ``take`` (per point) are filled by the
+    pass: 1 where the point's hands hit / its busts take the Second
+    Chance.
+    """
+
+    key: np.ndarray
+    weight: np.ndarray
+    hit: np.ndarray
+    bust_key: np.ndarray
+    bust_weight: np.ndarray
+    take: np.ndarray
+
+    def arrays(self) -> tuple[Any, ...]:
+        """The kernel's ``td`` arguments."""
+        return (
+            True,
+            self.key,
+            self.weight,
+            self.hit,
+            self.bust_key,
+            self.bust_weight,
+            self.take,
+        )
+
+
+_NO_TD = (
+    False,
+    np.zeros(1, dtype=np.int64),
+    np.zeros(1),
+    np.zeros(1, dtype=np.int8),
+    np.zeros(1, dtype=np.int64),
+    np.zeros(1),
+    np.zeros(1, dtype=np.int8),
+)
 
 
 def _possible_dealer(
@@ -163,8 +232,9 @@ def _pass(
     up: int,
     extra: int,
     split: bool = False,
-    follow: Tables | None = None,
+    follow: Follow | None = None,
     cache: DealerCache | None = None,
+    td: TDPoints | None = None,
 ) -> Tables:
     counts, hard, child, bust = player_hands()
     c = cache or DealerCache.empty()
@@ -210,6 +280,7 @@ def _pass(
         c.bust_w0,
         c.bust_w,
         c.bust_ok,
+        *(td.arrays() if td is not None else _NO_TD),
     )
     return out
 

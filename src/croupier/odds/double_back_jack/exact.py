@@ -392,6 +392,83 @@ def _dealer_at(
 
 
 @njit(cache=True)
+def _bust(
+    b: int,
+    i: int,
+    v: int,
+    r: np.ndarray,
+    n: int,
+    hard: int,
+    extra: int,
+    up: int,
+    par: np.ndarray,
+    h_child: np.ndarray,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    d_out: np.ndarray,
+    ff: np.ndarray,
+    den: np.ndarray,
+    dd: np.ndarray,
+    w0: np.ndarray,
+    w: np.ndarray,
+    rb: np.ndarray,
+    c_hdd: np.ndarray,
+    c_hok: np.ndarray,
+    c_bdd: np.ndarray,
+    c_bw0: np.ndarray,
+    c_bw: np.ndarray,
+    c_bok: np.ndarray,
+    bust_done: np.ndarray,
+    bust_dec: np.ndarray,
+    bust_sc: np.ndarray,
+) -> None:
+    """Value bust ``b``: hand ``i`` (shoe left ``r``, ``n`` cards) + ``v``.
+
+    ``bust_dec[b]`` is the declined bust, ``bust_sc[b]`` the Second
+    Chance taken (both per unit, joint with no dealer Blackjack).
+    """
+    bust_done[b] = 1
+    nb = n - 1
+    for x in range(1, 11):
+        rb[x] = r[x]
+    rb[v] -= 1
+    mb = _mass(rb, nb, up, par)
+    want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
+    sc = NEG
+    dec = -mb
+    if want or (par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0):
+        if extra == 0:
+            slot = -1 - b
+        else:
+            k = h_child[i, extra]
+            slot = h_child[k, v] if k >= 0 else NO_SLOT
+        _dealer_at(
+            slot, want, rb, nb, d_val, d_cnt, d_size, d_ord,
+            d_out, ff, den, dd, w0, w, c_hdd, c_hok, c_bdd,
+            c_bw0, c_bw, c_bok,
+        )  # fmt: skip
+        if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
+            dec = -(mb - dd[5])
+    if want and nb > 0:
+        hb = hard + v
+        sc = 0.0
+        for o in range(7):
+            if w0[o] == 0.0:
+                continue
+            a_o = 0.0
+            corr = 0.0
+            for c in range(1, 11):
+                g = _sc_pay(hb - c, o, par)
+                a_o += rb[c] * g
+                corr += w[o, c] * g
+            sc += w0[o] * a_o - corr
+    bust_dec[b] = dec
+    bust_sc[b] = sc
+
+
+@njit(cache=True)
 def hand_pass(
     shoe: np.ndarray,
     extra: int,
@@ -423,6 +500,13 @@ def hand_pass(
     c_bw0: np.ndarray,
     c_bw: np.ndarray,
     c_bok: np.ndarray,
+    td: bool,
+    td_key: np.ndarray,
+    td_w: np.ndarray,
+    td_hit: np.ndarray,
+    td_bkey: np.ndarray,
+    td_bw: np.ndarray,
+    td_sc: np.ndarray,
 ) -> None:
     """Value every hand composition against ``up`` (joint with no BJ).
 
@@ -444,6 +528,17 @@ def hand_pass(
     cards that stands: ``hit`` and ``dbl`` are then left at ``NEG``.
     The ``c_*`` arrays cache the dealer's law per removed composition
     across the passes of one up card (see :func:`_dealer_at`).
+
+    With ``td`` (total-dependent play, not with ``follow``) the hands
+    of one decision point ``td_key[i] >= 0`` (:mod:`.td`: total and
+    softness of a hand of three or more cards) all make the one choice
+    that maximises their values summed with the weights ``td_w`` (the
+    probabilities of reaching them): ``td_hit[key]`` = 1 where they
+    hit. Every point's hands have the same hard total and their
+    children a higher one, so deciding each hard total in turn, from
+    21 down, is exact backward induction. The busts are all valued
+    first and take the Second Chance by their point ``td_bkey[b]``
+    (the hard total) with weights ``td_bw``: ``td_sc[key]``.
     """
     jmax = 1
     for i in range(d_cnt.shape[0]):
@@ -463,7 +558,28 @@ def hand_pass(
     rb = np.zeros(11, dtype=np.int64)
     bust_done[:] = 0
     nh = h_cnt.shape[0]
+    nk = td_hit.shape[0]
+    sum_s = np.zeros(nk)
+    sum_h = np.zeros(nk)
+    raw_s = np.zeros(nk)
+    raw_h = np.zeros(nk)
+    if td:
+        _td_busts(
+            shoe, up, par, h_cnt, h_hard, h_child, d_val, d_cnt, d_size,
+            d_ord, d_out, ff, den, dd, w0, w, r, rb, c_hdd, c_hok, c_bdd,
+            c_bw0, c_bw, c_bok, bust_done, bust_dec, bust_sc, td_bkey,
+            td_bw, td_sc,
+        )  # fmt: skip
+    lev_start = 0
+    lev_hard = h_hard[0] if nh > 0 else 0
     for i in range(nh):
+        if td and h_hard[i] != lev_hard:
+            _td_level(
+                lev_start, i, td_key, stand, hit, best, sum_s, sum_h,
+                raw_s, raw_h, td_hit,
+            )  # fmt: skip
+            lev_start = i
+            lev_hard = h_hard[i]
         live[i] = 0
         stand[i] = NEG
         hit[i] = NEG
@@ -525,48 +641,19 @@ def hand_pass(
                 continue
             b = -1 - j
             if bust_done[b] == 0:
-                bust_done[b] = 1
-                nb = n - 1
-                for x in range(1, 11):
-                    rb[x] = r[x]
-                rb[v] -= 1
-                mb = _mass(rb, nb, up, par)
-                want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
-                sc = NEG
-                dec = -mb
-                if want or (par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0):
-                    if extra == 0:
-                        slot = j
-                    else:
-                        k = h_child[i, extra]
-                        slot = h_child[k, v] if k >= 0 else NO_SLOT
-                    _dealer_at(
-                        slot, want, rb, nb, d_val, d_cnt, d_size, d_ord,
-                        d_out, ff, den, dd, w0, w, c_hdd, c_hok, c_bdd,
-                        c_bw0, c_bw, c_bok,
-                    )  # fmt: skip
-                    if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
-                        dec = -(mb - dd[5])
-                if want and nb > 0:
-                    hb = hard + v
-                    sc = 0.0
-                    for o in range(7):
-                        if w0[o] == 0.0:
-                            continue
-                        a_o = 0.0
-                        corr = 0.0
-                        for c in range(1, 11):
-                            g = _sc_pay(hb - c, o, par)
-                            a_o += rb[c] * g
-                            corr += w[o, c] * g
-                        sc += w0[o] * a_o - corr
-                bust_dec[b] = dec
-                bust_sc[b] = sc
+                _bust(
+                    b, i, v, r, n, hard, extra, up, par, h_child, d_val,
+                    d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
+                    c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
+                    bust_dec, bust_sc,
+                )  # fmt: skip
             dec = bust_dec[b]
             sc = bust_sc[b]
             take = max(dec, sc)
             if follow:
                 take = sc if f_sc[b] == 1 else dec
+            elif td and td_bkey[b] >= 0:
+                take = sc if td_sc[td_bkey[b]] == 1 else dec
             e_hit += pv * (take if par[Q_SC_HIT] > 0 else dec)
             e_dbl += pv * (take if par[Q_SC_DBL] > 0 else dec)
         hit[i] = e_hit
@@ -575,6 +662,197 @@ def hand_pass(
             best[i] = e_hit if f_hit[i] == 1 else s
         else:
             best[i] = max(s, e_hit)
+        k = td_key[i] if td else -1
+        if k >= 0:
+            sum_s[k] += td_w[i] * s
+            sum_h[k] += td_w[i] * e_hit
+            raw_s[k] += s
+            raw_h[k] += e_hit
+    if td:
+        _td_level(
+            lev_start, nh, td_key, stand, hit, best, sum_s, sum_h, raw_s,
+            raw_h, td_hit,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _td_level(
+    start: int,
+    stop: int,
+    td_key: np.ndarray,
+    stand: np.ndarray,
+    hit: np.ndarray,
+    best: np.ndarray,
+    sum_s: np.ndarray,
+    sum_h: np.ndarray,
+    raw_s: np.ndarray,
+    raw_h: np.ndarray,
+    td_hit: np.ndarray,
+) -> None:
+    """Decide the points of hands ``start:stop`` (one hard total).
+
+    A point no hand reaches (all weights 0) is decided on its values
+    summed without weights (it changes no expectation).
+    """
+    for i in range(start, stop):
+        k = td_key[i]
+        if k < 0 or hit[i] <= NEG / 2:
+            continue
+        if sum_s[k] != 0.0 or sum_h[k] != 0.0:
+            go = sum_h[k] > sum_s[k]
+        else:
+            go = raw_h[k] > raw_s[k]
+        td_hit[k] = 1 if go else 0
+        best[i] = hit[i] if go else stand[i]
+
+
+@njit(cache=True)
+def _td_busts(
+    shoe: np.ndarray,
+    up: int,
+    par: np.ndarray,
+    h_cnt: np.ndarray,
+    h_hard: np.ndarray,
+    h_child: np.ndarray,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    d_out: np.ndarray,
+    ff: np.ndarray,
+    den: np.ndarray,
+    dd: np.ndarray,
+    w0: np.ndarray,
+    w: np.ndarray,
+    r: np.ndarray,
+    rb: np.ndarray,
+    c_hdd: np.ndarray,
+    c_hok: np.ndarray,
+    c_bdd: np.ndarray,
+    c_bw0: np.ndarray,
+    c_bw: np.ndarray,
+    c_bok: np.ndarray,
+    bust_done: np.ndarray,
+    bust_dec: np.ndarray,
+    bust_sc: np.ndarray,
+    td_bkey: np.ndarray,
+    td_bw: np.ndarray,
+    td_sc: np.ndarray,
+) -> None:
+    """Value every bust of a plain hand, then decide each bust point."""
+    for i in range(h_cnt.shape[0]):
+        n = 0
+        ok = True
+        for v in range(1, 11):
+            r[v] = shoe[v] - h_cnt[i, v]
+            if r[v] < 0:
+                ok = False
+            n += r[v]
+        if not ok or n == 0:
+            continue
+        hard = h_hard[i]
+        t = hard + 10 if (h_cnt[i, 1] > 0 and hard + 10 <= 21) else hard
+        if t == 21:
+            continue
+        for v in range(1, 11):
+            j = h_child[i, v]
+            if j >= 0 or r[v] == 0:
+                continue
+            b = -1 - j
+            if bust_done[b] == 0:
+                _bust(
+                    b, i, v, r, n, hard, 0, up, par, h_child, d_val,
+                    d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
+                    c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
+                    bust_dec, bust_sc,
+                )  # fmt: skip
+    nk = td_sc.shape[0]
+    s_sc = np.zeros(nk)
+    s_dec = np.zeros(nk)
+    u_sc = np.zeros(nk)
+    u_dec = np.zeros(nk)
+    for b in range(bust_dec.shape[0]):
+        k = td_bkey[b]
+        if k < 0 or bust_done[b] == 0 or bust_sc[b] <= NEG / 2:
+            continue
+        s_sc[k] += td_bw[b] * bust_sc[b]
+        s_dec[k] += td_bw[b] * bust_dec[b]
+        u_sc[k] += bust_sc[b]
+        u_dec[k] += bust_dec[b]
+    for k in range(nk):
+        if s_sc[k] != 0.0 or s_dec[k] != 0.0:
+            td_sc[k] = 1 if s_sc[k] > s_dec[k] else 0
+        else:
+            td_sc[k] = 1 if u_sc[k] > u_dec[k] else 0
+
+
+@njit(cache=True)
+def reach_weights(
+    shoe: np.ndarray,
+    h_cnt: np.ndarray,
+    h_child: np.ndarray,
+    act2: np.ndarray,
+    f_hit: np.ndarray,
+    w: np.ndarray,
+    bw: np.ndarray,
+) -> None:
+    """Probabilities of reaching each hand and bust (unsplit hands).
+
+    ``shoe`` is the shoe less the up card; a two-card hand is dealt
+    with its probability and then hits (``act2[i]`` = 1) or doubles
+    (2, its busts weighted by the doubled stake); a later hand hits
+    where ``f_hit[i]`` is 1. ``w`` and ``bw`` are filled.
+    """
+    w[:] = 0.0
+    bw[:] = 0.0
+    nh = h_cnt.shape[0]
+    total = 0
+    for v in range(1, 11):
+        total += shoe[v]
+    if total < 3:
+        return
+    pairs = total * (total - 1.0)
+    for i in range(nh):
+        nc = 0
+        a = 0
+        b = 0
+        for v in range(1, 11):
+            c = h_cnt[i, v]
+            nc += c
+            if c > 0:
+                if a == 0:
+                    a = v
+                b = v
+        if nc != 2:
+            continue
+        if a == b:
+            w[i] = shoe[a] * (shoe[a] - 1.0) / pairs
+        else:
+            w[i] = 2.0 * shoe[a] * shoe[b] / pairs
+    for i in range(nh - 1, -1, -1):
+        if w[i] == 0.0:
+            continue
+        nc = 0
+        for v in range(1, 11):
+            nc += h_cnt[i, v]
+        go = act2[i] if nc == 2 else f_hit[i]
+        if nc < 2 or go == 0:
+            continue
+        stake = 2.0 if go == 2 else 1.0
+        n = total - nc
+        if n <= 0:
+            continue
+        for v in range(1, 11):
+            rv = shoe[v] - h_cnt[i, v]
+            if rv <= 0:
+                continue
+            p = w[i] * rv / n
+            j = h_child[i, v]
+            if j >= 0:
+                if go == 1:
+                    w[j] += p
+            else:
+                bw[-1 - j] += stake * p
 
 
 @njit(cache=True)
