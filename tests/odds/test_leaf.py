@@ -63,7 +63,7 @@ def test_issue_18_6_every_kernel_reads_the_one_table() -> None:
     assert dbj.CODE_VALUES.tolist() == leaf.VALUE.tolist()
 
 
-def test_629a_6_point_values_ace_one_tens_and_faces_zero() -> None:
+def test_issue_18_6_point_table_ace_one_tens_and_faces_zero() -> None:
     for card in _cards():
         if card.rank == Rank.ACE:
             expected = 1
@@ -75,7 +75,7 @@ def test_629a_6_point_values_ace_one_tens_and_faces_zero() -> None:
 
 
 @pytest.mark.proves("629a.5(f)")
-def test_629a_5_f_burn_counts_face_value_ace_one_tens_ten() -> None:
+def test_issue_18_6_burn_and_value_tables_count_face_value() -> None:
     for card in _cards():
         if card.rank == Rank.ACE:
             expected = 1
@@ -87,14 +87,14 @@ def test_629a_5_f_burn_counts_face_value_ace_one_tens_ten() -> None:
         assert leaf.VALUE[card.code] == expected, card  # 673a.3 hard
 
 
-def test_670a_11_low_rank_joker_is_an_ace() -> None:
+def test_issue_18_6_low_rank_table_joker_is_an_ace() -> None:
     for card in _cards():
         assert leaf.LOW_RANK[card.code] == int(card.rank), card
     assert leaf.LOW_RANK[JOKER_CODE] == int(Rank.ACE)
     assert leaf.LOW_RANK.shape == (JOKER_CODE + 1,)
 
 
-def test_629a_10_third_card_tables_hold_for_every_card() -> None:
+def test_issue_18_6_third_card_tables_hold_for_every_card() -> None:
     """The tables, built from one card per value, hold for every card."""
     for count in range(8):
         assert leaf.PLAYER_DRAWS[count] == player_draws(count)
@@ -116,7 +116,7 @@ _BY_VALUE = {
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5])
-def test_673a_3_soft_total_is_the_engines_total(size: int) -> None:
+def test_issue_18_6_soft_total_is_the_engines_total(size: int) -> None:
     """Every multiset of up to five values: the kernel total, the
     engine's, and the dealer's 591.7(o) stand on any 17 or more."""
     for values in combinations_with_replacement(range(1, 11), size):

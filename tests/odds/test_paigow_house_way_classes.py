@@ -7,20 +7,26 @@ and suit patterns, and both house ways of the kernel
 (:func:`croupier.odds.paigow.kernels.set_all`) must choose the engine's
 setting (:data:`croupier.hands.paigow.HOUSE_WAYS`) for every one of
 them: the same low card, high-hand value and low rank, and the same
-best five-card value.
+best five-card value. Whole rounds dealing these hands to the seven
+positions must then settle every wager as the engine does.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
 from croupier.cards import JOKER_CODE, Card
+from croupier.games.six_card_fortune_pai_gow.rules import SixCardRules
 from croupier.hands.paigow import HOUSE_WAYS, Category, category_of, evaluate
 from croupier.hands.paigow_fast import five_card_table
 from croupier.odds.paigow import kernels as k
+from croupier.odds.paigow.simulation import kernel_params, play_round
+from croupier.scenario import run_scenario
 
 ACE = 12
 """Rank index of the ace (a code is ``4 * rank index + suit``)."""
@@ -189,7 +195,7 @@ def structured_hands() -> list[tuple[str, list[int]]]:
 HANDS = structured_hands()
 
 
-def test_670a_11_structured_hands_cover_every_category() -> None:
+def test_structured_hands_cover_every_category() -> None:
     """The sets hold each of the eleven categories, joker or not."""
     with_joker: set[Category] = set()
     without: set[Category] = set()
@@ -207,7 +213,7 @@ def test_670a_11_structured_hands_cover_every_category() -> None:
 @pytest.mark.parametrize(
     ("name", "way"), [("standard", k.STANDARD), ("best_high", k.BEST_HIGH)]
 )
-def test_670a_11_house_way_kernel_sets_every_class_like_the_engine(
+def test_house_way_kernel_sets_every_class_like_the_engine(
     name: str, way: int
 ) -> None:
     hands = np.array([hand for _, hand in HANDS], dtype=np.int64)
@@ -235,3 +241,87 @@ def test_670a_11_house_way_kernel_sets_every_class_like_the_engine(
         assert setting.high_value == highs[row], where
         assert setting.low_value == lows[row], where
         assert evaluate(cards) == best[row], where
+
+
+def _structured_deck(rng: np.random.Generator, start: int) -> list[int]:
+    """53 codes dealing structured hands to as many positions as fit.
+
+    Hands are taken in a random order while they share no card with
+    those already taken; positions left over get the remaining cards.
+    One card at a time clockwise from ``start`` (670a.9(c)).
+    """
+    taken: list[list[int]] = []
+    used: set[int] = set()
+    for row in rng.permutation(len(HANDS)):
+        hand = HANDS[int(row)][1]
+        if used.isdisjoint(hand):
+            taken.append(hand)
+            used.update(hand)
+            if len(taken) == k.POSITIONS:
+                break
+    rest = [int(c) for c in rng.permutation(sorted(set(range(53)) - used))]
+    while len(taken) < k.POSITIONS:
+        taken.append([rest.pop() for _ in range(6)])
+    order = [int(p) for p in rng.permutation(k.POSITIONS)]
+    hands = {order[i] + 1: hand for i, hand in enumerate(taken)}
+    clockwise = [(start - 1 + i) % k.POSITIONS + 1 for i in range(7)]
+    deck = [hands[clockwise[n % 7]][n // 7] for n in range(42)]
+    return deck + rest
+
+
+def _engine_nets(
+    rules: dict[str, Any], deck: list[int], start: int
+) -> dict[int, dict[str, int]]:
+    params = kernel_params(SixCardRules.from_mapping(rules))
+    stakes = {
+        "pai_gow": params.pai_gow_stake,
+        "fortune_bonus": params.fortune_stake,
+        "progressive": params.progressive_stake,
+    }
+    clockwise = [(start - 1 + i) % 7 + 1 for i in range(7)]
+    result = run_scenario(
+        {
+            "game": "six-card-fortune-pai-gow",
+            "rules": rules,
+            "shoe": " ".join(str(Card.from_code(c)) for c in deck),
+            "starting_position": start,
+            "wagers": [
+                {"seat": seat, "wager": wager, "amount": amount}
+                for seat in range(1, 7)
+                for wager, amount in stakes.items()
+            ],
+            "decisions": [
+                {"seat": seat, "action": action}
+                for seat in clockwise
+                if seat != 7
+                for action in ("no_double_down", "house_way")
+            ],
+        }
+    )
+    assert result.exit_code == 0, result.stderr
+    out: dict[int, dict[str, int]] = {}
+    for row in json.loads(result.stdout)["settlements"]:
+        out.setdefault(int(row["seat"]), {})[str(row["wager"])] = int(
+            row["net"]
+        )
+    return dict(sorted(out.items()))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"house_way": "best_high", "envy_counts_dealer": True},
+    ],
+)
+def test_kernel_rounds_of_structured_hands_settle_like_the_engine(
+    rules: dict[str, Any],
+) -> None:
+    parsed = SixCardRules.from_mapping(rules)
+    rng = np.random.default_rng(670)
+    for _ in range(40):
+        start = int(rng.integers(1, 8))
+        deck = _structured_deck(rng, start)
+        assert sorted(deck) == list(range(53))
+        engine = _engine_nets(rules, deck, start)
+        assert play_round(parsed, deck, start) == engine, (deck, start)
