@@ -2,10 +2,11 @@
 
 Three parts: the first decision of every two-card hand against every up
 card, exact CDZ- (:mod:`.ca`, the house edge shown is its exact edge);
-whether to buy a Second Chance by busted total; and hit or stand after
-the first decision by hard and soft total. The last two are the
-total-dependent tables for a full shoe less the up card (the strategy
-the simulator plays refines them per initial situation).
+whether to buy a Second Chance by busted hard total; and hit or stand
+after the first decision (three or more cards) by hard and soft total.
+The last two are the exact analyzer's optimal total-dependent decisions
+(:mod:`.td`, strategy TD, from the full shoe), whose exact edge is
+shown beside the CDZ- one.
 
 Every cell also carries its *margin*: the expectation (points of the
 initial wager) of the best action less the second best's, shown with
@@ -18,13 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.table import Table
 
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
-
-from .dealer import N_DEALER, full_composition
-from .strategy import HS_SIZE, hand_tables
 
 __all__ = ["StrategyChart", "strategy_chart"]
 
@@ -81,6 +78,8 @@ class StrategyChart:
     """Section -> row -> up card -> best less second-best EV (points)."""
     strategy: str = "CDZ-"
     """The strategy the house edge is exact for."""
+    td_house_edge: float | None = None
+    """Exact edge of the TD strategy the later sections come from."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form."""
@@ -94,15 +93,20 @@ class StrategyChart:
             "second_chance": self.second_chance,
             "after_first_decision": {"hard": self.hard, "soft": self.soft},
             "strategy": self.strategy,
+            "later_sections_strategy": "TD",
+            "td_house_edge": self.td_house_edge,
             "margins_points": self.margins,
         }
 
     def _sections(self) -> list[tuple[str, dict[str, dict[str, str]]]]:
         return [
             ("first decision (two cards), exact CDZ-", self.first),
-            ("Second Chance (busted total)", self.second_chance),
-            ("later decisions, hard total", self.hard),
-            ("later decisions, soft total", self.soft),
+            (
+                "Second Chance (busted hard total), exact TD",
+                self.second_chance,
+            ),
+            ("later decisions, hard total, exact TD", self.hard),
+            ("later decisions, soft total, exact TD", self.soft),
         ]
 
     def _cell(self, title: str, label: str, up: str, margins: bool) -> str:
@@ -239,33 +243,6 @@ class StrategyChart:
         plt.close(fig)
 
 
-def _generic(
-    rules: DoubleBackJackRules, up: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    from .analysis import rule_parameters
-
-    counts = full_composition(rules.decks)
-    counts[up] -= 1
-    stand_ev = np.zeros(22)
-    take = np.zeros(HS_SIZE, dtype=np.int8)
-    hit_ev = np.zeros((2, HS_SIZE, 2))
-    hand_tables(
-        counts,
-        up,
-        rule_parameters(rules),
-        np.zeros(11),
-        np.zeros(N_DEALER),
-        stand_ev,
-        np.zeros(22),
-        take,
-        np.zeros((4, HS_SIZE)),
-        hit_ev,
-        np.zeros((2, HS_SIZE, 2)),
-        np.zeros((2, HS_SIZE, 2)),
-    )
-    return stand_ev, take, hit_ev
-
-
 def strategy_chart(rules: DoubleBackJackRules) -> StrategyChart:
     """Solve ``rules`` and build its chart (first decision exact CDZ-)."""
     from .ca import solve_ca
@@ -301,40 +278,33 @@ def strategy_chart(rules: DoubleBackJackRules) -> StrategyChart:
                     chart.insurance.append(label)
             chart.first[label] = row
             chart.margins[first_title][label] = margin
-    generic = {up: _generic(rules, up) for up in UPS}
-    _, hard_title, soft_title = (t for t, _ in chart._sections()[1:])
+    from .td import solve_td
+
+    td = solve_td(CARules.from_game(rules))
+    chart.td_house_edge = td.edge
+    sc_title, hard_title, soft_title = (t for t, _ in chart._sections()[1:])
     for total in range(22, 31):
         chart.second_chance[str(total)] = {
-            _name(up): "Y" if generic[up][1][total] else "N" for up in UPS
+            _name(up): "Y" if td.ups[up].second_chance.get(total) else "N"
+            for up in UPS
         }
-    for total in range(12, 21):
-        chart.hard[str(total)] = {
-            _name(up): _hit(generic[up], total, 0) for up in UPS
+        chart.margins[sc_title][str(total)] = {
+            _name(up): 100 * m
+            for up in UPS
+            if (m := td.ups[up].second_chance_margin.get(total)) is not None
         }
-        chart.margins[hard_title][str(total)] = {
-            _name(up): _margin(generic[up], total, 0) for up in UPS
+    rows = [(str(t), t, False) for t in range(12, 21)]
+    rows += [(f"A,{t - 11}", t, True) for t in range(13, 21)]
+    for label, total, soft in rows:
+        section = chart.soft if soft else chart.hard
+        title = soft_title if soft else hard_title
+        section[label] = {
+            _name(up): "H" if td.ups[up].later[(total, soft)] == "hit" else "S"
+            for up in UPS
         }
-    for total in range(13, 21):
-        chart.soft[f"A,{total - 11}"] = {
-            _name(up): _hit(generic[up], total - 10, 1) for up in UPS
-        }
-        chart.margins[soft_title][f"A,{total - 11}"] = {
-            _name(up): _margin(generic[up], total - 10, 1) for up in UPS
+        chart.margins[title][label] = {
+            _name(up): 100 * m
+            for up in UPS
+            if (m := td.ups[up].later_margin.get((total, soft))) is not None
         }
     return chart
-
-
-def _hit(
-    tables: tuple[np.ndarray, np.ndarray, np.ndarray], hard: int, ace: int
-) -> str:
-    stand_ev, _, hit_ev = tables
-    total = hard + 10 if ace else hard
-    return "H" if hit_ev[0, hard, ace] > stand_ev[total] else "S"
-
-
-def _margin(
-    tables: tuple[np.ndarray, np.ndarray, np.ndarray], hard: int, ace: int
-) -> float:
-    stand_ev, _, hit_ev = tables
-    total = hard + 10 if ace else hard
-    return float(100 * abs(hit_ev[0, hard, ace] - stand_ev[total]))

@@ -168,6 +168,12 @@ class TDUp:
     """Per bust hard total: take the Second Chance."""
     rounds: int
     converged: bool
+    later_margin: dict[tuple[int, bool], float] = field(default_factory=dict)
+    """Per later point: |hit - stand| averaged over the hands reaching
+    it (weights: their probabilities), per unit, joint with no dealer
+    Blackjack where the card reader looks."""
+    second_chance_margin: dict[int, float] = field(default_factory=dict)
+    """Per bust point: |take - decline|, averaged in the same way."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,18 +460,43 @@ def _solve_up(
             ins,
         )
     later = {}
+    later_margin = {}
+    live = (plain.hit > NEG / 2) & (plain.stand > NEG / 2)
     for point in range(2 * SOFT):
-        if (hand_key == point).any():
+        mask = hand_key == point
+        if mask.any():
             total, soft = point % SOFT, point >= SOFT
             later[(total, soft)] = "hit" if pts.hit[point] else "stand"
+            sel = mask & live & (w > 0)
+            if w[sel].sum() > 0:
+                diff = plain.hit[sel] - plain.stand[sel]
+                later_margin[(total, soft)] = abs(
+                    float(w[sel] @ diff / w[sel].sum())
+                )
     takes = {}
+    sc_margin = {}
     if rules.second_chance:
+        ok = plain.bust_sc > NEG / 2
         for hb in sorted({int(x) for x in bust_key}):
             takes[hb] = bool(pts.take[hb])
+            sel = (bust_key == hb) & ok & (bw > 0)
+            if bw[sel].sum() > 0:
+                diff = plain.bust_sc[sel] - plain.bust_dec[sel]
+                sc_margin[hb] = abs(float(bw[sel] @ diff / bw[sel].sum()))
     return (
         sits,
         situation_probs,
-        TDUp(first, insure, later, two, takes, rounds, converged),
+        TDUp(
+            first,
+            insure,
+            later,
+            two,
+            takes,
+            rounds,
+            converged,
+            later_margin,
+            sc_margin,
+        ),
     )
 
 
