@@ -83,6 +83,12 @@ class TestBurn:
 
 def helper():
     pass
+
+
+@pytest.mark.proves("591.7(v)")
+class Helpers:  # not collected by pytest: proves nothing
+    def test_not_collected(self):
+        pass
 """
 
 

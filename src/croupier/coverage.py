@@ -232,7 +232,9 @@ def find_proofs(tests_dir: Path) -> dict[Ref, list[str]]:
         while scopes:
             scope, prefix, inherited = scopes.pop()
             for node in getattr(scope, "body", []):
-                if isinstance(node, ast.ClassDef):
+                if isinstance(node, ast.ClassDef) and node.name.startswith(
+                    "Test"
+                ):
                     where = f"{rel}::{prefix}{node.name}"
                     marks = [
                         c
