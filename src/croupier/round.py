@@ -50,7 +50,9 @@ __all__ = [
     "Pending",
     "PhaseTable",
     "Round",
+    "RoundEnvelope",
     "RoundView",
+    "StakeRow",
     "StakeView",
 ]
 
@@ -175,6 +177,45 @@ class StakeView(TypedDict):
     """The stake in minor units."""
 
 
+class StakeRow(TypedDict):
+    """One stake of the round's ledger, open or settled."""
+
+    seat: int
+    """The seat."""
+    wager: str
+    """The wager."""
+    hand: int
+    """The hand at the seat (split hands)."""
+    amount: int
+    """The stake in minor units."""
+    open: bool
+    """Whether it is still to be settled."""
+
+
+class RoundEnvelope(TypedDict):
+    """The one shape every game's round is shown in.
+
+    The same for every game: the phase, the decision awaited, every
+    stake and every settlement of the public record; the game's own
+    layout, as the viewing seat may see it, is :attr:`layout`.
+    """
+
+    game: str
+    """The game's registry name."""
+    phase: str
+    """The current phase."""
+    seat: int | None
+    """The seat viewing (``None``: a spectator)."""
+    pending: dict[str, object] | None
+    """The decision the round waits for (scenario-contract form)."""
+    layout: RoundView
+    """The game's view for :attr:`seat`."""
+    stakes: list[StakeRow]
+    """Every stake, in the order placed."""
+    settlements: list[dict[str, object]]
+    """Every settlement, in the order made."""
+
+
 class Round(ABC):
     """Base of every game's round: the interface tables and tools use.
 
@@ -262,6 +303,32 @@ class Round(ABC):
         Each game returns its own :class:`RoundView`: the envelope
         (``game``, ``phase``) and the game's layout part.
         """
+
+    def envelope(self, seat: int | None) -> RoundEnvelope:
+        """The round in the shape every game shares, as ``seat`` sees it.
+
+        Raises what :meth:`view` raises for a seat the game lacks.
+        """
+        pending = self.pending()
+        ledger = self.ledger
+        return {
+            "game": self.game,
+            "phase": self.phase.value,
+            "seat": seat,
+            "pending": None if pending is None else pending.to_dict(),
+            "layout": self.view(seat),
+            "stakes": [
+                StakeRow(
+                    seat=k.seat,
+                    wager=k.wager,
+                    hand=k.hand,
+                    amount=amount,
+                    open=ledger.is_open(k),
+                )
+                for k, amount in ledger.stakes.items()
+            ],
+            "settlements": [s.to_dict() for s in self.settlements],
+        }
 
     # -- changing a wager before the deal ------------------------------
 

@@ -333,3 +333,46 @@ def test_issue_18_3_references_are_written_one_way() -> None:
         text = path.read_text()
         assert 'Ref.parse(f"' not in text, path
         assert "def cite(" not in text, path
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=_IDS)
+def test_issue_18_1_one_envelope_with_the_game_s_layout(
+    spec: GameSpec,
+) -> None:
+    for rnd in _rounds(spec, 4):
+        envelope = rnd.envelope(None)
+        assert list(envelope) == [
+            "game",
+            "phase",
+            "seat",
+            "pending",
+            "layout",
+            "stakes",
+            "settlements",
+        ]
+        assert envelope["game"] == spec.name
+        assert envelope["phase"] == str(rnd.phase)
+        assert envelope["layout"] == rnd.view(None)
+        pending = rnd.pending()
+        assert envelope["pending"] == (
+            None if pending is None else pending.to_dict()
+        )
+        assert [
+            (row["seat"], row["wager"], row["hand"], row["amount"])
+            for row in envelope["stakes"]
+        ] == [
+            (k.seat, k.wager, k.hand, amount)
+            for k, amount in rnd.ledger.stakes.items()
+        ]
+        settled = {s.key for s in rnd.settlements}
+        assert all(
+            row["open"]
+            is (
+                (row["seat"], row["wager"], row["hand"])
+                not in {(k.seat, k.wager, k.hand) for k in settled}
+            )
+            for row in envelope["stakes"]
+        )
+        assert envelope["settlements"] == [
+            s.to_dict() for s in rnd.settlements
+        ]

@@ -102,10 +102,9 @@ def _round_view(live: LiveRound, seat: int | None) -> dict[str, Any]:
     rnd = live.round
     events = viewer_events(live.event_dicts, Viewer(seat))
     try:
-        view = rnd.view(seat)
+        envelope = rnd.envelope(seat)
     except CroupierError:
-        view = rnd.view(None)
-    pending = rnd.pending()
+        envelope = rnd.envelope(None)
     if live.voided is not None:
         status = "voided"
     elif live.finished:
@@ -117,22 +116,13 @@ def _round_view(live: LiveRound, seat: int | None) -> dict[str, Any]:
     return {
         "id": live.db_id,
         "status": status,
-        "phase": rnd.phase.value,
+        "phase": envelope["phase"],
         "over": rnd.is_over,
-        "pending": None if pending is None else pending.to_dict(),
-        "view": view,
+        "pending": envelope["pending"],
+        "view": envelope["layout"],
         "events": events,
-        "stakes": [
-            {
-                "seat": k.seat,
-                "wager": k.wager,
-                "hand": k.hand,
-                "amount": amount,
-                "open": rnd.ledger.is_open(k),
-            }
-            for k, amount in rnd.ledger.stakes.items()
-        ],
-        "settlements": [s.to_dict() for s in rnd.settlements],
+        "stakes": envelope["stakes"],
+        "settlements": envelope["settlements"],
     }
 
 
