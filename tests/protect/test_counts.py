@@ -111,3 +111,20 @@ def test_issue16_2_results_do_not_depend_on_workers() -> None:
     assert one.shoes == 450
     two = simulate_counts(game, [count], 450, seed=9, workers=2)
     assert np.array_equal(one.sums, two.sums)
+
+
+def test_issue16_2_stephen_how_unbalanced_dragon7_count() -> None:
+    """Stephen How, "Unbalanced Dragon 7 Count" (discountgambling.net,
+    2012-10-24): start at -32, A +1, 4-7 -1, 8 and 9 +2, the exposed burn
+    card counted; bet when the running count is above 0; 16 cards behind
+    the cut card: +52 % of a bet per 8-deck shoe, about 6.8 bets per
+    shoe. (Running count > 0 from -32 is running count >= 0 from -33,
+    which is true count >= 0.)"""
+    game = game_model(CommissionFreeRules()).with_cover(416 - 16)
+    tags = parse_tags("A=1,4=-1,5=-1,6=-1,7=-1,8=2,9=2")
+    count = Count("How", "dragon7", tags, 0.0, start=-33)
+    run = simulate_counts(game, [count], 60_000, seed=11, workers=2)
+    row = trigger_row(run, 0, 0)
+    bets_per_shoe = row["bets"] / run.shoes
+    assert abs(bets_per_shoe - 6.8) < 0.2
+    assert abs(row["units_per_shoe"] - 0.52) < row["units_per_shoe_ci95"]

@@ -73,6 +73,7 @@ def count_shoes(
     cover: int,
     tables: tuple[I64, I64, I64, I64, I64, I64, I64],
     tags: I64,
+    start: I64,
     wager_of: I64,
     kinds: I64,
     nets: I64,
@@ -87,7 +88,8 @@ def count_shoes(
 ) -> tuple[int, int]:
     """Play up to ``shoes`` shoes; returns (shoes played, rows recorded).
 
-    ``tags[k, code]`` are count ``k``'s tags; it bets wager
+    ``tags[k, code]`` are count ``k``'s tags, ``start[k]`` its running
+    count at the start of a shoe (0 for a balanced count); it bets wager
     ``wager_of[k]``, whose outcome is ``out[kinds[w]]`` and whose net
     (in stake units) is ``nets[w, outcome]``. Before a coup the true
     count is ``52 RC / cards left in the shoe`` (floored, bucketed);
@@ -125,12 +127,12 @@ def count_shoes(
             for i in range(size):
                 unseen[codes[i]] += 1
         acc[:, :] = 0
-        rc[:] = 0
+        rc[:] = start
         if game == 0:  # the exposed first card of the burn
             first = codes[0]
             unseen[first] -= 1
             for k in range(counts):
-                rc[k] = tags[k, first]
+                rc[k] += tags[k, first]
         while pos + 6 <= size:
             left = size - pos
             for k in range(counts):
@@ -161,7 +163,8 @@ def count_shoes(
                     track = recorded < record.shape[0]
             for i in range(pos, pos + used):
                 c = codes[i]
-                unseen[c] -= 1
+                if track:
+                    unseen[c] -= 1
                 for k in range(counts):
                     rc[k] += tags[k, c]
             pos += used

@@ -80,6 +80,9 @@ class Count:
     """Tag by rank (``A`` ... ``K``)."""
     correlation: float
     """Betting correlation with the wager's exact EoRs."""
+    start: int = 0
+    """Running count at the start of a shoe (an unbalanced count's
+    initial running count; 0 for a balanced one)."""
 
     def tag_text(self) -> str:
         """The tags in Jacobson's order, ``(A, 2, ..., 9, T, J, Q, K)``."""
@@ -249,6 +252,7 @@ def _chunk(
         decks,
         cover,
         tags,
+        start,
         wager_of,
         kinds,
         nets,
@@ -279,6 +283,7 @@ def _chunk(
             cover,
             tables(),
             tags,
+            start,
             wager_of,
             kinds,
             nets,
@@ -332,19 +337,21 @@ def simulate_counts(
         msg = f"no wager {unknown[0]!r} in {game.game}"
         raise ProtectError(msg)
     tags = np.array([tag_codes(c.tags) for c in counts], dtype=np.int64)
+    initial = np.array([c.start for c in counts], dtype=np.int64)
     wager_of = np.array([names.index(c.wager) for c in counts], np.int64)
     kinds = np.array([w.kind for w in models], dtype=np.int64)
     nets = np.array([w.nets for w in models], dtype=np.int64)
     started = time.perf_counter()
     tasks = []
-    for i, start in enumerate(range(0, shoes, CHUNK_SHOES)):
-        size = min(CHUNK_SHOES, shoes - start)
+    for i, first in enumerate(range(0, shoes, CHUNK_SHOES)):
+        size = min(CHUNK_SHOES, shoes - first)
         tasks.append(
             (
                 game.code,
                 game.decks,
                 game.cover,
                 tags,
+                initial,
                 wager_of,
                 kinds,
                 nets,
