@@ -197,7 +197,8 @@ class RoundEnvelope(TypedDict):
 
     The same for every game: the phase, the decision awaited, every
     stake and every settlement of the public record; the game's own
-    layout, as the viewing seat may see it, is :attr:`layout`.
+    layout, as the viewing seat may see it, is :attr:`layout`, in the
+    shape the game has always published (D55).
     """
 
     game: str
