@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -94,3 +95,63 @@ def test_shuffle_burn_deal_gather_never_loses_a_card(
     shoe.gather()
     shoe.shuffle(rng)
     assert Counter(shoe.cards_in_stack()) == complement
+
+
+_PLACES = ("stack", "discard", "set_aside", "table")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ops=st.lists(
+        st.sampled_from(
+            ["draw", "burn", "clear", "cover", "withdraw", "gather"]
+        ),
+        max_size=40,
+    ),
+    place=st.sampled_from(_PLACES),
+    tamper=st.sampled_from(["lose", "copy", "swap", "none"]),
+    where=st.integers(min_value=0),
+)
+def test_issue_18_5_plain_shoe_recounts_whatever_changed_the_lists(
+    ops: list[str], place: str, tamper: str, where: int
+) -> None:
+    # Any change to any list, by any route (the shoe's methods or the
+    # lists' own), shows in the next check: nothing is kept up to date.
+    shoe = Shoe.new(decks=2, jokers=1)
+    shoe.insert_cover_card(30)
+    table: list[Card] = []
+    for op in ops:
+        if op == "draw" and len(shoe):
+            table.append(shoe.draw())
+        elif op == "burn" and len(shoe):
+            shoe.burn(1)
+        elif op == "clear":
+            shoe.discard_cards(table)
+            table = []
+        elif op == "cover":
+            shoe.insert_cover_card(len(shoe.stack) // 3)
+        elif op == "withdraw" and len(shoe):
+            shoe.withdraw([shoe.draw()])
+        elif op == "gather" and not table:
+            shoe.gather()
+        shoe.verify_conservation(on_table=table)
+    held: list[Card] = (
+        table
+        if place == "table"
+        else [c for c in getattr(shoe, place) if isinstance(c, Card)]
+    )
+    if tamper == "none" or not held:
+        shoe.verify_conservation(on_table=table)
+        return
+    card = held[where % len(held)]
+    items: list[Any] = table if place == "table" else getattr(shoe, place)
+    if tamper == "lose":
+        items.remove(card)
+    elif tamper == "copy":
+        items.append(card)
+    else:  # one card becomes another: the counts of two cards change
+        other = next(c for c in Shoe.new().stack if c != card)
+        assert isinstance(other, Card)
+        items[items.index(card)] = other
+    with pytest.raises(CardConservationError):
+        shoe.verify_conservation(on_table=table)

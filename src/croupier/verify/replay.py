@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -146,19 +146,16 @@ _RNG = _QuietRng()
 def _possible(
     spec: GameSpec,
     rules: GameRules,
-    held: Counter[str],
+    within: bool,
     tokens: Callable[[], Sequence[str]],
 ) -> Deviation | None:
     """Refuse more copies of a card than the rules' decks hold.
 
-    ``held`` counts the ``tokens`` (``CC`` included, not checked), which
-    are only listed when a count is over (for the error's wording).
+    ``within`` says whether the count of the ``tokens`` (``CC`` not
+    checked) is within the rules' decks; the tokens are only listed when
+    it is not (for the error's wording).
     """
-    complement = _complement(spec, rules)
-    if all(
-        count <= complement.get(token, 0) or token == "CC"  # noqa: S105
-        for token, count in held.items()
-    ):
+    if within:
         return None
     try:
         verify_possible_shoe(
@@ -169,6 +166,19 @@ def _possible(
     return None
 
 
+def _within(
+    complement: Mapping[str, int],
+    counts: Mapping[str, int],
+    tokens: Iterable[str] | None = None,
+) -> bool:
+    """Whether no token (of ``tokens``, or any) outnumbers the complement."""
+    names = counts if tokens is None else tokens
+    return all(
+        counts[t] <= complement.get(t, 0) or t == "CC"
+        for t in names
+    )
+
+
 @dataclass(slots=True)
 class _Held:
     """The last recorded stack and rack counted, and their count."""
@@ -177,6 +187,7 @@ class _Held:
     stack: str
     discard: str
     counts: Counter[str]
+    within: bool
 
 
 _LAST_HELD: list[_Held] = []
@@ -184,17 +195,19 @@ _LAST_HELD: list[_Held] = []
 differs from it by the cards the round took and the rack gained."""
 
 
-def _held(rules: GameRules, stack: str, discard: str) -> Counter[str]:
-    """The tokens of ``stack`` and ``discard`` counted (``CC`` included).
+def _held(spec: GameSpec, rules: GameRules, stack: str, discard: str) -> bool:
+    """Whether the tokens of ``stack`` and ``discard`` fit the rules' decks.
 
     A day's log deals round after round from one shoe: each round's
     stack is the end of the one before (its top cards were dealt) and
     its rack the one before plus what that round discarded. Then the
-    last count is corrected by those few tokens instead of counting
-    hundreds again; anything else is counted from scratch. Either way
-    the result is the count of exactly these two texts.
+    last count is corrected by those few tokens (and, when it fitted,
+    only the tokens added are checked: the others did not grow) instead
+    of counting and checking hundreds again; anything else is counted
+    and checked from scratch. Either way the answer is that of exactly
+    these two texts.
     """
-    counts: Counter[str] | None = None
+    complement = _complement(spec, rules)
     last = _LAST_HELD[0] if _LAST_HELD else None
     if last is not None and last.rules is rules:
         cut = len(last.stack) - len(stack)
@@ -209,12 +222,20 @@ def _held(rules: GameRules, stack: str, discard: str) -> Counter[str]:
             # the last entry is replaced: its count is corrected in place
             counts = last.counts
             counts.subtract(last.stack[:cut].split())
-            counts.update(discard[kept:].split())
-    if counts is None:
-        counts = Counter(stack.split())
-        counts.update(discard.split())
-    _LAST_HELD[:] = [_Held(rules, stack, discard, counts)]
-    return counts
+            added = discard[kept:].split()
+            counts.update(added)
+            within = (
+                _within(complement, counts, added)
+                if last.within
+                else _within(complement, counts)
+            )
+            _LAST_HELD[:] = [_Held(rules, stack, discard, counts, within)]
+            return within
+    counts = Counter(stack.split())
+    counts.update(discard.split())
+    within = _within(complement, counts)
+    _LAST_HELD[:] = [_Held(rules, stack, discard, counts, within)]
+    return within
 
 
 def _option_ref(spec: GameSpec, name: str) -> str:
@@ -382,7 +403,10 @@ def _shoe(
                 islice((t for t in stack_text.split() if t != "CC"), need)
             )
         for i, card in enumerate(drawn_cards):
-            if i >= len(order) or _card(order[i]) != card:
+            # equal tokens give the one cached card: ``is`` settles most
+            if i >= len(order) or (
+                (top := _card(order[i])) is not card and top != card
+            ):
                 want = order[i] if i < len(order) else "no card"
                 return None, Deviation(
                     _FROM_THE_SHOE.get(spec.section, spec.section),
@@ -390,7 +414,7 @@ def _shoe(
                     f"recorded stack has {want} there: a card did not come "
                     f"from the top of the shoe",
                 )
-        counted = _held(rules, stack_text, discard_text)
+        within = _held(spec, rules, stack_text, discard_text)
 
         def held() -> list[str]:
             return [*stack_text.split(), *discard_text.split()]
@@ -408,13 +432,13 @@ def _shoe(
             filler = filler[: max((count or 0) - len(tail), 0)]
         items = [*drawn, *tail, *filler]
         known_tokens = [str(c) for c in (*drawn_cards, *tail, *discard)]
-        counted = Counter(known_tokens)
+        within = _within(_complement(spec, rules), Counter(known_tokens))
 
         def held() -> list[str]:
             return known_tokens
 
     if not history.shoe.irregularity_test:
-        problem = _possible(spec, rules, counted, held)
+        problem = _possible(spec, rules, within, held)
         if problem is not None:
             return None, problem
     shoe = Shoe(items)
