@@ -26,7 +26,11 @@ drawing thresholds (591.7(o); 681a.7(g)).
 
 Tables are passed to the kernels as arguments (never read as globals
 inside a cached kernel, whose on-disk cache would not notice an engine
-change).
+change). The scalar thresholds (:data:`DEALER_STANDS`, 21 Baccarat's
+17, the ace's extra 10) are compile-time constants of the kernels that
+read them: after changing one in the engine, remove the kernels'
+``__pycache__`` so that numba compiles them again (the differential
+tests in ``tests/odds`` fail until then).
 
 >>> int(POINT[Card.parse("Kd").code]), int(BURN[Card.parse("Kd").code])
 (0, 10)
