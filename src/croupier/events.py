@@ -172,9 +172,7 @@ def _decoder_for(hint: object) -> _Decoder:
         enum_type = hint
         return lambda value: enum_type(value)
     if origin is tuple:
-        return lambda value: (
-            tuple(value) if isinstance(value, list) else value
-        )
+        return lambda value: tuple(value) if isinstance(value, list) else value
     return _same
 
 
