@@ -9,16 +9,20 @@ import itertools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
+from croupier.cards import Card
 from croupier.games.baccarat21 import Baccarat21Rules
 from croupier.games.midibaccarat.rules import (
     CommissionFreeRules,
     MidibaccaratRules,
 )
+from croupier.hands.bonus21 import bonus_payout
 from croupier.odds.baccarat import model as bmodel
 from croupier.odds.baccarat21 import model as b21model
 from croupier.protect import known
+from croupier.protect._known_bonus import bonus_sequences, hand_evs
 from croupier.protect.base import Section
 
 PUNTO_BANCO = MidibaccaratRules()  # 8 decks, Banker 19:20, Tie 8:1
@@ -264,8 +268,55 @@ def test_issue_16_4_positions_and_sections_shape(
         pytest.approx(0.06765, abs=5e-6)
     )
     assert known.sections("double-back-jack", None, PUNTO_BANCO) == []
-    assert (
-        known.sections("21-baccarat", "bonus_player", Baccarat21Rules()) == []
-    )
+    assert known.sections("21-baccarat", "bonus_player", Baccarat21Rules())
+    assert known.sections("21-baccarat", "insurance", Baccarat21Rules()) == []
     with pytest.raises(ValueError, match="1-6"):
         known.first_cards(midi, 7)
+
+
+def test_issue_16_4_bonus_nothing_known_is_the_exact_house_edge() -> None:
+    """21 Baccarat's Bonus Wagers (681a.7(k)(2), (3)) through the rank
+    model equal the analyzer's exact house edge (its own enumeration of
+    52 card kinds), and a known first card moves only the Player's."""
+    rules = Baccarat21Rules()
+    model = known.coup_model(rules)
+    report = b21model.analyze(rules)
+    bonus = model.bonus
+    assert bonus is not None
+    for i, wager in enumerate(bonus.wagers):
+        ev = float(bonus.prefix[..., i + 1].sum()) / bonus.total
+        assert ev == pytest.approx(-report.wagers[wager].house_edge, abs=1e-12)
+    first = known.first_cards(model, 1).by_wager
+    assert first["bonus_player"] > 0.1
+    assert first["bonus_banker"] == 0
+
+
+def test_issue_16_4_bonus_tiny_shoe_brute_force() -> None:
+    """Twelve physical cards (2, 3 and 4 of every suit: every hand is
+    under 17 and takes its third card, (f)(2), (g), so the Player's
+    Bonus cards are cards 1, 3 and 5, an ordered draw of three), every
+    ordered draw settled by the engine's Bonus paytable (croupier.hands.
+    bonus21): the Player Bonus EV given the first card's rank agrees
+    with the rank model (suits within a rank without replacement)."""
+    rules = Baccarat21Rules()
+    cards = [Card.parse(r + s) for r in "234" for s in "cdhs"]
+    total: dict[str, Fraction] = {}
+    seen: dict[str, int] = {}
+    for hand in itertools.permutations(cards, 3):
+        deal = hand
+        paid = bonus_payout(hand, rules.bonus_paytable)
+        net = Fraction(-1) if paid is None else paid[1].fraction
+        rank = str(deal[0])[0]
+        total[rank] = total.get(rank, Fraction(0)) + net
+        seen[rank] = seen.get(rank, 0) + 1
+    two, three = hand_evs(
+        1, lambda mask: b21model.bonus_event(rules, mask).net
+    )
+    counts = np.zeros(13, dtype=np.int64)
+    counts[1:4] = 4  # ranks 2, 3, 4 (index 0 is the ace)
+    _, position, _ = bonus_sequences(counts, two, three)
+    for index, rank in ((1, "2"), (2, "3"), (3, "4")):
+        w, player, _ = position[0, index]
+        assert player / w == pytest.approx(
+            float(total[rank] / seen[rank]), abs=1e-12
+        )

@@ -23,20 +23,20 @@ knows when that expectation is positive, and nothing otherwise; the
 *edge when betting* divides it by the frequency of betting. For a
 single wager, the same with that wager only. The best wager is chosen
 among the wagers settled on the coup's cells (Player, Banker, Tie,
-Dragon 7, Panda 8); a Perfect Pairs wager has its own figure (its
-outcome needs ranks, not baccarat values, and a player may bet it
-beside a main wager). Ranks of equal value are one class for the cell
-wagers (a 10 and a king play the same), so a split is a split of the
-ten classes (511 splits), and of the 13 ranks for Perfect Pairs. 21
-Baccarat's Bonus Wagers are not analysed here.
+Dragon 7, Panda 8); a Perfect Pairs or 21 Baccarat Bonus Wager has its
+own figure (its outcome needs ranks, not values, and a player may bet
+it beside a main wager). Ranks of equal value are one class for the
+cell wagers (a 10 and a king play the same), so a split is a split of
+the ten classes (511 splits), and of the 13 ranks for the side wagers.
 
 Every figure is an exact fraction of ordered card sequences
-(:mod:`croupier.protect._known_kernels`). Reproduced (tests): punto
-banco, 8 decks, Banker 19:20, Tie 8:1: knowing the first card (or the
-third), or only its group {6, 7, 8, 9} / the rest, gives 6.765 %; a
-first card of 9 gives the Player Wager +21.53 %; the four initial cards
-sorted {6-9} / the rest give 20.928 %, and the best four-card split
-30.291 %.
+(:mod:`croupier.protect._known_kernels`, :mod:`._known_pairs`), except
+the Bonus Wagers' (float64 sums, :mod:`._known_bonus`). Reproduced
+(tests): punto banco, 8 decks, Banker 19:20, Tie 8:1: knowing the first
+card (or the third), or only its group {6, 7, 8, 9} / the rest, gives
+6.765 %; a first card of 9 gives the Player Wager +21.53 %; the four
+initial cards sorted {6-9} / the rest give 20.928 %, and the best
+four-card split 30.291 %.
 
 >>> from croupier.games.midibaccarat.rules import MidibaccaratRules
 >>> result = first_cards(coup_model(MidibaccaratRules()), 1)
@@ -62,6 +62,11 @@ from croupier.odds.baccarat import kernels as bkernels
 from croupier.odds.baccarat import model as bmodel
 from croupier.odds.baccarat.shoe import IntArray
 from croupier.odds.baccarat21 import model as b21model
+from croupier.protect._known_bonus import (
+    bonus_sequences,
+    hand_evs,
+    split_sums_float,
+)
 from croupier.protect._known_kernels import (
     B21_TOTALS,
     CLASSES,
@@ -121,6 +126,21 @@ class _Pairs:
 
 
 @dataclass(frozen=True, slots=True)
+class _Bonus:
+    """21 Baccarat's Bonus Wagers' rank-level sums (float64)."""
+
+    wagers: tuple[str, ...]
+    total: float
+    """All ordered six-card sequences."""
+    prefix: np.ndarray
+    """``(13,) * 5 + (3,)``: weight, weight x Player and Banker EVs."""
+    position: np.ndarray
+    """``(6, 13, 3)``: the same by one position's rank."""
+    full: np.ndarray
+    """``(2,)``: weight x max(0, EV) summed over whole sequences."""
+
+
+@dataclass(frozen=True, slots=True)
 class CoupModel:
     """Exact weights and nets of every six-card class sequence."""
 
@@ -138,6 +158,8 @@ class CoupModel:
     """``(len(wagers),) + (10,) * 6``: weight times scaled net."""
     pairs: _Pairs | None = field(default=None, repr=False)
     """The Perfect Pairs wagers, when offered."""
+    bonus: _Bonus | None = field(default=None, repr=False)
+    """21 Baccarat's Bonus Wagers."""
 
     @property
     def total(self) -> int:
@@ -155,8 +177,9 @@ class KnownEdge:
     """Per coup, betting the best cell wager when it is positive."""
     bet_frequency: Fraction
     """Share of coups with a positive best cell wager."""
-    by_wager: dict[str, Fraction]
-    """Per coup, betting only that wager when it is positive."""
+    by_wager: dict[str, Fraction | float]
+    """Per coup, betting only that wager when it is positive (a float
+    for the Bonus Wagers, exact fractions otherwise)."""
     groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     """The two groups of an edge sort (None: ranks known)."""
 
@@ -231,6 +254,7 @@ def _build(
     seq: tuple[IntArray, IntArray],
     nets: dict[str, IntArray],
     pairs: _Pairs | None,
+    bonus: _Bonus | None = None,
 ) -> CoupModel:
     weights, cells = seq
     peak = max(int(abs(n).max()) for n in nets.values())
@@ -247,7 +271,56 @@ def _build(
         weights=weights.reshape(shape),
         sums=sums.reshape((len(wagers), *shape)),
         pairs=pairs,
+        bonus=bonus,
     )
+
+
+@lru_cache(maxsize=4)
+def _bonus_model(rules: Baccarat21Rules) -> _Bonus:
+    two, three = hand_evs(
+        rules.decks, lambda mask: b21model.bonus_event(rules, mask).net
+    )
+    counts = np.full(RANKS, 4 * rules.decks, dtype=np.int64)
+    prefix, position, full = bonus_sequences(counts, two, three)
+    return _Bonus(
+        wagers=tuple(str(w) for w in b21model.BONUS_WAGERS),
+        total=float(prefix[:, 0].sum()),
+        prefix=prefix.reshape((RANKS,) * 5 + (3,)),
+        position=position,
+        full=full,
+    )
+
+
+def _bonus_tables(bonus: _Bonus, k: int) -> np.ndarray:
+    """``(3, 13**k)``: weight and the two EV sums by the first k ranks."""
+    drop = tuple(range(k, 5))
+    table = bonus.prefix.sum(axis=drop) if drop else bonus.prefix
+    return table.reshape(-1, 3).T
+
+
+def _bonus_gain(bonus: _Bonus, sums: np.ndarray) -> dict[str, float]:
+    return {
+        w: float(np.maximum(sums[i + 1], 0).sum()) / bonus.total
+        for i, w in enumerate(bonus.wagers)
+    }
+
+
+def _bonus_first(bonus: _Bonus, k: int) -> dict[str, float]:
+    if k == POSITIONS:
+        return {
+            w: float(bonus.full[i]) / bonus.total
+            for i, w in enumerate(bonus.wagers)
+        }
+    return _bonus_gain(bonus, _bonus_tables(bonus, k))
+
+
+def _bonus_sorted(bonus: _Bonus, k: int, masks: IntArray) -> np.ndarray:
+    """``(masks, 2)``: each split's per-coup gain of the two wagers."""
+    out = split_sums_float(
+        _bonus_tables(bonus, min(k, 5)), RANKS, min(k, 5), masks
+    )
+    gains: np.ndarray = np.maximum(out[:, 1:], 0).sum(axis=2)
+    return gains / bonus.total
 
 
 def _pairs_model(rules: BaccaratRules) -> _Pairs | None:
@@ -350,6 +423,7 @@ def coup_model(
             _b21_sequences(shoe),
             nets,
             None,
+            _bonus_model(rules),
         )
     msg = f"known cards: no baccarat-family rules in {type(rules).__name__}"
     raise TypeError(msg)
@@ -371,13 +445,13 @@ def _edge(
     unit: int,
     total: int,
     wagers: tuple[str, ...],
-) -> tuple[Fraction, Fraction, dict[str, Fraction]]:
+) -> tuple[Fraction, Fraction, dict[str, Fraction | float]]:
     flat = sums.reshape(len(wagers), -1)
     best = flat.max(axis=0)
     positive = best > 0
     edge = Fraction(int(best[positive].sum()), unit * total)
     freq = Fraction(int(weights.reshape(-1)[positive].sum()), total)
-    by = {
+    by: dict[str, Fraction | float] = {
         w: Fraction(int(np.maximum(flat[i], 0).sum()), unit * total)
         for i, w in enumerate(wagers)
     }
@@ -416,6 +490,8 @@ def first_cards(model: CoupModel, k: int) -> KnownEdge:
     edge = _known(model, tuple(range(k)), f"{label} known")
     if model.pairs is not None and k > 4:
         edge.by_wager.update(_pair_by(model.pairs, (0, 1, 2, 3)))
+    if model.bonus is not None:
+        edge.by_wager.update(_bonus_first(model.bonus, k))
     return edge
 
 
@@ -430,6 +506,10 @@ def position(model: CoupModel, p: int) -> KnownEdge:
         pp, pb = model.pairs.wagers
         edge.by_wager[pp] = player[pp]
         edge.by_wager[pb] = banker[pb]
+    if model.bonus is not None:
+        edge.by_wager.update(
+            _bonus_gain(model.bonus, model.bonus.position[p - 1].T)
+        )
     return edge
 
 
@@ -513,9 +593,22 @@ def edge_sort(
         _sorted_tables(model, k), CLASSES, k, np.array([mask], np.int64)
     )[0]
     edge = _sort_edge(model, k, out, mask)
-    if model.pairs is not None:
-        edge.by_wager.update(_pair_sorted(model, k, _rank_mask(model, mask)))
+    _add_sorted(model, k, _rank_mask(model, mask), edge)
     return edge
+
+
+def _add_sorted(
+    model: CoupModel, k: int, rank_mask: int, edge: KnownEdge
+) -> None:
+    """The rank-level wagers' figures under the same split."""
+    if model.pairs is not None:
+        edge.by_wager.update(_pair_sorted(model, k, rank_mask))
+    if model.bonus is not None:
+        gains = _bonus_sorted(
+            model.bonus, k, np.array([rank_mask], dtype=np.int64)
+        )[0]
+        for i, w in enumerate(model.bonus.wagers):
+            edge.by_wager[w] = float(gains[i])
 
 
 def _rank_mask(model: CoupModel, mask: int) -> int:
@@ -564,10 +657,7 @@ def best_sort(model: CoupModel, k: int) -> tuple[KnownEdge, dict[str, Any]]:
     per_split = np.where(out[:, :n].max(axis=1) > 0, out[:, :n].max(axis=1), 0)
     top = int(per_split.sum(axis=1).argmax())
     best = _sort_edge(model, k, out[top], int(masks[top]))
-    if model.pairs is not None:
-        best.by_wager.update(
-            _pair_sorted(model, k, _rank_mask(model, int(masks[top])))
-        )
+    _add_sorted(model, k, _rank_mask(model, int(masks[top])), best)
     per: dict[str, Any] = {}
     total = model.total * model.unit
     for i, w in enumerate(model.wagers):
@@ -587,6 +677,15 @@ def best_sort(model: CoupModel, k: int) -> tuple[KnownEdge, dict[str, Any]]:
             j = int(gains.argmax())
             per[w] = {
                 "edge": Fraction(int(gains[j]), ptotal),
+                "groups": _groups(RANK_LABELS, int(rmasks[j])),
+            }
+    if model.bonus is not None:
+        rmasks = np.arange(1, 1 << (RANKS - 1), dtype=np.int64)
+        bgains = _bonus_sorted(model.bonus, k, rmasks)
+        for i, w in enumerate(model.bonus.wagers):
+            j = int(bgains[:, i].argmax())
+            per[w] = {
+                "edge": float(bgains[j, i]),
                 "groups": _groups(RANK_LABELS, int(rmasks[j])),
             }
     return best, per
@@ -787,8 +886,7 @@ def _findings(
 def sections(game: str, wager: str | None, rules: GameRules) -> list[Section]:
     """The known-cards and edge-sorting section of a baccarat game.
 
-    ``[]`` for other games and for wagers not analysed here (21
-    Baccarat's Bonus Wagers).
+    ``[]`` for other games and for wagers it does not know.
     """
     if game not in GAMES:
         return []
@@ -796,6 +894,8 @@ def sections(game: str, wager: str | None, rules: GameRules) -> list[Section]:
     every = list(model.wagers)
     if model.pairs is not None:
         every += list(model.pairs.wagers)
+    if model.bonus is not None:
+        every += list(model.bonus.wagers)
     if wager is not None and wager not in every:
         return []
     wagers = every if wager is None else [wager]
