@@ -52,6 +52,7 @@ __all__ = [
     "HistoryFormatError",
     "PlayerEntry",
     "ShoeState",
+    "dispatched",
     "from_record",
     "from_scenario",
     "inputs_of",
@@ -321,7 +322,46 @@ def _compiled() -> Any:
     it refuses. A refusal is therefore checked again by the reference
     path, which also words the error.
     """
-    return jsonschema_rs.validator_for(schema())
+    return jsonschema_rs.validator_for(dispatched(schema()))
+
+
+def dispatched(full: Mapping[str, Any]) -> dict[str, Any]:
+    """The schema with each step checked against its own type's clause.
+
+    The step definition is the base and, per core type ``T``, a clause
+    ``if type == T then ...``: every step meets all eleven ``if`` tests.
+    The constants differ, so a step of type ``T`` must meet ``T``'s
+    ``then`` only, and a step of any other type nothing more: the same
+    test as ``anyOf`` over "type is ``T`` and ``T``'s ``then``" for each
+    ``T``, and "type is none of them", which stops at the first branch
+    that holds. A schema not of that shape is returned unchanged.
+
+    >>> steps = dispatched(schema())["$defs"]["step"]
+    >>> "allOf" in steps, len(steps["anyOf"])
+    (False, 12)
+    """
+    out: dict[str, Any] = json.loads(json.dumps(full))
+    step = out.get("$defs", {}).get("step", {})
+    clauses = step.get("allOf")
+    if not isinstance(clauses, list) or "anyOf" in step:
+        return out  # pragma: no cover - the shipped schema has the clauses
+    kinds: list[str] = []
+    branches: list[dict[str, Any]] = []
+    for clause in clauses:
+        try:
+            kind = clause["if"]["properties"]["type"]["const"]
+        except (KeyError, TypeError):  # pragma: no cover - as above
+            return dict(full)
+        if set(clause) != {"if", "then"} or clause["if"] != {
+            "properties": {"type": {"const": kind}}
+        }:  # pragma: no cover - as above
+            return dict(full)
+        kinds.append(kind)
+        branches.append({"allOf": [clause["if"], clause["then"]]})
+    branches.append({"properties": {"type": {"not": {"enum": kinds}}}})
+    del step["allOf"]
+    step["anyOf"] = branches
+    return out
 
 
 def validate(doc: object) -> None:
