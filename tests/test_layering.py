@@ -65,7 +65,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("croupier.server.casino",),
     ("croupier.server.runtime", "croupier.server.access"),
     ("croupier.server.views", "croupier.server.recall", "croupier.server.ws"),
-    ("croupier.server.play_api",),
+    ("croupier.server.play_api", "croupier.server.fast_play"),
     ("croupier.server.pacing_api",),
     ("croupier.server.app", "croupier.server.migrations.*"),
     # hand histories and their verification read stored rounds

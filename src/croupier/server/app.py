@@ -77,6 +77,7 @@ from croupier.server.edge import (
     install_edge,
 )
 from croupier.server.errors import NotFoundError, NotOperatorError
+from croupier.server.fast_play import FastPlay
 from croupier.server.inputs import (
     MAX_AMOUNT,
     Balance,
@@ -194,6 +195,7 @@ def create_app(
     lock_wait_ms: int = db.LOCK_WAIT_MS,
     pacing: bool = True,
     table_settings: Mapping[str, Any] | None = None,
+    fast_play: bool = True,
 ) -> FastAPI:
     """Build the server on ``db_url`` (SQLite file by default).
 
@@ -205,6 +207,8 @@ def create_app(
     503); ``pacing`` runs the table clocks (a task of the event loop);
     ``table_settings`` are the clocks of tables opened from now on
     (:class:`~croupier.server.tables.TableSettings`, D26-D28).
+    ``fast_play`` answers the play routes without FastAPI's per-request
+    machinery (:mod:`croupier.server.fast_play`; the same answers).
     """
     engine = db.make_engine(
         db_url or db.default_db_url(), lock_wait_ms=lock_wait_ms
@@ -310,7 +314,10 @@ def create_app(
     ) -> JSONResponse:
         return validation_response(exc)
 
-    app.include_router(PlayApi(casino).router())
+    play_routes = PlayApi(casino).router()
+    if fast_play:
+        app.add_middleware(FastPlay, router=play_routes)
+    app.include_router(play_routes)
     app.include_router(pacing_router(casino))
     install_edge(  # the outermost middleware: add no other after it
         app,

@@ -7,7 +7,8 @@ the OpenAPI schema. They are most of the traffic and each is small, so
 a handler takes the bare request: it reads the headers itself and
 validates the body with the route's pydantic model
 (:func:`read_body`), refusing exactly as FastAPI would, and answers
-with a prepared :class:`~fastapi.responses.JSONResponse`.
+with a prepared :class:`~fastapi.responses.JSONResponse`; so the
+server may call it directly (:mod:`croupier.server.fast_play`).
 """
 
 from __future__ import annotations
