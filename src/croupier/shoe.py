@@ -257,7 +257,9 @@ class Shoe:
             chain(self.stack, self.discard, self.set_aside, on_table)
         )
         seen.pop(CoverCard.code, None)
-        owed = Counter({card.code: n for card, n in self.complement.items()})
+        complement = self.complement
+        codes = map(_code, complement)
+        owed = Counter(dict(zip(codes, complement.values(), strict=True)))
         # the plain dict test first (Counter's own ``==`` is Python code);
         # counted items are never zero, so it fails only on a zero owed
         if dict.__eq__(seen, owed) or seen == owed:
