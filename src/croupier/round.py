@@ -730,6 +730,11 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         """Whether :meth:`apply` would accept ``action`` now."""
         return _can(lambda: self.verify_action(action))
 
+    @staticmethod
+    def _passes(verify: Callable[[], None]) -> bool:
+        """Whether ``verify`` passes: the ``can_*`` of a game's own verb."""
+        return _can(verify)
+
 
 def _can(verify: Callable[[], None]) -> bool:
     """Whether ``verify`` passes (the ``can_*`` of a ``verify_*``)."""

@@ -198,6 +198,11 @@ def test_issue_18_1_every_can_answers_what_its_verify_decides(
         can = rnd.can_deal()
         assert can is not _raises(rnd.verify_deal)
         answers.add(("deal", can))
+        for verb in ("change_dealer", "lock_progressive"):
+            if hasattr(rnd, f"can_{verb}"):
+                can = getattr(rnd, f"can_{verb}")()
+                assert can is not _raises(getattr(rnd, f"verify_{verb}"))
+                answers.add((verb, can))
         pending = rnd.pending()
         actions = [
             Action(seat=1, name="hit"),
@@ -221,6 +226,9 @@ def test_issue_18_1_every_can_answers_what_its_verify_decides(
     assert ("apply", False) in answers
     if spec.actions:
         assert ("apply", True) in answers
+    for verb in ("change_dealer", "lock_progressive"):
+        if any(v == verb for v, _ in answers):
+            assert {(verb, True), (verb, False)} <= answers
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=_IDS)

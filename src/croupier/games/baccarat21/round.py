@@ -139,14 +139,22 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
             self.shoe, self.log, SECTION, self._on_cover_card
         )
 
-    @implements("681a.7(c)")
-    def change_dealer(self) -> Event:
-        """A new dealer comes to the table and burns one card (c)."""
+    def verify_change_dealer(self) -> None:
+        """Raise unless a new dealer may burn now: before the deal (c)."""
         self._verify_phase(
             Phase.WAGERING,
             "a new dealer burns before dealing, not in {phase}",
             Ref.parse("681a.7(c)"),
         )
+
+    def can_change_dealer(self) -> bool:
+        """Whether :meth:`change_dealer` would burn now."""
+        return self._passes(self.verify_change_dealer)
+
+    @implements("681a.7(c)")
+    def change_dealer(self) -> Event:
+        """A new dealer comes to the table and burns one card (c)."""
+        self.verify_change_dealer()
         self._take_cover_card_from_top()
         return burn_for_new_dealer(
             self.shoe, self.log, SECTION, self._on_cover_card

@@ -112,6 +112,18 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """
         return self.cover_card_reached
 
+    def verify_change_dealer(self) -> None:
+        """Raise unless a new dealer may burn now: before the deal (c)."""
+        self._verify_phase(
+            Phase.WAGERING,
+            "a new dealer burns before dealing, not in {phase}",
+            Ref.parse("591.7(c)"),
+        )
+
+    def can_change_dealer(self) -> bool:
+        """Whether :meth:`change_dealer` would burn now."""
+        return self._passes(self.verify_change_dealer)
+
     @implements("591.7(c)")
     def change_dealer(self) -> Event:
         """A new dealer comes to the table and burns one card (c).
@@ -119,11 +131,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         Allowed only before the first card of the round is dealt; a
         cover card met on top is set aside (d).
         """
-        self._verify_phase(
-            Phase.WAGERING,
-            "a new dealer burns before dealing, not in {phase}",
-            Ref.parse("591.7(c)"),
-        )
+        self.verify_change_dealer()
         return burn_for_new_dealer(
             self.shoe, self.log, SECTION, self._on_cover_card
         )

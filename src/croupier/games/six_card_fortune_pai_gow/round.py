@@ -265,17 +265,25 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             )
             raise ProgressiveCountError(msg, ref=self._progressive_ref())
 
+    def verify_lock_progressive(self) -> None:
+        """Raise unless the progressive system may still be locked."""
+        self._verify_phase(
+            Phase.WAGERING,
+            "the progressive system is locked before the deal",
+            self._progressive_ref(),
+        )
+
+    def can_lock_progressive(self) -> bool:
+        """Whether :meth:`lock_progressive` would lock the system now."""
+        return self._passes(self.verify_lock_progressive)
+
     def lock_progressive(self, system_count: int) -> None:
         """Lock the progressive system with the count it accepted.
 
         The count is checked against the chips when the deal begins
         (670a.9(a)(3)(ii)); a mismatch refuses the deal.
         """
-        self._verify_phase(
-            Phase.WAGERING,
-            "the progressive system is locked before the deal",
-            self._progressive_ref(),
-        )
+        self.verify_lock_progressive()
         self.progressive_system_count = system_count
 
     # -- the deal ----------------------------------------------------
