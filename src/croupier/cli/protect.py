@@ -147,6 +147,11 @@ def protect(
     """How each wager can be beaten, by how much, and what closes it."""
     import os
 
+    from croupier.extras import require
+
+    require("sim", "croupier protect")
+    if plot is not None:
+        require("plot", "croupier protect --plot")
     from croupier.protect.counts import parse_tags
     from croupier.protect.model import ProtectError
     from croupier.protect.report import (
