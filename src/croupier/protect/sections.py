@@ -436,6 +436,20 @@ def count_sections(
                 ref="D47",
             )
         )
+    for name in beatable:
+        k = plan.best[name]
+        count = plan.counts[k]
+        lines += [
+            "",
+            f"{name}, {count.name} count {count.tag_text()}, every trigger:",
+            "",
+            "| trigger | bet freq | edge when betting | units / 100 hands "
+            "| units / shoe | SD / 100 hands | DI |",
+            "| --- " * 7 + "|",
+        ]
+        lines += [
+            f"| {_row_cells(row)} |" for row in trigger_rows(run, k, 0, 15)
+        ]
     for name, figures in paytable.items():
         lines += [
             "",
