@@ -7,12 +7,10 @@ figures and passes them here.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from croupier.protect._known_shapes import CoupModel, KnownEdge
 from croupier.protect.base import Finding
-
-if TYPE_CHECKING:
-    from croupier.protect.known import CoupModel, KnownEdge
 
 __all__ = ["findings", "markdown"]
 

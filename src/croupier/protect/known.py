@@ -46,7 +46,6 @@ four-card split 30.291 %.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -82,6 +81,12 @@ from croupier.protect._known_pairs import (
     pair_sequences,
 )
 from croupier.protect._known_report import findings, markdown
+from croupier.protect._known_shapes import (
+    Bonus,
+    CoupModel,
+    KnownEdge,
+    Pairs,
+)
 from croupier.protect.base import Section
 from croupier.rules import GameRules
 
@@ -111,98 +116,6 @@ RANK_LABELS = (
 """The 13 ranks, for the Perfect Pairs splits."""
 _HIGH = frozenset({"6", "7", "8", "9"})
 _WORD = {1: "first card", 2: "first two cards"}
-
-
-@dataclass(frozen=True, slots=True)
-class _Pairs:
-    """The Perfect Pairs wagers' rank-level tables (positions 1-4)."""
-
-    wagers: tuple[str, ...]
-    scale: int
-    """The denominator of every scaled net."""
-    weights: IntArray
-    """``(13,) * 4`` sequence weights."""
-    sums: IntArray
-    """``(len(wagers),) + (13,) * 4`` scaled nets."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Bonus:
-    """21 Baccarat's Bonus Wagers' rank-level sums (float64)."""
-
-    wagers: tuple[str, ...]
-    total: float
-    """All ordered six-card sequences."""
-    prefix: np.ndarray
-    """``(13,) * 5 + (3,)``: weight, weight x Player and Banker EVs."""
-    position: np.ndarray
-    """``(6, 13, 3)``: the same by one position's rank."""
-    full: np.ndarray
-    """``(2,)``: weight x max(0, EV) summed over whole sequences."""
-
-
-@dataclass(frozen=True, slots=True)
-class CoupModel:
-    """Exact weights and nets of every six-card class sequence."""
-
-    game: str
-    """The registry name."""
-    classes: tuple[str, ...]
-    """Labels of the ten card classes, in index order."""
-    wagers: tuple[str, ...]
-    """The wagers settled on the coup's cells."""
-    unit: int
-    """Every net is scaled by this to an integer."""
-    weights: IntArray = field(repr=False)
-    """``(10,) * 6``: ordered card sequences per class sequence."""
-    sums: IntArray = field(repr=False)
-    """``(len(wagers),) + (10,) * 6``: weight times scaled net."""
-    pairs: _Pairs | None = field(default=None, repr=False)
-    """The Perfect Pairs wagers, when offered."""
-    bonus: _Bonus | None = field(default=None, repr=False)
-    """21 Baccarat's Bonus Wagers."""
-
-    @property
-    def total(self) -> int:
-        """All ordered six-card sequences, ``N (N-1) ... (N-5)``."""
-        return int(self.weights.sum())
-
-
-@dataclass(frozen=True, slots=True)
-class KnownEdge:
-    """The player's edge for one kind of knowledge of the coup."""
-
-    information: str
-    """What the player knows before wagering."""
-    edge: Fraction
-    """Per coup, betting the best cell wager when it is positive."""
-    bet_frequency: Fraction
-    """Share of coups with a positive best cell wager."""
-    by_wager: dict[str, Fraction | float]
-    """Per coup, betting only that wager when it is positive (a float
-    for the Bonus Wagers, exact fractions otherwise)."""
-    groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None
-    """The two groups of an edge sort (None: ranks known)."""
-
-    @property
-    def edge_when_betting(self) -> Fraction:
-        """The edge per unit actually bet."""
-        if self.bet_frequency == 0:
-            return Fraction(0)
-        return self.edge / self.bet_frequency
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready figures (floats)."""
-        out: dict[str, Any] = {
-            "information": self.information,
-            "edge": float(self.edge),
-            "bet_frequency": float(self.bet_frequency),
-            "edge_when_betting": float(self.edge_when_betting),
-            "by_wager": {w: float(e) for w, e in self.by_wager.items()},
-        }
-        if self.groups is not None:
-            out["groups"] = [list(g) for g in self.groups]
-        return out
 
 
 # --------------------------------------------------------------- models
@@ -254,8 +167,8 @@ def _build(
     unit: int,
     seq: tuple[IntArray, IntArray],
     nets: dict[str, IntArray],
-    pairs: _Pairs | None,
-    bonus: _Bonus | None = None,
+    pairs: Pairs | None,
+    bonus: Bonus | None = None,
 ) -> CoupModel:
     weights, cells = seq
     peak = max(int(abs(n).max()) for n in nets.values())
@@ -277,13 +190,13 @@ def _build(
 
 
 @lru_cache(maxsize=4)
-def _bonus_model(rules: Baccarat21Rules) -> _Bonus:
+def _bonus_model(rules: Baccarat21Rules) -> Bonus:
     two, three = hand_evs(
         rules.decks, lambda mask: b21model.bonus_event(rules, mask).net
     )
     counts = np.full(RANKS, 4 * rules.decks, dtype=np.int64)
     prefix, position, full = bonus_sequences(counts, two, three)
-    return _Bonus(
+    return Bonus(
         wagers=tuple(str(w) for w in b21model.BONUS_WAGERS),
         total=float(prefix[:, 0].sum()),
         prefix=prefix.reshape((RANKS,) * 5 + (3,)),
@@ -292,21 +205,21 @@ def _bonus_model(rules: Baccarat21Rules) -> _Bonus:
     )
 
 
-def _bonus_tables(bonus: _Bonus, k: int) -> np.ndarray:
+def _bonus_tables(bonus: Bonus, k: int) -> np.ndarray:
     """``(3, 13**k)``: weight and the two EV sums by the first k ranks."""
     drop = tuple(range(k, 5))
     table = bonus.prefix.sum(axis=drop) if drop else bonus.prefix
     return table.reshape(-1, 3).T
 
 
-def _bonus_gain(bonus: _Bonus, sums: np.ndarray) -> dict[str, float]:
+def _bonus_gain(bonus: Bonus, sums: np.ndarray) -> dict[str, float]:
     return {
         w: float(np.maximum(sums[i + 1], 0).sum()) / bonus.total
         for i, w in enumerate(bonus.wagers)
     }
 
 
-def _bonus_first(bonus: _Bonus, k: int) -> dict[str, float]:
+def _bonus_first(bonus: Bonus, k: int) -> dict[str, float]:
     if k == POSITIONS:
         return {
             w: float(bonus.full[i]) / bonus.total
@@ -315,7 +228,7 @@ def _bonus_first(bonus: _Bonus, k: int) -> dict[str, float]:
     return _bonus_gain(bonus, _bonus_tables(bonus, k))
 
 
-def _bonus_sorted(bonus: _Bonus, k: int, masks: IntArray) -> np.ndarray:
+def _bonus_sorted(bonus: Bonus, k: int, masks: IntArray) -> np.ndarray:
     """``(masks, 2)``: each split's per-coup gain of the two wagers."""
     out = split_sums_float(
         _bonus_tables(bonus, min(k, 5)), RANKS, min(k, 5), masks
@@ -324,7 +237,7 @@ def _bonus_sorted(bonus: _Bonus, k: int, masks: IntArray) -> np.ndarray:
     return gains / bonus.total
 
 
-def _pairs_model(rules: BaccaratRules) -> _Pairs | None:
+def _pairs_model(rules: BaccaratRules) -> Pairs | None:
     if not rules.perfect_pairs_offered:
         return None
     nets = tuple(bmodel.pair_event(rules, kind).net for kind in (1, 2, 3))
@@ -346,7 +259,7 @@ def _pairs_model(rules: BaccaratRules) -> _Pairs | None:
             )
         )
     shape = (RANKS,) * 4
-    return _Pairs(
+    return Pairs(
         wagers=wagers,
         scale=given.denominator,
         weights=weights.reshape(shape),
@@ -459,7 +372,7 @@ def _edge(
     return edge, freq, by
 
 
-def _pair_by(pairs: _Pairs, axes: tuple[int, ...]) -> dict[str, Fraction]:
+def _pair_by(pairs: Pairs, axes: tuple[int, ...]) -> dict[str, Fraction]:
     sums = _keep(pairs.sums, axes, 1).reshape(2, -1)
     total = int(pairs.weights.sum())
     return {
@@ -636,7 +549,7 @@ def _pair_sorted(
     }
 
 
-def _pair_split(pairs: _Pairs, k: int, masks: IntArray) -> IntArray:
+def _pair_split(pairs: Pairs, k: int, masks: IntArray) -> IntArray:
     k = min(k, 4)
     axes = tuple(range(k))
     tables = _keep(pairs.sums, axes, 1).reshape(2, -1)
