@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from croupier.cards import Card
 from croupier.errors import ProcedureError
 from croupier.events import Event
+from croupier.hands.paigow import HandOutcome
+from croupier.money import Outcome
+
+from .rules import HoldingHand
 
 __all__ = [
     "DeckHeld",
@@ -32,8 +36,8 @@ class ProgressiveCountError(ProcedureError):
 class DeckHeld(Event):
     """The dealer took the deck in one hand, kept for the round."""
 
-    hand: str
-    """``left`` or ``right``."""
+    hand: HoldingHand
+    """The dealer's left or right hand."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,16 +88,16 @@ class HandsCompared(Event):
 
     seat: int
     """The seat."""
-    high: str
-    """``win`` or ``lose``: the high hands."""
-    low: str
-    """``win`` or ``lose``: the low hands."""
+    high: HandOutcome
+    """Win or lose: the high hands."""
+    low: HandOutcome
+    """Win or lose: the low hands."""
     high_copy: bool
     """Whether the high hands were a copy (lost to the dealer)."""
     low_copy: bool
     """Whether the low cards were a copy (lost to the dealer)."""
-    result: str
-    """``win`` (both won), ``lose`` (both lost) or ``push``."""
+    result: Outcome
+    """Win (both won), lose (both lost) or push."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -345,7 +345,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             self.log.emit(
                 DeckHeld,
                 ref=Ref.parse("670a.9(a)(2)"),
-                hand=self.rules.holding_hand.value,
+                hand=self.rules.holding_hand,
             )
         self.log.emit(Announced, ref=refs.no_more_bets, text="no more bets")
         self._place_lammers(refs.lammers)
@@ -651,13 +651,13 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             dealer,
             joker_low_beats_all=self.rules.joker_low_beats_all,
         )
-        result = comparison.result
+        result = Outcome(comparison.result)
         self.log.emit(
             HandsCompared,
             ref=SETTLE_REF,
             seat=seat,
-            high=comparison.high.value,
-            low=comparison.low.value,
+            high=comparison.high,
+            low=comparison.low,
             high_copy=comparison.high_copy,
             low_copy=comparison.low_copy,
             result=result,
@@ -667,7 +667,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             if not amount:
                 continue
             key = WagerKey(seat, wager)
-            if result == "win":
+            if result is Outcome.WIN:
                 commission = commission_on(amount, self.rules.commission)
                 self._settle(
                     key,
@@ -676,7 +676,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                     SETTLE_REF,
                     commission=commission,
                 )
-            elif result == "lose":
+            elif result is Outcome.LOSE:
                 self._settle(key, Outcome.LOSE, -amount, SETTLE_REF)
             else:
                 self._settle(key, Outcome.PUSH, 0, SETTLE_REF)
