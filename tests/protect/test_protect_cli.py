@@ -101,3 +101,16 @@ def test_issue16_cli_depth_table_and_plot(tmp_path: Path) -> None:
     assert "cut card behind" in result.output
     assert "104 cards (75.0 % dealt)" in result.output
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_issue16_1_paigow_report_says_fresh_deck_no_count() -> None:
+    result = runner.invoke(
+        app,
+        ["protect", "six-card-fortune-pai-gow", "--only", "eor,counts"],
+    )
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "Beatable under these rules: none." in text
+    assert "shuffled before every round (670a.9)" in text
+    assert "| fortune_bonus | 8.1854 % |" in text
+    assert "| K | Jk | sum |" in text  # the joker's EoR has its column
