@@ -192,6 +192,27 @@ def test_issue_16_4_tiny_shoe_brute_force_midibaccarat() -> None:
         top = max(brute[w][v] for w in net)
         expected += share[v] * max(Fraction(0), top)
     assert known.first_cards(model, 1).edge == expected
+    # edge sorting card 1: a group's EV is its cards' average; the best
+    # of every split, searched here over the brute-force table
+    best = Fraction(0)
+    for mask in range(1, 1 << 9):
+        edge = Fraction(0)
+        for side in (True, False):
+            group = [v for v in brute["tie"] if bool(mask >> v & 1) == side]
+            if not group:
+                continue
+            weight = sum((share[v] for v in group), Fraction(0))
+            top = max(
+                sum((share[v] * brute[w][v] for v in group), Fraction(0))
+                / weight
+                for w in net
+            )
+            edge += weight * max(Fraction(0), top)
+        if mask == sum(1 << v for v in (6, 8, 9)):
+            sorted_edge = known.edge_sort(model, 1, frozenset({"6", "8", "9"}))
+            assert sorted_edge.edge == edge
+        best = max(best, edge)
+    assert known.best_sort(model, 1)[0].edge == best
 
 
 def test_issue_16_4_tiny_shoe_brute_force_21_baccarat() -> None:
