@@ -1,14 +1,18 @@
 """The registry of games: name to specification (python-chess variants).
 
-Each game module registers a :class:`GameSpec` at import;
-:mod:`croupier.games` imports every game module, so
-``find_game("midibaccarat")`` works once :mod:`croupier.games` is loaded.
+Each game module registers a :class:`GameSpec` at import. The registry
+does not import the games (they import it): the installed distributions
+name their game modules as entry points of the group ``croupier.games``
+(``pyproject.toml``), and the first lookup loads them, so
+``find_game("midibaccarat")`` works without importing
+:mod:`croupier.games` first, and another distribution can add a game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any
 
 from croupier.errors import ScenarioError
@@ -62,6 +66,28 @@ class GameSpec:
 
 _GAMES: dict[str, GameSpec] = {}
 
+ENTRY_POINTS = "croupier.games"
+"""The entry-point group naming the modules that register games."""
+
+_loaded: list[str] = []
+"""The entry points loaded so far (once, at the first lookup)."""
+
+
+def _load_games() -> None:
+    """Import every installed game module (once)."""
+    if _loaded:
+        return
+    found = sorted(entry_points(group=ENTRY_POINTS), key=lambda p: p.name)
+    if not found:
+        msg = (
+            f"no {ENTRY_POINTS!r} entry point is installed: install "
+            "croupier (pip install -e . in a checkout)"
+        )
+        raise ScenarioError(msg)
+    for point in found:
+        point.load()
+        _loaded.append(point.name)
+
 
 def register_game(spec: GameSpec) -> GameSpec:
     """Add a game to the registry (called by each game module)."""
@@ -71,7 +97,7 @@ def register_game(spec: GameSpec) -> GameSpec:
 
 def find_game(name: str) -> GameSpec:
     """The game registered as ``name``; a clear error if unknown."""
-    import croupier.games  # noqa: F401 - registers the games
+    _load_games()
 
     try:
         return _GAMES[name]
@@ -83,6 +109,6 @@ def find_game(name: str) -> GameSpec:
 
 def all_games() -> list[GameSpec]:
     """Every registered game, by name."""
-    import croupier.games  # noqa: F401 - registers the games
+    _load_games()
 
     return [_GAMES[name] for name in sorted(_GAMES)]
