@@ -18,6 +18,7 @@ from croupier.odds.double_back_jack.dealer import (
     dealer_distribution,
     full_composition,
 )
+from croupier.odds.double_back_jack.simulation import UNIT
 from croupier.protect import blackjack
 from croupier.protect._bj_hole import dealer_from, round_values
 
@@ -196,3 +197,22 @@ def test_issue_16_5_hilo_spread_and_sections(
     assert blackjack.sections("double-back-jack", "insurance", rules) == []
     with pytest.raises(ValueError, match="tags"):
         blackjack.hilo(rules, rounds=10, tags={"A": 1})
+
+
+def test_issue_16_5_confidence_interval_from_shoe_totals() -> None:
+    """The count's CI treats each shoe as one batch (its rounds are
+    correlated): the ratio estimator's standard error, against the
+    textbook formula on three shoes written out."""
+    unit = UNIT
+    rounds = np.array([30, 40, 50])
+    flat = np.array([-2, 5, -9]) * unit  # a shoe's flat net, minor units
+    sums = np.zeros(10, dtype=np.int64)
+    sums[4] = 3
+    sums[5] = int((rounds**2).sum())
+    sums[6] = int((flat**2).sum())
+    sums[7] = int((flat * rounds).sum())
+    ratio = flat.sum() / unit / rounds.sum()
+    resid = flat / unit - ratio * rounds
+    expected = np.sqrt((resid**2).sum() / (3 * 2)) / rounds.mean()
+    got = blackjack._ratio_se(sums, 6, 7, float(ratio), int(rounds.sum()))
+    assert got == pytest.approx(float(expected), rel=1e-12)

@@ -11,7 +11,8 @@ round) is seen when the round ends; the burnt card (591.7(c)) is not.
 The true count is the running count per remaining deck (cards left
 behind the current position, 52 to a deck), floored; the bet is
 ``ramp[true count - LOW]`` (clamped to the ramp's ends). One box, one
-player, every round played (no wonging).
+player, every round played (no wonging). Rounds of one shoe are
+correlated, so the per-shoe totals are kept for confidence intervals.
 """
 
 from __future__ import annotations
@@ -47,6 +48,15 @@ def _bucket(running: int, remaining: int) -> int:
 
 
 @jit
+def _shoe_totals(sums: np.ndarray, n: int, f: int, w: int) -> None:
+    sums[5] += n * n
+    sums[6] += f * f
+    sums[7] += f * n
+    sums[8] += w * w
+    sums[9] += w * n
+
+
+@jit
 def count_shoes(
     rng: np.random.Generator,
     rounds: int,
@@ -67,9 +77,13 @@ def count_shoes(
     """Play ``rounds`` rounds with a count; 1 if a shoe ran out, else 0.
 
     ``tags[v]``: the tag of value index ``v`` (1 ace ... 10). ``sums``
-    gets (rounds, total bet, sum of bet times net, sum of its squares,
-    shoes) in minor units of an initial ``unit``; ``by_count[b]`` (per
-    true count bucket) rounds, flat net and flat net squared.
+    gets, in minor units of an initial ``unit``: 0 rounds, 1 total bet,
+    2 sum of bet times net, 3 sum of its squares, 4 shoes; then per shoe
+    (rounds are correlated within a shoe, so confidence intervals come
+    from shoe totals): 5 sum of N^2 (N a shoe's rounds), 6 sum of F^2
+    and 7 sum of F N (F a shoe's flat net), 8 sum of W^2 and 9 sum of
+    W N (W its bet-weighted net). ``by_count[b]`` (per true count
+    bucket): rounds, flat net, flat net squared.
     """
     n = 52 * decks
     shoe = np.empty(n, dtype=np.int8)
@@ -86,6 +100,9 @@ def count_shoes(
     won = 0
     won_sq = 0
     shoes = 1
+    shoe_n = 0
+    shoe_f = 0
+    shoe_w = 0
     for _ in range(rounds):
         b = _bucket(running, n - pos)
         bet = ramp[b]
@@ -102,15 +119,26 @@ def count_shoes(
         by_count[b, 0] += 1
         by_count[b, 1] += net
         by_count[b, 2] += net * net
+        shoe_n += 1
+        shoe_f += net
+        shoe_w += bet * net
         for i in range(pos, new):
             running += tags[shoe[i]]
         if new > cut:  # the cover card came out during this round (d)
+            _shoe_totals(sums, shoe_n, shoe_f, shoe_w)
+            shoe_n = 0
+            shoe_f = 0
+            shoe_w = 0
             shuffle(shoe, rng)
             pos = 1
             running = 0
             shoes += 1
         else:
             pos = new
+    if shoe_n > 0:
+        _shoe_totals(sums, shoe_n, shoe_f, shoe_w)
+    else:
+        shoes -= 1
     sums[0] += rounds
     sums[1] += bets
     sums[2] += won
