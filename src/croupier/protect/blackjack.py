@@ -419,7 +419,8 @@ def _count_section(result: CountResult, deeper: list[CountResult]) -> Section:
             "count per remaining deck, floored, before the round; the "
             f"bet is 1 unit below {result.ramp[0][0]}, then {steps} (a "
             f"1-{max(u for _, u in result.ramp)} spread); every round "
-            "is played.",
+            "is played; 95 % intervals from the shoes' totals (the "
+            "rounds of one shoe are correlated).",
             "",
             "| figure | value |",
             "| --- | --- |",
