@@ -379,10 +379,9 @@ def count_sections(
                     extra.append(
                         Count(count.name, label, count.tags, count.correlation)
                     )
-        depth_runs = _run_depths(
-            game, plan, tuple(sorted(set(behind))), settings, variants, extra
-        )
         own = _behind_default(game)
+        grid = tuple(sorted({*behind, own}))  # the rules' own depth too
+        depth_runs = _run_depths(game, plan, grid, settings, variants, extra)
         own_run = depth_runs.get(own) or next(iter(depth_runs.values()))
         for label, (name, k) in index.items():
             paytable.setdefault(name, {})[label.split("@", 1)[1]] = best_row(
@@ -590,7 +589,7 @@ def perfect_sections(
     )
     behind = settings.behind or (depth_grid(game) if settings.remedies else ())
     depth_rows: dict[int, dict[str, Any]] = {}
-    for depth in sorted(set(behind)):
+    for depth in sorted({*behind, _behind_default(game)}):
         if depth == _behind_default(game):
             depth_rows[depth] = result
             continue
