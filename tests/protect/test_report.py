@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.games.midibaccarat.rules import CommissionFreeRules
-from croupier.protect.report import build_report, to_json, to_markdown
+from croupier.protect.report import build_report, to_markdown
 from croupier.protect.sections import ProtectSettings
 
 SETTINGS = ProtectSettings(shoes=20_000, remedies=False, only=("counts",))
@@ -16,9 +16,8 @@ def _count_finding(rules: CommissionFreeRules) -> dict[str, Any]:
     report = build_report(
         "midibaccarat-commission-free", "dragon7", rules, SETTINGS
     )
-    data = to_json(report)
-    (finding,) = [f for f in data["findings"] if f["method"] == "count"]
-    return finding
+    (finding,) = [f for f in report.findings if f.method == "count"]
+    return finding.to_json()
 
 
 def test_issue16_dragon7_beatable_at_40_to_1() -> None:
