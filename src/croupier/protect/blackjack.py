@@ -394,6 +394,25 @@ def _eor_section(table: BlackjackEoR) -> Section:
     )
 
 
+def _depth_rows(result: CountResult, deeper: list[CountResult]) -> list[str]:
+    if not deeper:
+        return []
+    return [
+        "",
+        "Deeper cover cards (the same count and spread, "
+        f"{deeper[0].rounds:,} rounds each):",
+        "",
+        "| penetration | units won per 100 rounds | SD per 100 | "
+        "win per unit bet |",
+        "| --- | --- | --- | --- |",
+        *[
+            f"| {r.penetration:.0%} | {r.win_per_100:+.3f} | "
+            f"{r.sd_per_100:.2f} | {_pct(r.edge_per_unit_bet)} |"
+            for r in [result, *deeper]
+        ],
+    ]
+
+
 def _count_section(result: CountResult, deeper: list[CountResult]) -> Section:
     steps = ", ".join(f"{u} at {tc}+" for tc, u in result.ramp)
     tags = ", ".join(f"{v}={result.tags[v]:+d}" for v in VALUES)
@@ -436,18 +455,7 @@ def _count_section(result: CountResult, deeper: list[CountResult]) -> Section:
             " |",
             "",
             *rows,
-            "",
-            "Deeper cover cards (the same count and spread, "
-            f"{deeper[0].rounds if deeper else 0:,} rounds each):",
-            "",
-            "| penetration | units won per 100 rounds | SD per 100 | "
-            "win per unit bet |",
-            "| --- | --- | --- | --- |",
-            *[
-                f"| {r.penetration:.0%} | {r.win_per_100:+.3f} | "
-                f"{r.sd_per_100:.2f} | {_pct(r.edge_per_unit_bet)} |"
-                for r in [result, *deeper]
-            ],
+            *_depth_rows(result, deeper),
         ]
     )
     beat = beat or any(r.win_per_100 > 0 for r in deeper)
