@@ -232,6 +232,20 @@ def _mass(r: np.ndarray, n: int, up: int, par: np.ndarray) -> float:
 
 
 @njit(cache=True)
+def _mass_less(
+    r: np.ndarray, n: int, v: int, up: int, par: np.ndarray
+) -> float:
+    """:func:`_mass` of shoe ``r`` less one card ``v``."""
+    if par[Q_PEEK] == 0.0 or n <= 1:
+        return 1.0
+    if up == 1:
+        return float(1.0 - (r[10] - (v == 10)) / (n - 1))
+    if up == 10:
+        return float(1.0 - (r[1] - (v == 1)) / (n - 1))
+    return 1.0
+
+
+@njit(cache=True)
 def _dealer(
     r: np.ndarray,
     n: int,
@@ -392,6 +406,136 @@ def _dealer_at(
 
 
 @njit(cache=True)
+def _pvec(
+    r: np.ndarray,
+    n: int,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    ff: np.ndarray,
+    den: np.ndarray,
+    pvec: np.ndarray,
+) -> None:
+    """``pvec[i] = P(dealer multiset i)`` from shoe ``r`` (``n`` cards)."""
+    jmax = ff.shape[1]
+    for v in range(1, 11):
+        ff[v, 0] = 1.0
+        for j in range(1, jmax):
+            k = r[v] - j + 1
+            ff[v, j] = ff[v, j - 1] * k if k > 0 else 0.0
+    den[0] = 1.0
+    for j in range(1, den.shape[0]):
+        k = n - j + 1
+        den[j] = den[j - 1] * k if k > 0 else 0.0
+    for i in range(d_size.shape[0]):
+        s = d_size[i]
+        if den[s] == 0.0:
+            pvec[i] = 0.0
+            continue
+        p = d_ord[i]
+        for j in range(8):
+            v = d_val[i, j]
+            if v == 0:
+                break
+            p *= ff[v, d_cnt[i, j]]
+            if p == 0.0:
+                break
+        pvec[i] = p / den[s]
+
+
+@njit(cache=True)
+def _stand_pvec(
+    slot: int,
+    r: np.ndarray,
+    n: int,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    d_out: np.ndarray,
+    ff: np.ndarray,
+    den: np.ndarray,
+    pvec: np.ndarray,
+    dd: np.ndarray,
+    c_hdd: np.ndarray,
+    c_hok: np.ndarray,
+    fast: np.ndarray,
+) -> None:
+    """The dealer's law ``dd`` of a hand, through ``pvec``.
+
+    ``pvec`` is kept for the hand's busts (``fast[0] = 2``); ``dd`` is
+    cached at ``slot``.
+    """
+    _pvec(r, n, d_val, d_cnt, d_size, d_ord, ff, den, pvec)
+    fast[0] = 2
+    dd[:] = 0.0
+    for m in range(d_size.shape[0]):
+        dd[d_out[m]] += pvec[m]
+    c_hdd[slot, :] = dd
+    c_hok[slot] = 1
+
+
+@njit(cache=True)
+def _parent_stats(
+    n: int,
+    vmin: int,
+    pvec: np.ndarray,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_out: np.ndarray,
+    xp: np.ndarray,
+    yp: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    z2: np.ndarray,
+) -> None:
+    """Sums over the dealer multisets of a parent hand's shoe.
+
+    Every bust child's laws follow from them (see :func:`_bust`). Over
+    the multisets ``m`` (outcome ``o``) of the shoe (``n`` cards,
+    ``pvec``), with ``a = p / (n - |D|)`` and
+    ``b = a / (n - 1 - |D|)``, ``xp[o] = sum a``, ``yp[o, c] = sum a
+    D_c``, ``x2[o] = sum b``, ``y2[o, c] = sum b D_c`` and ``z2[o, c,
+    v] = sum b D_c D_v``, the last for the bust cards ``v >= vmin``
+    only.
+    """
+    xp[:] = 0.0
+    yp[:, :] = 0.0
+    x2[:] = 0.0
+    y2[:, :] = 0.0
+    z2[:, :, vmin:] = 0.0
+    for m in range(d_size.shape[0]):
+        p = pvec[m]
+        if p == 0.0:
+            continue
+        left = n - d_size[m]
+        if left <= 0:
+            continue
+        o = d_out[m]
+        a = p / left
+        xp[o] += a
+        b = a / (left - 1) if left > 1 else 0.0
+        x2[o] += b
+        for j in range(8):
+            c = d_val[m, j]
+            if c == 0:
+                break
+            dc = d_cnt[m, j]
+            yp[o, c] += a * dc
+            if b == 0.0:
+                continue
+            y2[o, c] += b * dc
+            for jj in range(8):
+                v = d_val[m, jj]
+                if v == 0:
+                    break
+                if v >= vmin:
+                    z2[o, c, v] += b * dc * d_cnt[m, jj]
+
+
+@njit(cache=True)
 def _bust(
     b: int,
     i: int,
@@ -423,11 +567,29 @@ def _bust(
     bust_done: np.ndarray,
     bust_dec: np.ndarray,
     bust_sc: np.ndarray,
+    fast: np.ndarray,
+    pvec: np.ndarray,
+    st_xp: np.ndarray,
+    st_yp: np.ndarray,
+    st_x2: np.ndarray,
+    st_y2: np.ndarray,
+    st_z2: np.ndarray,
 ) -> None:
     """Value bust ``b``: hand ``i`` (shoe left ``r``, ``n`` cards) + ``v``.
 
     ``bust_dec[b]`` is the declined bust, ``bust_sc[b]`` the Second
     Chance taken (both per unit, joint with no dealer Blackjack).
+
+    The Second Chance needs the joint law of (its card, the dealer's
+    cards) from the bust's shoe: ``w0``/``w`` of :func:`_dealer`. Its
+    dealer probabilities are the parent hand's (``pvec``, one product
+    pass per parent hand, shared with its stand: ``fast[0]`` is 2 once
+    ``pvec`` is the parent's, 1 once its sums are made too) rescaled:
+    removing one card ``v`` multiplies ``P(D)`` by ``(R_v - D_v) N /
+    (R_v (N - |D|))``, so every bust child's ``dd``, ``w0`` and ``w``
+    are linear in the parent's sums of :func:`_parent_stats` (one pass
+    over the multisets per parent, not per bust). The law is cached per
+    removed composition across the passes of one up card.
     """
     bust_done[b] = 1
     nb = n - 1
@@ -438,32 +600,62 @@ def _bust(
     want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
     sc = NEG
     dec = -mb
-    if want or (par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0):
-        if extra == 0:
-            slot = -1 - b
+    if extra == 0:
+        slot = -1 - b
+    else:
+        k = h_child[i, extra]
+        slot = h_child[k, v] if k >= 0 else NO_SLOT
+    j = -1 - slot
+    if want:
+        if slot != NO_SLOT and c_bok[j] >= 2:
+            dd[:] = c_bdd[j, :]
+            w0[:] = c_bw0[j, :]
+            w[:, :] = c_bw[j, :, :]
         else:
-            k = h_child[i, extra]
-            slot = h_child[k, v] if k >= 0 else NO_SLOT
+            if fast[0] != 1:
+                if fast[0] == 0:
+                    _pvec(r, n, d_val, d_cnt, d_size, d_ord, ff, den, pvec)
+                _parent_stats(
+                    n, max(1, 22 - hard), pvec, d_val, d_cnt, d_size,
+                    d_out, st_xp, st_yp, st_x2, st_y2, st_z2,
+                )  # fmt: skip
+                fast[0] = 1
+            # removing the bust card v rescales P(D) by
+            # (R_v - D_v) n / (R_v (n - |D|))
+            rv = r[v]
+            k = n / rv
+            for o in range(8):
+                dd[o] = k * (rv * st_xp[o] - st_yp[o, v])
+                w0[o] = k * (rv * st_x2[o] - st_y2[o, v])
+                for c in range(1, 11):
+                    w[o, c] = k * (rv * st_y2[o, c] - st_z2[o, c, v])
+            if slot != NO_SLOT:
+                c_bdd[j, :] = dd
+                c_bw0[j, :] = w0
+                c_bw[j, :, :] = w
+                c_bok[j] = 2
+        if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
+            dec = -(mb - dd[5])
+        if nb > 0:
+            hb = hard + v
+            sc = 0.0
+            for o in range(7):
+                if w0[o] == 0.0:
+                    continue
+                a_o = 0.0
+                corr = 0.0
+                for c in range(1, 11):
+                    g = _sc_pay(hb - c, o, par)
+                    a_o += rb[c] * g
+                    corr += w[o, c] * g
+                sc += w0[o] * a_o - corr
+    elif par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
         _dealer_at(
-            slot, want, rb, nb, d_val, d_cnt, d_size, d_ord,
+            slot, False, rb, nb, d_val, d_cnt, d_size, d_ord,
             d_out, ff, den, dd, w0, w, c_hdd, c_hok, c_bdd,
             c_bw0, c_bw, c_bok,
         )  # fmt: skip
-        if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
-            dec = -(mb - dd[5])
-    if want and nb > 0:
-        hb = hard + v
-        sc = 0.0
-        for o in range(7):
-            if w0[o] == 0.0:
-                continue
-            a_o = 0.0
-            corr = 0.0
-            for c in range(1, 11):
-                g = _sc_pay(hb - c, o, par)
-                a_o += rb[c] * g
-                corr += w[o, c] * g
-            sc += w0[o] * a_o - corr
+        dec = -(mb - dd[5])
     bust_dec[b] = dec
     bust_sc[b] = sc
 
@@ -556,6 +748,17 @@ def hand_pass(
     w = np.zeros((8, 11))
     r = np.zeros(11, dtype=np.int64)
     rb = np.zeros(11, dtype=np.int64)
+    want_sc = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
+    plain_bust = not want_sc and not (
+        par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0
+    )
+    fast = np.zeros(1, dtype=np.int64)
+    pvec = np.zeros(d_size.shape[0])
+    st_xp = np.zeros(8)
+    st_yp = np.zeros((8, 11))
+    st_x2 = np.zeros(8)
+    st_y2 = np.zeros((8, 11))
+    st_z2 = np.zeros((8, 11, 11))
     bust_done[:] = 0
     nh = h_cnt.shape[0]
     nk = td_hit.shape[0]
@@ -568,7 +771,7 @@ def hand_pass(
             shoe, up, par, h_cnt, h_hard, h_child, d_val, d_cnt, d_size,
             d_ord, d_out, ff, den, dd, w0, w, r, rb, c_hdd, c_hok, c_bdd,
             c_bw0, c_bw, c_bok, bust_done, bust_dec, bust_sc, td_bkey,
-            td_bw, td_sc,
+            td_bw, td_sc, fast, pvec, st_xp, st_yp, st_x2, st_y2, st_z2,
         )  # fmt: skip
     lev_start = 0
     lev_hard = h_hard[0] if nh > 0 else 0
@@ -612,12 +815,21 @@ def hand_pass(
         for v in range(1, 11):
             ncards += h_cnt[i, v]
         s = NEG
+        fast[0] = 0
         if not (follow and f_hit[i] == 1 and ncards >= 4 and t < 21):
             slot = i if extra == 0 else h_child[i, extra]
-            _dealer_at(
-                slot, False, r, n, d_val, d_cnt, d_size, d_ord, d_out, ff,
-                den, dd, w0, w, c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok,
-            )  # fmt: skip
+            if slot >= 0 and c_hok[slot] == 0 and want_sc:
+                # one product pass serves the stand and the busts
+                _stand_pvec(
+                    slot, r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den,
+                    pvec, dd, c_hdd, c_hok, fast,
+                )  # fmt: skip
+            else:
+                _dealer_at(
+                    slot, False, r, n, d_val, d_cnt, d_size, d_ord, d_out,
+                    ff, den, dd, w0, w, c_hdd, c_hok, c_bdd, c_bw0, c_bw,
+                    c_bok,
+                )  # fmt: skip
             s = 0.0
             for o in range(8):
                 if dd[o] != 0.0 and (o < 7 or par[Q_BJ_LOSES] > 0):
@@ -640,12 +852,19 @@ def hand_pass(
                 e_dbl += pv * stand[j]
                 continue
             b = -1 - j
-            if bust_done[b] == 0:
+            if bust_done[b] == 0 and plain_bust:
+                # no Second Chance, a bust collected at once: lost
+                # unless the dealer has a Blackjack (the card reader)
+                bust_done[b] = 1
+                bust_sc[b] = NEG
+                bust_dec[b] = -_mass_less(r, n, v, up, par)
+            elif bust_done[b] == 0:
                 _bust(
                     b, i, v, r, n, hard, extra, up, par, h_child, d_val,
                     d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
                     c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
-                    bust_dec, bust_sc,
+                    bust_dec, bust_sc, fast, pvec, st_xp, st_yp, st_x2,
+                    st_y2, st_z2,
                 )  # fmt: skip
             dec = bust_dec[b]
             sc = bust_sc[b]
@@ -738,6 +957,13 @@ def _td_busts(
     td_bkey: np.ndarray,
     td_bw: np.ndarray,
     td_sc: np.ndarray,
+    fast: np.ndarray,
+    pvec: np.ndarray,
+    st_xp: np.ndarray,
+    st_yp: np.ndarray,
+    st_x2: np.ndarray,
+    st_y2: np.ndarray,
+    st_z2: np.ndarray,
 ) -> None:
     """Value every bust of a plain hand, then decide each bust point."""
     for i in range(h_cnt.shape[0]):
@@ -754,6 +980,7 @@ def _td_busts(
         t = hard + 10 if (h_cnt[i, 1] > 0 and hard + 10 <= 21) else hard
         if t == 21:
             continue
+        fast[0] = 0
         for v in range(1, 11):
             j = h_child[i, v]
             if j >= 0 or r[v] == 0:
@@ -764,7 +991,8 @@ def _td_busts(
                     b, i, v, r, n, hard, 0, up, par, h_child, d_val,
                     d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
                     c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
-                    bust_dec, bust_sc,
+                    bust_dec, bust_sc, fast, pvec, st_xp, st_yp, st_x2,
+                    st_y2, st_z2,
                 )  # fmt: skip
     nk = td_sc.shape[0]
     s_sc = np.zeros(nk)
