@@ -110,6 +110,8 @@ refused = {
         "simulate": ["simulate", "midibaccarat", "--rounds", "1000"],
         "analyze": ["analyze", "six-card-fortune-pai-gow"],
         "verify": ["verify", "-"],
+        "history": ["history", "export"],
+        "token": ["token", "rotate", "--out", "never-written"],
     }.items()
 }
 loaded = sorted(
@@ -153,6 +155,8 @@ def test_issue_18_7_core_runs_without_any_extra() -> None:
         "simulate": "sim",
         "analyze": "sim",
         "verify": "history",
+        "history": "server",
+        "token": "server",
     }
     for name, extra in needs.items():
         status, text = out["refused"][name]
