@@ -44,7 +44,10 @@ per request as the server and, sharing the two cores, halves what is
 measured. Prints rounds/s over all tables, p50/p99 latency per action
 (as the player sees it: send to last byte), and the ledger check
 (balances + money on the layouts = deposits + the players' settled
-nets; every balance = its transactions).
+nets; every balance = its transactions). It also prints the server
+process's CPU time per round, which other jobs on the machine sway far
+less than rounds/s: compare trees by it, alternating runs in one session
+(``PYTHONPATH=<other tree>/src`` serves another tree).
 
     .venv/bin/python bench/bench_server_load.py [--seconds 20] [--tables 8]
 
