@@ -109,6 +109,11 @@ class StrategyChart:
             ("later decisions, soft total, exact TD", self.soft),
         ]
 
+    def _td_text(self) -> str:
+        if self.td_house_edge is None:
+            return ""
+        return f" · TD {100 * self.td_house_edge:.4f} % (exact)"
+
     def _cell(self, title: str, label: str, up: str, margins: bool) -> str:
         letter = self._by_title(title)[label][up]
         if not margins:
@@ -137,7 +142,9 @@ class StrategyChart:
         table = Table(
             title=(
                 "Double Back Jack strategy · house edge "
-                f"{100 * self.house_edge:.4f} % ({self.strategy}, exact)\n"
+                f"{100 * self.house_edge:.4f} % ({self.strategy}, exact)"
+                + self._td_text()
+                + "\n"
                 + self.subtitle()
                 + (
                     "\ncells: action, margin over the second best (points)"
@@ -233,7 +240,7 @@ class StrategyChart:
         )  # fmt: skip
         fig.suptitle(
             f"Double Back Jack · house edge {100 * self.house_edge:.4f} % "
-            f"({self.strategy}, exact)\n{self.subtitle()}"
+            f"({self.strategy}, exact){self._td_text()}\n{self.subtitle()}"
             + ("\ncells: action and margin over the second best (points)"
                if margins else ""),
             fontsize=7,
