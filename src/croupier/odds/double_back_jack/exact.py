@@ -518,6 +518,9 @@ def _parent_stats(
         xp[o] += a
         b = a / (left - 1) if left > 1 else 0.0
         x2[o] += b
+        last = 7
+        while last > 0 and d_val[m, last] == 0:
+            last -= 1
         for j in range(8):
             c = d_val[m, j]
             if c == 0:
@@ -527,12 +530,12 @@ def _parent_stats(
             if b == 0.0:
                 continue
             y2[o, c] += b * dc
-            for jj in range(8):
+            # values are sorted: the bust cards v >= vmin come last
+            for jj in range(last, -1, -1):
                 v = d_val[m, jj]
-                if v == 0:
+                if v < vmin:
                     break
-                if v >= vmin:
-                    z2[o, c, v] += b * dc * d_cnt[m, jj]
+                z2[o, c, v] += b * dc * d_cnt[m, jj]
 
 
 @njit(cache=True)
