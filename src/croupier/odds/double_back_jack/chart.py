@@ -80,6 +80,8 @@ class StrategyChart:
     """The strategy the house edge is exact for."""
     td_house_edge: float | None = None
     """Exact edge of the TD strategy the later sections come from."""
+    td_summary: dict[str, Any] = field(default_factory=dict)
+    """TD against CDZ-: strategy, method, both edges, difference."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form."""
@@ -95,6 +97,7 @@ class StrategyChart:
             "strategy": self.strategy,
             "later_sections_strategy": "TD",
             "td_house_edge": self.td_house_edge,
+            "total_dependent": self.td_summary,
             "margins_points": self.margins,
         }
 
@@ -289,6 +292,7 @@ def strategy_chart(rules: DoubleBackJackRules) -> StrategyChart:
 
     td = solve_td(CARules.from_game(rules))
     chart.td_house_edge = td.edge
+    chart.td_summary = {k: v for k, v in td.to_dict().items() if k != "chart"}
     sc_title, hard_title, soft_title = (t for t, _ in chart._sections()[1:])
     for total in range(22, 31):
         chart.second_chance[str(total)] = {
