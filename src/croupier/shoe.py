@@ -259,10 +259,13 @@ class Shoe:
         seen.pop(CoverCard.code, None)
         complement = self.complement
         codes = map(_code, complement)
-        owed = Counter(dict(zip(codes, complement.values(), strict=True)))
+        plain = dict(zip(codes, complement.values(), strict=True))
         # the plain dict test first (Counter's own ``==`` is Python code);
         # counted items are never zero, so it fails only on a zero owed
-        if dict.__eq__(seen, owed) or seen == owed:
+        if dict.__eq__(seen, plain):
+            return
+        owed = Counter(plain)
+        if seen == owed:
             return
         missing = owed - seen
         extra = seen - owed
