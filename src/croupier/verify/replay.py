@@ -173,10 +173,7 @@ def _within(
 ) -> bool:
     """Whether no token (of ``tokens``, or any) outnumbers the complement."""
     names = counts if tokens is None else tokens
-    return all(
-        counts[t] <= complement.get(t, 0) or t == "CC"
-        for t in names
-    )
+    return all(counts[t] <= complement.get(t, 0) or t == "CC" for t in names)
 
 
 @dataclass(slots=True)
