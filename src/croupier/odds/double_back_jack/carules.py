@@ -9,9 +9,11 @@ engine keeps :class:`~croupier.games.double_back_jack.rules.
 DoubleBackJackRules`: options such as ``second_chance=false`` or
 ``hole_card=enhc_all`` describe other games, which the engine does not
 deal, so they are not added to the game's rules class (where they would
-have to be honoured or refused). :meth:`CARules.from_game` derives the
-analyzer's rules from a Rules Submission; every default is the Double
-Back Jack default (D1-D8).
+have to be honoured or refused). The options the two share are declared
+once, by the game: each is the game's own field (default, provenance,
+decision, subsection, doc; :func:`_game_option`), and
+:meth:`CARules.from_game` copies them from a Rules Submission; every
+default is the Double Back Jack default (D1-D8).
 
 >>> CARules().second_chance, CARules().surrender
 (True, <Surrender.LATE: 'late'>)
@@ -22,7 +24,7 @@ Back Jack default (D1-D8).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum, unique
 from fractions import Fraction
 from typing import Any
@@ -33,6 +35,25 @@ from croupier.money import Odds
 from croupier.rules import GameRules, Provenance, option
 
 __all__ = ["CARules", "DoubleOn", "HoleCard", "Surrender"]
+
+_GAME_FIELDS = {f.name: f for f in fields(DoubleBackJackRules)}
+_SHARED: set[str] = set()
+"""The options declared once, by the game (:func:`_game_option`)."""
+
+
+def _game_option(name: str, **changes: Any) -> Any:
+    """The game's own declaration of option ``name`` (one source).
+
+    Default, provenance, decision, subsection, bounds and doc are those
+    of :class:`DoubleBackJackRules`; ``changes`` overrides metadata
+    where the analyzer allows more (``max_split_hands`` up to 4).
+    """
+    game = _GAME_FIELDS[name]
+    _SHARED.add(name)
+    metadata = {**game.metadata, **changes}
+    if game.default is not MISSING:
+        return field(default=game.default, metadata=metadata)
+    return field(default_factory=game.default_factory, metadata=metadata)
 
 
 @unique
@@ -75,29 +96,9 @@ class HoleCard(StrEnum):
 class CARules(GameRules):
     """Options of the exact analyzer (Double Back Jack defaults)."""
 
-    decks: int = option(
-        6,
-        provenance=Provenance.ASSUMED,
-        decision="D8",
-        ref="673a.3(a)",
-        minimum=1,
-        maximum=8,
-        doc="Decks in the shoe (a given composition overrides it).",
-    )
-    blackjack_payout: Odds = option(
-        Odds(3, 2),
-        provenance=Provenance.ASSUMED,
-        decision="D4",
-        ref="591.7(f)",
-        doc="Odds paid on a player Blackjack.",
-    )
-    win_payout: Odds = option(
-        Odds(1, 1),
-        provenance=Provenance.ASSUMED,
-        decision="D4",
-        ref="591.7(s)(1)(ii)",
-        doc="Odds paid on a hand that beats the dealer.",
-    )
+    decks: int = _game_option("decks")
+    blackjack_payout: Odds = _game_option("blackjack_payout")
+    win_payout: Odds = _game_option("win_payout")
     twenty_one_paid_at_once: bool = option(
         True,
         provenance=Provenance.REG,
@@ -106,13 +107,7 @@ class CARules(GameRules):
         doc="A 21 (not a Blackjack, not a Second Chance) is paid at once; "
         "false: it stands like any total (ordinary blackjack).",
     )
-    twenty_one_payout: Odds = option(
-        Odds(1, 1),
-        provenance=Provenance.ASSUMED,
-        decision="D4",
-        ref="591.7(m)",
-        doc="Odds of the 21 paid at once.",
-    )
+    twenty_one_payout: Odds = _game_option("twenty_one_payout")
     blackjack_paid_before_peek: bool = option(
         True,
         provenance=Provenance.REG,
@@ -138,64 +133,14 @@ class CARules(GameRules):
         ref="591.7(l)",
         doc="A busted hand may buy a Second Chance (card subtracted).",
     )
-    second_chance_21_payout: Odds = option(
-        Odds(1, 1),
-        provenance=Provenance.ASSUMED,
-        decision="D3",
-        ref="591.7(l)(2)",
-        doc="Odds on a Second Chance Wager whose hand lands on 21.",
-    )
-    second_chance_win_payout: Odds = option(
-        Odds(1, 1),
-        provenance=Provenance.ASSUMED,
-        decision="D3",
-        ref="591.7(s)(1)(i)",
-        doc="Odds on a Second Chance Wager whose hand beats the dealer.",
-    )
-    second_chance_on_doubled: bool = option(
-        True,
-        provenance=Provenance.INFER,
-        decision="D2",
-        ref="591.7(l)",
-        doc="A busted doubled hand is offered a Second Chance.",
-    )
-    second_chance_on_split: bool = option(
-        True,
-        provenance=Provenance.INFER,
-        decision="D2",
-        ref="591.7(l)",
-        doc="A busted split hand is offered a Second Chance.",
-    )
-    collect_busts_at_once: bool = option(
-        True,
-        provenance=Provenance.ASSUMED,
-        decision="D1",
-        ref="591.7(l)",
-        doc="A declined bust is collected at once (never pushed by 22).",
-    )
-    insurance: bool = option(
-        True,
-        provenance=Provenance.REG,
-        decision="D5",
-        ref="591.7(g)",
-        doc="Insurance is offered on an ace up card.",
-    )
-    insurance_payout: Odds = option(
-        Odds(2, 1),
-        provenance=Provenance.ASSUMED,
-        decision="D5",
-        ref="673a.8",
-        doc="Odds paid on insurance.",
-    )
-    insurance_max: Fraction = option(
-        Fraction(1, 2),
-        provenance=Provenance.ASSUMED,
-        decision="D5",
-        ref="673a.8",
-        minimum=Fraction(0),
-        maximum=Fraction(1),
-        doc="Insurance placed when it pays, as a share of the wager.",
-    )
+    second_chance_21_payout: Odds = _game_option("second_chance_21_payout")
+    second_chance_win_payout: Odds = _game_option("second_chance_win_payout")
+    second_chance_on_doubled: bool = _game_option("second_chance_on_doubled")
+    second_chance_on_split: bool = _game_option("second_chance_on_split")
+    collect_busts_at_once: bool = _game_option("collect_busts_at_once")
+    insurance: bool = _game_option("insurance")
+    insurance_payout: Odds = _game_option("insurance_payout")
+    insurance_max: Fraction = _game_option("insurance_max")
     surrender: Surrender = option(
         Surrender.LATE,
         provenance=Provenance.ASSUMED,
@@ -204,15 +149,7 @@ class CARules(GameRules):
         choices=[s.value for s in Surrender],
         doc="none, late (after the card reader) or early (before it).",
     )
-    surrender_refund: Fraction = option(
-        Fraction(1, 2),
-        provenance=Provenance.ASSUMED,
-        decision="D6",
-        ref="673a.9",
-        minimum=Fraction(0),
-        maximum=Fraction(1),
-        doc="Share of the wager returned on surrender.",
-    )
+    surrender_refund: Fraction = _game_option("surrender_refund")
     double_on: DoubleOn = option(
         DoubleOn.ANY,
         provenance=Provenance.REG,
@@ -221,22 +158,12 @@ class CARules(GameRules):
         choices=[d.value for d in DoubleOn],
         doc="any two cards, 9-11 or 10-11 (soft totals count high).",
     )
-    double_after_split: bool = option(
-        True,
-        provenance=Provenance.REG,
-        decision="D7",
-        ref="673a.10(c)",
-        doc="Doubling on the first two cards of a split hand.",
-    )
-    max_split_hands: int = option(
-        2,
-        provenance=Provenance.REG,
-        decision="D7",
-        ref="673a.11(a)",
-        minimum=1,
+    double_after_split: bool = _game_option("double_after_split")
+    max_split_hands: int = _game_option(
+        "max_split_hands",
         maximum=4,
-        doc="Hands a box may hold after splitting (1 = no split; above 2 "
-        "= resplits, per hand in croupier ev only).",
+        doc="Hands a box may hold after splitting (1 = no split; above "
+        "2 = resplits, per hand in croupier ev only).",
     )
     resplit_aces: bool = option(
         False,
@@ -300,23 +227,14 @@ class CARules(GameRules):
         penetration) do not change one box's expectation and are left
         out; ``double_for_less`` is never better than a full double.
         """
+        shared = {
+            name: getattr(rules, name)
+            for name in _GAME_FIELDS
+            if name in _SHARED
+        }
         return cls(
-            decks=rules.decks,
-            blackjack_payout=rules.blackjack_payout,
-            win_payout=rules.win_payout,
-            twenty_one_payout=rules.twenty_one_payout,
-            second_chance_21_payout=rules.second_chance_21_payout,
-            second_chance_win_payout=rules.second_chance_win_payout,
-            second_chance_on_doubled=rules.second_chance_on_doubled,
-            second_chance_on_split=rules.second_chance_on_split,
-            collect_busts_at_once=rules.collect_busts_at_once,
-            insurance=rules.insurance,
-            insurance_payout=rules.insurance_payout,
-            insurance_max=rules.insurance_max,
+            **shared,
             surrender=Surrender.LATE if rules.surrender else Surrender.NONE,
-            surrender_refund=rules.surrender_refund,
-            double_after_split=rules.double_after_split,
-            max_split_hands=rules.max_split_hands,
             split_aces_one_card=not rules.split_aces_may_draw,
         )
 
