@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from croupier.money import Odds
 from croupier.odds.double_back_jack.carules import CARules, Surrender
 from croupier.odds.double_back_jack.td import TDUp, solve_td
 
@@ -321,6 +322,18 @@ RULES: dict[str, Callable[[], CARules]] = {
     "double_back_jack": lambda: CARules(),
     "dbj_no_split": lambda: CARules(
         max_split_hands=1, collect_busts_at_once=False
+    ),
+    "dbj_h17_early_insurance_3_1": lambda: CARules(
+        dealer_hits_soft_17=True,
+        surrender=Surrender.EARLY,
+        insurance_payout=Odds(3, 1),
+    ),
+    "ordinary_10_11_no_das_insured": lambda: CARules.ordinary(
+        double_on="10-11",
+        double_after_split=False,
+        blackjack_paid_before_peek=True,
+        insurance=True,
+        insurance_max=1,
     ),
 }
 
