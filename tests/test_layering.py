@@ -26,6 +26,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 LAYERS: tuple[tuple[str, ...], ...] = (
     # the foundations: citations, errors, randomness, cards, money
     ("croupier.regs", "croupier.errors", "croupier.rng", "croupier.jit"),
+    ("croupier.jsontypes",),
     ("croupier.cards", "croupier.money", "croupier.extras"),
     # the engine's pieces
     ("croupier.shoe", "croupier.events", "croupier.rules"),
