@@ -33,9 +33,10 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from croupier.odds.baccarat.shoe import random_block
 from croupier.protect import _kernels as pk
@@ -52,6 +53,7 @@ __all__ = [
     "BLOCK",
     "Count",
     "CountRun",
+    "TriggerRow",
     "best_tags",
     "betting_correlation",
     "parse_tags",
@@ -128,7 +130,7 @@ def parse_tags(text: str) -> dict[str, int]:
     return tags
 
 
-def tag_codes(tags: dict[str, int]) -> np.ndarray[Any, np.dtype[np.int64]]:
+def tag_codes(tags: dict[str, int]) -> npt.NDArray[np.int64]:
     """The tag of each of the 52 card codes."""
     return np.array(
         [tags[RANKS[code // 4]] for code in range(52)], dtype=np.int64
@@ -173,7 +175,7 @@ def best_tags(table: EorTable, level: int) -> Count:
     depth = sum(weights) * level * level + 1
     dot = np.full((width, depth), -np.inf)
     dot[span, 0] = 0.0
-    choices: list[np.ndarray[Any, np.dtype[np.int8]]] = []
+    choices: list[npt.NDArray[np.int8]] = []
     order = sorted(range(-level, level + 1), key=lambda v: (abs(v), -v))
     for w, e in zip(weights, eors, strict=True):
         new = np.full_like(dot, -np.inf)
@@ -211,6 +213,33 @@ def best_tags(table: EorTable, level: int) -> Count:
     )
 
 
+_Ints = npt.NDArray[np.int64]
+"""An array of the kernel's integer sums (or of the codes it reads)."""
+
+
+def _no_ints() -> _Ints:
+    return np.zeros(0, dtype=np.int64)
+
+
+class TriggerRow(TypedDict):
+    """Jacobson's figures of one count betting at one trigger."""
+
+    trigger: int
+    bet_frequency: float
+    bets: int
+    edge_when_betting: float
+    edge_ci95: float
+    units_per_100_hands: float
+    units_per_100_hands_ci95: float
+    units_per_shoe: float
+    units_per_shoe_ci95: float
+    sd_per_hand: float
+    sd_per_100_hands: float
+    sd_per_shoe: float
+    di: float
+    hands_per_shoe: float
+
+
 @dataclass
 class CountRun:
     """The integer sums of a count simulation (all triggers at once)."""
@@ -221,21 +250,17 @@ class CountRun:
     """The counts simulated side by side."""
     shoes: int = 0
     """Shoes played."""
-    hands: np.ndarray[Any, Any] = field(default_factory=lambda: np.zeros(0))
+    hands: _Ints = field(default_factory=lambda: _no_ints())
     """``[count, bucket]`` coups observed."""
-    sums: np.ndarray[Any, Any] = field(default_factory=lambda: np.zeros(0))
+    sums: _Ints = field(default_factory=lambda: _no_ints())
     """``[count, bucket]`` sum of the nets (stake units)."""
-    squares: np.ndarray[Any, Any] = field(default_factory=lambda: np.zeros(0))
+    squares: _Ints = field(default_factory=lambda: _no_ints())
     """``[count, bucket]`` sum of the squared nets."""
-    shoe_sums: np.ndarray[Any, Any] = field(
-        default_factory=lambda: np.zeros(0)
-    )
+    shoe_sums: _Ints = field(default_factory=lambda: _no_ints())
     """``[count, trigger bucket]`` sum over shoes of the shoe's win."""
-    shoe_squares: np.ndarray[Any, Any] = field(
-        default_factory=lambda: np.zeros(0)
-    )
+    shoe_squares: _Ints = field(default_factory=lambda: _no_ints())
     """``[count, trigger bucket]`` sum over shoes of its square."""
-    record: np.ndarray[Any, Any] = field(default_factory=lambda: np.zeros(0))
+    record: _Ints = field(default_factory=lambda: _no_ints())
     """Rows recorded for count 0: 52 unseen counts and the net."""
     seed: int = 1
     """The seed of ``SeedSequence(seed, spawn_key=(chunk,))``."""
@@ -243,9 +268,27 @@ class CountRun:
     """Wall time of the simulation."""
 
 
-def _chunk(
-    args: tuple[Any, ...],
-) -> tuple[int, list[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
+_Task = tuple[
+    int,
+    int,
+    int,
+    _Ints,
+    _Ints,
+    _Ints,
+    _Ints,
+    _Ints,
+    int,
+    int,
+    tuple[int],
+    int,
+    int,
+]
+"""A chunk's arguments: game code, decks, cover, tags, start counts,
+wager of each count, wager kinds, nets, shoes, seed, spawn key, rows to
+record and the bucket they are recorded from."""
+
+
+def _chunk(args: _Task) -> tuple[int, list[_Ints], _Ints]:
     """One chunk of shoes (a picklable task for the process pool)."""
     (
         code,
@@ -342,7 +385,7 @@ def simulate_counts(
     kinds = np.array([w.kind for w in models], dtype=np.int64)
     nets = np.array([w.nets for w in models], dtype=np.int64)
     started = time.perf_counter()
-    tasks = []
+    tasks: list[_Task] = []
     for i, first in enumerate(range(0, shoes, CHUNK_SHOES)):
         size = min(CHUNK_SHOES, shoes - first)
         tasks.append(
@@ -386,7 +429,7 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def trigger_row(run: CountRun, k: int, trigger: int) -> dict[str, Any]:
+def trigger_row(run: CountRun, k: int, trigger: int) -> TriggerRow:
     """Jacobson's figures of count ``k`` betting at true count >= trigger."""
     unit = run.game.unit
     b = min(max(trigger - pk.LOW, 0), pk.BUCKETS - 1)
@@ -429,13 +472,13 @@ def trigger_row(run: CountRun, k: int, trigger: int) -> dict[str, Any]:
 
 def trigger_rows(
     run: CountRun, k: int, low: int = 0, high: int = 20
-) -> list[dict[str, Any]]:
+) -> list[TriggerRow]:
     """The figures at every trigger ``low..high`` with at least 30 bets."""
     rows = [trigger_row(run, k, t) for t in range(low, high + 1)]
     return [r for r in rows if r["bets"] >= 30]
 
 
-def best_row(run: CountRun, k: int) -> dict[str, Any] | None:
+def best_row(run: CountRun, k: int) -> TriggerRow | None:
     """The trigger with the most units per 100 hands (None: no bets)."""
     rows = trigger_rows(run, k, -10, 25)
     if not rows:

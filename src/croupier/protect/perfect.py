@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from croupier.odds.baccarat.shoe import random_block
 from croupier.protect import _kernels as pk
@@ -33,13 +34,37 @@ from croupier.protect.model import (
     tables,
 )
 
-__all__ = ["CHUNK_SHOES", "perfect_play"]
+__all__ = ["CHUNK_SHOES", "PerfectRow", "perfect_play"]
 
 CHUNK_SHOES = 5_000
 """Shoes per chunk (each its own ``SeedSequence`` spawn key)."""
 
 
-def _chunk(args: tuple[Any, ...]) -> np.ndarray[Any, Any]:
+class PerfectRow(TypedDict):
+    """The perfect-play figures of one pair wager (per wager, one hand)."""
+
+    wager: str
+    shoes: int
+    seed: int
+    seconds: float
+    coups_per_shoe: float
+    bet_frequency: float
+    bets_per_shoe: float
+    gain_per_shoe: float
+    gain_per_shoe_ci95: float
+    edge_when_betting: float
+    units_per_100_hands: float
+    realized_per_shoe: float
+    realized_per_shoe_ci95: float
+    mean_ev_every_coup: float
+
+
+_Task = tuple[int, int, int, npt.NDArray[np.int64], int, int, int, tuple[int]]
+"""A chunk's arguments: game code, decks, cover, nets, unit, shoes, seed
+and spawn key."""
+
+
+def _chunk(args: _Task) -> npt.NDArray[np.float64]:
     code, decks, cover, pays, unit, shoes, seed, key = args
     gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
     codes = np.repeat(np.arange(52, dtype=np.int64), decks)
@@ -71,7 +96,7 @@ def perfect_play(
     *,
     seed: int = 1,
     workers: int = 1,
-) -> dict[str, Any]:
+) -> PerfectRow:
     """The perfect-play figures of a pair wager over ``shoes`` shoes."""
     model = game.wager(wager)
     if not model.pair:
@@ -82,7 +107,7 @@ def perfect_play(
         raise ProtectError(msg)
     width = 4 if game.code == BACCARAT else 64
     pays = np.array(model.nets[:width], dtype=np.int64)
-    tasks = [
+    tasks: list[_Task] = [
         (
             game.code,
             game.decks,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from croupier.errors import CroupierError
 from croupier.games.baccarat21 import Baccarat21Rules
@@ -27,6 +27,7 @@ from croupier.protect.base import Finding, Section
 from croupier.protect.counts import (
     Count,
     CountRun,
+    TriggerRow,
     best_row,
     best_tags,
     betting_correlation,
@@ -39,7 +40,7 @@ from croupier.protect.model import (
     WagerModel,
     game_model,
 )
-from croupier.protect.perfect import perfect_play
+from croupier.protect.perfect import PerfectRow, perfect_play
 from croupier.rules import GameRules
 
 __all__ = [
@@ -177,7 +178,24 @@ def _plan(
     return plan
 
 
-def _row_cells(row: dict[str, Any]) -> str:
+class _CountEntry(TypedDict):
+    """One count of a wager in the section's data."""
+
+    name: str
+    tags: dict[str, int]
+    betting_correlation: float
+    best: TriggerRow | None
+    triggers: list[TriggerRow]
+
+
+class _WagerCounts(TypedDict):
+    """The counts of one wager (none, and why, when no count works)."""
+
+    counts: list[_CountEntry]
+    why: NotRequired[str]
+
+
+def _row_cells(row: TriggerRow) -> str:
     return (
         f"{row['trigger']:+d} | {100 * row['bet_frequency']:.2f} % | "
         f"{_pct(row['edge_when_betting'])} | "
@@ -250,7 +268,7 @@ def _plot(
     plt.close(fig)
 
 
-def _wins(row: dict[str, Any] | None) -> bool:
+def _wins(row: TriggerRow | None) -> bool:
     """Whether a count's best trigger wins, its 95 % interval above 0."""
     if row is None:
         return False
@@ -264,7 +282,7 @@ def _remedy(
     wager: str,
     k: int,
     runs: dict[int, CountRun],
-    paytable: dict[str, dict[str, Any] | None],
+    paytable: dict[str, TriggerRow | None],
 ) -> str:
     parts: list[str] = []
     for depth in sorted(runs):
@@ -313,13 +331,14 @@ def count_sections(
         seed=settings.seed,
         workers=settings.workers,
     )
-    data: dict[str, Any] = {
+    wagers: dict[str, _WagerCounts] = {}
+    data: dict[str, object] = {
         "conventions": _CONVENTIONS,
         "shoes": run.shoes,
         "seed": settings.seed,
         "seconds": run.seconds,
         "cut_card_behind": _behind_default(game),
-        "wagers": {},
+        "wagers": wagers,
     }
     lines = [_CONVENTIONS, ""]
     lines += [
@@ -333,10 +352,10 @@ def count_sections(
         "| --- " * 11 + "|",
     ]
     findings: list[Finding] = []
-    best_by_wager: dict[str, tuple[int, dict[str, Any] | None]] = {}
+    best_by_wager: dict[str, tuple[int, TriggerRow | None]] = {}
     for k, count in enumerate(plan.counts):
         row = best_row(run, k)
-        entry = data["wagers"].setdefault(count.wager, {"counts": []})
+        entry = wagers.setdefault(count.wager, {"counts": []})
         entry["counts"].append(
             {
                 "name": count.name,
@@ -355,7 +374,7 @@ def count_sections(
             best_by_wager[count.wager] = (k, row)
     for name in plan.tables:
         if name not in plan.best:
-            data["wagers"][name] = {
+            wagers[name] = {
                 "counts": [],
                 "why": "every card has the same EoR: no count",
             }
@@ -364,7 +383,7 @@ def count_sections(
         depth_grid(game) if settings.remedies and beatable else ()
     )
     depth_runs: dict[int, CountRun] = {}
-    paytable: dict[str, dict[str, dict[str, Any] | None]] = {}
+    paytable: dict[str, dict[str, TriggerRow | None]] = {}
     if behind:
         variants: dict[str, WagerModel] = {}
         extra: list[Count] = []
@@ -588,7 +607,7 @@ def perfect_sections(
         game, pairs[0], shoes, seed=settings.seed, workers=settings.workers
     )
     behind = settings.behind or (depth_grid(game) if settings.remedies else ())
-    depth_rows: dict[int, dict[str, Any]] = {}
+    depth_rows: dict[int, PerfectRow] = {}
     for depth in sorted({*behind, _behind_default(game)}):
         if depth == _behind_default(game):
             depth_rows[depth] = result
@@ -672,7 +691,7 @@ def perfect_sections(
 
 
 def _perfect_remedy(
-    game: GameModel, rows: dict[int, dict[str, Any]], gain: float
+    game: GameModel, rows: dict[int, PerfectRow], gain: float
 ) -> str:
     if gain <= 0:
         return "none needed: the exact EV is never positive in these shoes"
