@@ -382,10 +382,11 @@ def analyze(rules: DoubleBackJackRules) -> GameReport:
     """The ``croupier analyze double-back-jack`` report.
 
     The house edge is the exact CDZ- figure of :mod:`.ca` (``method``
-    ``exact``). The standard deviation is not computed exactly: it is
-    the one of the simulator's strategy tables (the total-dependent
-    approximation of :mod:`.strategy`), reported as ``approximate``
-    with that strategy's own edge, which is also approximate.
+    ``exact``). The standard deviation is CDZ-'s: exact where no pair
+    is split, otherwise ``approximate`` with bounds that hold the exact
+    value (:meth:`.ca.CAResult.std_dev`). The simulator's strategy
+    tables (the total-dependent approximation of :mod:`.strategy`) are
+    reported beside it with their own approximate edge.
     """
     ca_rules = CARules.from_game(rules)
     result = solve_ca(ca_rules)
@@ -395,17 +396,24 @@ def analyze(rules: DoubleBackJackRules) -> GameReport:
     table = dealer_table(rules.decks)
     rows = exact_rows(result)
     hit = sum(r["probability"] for r in rows if r["event"] == "blackjack")
+    sigma, sigma_low, sigma_high = (float(x) for x in result.std_dev())
+    exact_sigma = sigma_low == sigma_high
     wager = WagerReport(
         house_edge=result.edge,
-        std_dev=approx_wager.std_dev,
+        std_dev=sigma,
         events=rows,
         extra={
             "strategy": result.strategy,
             "method": "exact",
             "std_dev_method": (
-                "approximate: sigma of the simulator's total-dependent "
-                "strategy, not of CDZ-"
+                "exact"
+                if exact_sigma
+                else "approximate: CDZ- second moment exact but for the "
+                "cross term of a split's two hands, taken as independent "
+                "given no dealer Blackjack; the exact sigma lies within "
+                "std_dev_bounds (that term bounded by Cauchy-Schwarz)"
             ),
+            "std_dev_bounds": [sigma_low, sigma_high],
             "blackjack_frequency": hit,
         },
     )

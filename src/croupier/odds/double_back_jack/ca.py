@@ -100,6 +100,10 @@ class Tables:
     live: np.ndarray
     bust_dec: np.ndarray
     bust_sc: np.ndarray
+    m2: np.ndarray
+    """Second moments per hand: (stand, hit, best, double)."""
+    b2: np.ndarray
+    """Second moments per bust: (declined, Second Chance taken)."""
 
     def hits(self) -> np.ndarray:
         """1 where the hand hits (its hit beats its stand)."""
@@ -164,6 +168,18 @@ class DealerCache:
         )
 
 
+TDArgs = tuple[
+    bool,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+]
+"""The kernel's ``td`` arguments (flag, then the six arrays)."""
+
+
 @dataclass(slots=True)
 class TDPoints:
     """The total-dependent decision points of a hand pass (:mod:`.td`).
@@ -181,7 +197,7 @@ class TDPoints:
     bust_weight: np.ndarray
     take: np.ndarray
 
-    def arrays(self) -> tuple[Any, ...]:
+    def arrays(self) -> TDArgs:
         """The kernel's ``td`` arguments."""
         return (
             True,
@@ -194,7 +210,7 @@ class TDPoints:
         )
 
 
-_NO_TD = (
+_NO_TD: TDArgs = (
     False,
     np.zeros(1, dtype=np.int64),
     np.zeros(1),
@@ -248,11 +264,16 @@ def _pass(
         np.zeros(n, dtype=np.int8),
         np.zeros(m),
         np.zeros(m),
+        np.zeros((n, 4)),
+        np.zeros((m, 2)),
     )
     f_hit = follow.hits() if follow is not None else np.zeros(n, np.int8)
     reach = np.zeros(n, dtype=np.int8)
     if follow is not None:
         mark_reach(counts, child, f_hit, hand_index([extra]), reach)
+    t_on, t_key, t_w, t_hit, t_bkey, t_bw, t_sc = (
+        td.arrays() if td is not None else _NO_TD
+    )
     hand_pass(
         shoe,
         extra,
@@ -280,7 +301,15 @@ def _pass(
         c.bust_w0,
         c.bust_w,
         c.bust_ok,
-        *(td.arrays() if td is not None else _NO_TD),
+        t_on,
+        t_key,
+        t_w,
+        t_hit,
+        t_bkey,
+        t_bw,
+        t_sc,
+        out.m2,
+        out.b2,
     )
     return out
 
@@ -312,6 +341,8 @@ class _Up:
     cache: DealerCache
     splits: dict[int, Tables] = field(default_factory=dict)
     strategy: list[Tables] = field(default_factory=list)
+    split_second: dict[int, float] = field(default_factory=dict)
+    """Per pair: E[X1^2] of one split hand (joint with no BJ)."""
 
     def split_strategy(self) -> Tables:
         """The pre-split strategy under the split hands' rules (CDZ-)."""
@@ -364,24 +395,73 @@ def _split_value(u: _Up, pair: int) -> float:
     r[pair] -= 2
     n = int(r[1:].sum())
     total = 0.0
+    second = 0.0
+    m2 = tables.m2
     for v in range(1, 11):
         if r[v] <= 0:
             continue
         j = int(child[one, v])
         t = _total([pair, v])
         if t == 21:
-            value = tables.best[j]
+            value, sq = tables.best[j], m2[j, 2]
         elif pair == 1 and rules.split_aces_one_card:
-            value = tables.stand[j]
+            value, sq = tables.stand[j], m2[j, 0]
         else:
             options = [plan.stand[j], plan.hit[j], NEG]
             values = [tables.stand[j], tables.hit[j], NEG]
+            seconds = [m2[j, 0], m2[j, 1], 0.0]
             if rules.double_after_split and _may_double(rules, t):
                 options[2] = plan.dbl[j]
                 values[2] = tables.dbl[j]
-            value = values[int(np.argmax(options))]
+                seconds[2] = m2[j, 3]
+            k = int(np.argmax(options))
+            value, sq = values[k], seconds[k]
         total += r[v] / n * value
+        second += r[v] / n * sq
+    u.split_second[pair] = float(second)
     return 2.0 * total
+
+
+def round_second(
+    rules: CARules,
+    action: str,
+    joint: float,
+    joint2: tuple[float, float, float],
+    pbj: float,
+    insure: bool,
+    ins_ev: float,
+) -> tuple[float, float, float]:
+    """E[net^2] of a round: (estimate, low, high) bounds.
+
+    ``joint`` and ``joint2`` (estimate, low, high) are the action's
+    first and second moments joint with no dealer Blackjack (the card
+    reader; with ``enhc_all`` they include it), ``pbj`` = P(dealer
+    Blackjack). A dealer Blackjack takes the original wager (peek); an
+    early surrender returns its refund whatever the hole card. The
+    insurance wager (``insure``) adds its own square and its cross term.
+    """
+    peek = rules.hole_card is not HoleCard.ENHC_ALL
+    refund = float(rules.surrender_refund) - 1.0
+    ins_w = float(rules.insurance_max)
+    pay = _f(rules.insurance_payout)
+    early = rules.surrender is Surrender.EARLY and action == "surrender"
+    if early:
+        base = (refund * refund,) * 3
+        cross = refund * ins_ev
+    else:
+        bj = pbj if peek else 0.0
+        base = (bj + joint2[0], bj + joint2[1], bj + joint2[2])
+        # E[main x insurance]: the insurance wins ins_w * pay on a
+        # dealer Blackjack (main -1) and loses ins_w otherwise
+        cross = -pbj * ins_w * pay - ins_w * joint
+    if not insure:
+        return base
+    sq = pbj * (ins_w * pay) ** 2 + (1 - pbj) * ins_w**2
+    return (
+        base[0] + 2 * cross + sq,
+        base[1] + 2 * cross + sq,
+        base[2] + 2 * cross + sq,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +481,43 @@ class Situation:
     """Whether the CDZ- strategy insures."""
     insurance_value: float = 0.0
     """The insurance wager's share of :attr:`value`."""
+    second: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """E[net^2] of the round: estimate and the bounds that hold it (all
+    equal where it is exact; a split's cross term is bounded)."""
+
+
+def blackjack_second(
+    rules: CARules, pbj: float, insure: bool
+) -> tuple[float, float, float]:
+    """E[net^2] of a player Blackjack, insurance included.
+
+    Paid before the card reader, or pushing against a dealer Blackjack.
+    """
+    bj = _f(rules.blackjack_payout)
+    if rules.blackjack_paid_before_peek:
+        return (bj * bj,) * 3
+    main2 = (1 - pbj) * bj * bj
+    if insure:
+        ins_w = float(rules.insurance_max)
+        pay = _f(rules.insurance_payout)
+        main2 += -2 * ins_w * bj * (1 - pbj)
+        main2 += pbj * (ins_w * pay) ** 2 + (1 - pbj) * ins_w**2
+    return (main2,) * 3
+
+
+def split_second(
+    value: float, per_hand: float, m0: float
+) -> tuple[float, float, float]:
+    """Joint E[(X1 + X2)^2] of a split from E[X1^2] (``per_hand``).
+
+    ``2 E[X1^2] + 2 E[X1 X2]``: the cross term is not computed; it lies
+    in ``[-E[X1^2], E[X1^2]]`` (Cauchy-Schwarz, the hands being
+    exchangeable), so the bounds are ``0`` and ``4 E[X1^2]``; the
+    estimate takes the hands independent given no dealer Blackjack.
+    """
+    half = value / 2
+    cross = half * half / m0 if m0 > 0 else 0.0
+    return (2 * per_hand + 2 * cross, 0.0, 4 * per_hand)
 
 
 def _situation(u: _Up, a: int, b: int) -> Situation:
@@ -422,7 +539,15 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
     if {a, b} == {1, 10}:
         bj = _f(rules.blackjack_payout)
         if rules.blackjack_paid_before_peek:
-            return Situation((bj,) + (NEG,) * 4, "blackjack", bj, pbj, False)
+            return Situation(
+                (bj,) + (NEG,) * 4,
+                "blackjack",
+                bj,
+                pbj,
+                False,
+                0.0,
+                blackjack_second(rules, pbj, False),
+            )
         return Situation(
             (bj,) + (NEG,) * 4,
             "blackjack",
@@ -430,6 +555,7 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
             pbj,
             insure,
             ins,
+            blackjack_second(rules, pbj, insure),
         )
     i0 = hand_index([a, b])
     t = u.plain
@@ -449,7 +575,22 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
     shown = [e / m0 if e > NEG / 2 else NEG for e in evs]
     if rules.surrender is Surrender.EARLY:
         shown[4] = refund
-    return Situation(tuple(shown), ACTIONS[k], value + ins, pbj, insure, ins)
+    m2 = t.m2
+    seconds = [
+        (m2[i0, 0],) * 3,
+        (m2[i0, 1],) * 3,
+        (m2[i0, 3],) * 3,
+        split_second(evs[3], u.split_second.get(a, 0.0), m0)
+        if evs[3] > NEG / 2
+        else (0.0,) * 3,
+        (refund * refund * m0,) * 3,
+    ]
+    second = round_second(
+        rules, ACTIONS[k], evs[k], seconds[k], pbj, insure, ins_ev
+    )
+    return Situation(
+        tuple(shown), ACTIONS[k], value + ins, pbj, insure, ins, second
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +609,25 @@ class CAResult:
     seconds: float
     strategy: str = STRATEGY
     method: str = "exact"
+
+    def std_dev(self) -> tuple[float, float, float]:
+        """Standard deviation of the round's net: (estimate, low, high).
+
+        From the exact second moment of every round but the splits,
+        whose cross term between the two hands is bounded
+        (:func:`split_second`); low == high where no split is played,
+        and then the figure is exact.
+        """
+        mean = -self.edge
+        e2 = [
+            sum(
+                self.probability[k] * sit.second[i]
+                for k, sit in self.situations.items()
+            )
+            for i in range(3)
+        ]
+        est, low, high = (max(x - mean * mean, 0.0) ** 0.5 for x in e2)
+        return est, low, high
 
 
 def _ups(rules: CARules, shoe: np.ndarray) -> dict[int, _Up]:

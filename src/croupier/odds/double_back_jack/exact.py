@@ -577,6 +577,7 @@ def _bust(
     st_x2: np.ndarray,
     st_y2: np.ndarray,
     st_z2: np.ndarray,
+    b2: np.ndarray,
 ) -> None:
     """Value bust ``b``: hand ``i`` (shoe left ``r``, ``n`` cards) + ``v``.
 
@@ -602,6 +603,7 @@ def _bust(
     mb = _mass(rb, nb, up, par)
     want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
     sc = NEG
+    sc2 = 0.0
     dec = -mb
     if extra == 0:
         slot = -1 - b
@@ -647,11 +649,16 @@ def _bust(
                     continue
                 a_o = 0.0
                 corr = 0.0
+                a2 = 0.0
+                corr2 = 0.0
                 for c in range(1, 11):
                     g = _sc_pay(hb - c, o, par)
                     a_o += rb[c] * g
                     corr += w[o, c] * g
+                    a2 += rb[c] * g * g
+                    corr2 += w[o, c] * g * g
                 sc += w0[o] * a_o - corr
+                sc2 += w0[o] * a2 - corr2
     elif par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
         _dealer_at(
             slot, False, rb, nb, d_val, d_cnt, d_size, d_ord,
@@ -661,6 +668,8 @@ def _bust(
         dec = -(mb - dd[5])
     bust_dec[b] = dec
     bust_sc[b] = sc
+    b2[b, 0] = -dec  # a declined bust loses 1 (or pushes on a 22)
+    b2[b, 1] = sc2
 
 
 @njit(cache=True)
@@ -702,6 +711,8 @@ def hand_pass(
     td_bkey: np.ndarray,
     td_bw: np.ndarray,
     td_sc: np.ndarray,
+    m2: np.ndarray,
+    b2: np.ndarray,
 ) -> None:
     """Value every hand composition against ``up`` (joint with no BJ).
 
@@ -734,6 +745,10 @@ def hand_pass(
     21 down, is exact backward induction. The busts are all valued
     first and take the Second Chance by their point ``td_bkey[b]``
     (the hard total) with weights ``td_bw``: ``td_sc[key]``.
+
+    Second moments (of the hand's net, per unit squared, joint with no
+    dealer Blackjack) of the same plays: ``m2[i]`` = (stand, hit, best,
+    double) and ``b2[b]`` = (declined, Second Chance taken).
     """
     jmax = 1
     for i in range(d_cnt.shape[0]):
@@ -775,6 +790,7 @@ def hand_pass(
             d_ord, d_out, ff, den, dd, w0, w, r, rb, c_hdd, c_hok, c_bdd,
             c_bw0, c_bw, c_bok, bust_done, bust_dec, bust_sc, td_bkey,
             td_bw, td_sc, fast, pvec, st_xp, st_yp, st_x2, st_y2, st_z2,
+            b2,
         )  # fmt: skip
     lev_start = 0
     lev_hard = h_hard[0] if nh > 0 else 0
@@ -782,7 +798,7 @@ def hand_pass(
         if td and h_hard[i] != lev_hard:
             _td_level(
                 lev_start, i, td_key, stand, hit, best, sum_s, sum_h,
-                raw_s, raw_h, td_hit,
+                raw_s, raw_h, td_hit, m2,
             )  # fmt: skip
             lev_start = i
             lev_hard = h_hard[i]
@@ -791,6 +807,7 @@ def hand_pass(
         hit[i] = NEG
         best[i] = NEG
         dbl[i] = NEG
+        m2[i, :] = 0.0
         if extra > 0 and h_cnt[i, extra] == 0:
             continue
         if follow and reach[i] == 0:
@@ -813,6 +830,8 @@ def hand_pass(
         if t == 21 and par[Q_PAID21] > 0:
             stand[i] = par[Q_21] * m
             best[i] = stand[i]
+            m2[i, 0] = par[Q_21] * par[Q_21] * m
+            m2[i, 2] = m2[i, 0]
             continue
         ncards = 0
         for v in range(1, 11):
@@ -836,15 +855,20 @@ def hand_pass(
             s = 0.0
             for o in range(8):
                 if dd[o] != 0.0 and (o < 7 or par[Q_BJ_LOSES] > 0):
-                    s += dd[o] * _stand_pay(t, o, par)
+                    pay = _stand_pay(t, o, par)
+                    s += dd[o] * pay
+                    m2[i, 0] += dd[o] * pay * pay
         stand[i] = s
         if t == 21 or n == 0 or (follow and f_hit[i] == 0 and ncards >= 3):
             # a followed hand of three or more cards that stands: its
             # hit (and the busts it would reach) is never used
             best[i] = s
+            m2[i, 2] = m2[i, 0]
             continue
         e_hit = 0.0
         e_dbl = 0.0
+        e2_hit = 0.0
+        e2_dbl = 0.0
         for v in range(1, 11):
             if r[v] == 0:
                 continue
@@ -853,6 +877,8 @@ def hand_pass(
             if j >= 0:
                 e_hit += pv * best[j]
                 e_dbl += pv * stand[j]
+                e2_hit += pv * m2[j, 2]
+                e2_dbl += pv * m2[j, 0]
                 continue
             b = -1 - j
             if bust_done[b] == 0 and plain_bust:
@@ -861,29 +887,36 @@ def hand_pass(
                 bust_done[b] = 1
                 bust_sc[b] = NEG
                 bust_dec[b] = -_mass_less(r, n, v, up, par)
+                b2[b, 0] = -bust_dec[b]
+                b2[b, 1] = 0.0
             elif bust_done[b] == 0:
                 _bust(
                     b, i, v, r, n, hard, extra, up, par, h_child, d_val,
                     d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
                     c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
                     bust_dec, bust_sc, fast, pvec, st_xp, st_yp, st_x2,
-                    st_y2, st_z2,
+                    st_y2, st_z2, b2,
                 )  # fmt: skip
             dec = bust_dec[b]
             sc = bust_sc[b]
-            take = max(dec, sc)
+            took = sc > dec
             if follow:
-                take = sc if f_sc[b] == 1 else dec
+                took = f_sc[b] == 1
             elif td and td_bkey[b] >= 0:
-                take = sc if td_sc[td_bkey[b]] == 1 else dec
+                took = td_sc[td_bkey[b]] == 1
+            take = sc if took else dec
+            take2 = b2[b, 1] if took else b2[b, 0]
             e_hit += pv * (take if par[Q_SC_HIT] > 0 else dec)
             e_dbl += pv * (take if par[Q_SC_DBL] > 0 else dec)
+            e2_hit += pv * (take2 if par[Q_SC_HIT] > 0 else b2[b, 0])
+            e2_dbl += pv * (take2 if par[Q_SC_DBL] > 0 else b2[b, 0])
         hit[i] = e_hit
         dbl[i] = 2.0 * e_dbl
-        if follow:
-            best[i] = e_hit if f_hit[i] == 1 else s
-        else:
-            best[i] = max(s, e_hit)
+        m2[i, 1] = e2_hit
+        m2[i, 3] = 4.0 * e2_dbl
+        go = f_hit[i] == 1 if follow else e_hit > s
+        best[i] = e_hit if go else s
+        m2[i, 2] = e2_hit if go else m2[i, 0]
         k = td_key[i] if td else -1
         if k >= 0:
             sum_s[k] += td_w[i] * s
@@ -893,7 +926,7 @@ def hand_pass(
     if td:
         _td_level(
             lev_start, nh, td_key, stand, hit, best, sum_s, sum_h, raw_s,
-            raw_h, td_hit,
+            raw_h, td_hit, m2,
         )  # fmt: skip
 
 
@@ -910,6 +943,7 @@ def _td_level(
     raw_s: np.ndarray,
     raw_h: np.ndarray,
     td_hit: np.ndarray,
+    m2: np.ndarray,
 ) -> None:
     """Decide the points of hands ``start:stop`` (one hard total).
 
@@ -926,6 +960,7 @@ def _td_level(
             go = raw_h[k] > raw_s[k]
         td_hit[k] = 1 if go else 0
         best[i] = hit[i] if go else stand[i]
+        m2[i, 2] = m2[i, 1] if go else m2[i, 0]
 
 
 @njit(cache=True)
@@ -967,6 +1002,7 @@ def _td_busts(
     st_x2: np.ndarray,
     st_y2: np.ndarray,
     st_z2: np.ndarray,
+    b2: np.ndarray,
 ) -> None:
     """Value every bust of a plain hand, then decide each bust point."""
     for i in range(h_cnt.shape[0]):
@@ -995,7 +1031,7 @@ def _td_busts(
                     d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
                     c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
                     bust_dec, bust_sc, fast, pvec, st_xp, st_yp, st_x2,
-                    st_y2, st_z2,
+                    st_y2, st_z2, b2,
                 )  # fmt: skip
     nk = td_sc.shape[0]
     s_sc = np.zeros(nk)

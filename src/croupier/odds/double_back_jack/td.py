@@ -56,8 +56,11 @@ from .ca import (
     _may_double,
     _pass,
     _total,
+    blackjack_second,
     composition,
+    round_second,
     solve_ca,
+    split_second,
 )
 from .carules import CARules, HoleCard, Surrender
 from .exact import NEG, hand_index, player_hands, reach_weights
@@ -111,6 +114,11 @@ class _Values:
     pbj: float
     insurance: float
     """The expectation of the insurance wager if placed."""
+    second: list[tuple[float, float, float]] = field(default_factory=list)
+    """Per action, joint E[net^2] of the main wager (estimate, low,
+    high), as :func:`.ca.round_second` takes it."""
+    joint: list[float] = field(default_factory=list)
+    """Per action, the main wager's value joint with no Blackjack."""
 
 
 def _values(
@@ -121,6 +129,7 @@ def _values(
     b: int,
     plain: Tables,
     split: float,
+    split_m2: float = 0.0,
 ) -> _Values:
     r = shoe.copy()
     r[a] -= 1
@@ -149,7 +158,15 @@ def _values(
     if rules.surrender is Surrender.EARLY:
         rnd[4] = refund
         shown[4] = refund
-    return _Values(rnd, shown, pbj, ins)
+    m2 = plain.m2
+    sec = [
+        (m2[i0, 0],) * 3,
+        (m2[i0, 1],) * 3,
+        (m2[i0, 3],) * 3,
+        split_second(split, split_m2, m0) if a == b else (0.0,) * 3,
+        (refund * refund * m0,) * 3,
+    ]
+    return _Values(rnd, shown, pbj, ins, sec, evs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,16 +315,23 @@ def _split_values(
     shoe: np.ndarray,
     tables: dict[int, Tables],
     two: dict[tuple[int, bool], str],
-) -> dict[int, float]:
-    """Joint value (both hands) of splitting each pair under TD."""
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Joint value (both hands) of splitting each pair under TD.
+
+    Also E[X1^2] of one split hand, per pair.
+    """
     _, _, child, _ = player_hands()
     out = {}
+    seconds = {}
+    index = {"stand": 0, "hit": 1, "double": 3}
     for pair, t in tables.items():
         r = shoe.copy()
         r[pair] -= 2
         n = int(r[1:].sum())
         one = hand_index([pair])
+        m2 = t.m2
         total_ev = 0.0
+        second = 0.0
         for v in range(1, 11):
             if r[v] <= 0:
                 continue
@@ -315,17 +339,18 @@ def _split_values(
             total = _total([pair, v])
             soft = 1 in (pair, v) and pair + v + 10 <= 21
             if total == 21:
-                value = t.best[j]
+                value, sq = t.best[j], m2[j, 2]
             elif pair == 1 and rules.split_aces_one_card:
-                value = t.stand[j]
+                value, sq = t.stand[j], m2[j, 0]
             else:
                 act = two[(total, soft)]
-                value = {"stand": t.stand, "hit": t.hit, "double": t.dbl}[act][
-                    j
-                ]
+                column = {"stand": t.stand, "hit": t.hit, "double": t.dbl}
+                value, sq = column[act][j], m2[j, index[act]]
             total_ev += r[v] / n * value
+            second += r[v] / n * sq
         out[pair] = 2.0 * total_ev
-    return out
+        seconds[pair] = float(second)
+    return out, seconds
 
 
 def _solve_up(
@@ -394,9 +419,18 @@ def _solve_up(
         }
         weight = {p: probs[(p, p)] for p in pairs if p in splitting}
         two = _split_two(rules, shoe, tables, weight)
-        split_ev = _split_values(rules, shoe, tables, two)
+        split_ev, split_m2 = _split_values(rules, shoe, tables, two)
         values = {
-            (a, b): _values(rules, shoe, up, a, b, plain, split_ev.get(a, NEG))
+            (a, b): _values(
+                rules,
+                shoe,
+                up,
+                a,
+                b,
+                plain,
+                split_ev.get(a, NEG),
+                split_m2.get(a, 0.0),
+            )
             for a, b in probs
             if {a, b} != {1, 10}
         }
@@ -458,6 +492,15 @@ def _solve_up(
             val.pbj,
             insure.get(pt, False),
             ins,
+            round_second(
+                rules,
+                act,
+                val.joint[k],
+                val.second[k],
+                val.pbj,
+                insure.get(pt, False),
+                val.insurance,
+            ),
         )
     later = {}
     later_margin = {}
@@ -512,14 +555,28 @@ def _blackjack(
     bj = _f(rules.blackjack_payout)
     neg = (NEG,) * 4
     if rules.blackjack_paid_before_peek:
-        return Situation((bj, *neg), "blackjack", bj, pbj, False)
+        return Situation(
+            (bj, *neg),
+            "blackjack",
+            bj,
+            pbj,
+            False,
+            0.0,
+            blackjack_second(rules, pbj, False),
+        )
     ins = 0.0
     take = insure.get((21, True, False), False)
     if take:
         pay = _f(rules.insurance_payout)
         ins = float(rules.insurance_max) * (pay * pbj - (1.0 - pbj))
     return Situation(
-        (bj, *neg), "blackjack", bj * (1 - pbj) + ins, pbj, take, ins
+        (bj, *neg),
+        "blackjack",
+        bj * (1 - pbj) + ins,
+        pbj,
+        take,
+        ins,
+        blackjack_second(rules, pbj, take),
     )
 
 
