@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
@@ -279,7 +279,7 @@ def _fortune_counts(decks: int) -> Outcomes:
     return Outcomes(HANDS, sets)
 
 
-def _odds_map(table: Any) -> dict[str, Fraction]:
+def _odds_map(table: Iterable[tuple[str, Odds]]) -> dict[str, Fraction]:
     return {name: odds.fraction for name, odds in table}
 
 
@@ -597,7 +597,7 @@ def design(
         max_nodes=max_nodes,
     )
     aim = (low + high) / 2 if target is None else target
-    heap: list[tuple[tuple[Any, ...], int, list[int]]] = []
+    heap: list[tuple[tuple[Fraction | int, ...], int, list[int]]] = []
     found = 0
     for vector in search.run([0] * len(deck_counts), 0):
         found += 1
