@@ -17,9 +17,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import Any, TypedDict
 
 from croupier.errors import CroupierError
+from croupier.jsontypes import JsonObject, JsonValue
 from croupier.odds.registry import find_analyzer, find_simulator
 from croupier.odds.report import GameReport, WagerReport
 from croupier.odds.simulate import simulate
@@ -104,7 +105,7 @@ def _title(name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _options(spec: GameSpec, rules: GameRules) -> list[dict[str, Any]]:
+def _options(spec: GameSpec, rules: GameRules) -> list[dict[str, object]]:
     values = rules.to_dict()
     return [
         {
@@ -144,12 +145,13 @@ def _row(row: Mapping[str, Any]) -> dict[str, Any]:
 _PUSH = re.compile(r"push|tie|equal", re.IGNORECASE)
 
 
-def _as_float(value: Any) -> float | None:
+def _as_float(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _won(row: Mapping[str, Any]) -> bool:
-    return row["net"] is not None and row["net"] > 0
+def _won(row: Mapping[str, object]) -> bool:
+    net = row["net"]
+    return isinstance(net, int | float) and net > 0
 
 
 def _observed_push(rows: list[dict[str, Any]]) -> float:
@@ -161,7 +163,7 @@ def _observed_push(rows: list[dict[str, Any]]) -> float:
     )
 
 
-def _find_exact(extra: Mapping[str, Any], key: str) -> float | None:
+def _find_exact(extra: Mapping[str, object], key: str) -> float | None:
     """A game-level exact figure ``key`` anywhere in the analyzer's extra."""
     for name, value in extra.items():
         if name == key and isinstance(value, int | float):
@@ -192,7 +194,7 @@ def _operating(
     stake: int,
     pace: figures.PacePerHour,
     hours: float,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     rounds = pace.decisions * hours
     ruin = {}
     for risk in (0.01, 0.05):
@@ -214,12 +216,12 @@ def _operating(
 
 def _simulated_figures(
     sim: WagerReport, exact: float | None, running: list[list[float]]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     if sim.ci95 is None:  # pragma: no cover - simulations carry a CI
         msg = "a simulated wager without a confidence interval"
         raise ReportError(msg)
     half = (sim.ci95[1] - sim.ci95[0]) / 2
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "rounds": sim.extra.get("rounds"),
         "house_edge": sim.house_edge,
         "std_dev": sim.std_dev,
@@ -239,7 +241,16 @@ def _simulated_figures(
     return out
 
 
-AverageStake = Callable[[GameRules, int, int], dict[str, Any]]
+class AverageStakeResult(TypedDict):
+    """The mean stake per initial unit of a wager that can grow."""
+
+    mean: float
+    ci95_half_width: float
+    rounds: int
+    per_round: dict[str, float]
+
+
+AverageStake = Callable[[GameRules, int, int], AverageStakeResult]
 """``(rules, rounds, seed) ->`` the mean stake per initial unit
 (``mean``), its 95 % half-width (``ci95_half_width``), ``rounds`` and the
 mean count per round of each growing decision (``per_round``)."""
@@ -247,7 +258,7 @@ mean count per round of each growing decision (``per_round``)."""
 
 def _dbj_average_stake(
     rules: GameRules, rounds: int, seed: int
-) -> dict[str, Any]:
+) -> AverageStakeResult:
     """Units on the layout per initial unit in Double Back Jack.
 
     Rounds are played by the simulation kernel with the analyzer's
@@ -312,9 +323,9 @@ def _element_of_risk(
     rules: GameRules,
     wager: str,
     house_edge: float,
-    extra: Mapping[str, Any],
+    extra: Mapping[str, object],
     settings: ReportSettings,
-) -> dict[str, Any] | None:
+) -> dict[str, object] | None:
     given = extra.get("average_stake")
     if isinstance(given, int | float) and given > 0:
         return {
@@ -343,7 +354,7 @@ def _element_of_risk(
     }
 
 
-def _notes(extra: Mapping[str, Any]) -> list[str]:
+def _notes(extra: Mapping[str, object]) -> list[str]:
     return [
         f"{_title(k)}: {v}"
         for k, v in extra.items()
@@ -351,22 +362,35 @@ def _notes(extra: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _stake(extra: Mapping[str, Any], settings: ReportSettings) -> int:
+def _stake(extra: Mapping[str, object], settings: ReportSettings) -> int:
     fixed = extra.get("stake")
     return int(fixed) if isinstance(fixed, int) else settings.average_wager
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Context:
+    """What every wager's figures are computed against."""
+
+    spec: GameSpec
+    rules: GameRules
+    settings: ReportSettings
+    analysis: GameReport | None
+    running: dict[str, list[list[float]]]
+    table_maximum: int
+    pace: figures.PacePerHour
 
 
 def _wager(
     name: str,
     exact: WagerReport | None,
     sim: WagerReport | None,
-    context: dict[str, Any],
-) -> dict[str, Any]:
-    spec: GameSpec = context["spec"]
-    rules: GameRules = context["rules"]
-    settings: ReportSettings = context["settings"]
-    analysis: GameReport | None = context["analysis"]
-    running: dict[str, list[list[float]]] = context["running"]
+    context: _Context,
+) -> dict[str, object]:
+    spec = context.spec
+    rules = context.rules
+    settings = context.settings
+    analysis = context.analysis
+    running = context.running
     source = exact if exact is not None else sim
     if source is None:  # pragma: no cover - one of them exists
         msg = f"no figures for {name}"
@@ -386,7 +410,7 @@ def _wager(
             hit = sum(r["probability"] for r in sim_rows if _won(r))
             observed.append("hit frequency")
     stake = _stake(source.extra, settings)
-    table_max = context["table_maximum"]
+    table_max = context.table_maximum
     # The largest net in the exact table, or seen in the simulation (an
     # exact table may group outcomes, as a DBJ "played out" row does).
     top = _max_payout(rows + sim_rows)
@@ -395,7 +419,7 @@ def _wager(
         if exact is not None
         else _find_exact(game_extra, f"{name}_house_edge")
     )
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "name": name,
         "title": _title(name),
         "method": "exact" if exact is not None else "simulation",
@@ -449,7 +473,7 @@ def _wager(
             source.house_edge,
             source.std_dev,
             stake,
-            context["pace"],
+            context.pace,
             settings.session_hours,
         ),
         "simulation": (
@@ -485,7 +509,7 @@ def _shoe_text(spec: GameSpec, rules: GameRules) -> str:
     return ", ".join(parts) or "shoes dealt as the rules prescribe"
 
 
-def _strategy_chart(spec: GameSpec, rules: GameRules) -> dict[str, Any]:
+def _strategy_chart(spec: GameSpec, rules: GameRules) -> dict[str, object]:
     """The Double Back Jack strategy chart, as the report prints it."""
     if spec.name != "double-back-jack":
         return {}
@@ -554,15 +578,15 @@ def build_report(
     running: dict[str, list[list[float]]] = (
         sim_report.extra.get("running", {}) if sim_report else {}
     )
-    context = {
-        "spec": spec,
-        "rules": rules,
-        "settings": settings,
-        "analysis": analysis,
-        "running": running,
-        "table_maximum": table_max,
-        "pace": pace,
-    }
+    context = _Context(
+        spec=spec,
+        rules=rules,
+        settings=settings,
+        analysis=analysis,
+        running=running,
+        table_maximum=table_max,
+        pace=pace,
+    )
     exact_wagers = analysis.wagers if analysis is not None else {}
     sim_wagers = sim_report.wagers if sim_report is not None else {}
     order = list(exact_wagers) + [
@@ -578,7 +602,7 @@ def build_report(
         for k, v in (analysis.extra if analysis else {}).items()
         if isinstance(v, int | float | str) and not k.endswith("seconds")
     }
-    data: dict[str, Any] = _plain(
+    return _plain_object(
         {
             "schema": SCHEMA,
             "title": f"{spec.title}: mathematics of the game",
@@ -628,18 +652,23 @@ def build_report(
             "volatility_z": figures.VOLATILITY_Z,
         }
     )
-    return data
 
 
-def _plain(value: Any) -> Any:
+def _plain_object(value: Mapping[str, object]) -> JsonObject:
+    """A JSON object of JSON types only (see :func:`_plain`)."""
+    return {str(k): _plain(v) for k, v in value.items()}
+
+
+def _plain(value: object) -> JsonValue:
     """JSON types only: numpy scalars (an analyzer's) become Python's."""
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return _plain_object(value)
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, bool | int | float | str) or value is None:
         return value
     item = getattr(value, "item", None)
     if callable(item):
-        return item()
+        scalar: JsonValue = item()
+        return scalar
     return str(value)

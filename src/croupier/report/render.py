@@ -72,7 +72,7 @@ def _money(cents: float | None) -> str:
     return f"{sign}${abs(cents) / 100:,.2f}"
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     """An option's value as written in a Rules Submission."""
     if isinstance(value, dict):
         return ", ".join(f"{k} {v}" for k, v in value.items())
