@@ -29,7 +29,7 @@ class RoundRecord:
 
     game: str
     """Registry name of the game."""
-    rules: dict[str, Any]
+    rules: dict[str, object]
     """The Rules Submission options in force (full form)."""
     shoe: str
     """The stack when the round began, top first (cover cards ``CC``)."""
@@ -48,9 +48,9 @@ class RoundRecord:
     settlements: list[dict[str, Any]] = field(default_factory=list)
     """The settlements, in the dealer's order."""
 
-    def to_scenario(self) -> dict[str, Any]:
+    def to_scenario(self) -> dict[str, object]:
         """The inputs as a scenario document (``croupier scenario``)."""
-        doc: dict[str, Any] = {
+        doc: dict[str, object] = {
             "game": self.game,
             "rules": self.rules,
             "shoe": self.shoe,
@@ -137,7 +137,10 @@ class Recorder:
     def apply(self, action: Action) -> None:
         """Apply a decision and record it."""
         self.round.apply(action)
-        decision: dict[str, Any] = {"seat": action.seat, "action": action.name}
+        decision: dict[str, object] = {
+            "seat": action.seat,
+            "action": action.name,
+        }
         if action.amount is not None:
             decision["amount"] = action.amount
         if action.card is not None:
