@@ -7,9 +7,8 @@ figures and passes them here.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from croupier.protect._known_shapes import CoupModel, KnownEdge
+from croupier.protect._known_shapes import CoupModel, KnownEdge, SortSplit
 from croupier.protect.base import Finding
 
 __all__ = ["findings", "markdown"]
@@ -89,7 +88,7 @@ def markdown(
     first: list[KnownEdge],
     single: list[KnownEdge],
     sorts: list[KnownEdge],
-    best: list[tuple[KnownEdge, dict[str, Any]]],
+    best: list[tuple[KnownEdge, dict[str, SortSplit]]],
     evs: dict[str, dict[str, float]],
 ) -> str:
     out = [
@@ -164,7 +163,7 @@ def findings(
     model: CoupModel,
     wagers: list[str],
     first: KnownEdge,
-    sort: dict[str, Any],
+    sort: dict[str, SortSplit],
 ) -> tuple[Finding, ...]:
     family = _family(model.game)
     found = []

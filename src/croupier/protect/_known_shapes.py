@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
+from croupier.jsontypes import JsonObject
 from croupier.odds.baccarat.shoe import IntArray
 
-__all__ = ["Bonus", "CoupModel", "KnownEdge", "Pairs"]
+__all__ = ["Bonus", "CoupModel", "KnownEdge", "Pairs", "SortSplit"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,15 @@ class CoupModel:
         return int(self.weights.sum())
 
 
+class SortSplit(TypedDict):
+    """A wager's own best split of the classes for an edge sort."""
+
+    edge: Fraction | float
+    """Its edge (exact; the Bonus wagers' as a float)."""
+    groups: tuple[tuple[str, ...], tuple[str, ...]]
+    """The two groups the classes are sorted into."""
+
+
 @dataclass(frozen=True, slots=True)
 class KnownEdge:
     """The player's edge for one kind of knowledge of the coup."""
@@ -93,9 +103,9 @@ class KnownEdge:
             return Fraction(0)
         return self.edge / self.bet_frequency
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """JSON-ready figures (floats)."""
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "information": self.information,
             "edge": float(self.edge),
             "bet_frequency": float(self.bet_frequency),

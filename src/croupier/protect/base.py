@@ -20,9 +20,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from croupier.jsontypes import JsonObject
 from croupier.rules import GameRules
 
 __all__ = ["Finding", "Provider", "Section"]
@@ -47,7 +49,7 @@ class Finding:
     ref: str = ""
     """The subsection or decision the wager or remedy rests on."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The finding as a JSON-ready dict."""
         return {
             "wager": self.wager,
@@ -68,7 +70,7 @@ class Section:
     """The JSON key (``eor``, ``counts``, ``perfect_play``, ``known``...)."""
     title: str
     """The Markdown heading."""
-    data: dict[str, Any]
+    data: Mapping[str, object]
     """JSON-ready results (numbers as int/float/str, no Fractions)."""
     markdown: str
     """The section's body in Markdown (tables, conventions, sources)."""

@@ -27,11 +27,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
+from croupier.jsontypes import JsonObject
 from croupier.odds.double_back_jack.analysis import rule_parameters, solve
 from croupier.odds.double_back_jack.ca import composition, solve_ca
 from croupier.odds.double_back_jack.carules import CARules
@@ -121,7 +121,7 @@ class BlackjackEoR:
         den = math.sqrt(float(w @ (x * x)) * float(w @ (y * y)))
         return float(w @ (x * y)) / den if den else 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """JSON-ready figures."""
         return {
             "decks": self.decks,
@@ -185,7 +185,7 @@ class CountResult:
         """Win per unit bet."""
         return self.win_per_100 / (100 * self.average_bet)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """JSON-ready figures."""
         return {
             "tags": self.tags,
@@ -326,7 +326,7 @@ class HoleCard:
     known: float
     """EV per initial unit, the hole card known before every decision."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """JSON-ready figures."""
         return {
             "decks": self.decks,

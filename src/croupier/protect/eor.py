@@ -38,13 +38,14 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from croupier.games.six_card_fortune_pai_gow.rules import SixCardRules
 from croupier.hands.paigow import CATEGORY_KEYS
 from croupier.hands.paigow_fast import binomials, five_card_table
+from croupier.jsontypes import JsonObject
 from croupier.protect import _kernels as pk
 from croupier.protect.base import Section
 from croupier.protect.model import (
@@ -95,7 +96,7 @@ class EorTable:
     sum_check: Fraction
     """Sum of the per-card EoRs over one deck's cards (exactly 0)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """JSON-ready figures (floats; the sum check as a fraction)."""
         return {
             "wager": self.wager,
@@ -117,7 +118,7 @@ class EorTable:
         }
 
 
-def _minus(full: np.ndarray[Any, Any], code: int) -> np.ndarray[Any, Any]:
+def _minus(full: npt.NDArray[np.int64], code: int) -> npt.NDArray[np.int64]:
     counts = full.copy()
     counts[code] -= 1
     return counts

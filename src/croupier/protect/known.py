@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -86,6 +85,7 @@ from croupier.protect._known_shapes import (
     CoupModel,
     KnownEdge,
     Pairs,
+    SortSplit,
 )
 from croupier.protect.base import Section
 from croupier.rules import GameRules
@@ -556,7 +556,9 @@ def _pair_split(pairs: Pairs, k: int, masks: IntArray) -> IntArray:
     return split_sums(tables, RANKS, k, masks)
 
 
-def best_sort(model: CoupModel, k: int) -> tuple[KnownEdge, dict[str, Any]]:
+def best_sort(
+    model: CoupModel, k: int
+) -> tuple[KnownEdge, dict[str, SortSplit]]:
     """The split of the classes into two groups best for an edge sort.
 
     Returns the best split for the best cell wager (as
@@ -572,7 +574,7 @@ def best_sort(model: CoupModel, k: int) -> tuple[KnownEdge, dict[str, Any]]:
     top = int(per_split.sum(axis=1).argmax())
     best = _sort_edge(model, k, out[top], int(masks[top]))
     _add_sorted(model, k, _rank_mask(model, int(masks[top])), best)
-    per: dict[str, Any] = {}
+    per: dict[str, SortSplit] = {}
     total = model.total * model.unit
     for i, w in enumerate(model.wagers):
         gains = np.maximum(out[:, i], 0).sum(axis=1)
@@ -631,7 +633,7 @@ def sections(game: str, wager: str | None, rules: GameRules) -> list[Section]:
     sorts = [edge_sort(model, k, default) for k in sort_ks]
     best = [best_sort(model, k) for k in sort_ks]
     evs = conditional_evs(model, 1)
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "conventions": "per coup, one unit on the best positive wager",
         "classes": list(model.classes),
         "wagers": wagers,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from croupier.protect import blackjack, known
 from croupier.protect.base import Finding, Section
@@ -140,7 +139,7 @@ def build_report(
     )
 
 
-def to_json(report: ProtectReport) -> dict[str, Any]:
+def to_json(report: ProtectReport) -> dict[str, object]:
     """The report as JSON-ready data."""
     return {
         "game": report.game,
