@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+import typer._click as _click
 from rich.console import Console
 
 # typer (>= 0.29) carries its own copy of click; its exceptions and the
@@ -123,8 +124,8 @@ class GuardedGroup(TyperGroup):
     """
 
     def resolve_command(
-        self, ctx: Any, args: list[str]
-    ) -> tuple[str | None, Any, list[str]]:
+        self, ctx: _click.Context, args: list[str]
+    ) -> tuple[str | None, _click.Command | None, list[str]]:
         """Resolve the sub-command and remember its name."""
         name, command, rest = super().resolve_command(ctx, args)
         if name is not None:
@@ -138,7 +139,7 @@ class GuardedGroup(TyperGroup):
         complete_var: str | None = None,
         standalone_mode: bool = True,
         **extra: Any,
-    ) -> Any:
+    ) -> int:
         """Run the command line; exit with its status (see module doc)."""
         code = self._guarded(args, prog_name, complete_var, **extra)
         if standalone_mode:
