@@ -28,6 +28,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("croupier.regs", "croupier.errors", "croupier.rng", "croupier.jit"),
     ("croupier.jsontypes",),
     ("croupier.cards", "croupier.money", "croupier.extras"),
+    # the events' compiled encoders and constructors (cards only)
+    ("croupier.event_codec",),
     # the engine's pieces
     ("croupier.shoe", "croupier.events", "croupier.rules"),
     ("croupier",),

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import (
+    Any,
     ClassVar,
     Concatenate,
     ParamSpec,
@@ -33,6 +34,7 @@ from typing import (
 )
 
 from croupier.cards import Card, parse_cards
+from croupier.event_codec import compiled_maker, compiled_to_dict
 from croupier.money import Outcome
 from croupier.regs import Ref
 
@@ -79,21 +81,25 @@ class Event:
         ).lstrip("_")
         cls.type_name = name
         _EVENT_TYPES[name] = cls
+        # each class holds its own to_dict, replaced at its first call by
+        # the class's compiled encoder (a subclass never inherits it)
+        cls.to_dict = Event.to_dict  # type: ignore[method-assign]
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready form: ``seq``, ``ref``, ``type``, then the fields."""
-        out: dict[str, object] = {
-            "seq": self.seq,
-            "ref": str(self.ref),
-            "type": self.type_name,
-        }
-        names = _FIELD_NAMES.get(type(self))
-        if names is None:
-            names = _field_names(type(self))
-        for name in names:
-            value = getattr(self, name)
-            out[name] = value if type(value) in _PLAIN else _encode(value)
-        return out
+        """JSON-ready form: ``seq``, ``ref``, ``type``, then the fields.
+
+        Built by the class's compiled encoder
+        (:mod:`croupier.event_codec`), equal to :func:`plain_dict`.
+        """
+        cls = type(self)
+        encode = _TO_DICT.get(cls)
+        if encode is None:
+            encode = _TO_DICT[cls] = compiled_to_dict(
+                cls, field_names(cls), _PLAIN, _encode
+            )
+            if cls is not Event:
+                setattr(cls, "to_dict", encode)  # noqa: B010
+        return encode(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Event:
@@ -115,10 +121,39 @@ _FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
 """Each event class's own field names (after ``seq`` and ``ref``)."""
 _PLAIN: frozenset[type] = frozenset({int, str, bool, type(None)})
 """Types :func:`_encode` returns unchanged (checked by exact type)."""
+PLAIN_TYPES = _PLAIN
+"""The types an event's JSON form holds as they are (exact type)."""
+_TO_DICT: dict[type[Event], Callable[[Event], dict[str, object]]] = {}
+"""Each event class's compiled :meth:`Event.to_dict`."""
+_MAKERS: dict[object, Callable[..., Any]] = {}
+"""Each event class's compiled constructor, for :meth:`EventLog.emit`."""
 
 
-def _field_names(cls: type[Event]) -> tuple[str, ...]:
+def plain_dict(event: Event) -> dict[str, object]:
+    """The JSON form of ``event``, field by field (the reference encoder).
+
+    :meth:`Event.to_dict` gives the same dictionary, keys in the same
+    order, from a compiled encoder (:mod:`croupier.event_codec`).
+    """
+    out: dict[str, object] = {
+        "seq": event.seq,
+        "ref": str(event.ref),
+        "type": event.type_name,
+    }
+    names = _FIELD_NAMES.get(type(event))
+    if names is None:
+        names = field_names(type(event))
+    for name in names:
+        value = getattr(event, name)
+        out[name] = value if type(value) in _PLAIN else _encode(value)
+    return out
+
+
+def field_names(cls: type[Event]) -> tuple[str, ...]:
     """The field names of ``cls`` other than ``seq`` and ``ref`` (cached)."""
+    found = _FIELD_NAMES.get(cls)
+    if found is not None:
+        return found
     names = tuple(f.name for f in fields(cls) if f.name not in ("seq", "ref"))
     _FIELD_NAMES[cls] = names
     return names
@@ -133,6 +168,10 @@ def _encode(value: object) -> object:
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     return value
+
+
+encode_value = _encode
+"""A field's JSON value: cards and references as text, tuples listed."""
 
 
 _Decoder = Callable[[object], object]
@@ -376,7 +415,10 @@ class EventLog:
         The fields are the event class's own keyword arguments, so mypy
         checks every call against the event's declared fields.
         """
-        event = event_type(len(self._events) + 1, *args, **fields_)
+        make = _MAKERS.get(event_type)
+        if make is None:
+            make = _MAKERS[event_type] = compiled_maker(event_type)
+        event: _E = make(len(self._events) + 1, *args, **fields_)
         self._events.append(event)
         return event
 
