@@ -18,7 +18,14 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import Enum, StrEnum, unique
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Self, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    Self,
+    TypeVar,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from croupier.errors import RulesError, RulesFileError
 from croupier.money import Odds, Rounding
@@ -92,8 +99,11 @@ class Paytable:
         return {name: str(odds) for name, odds in self.entries}
 
 
+_T = TypeVar("_T")
+
+
 def option(
-    default: Any,
+    default: _T,
     *,
     provenance: Provenance,
     doc: str,
@@ -102,7 +112,7 @@ def option(
     minimum: int | Fraction | None = None,
     maximum: int | Fraction | None = None,
     choices: Iterable[str] | None = None,
-) -> Any:
+) -> _T:
     """Declare a Rules Submission option (a dataclass field with metadata).
 
     ``choices`` restricts a string option, or names the categories a
@@ -215,7 +225,7 @@ class GameRules:
 
 
 def _convert(
-    key: str, hint: Any, raw: object, meta: Mapping[str, Any]
+    key: str, hint: object, raw: object, meta: Mapping[str, Any]
 ) -> object:
     value = _convert_type(key, hint, raw)
     minimum, maximum = meta.get("minimum"), meta.get("maximum")
@@ -239,7 +249,7 @@ def _convert(
     return value
 
 
-def _convert_type(key: str, hint: Any, raw: object) -> object:
+def _convert_type(key: str, hint: object, raw: object) -> object:
     def fail(expected: str) -> RulesError:
         return RulesError(f"expected {expected}, got {raw!r}", key=key)
 

@@ -98,7 +98,7 @@ is deliberate
 
 def _play(
     spec: GameSpec, data: Mapping[str, Any], shoe: Shoe
-) -> tuple[Round, dict[str, Any] | None]:
+) -> tuple[Round, dict[str, object] | None]:
     rules = spec.rules_type.from_mapping(data.get("rules", {}))
     if not data.get(IRREGULARITY_KEY, False):
         verify_possible_shoe(spec, rules, shoe.cards_in_stack())
@@ -171,7 +171,7 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
         return ScenarioResult(
             2, "", f"ScenarioError: malformed scenario: {exc!r}"
         )
-    output: dict[str, Any] = {}
+    output: dict[str, object] = {}
     if pending is not None:
         output["pending"] = pending
     output["events"] = [event.to_dict() for event in rnd.events]

@@ -31,9 +31,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from croupier.errors import CroupierError
+from croupier.jsontypes import JsonObject
 from croupier.money import Odds
 
 __all__ = [
@@ -161,7 +161,7 @@ class Candidate:
     changes: int
     """Categories whose odds differ from the base table."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """JSON form: odds strings, holds exact and as floats."""
         return {
             "paytable": {c: f"{n}:1" for c, n in self.odds.items()},
@@ -200,7 +200,7 @@ class DesignResult:
     candidates: tuple[Candidate, ...]
     """The best tables, best first."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """JSON form of the search and its results."""
         return {
             "game": self.space.game,

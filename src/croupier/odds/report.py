@@ -53,9 +53,9 @@ class ExactEvent:
         """The row's contribution to the expected return."""
         return self.net * self.probability
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The contract row."""
-        row: dict[str, Any] = {
+        row: dict[str, object] = {
             "event": self.event,
             "pays": self.pays or pays_text(self.net),
             "probability": float(self.probability),
@@ -160,7 +160,7 @@ class WagerReport:
     """Anything else worth reporting (hit and push frequencies...)."""
 
     @classmethod
-    def exact(cls, rows: Sequence[ExactEvent], **extra: Any) -> WagerReport:
+    def exact(cls, rows: Sequence[ExactEvent], **extra: object) -> WagerReport:
         """From exact rows whose probabilities sum to 1."""
         total = sum((row.probability for row in rows), Fraction(0))
         if total != 1:
@@ -238,7 +238,7 @@ class GameReport:
 
     game: str
     """Registry name."""
-    rules: dict[str, Any]
+    rules: dict[str, object]
     """The options in force."""
     method: str
     """``exact`` or ``simulation``."""
