@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 from sqlalchemy import select
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, Row, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from croupier.cli.common import CommandError
@@ -74,7 +74,7 @@ def replay(
         raise CommandError(msg)
     game, status, record_json = row
     if as_json:
-        verdict: dict[str, Any] = {
+        verdict: dict[str, object] = {
             "round": round_id,
             "game": game,
             "status": status,
@@ -113,8 +113,8 @@ def replay(
 
 
 def _read_round(
-    engine: Any, round_id: int
-) -> tuple[Any, list[dict[str, Any]]]:
+    engine: Engine, round_id: int
+) -> tuple[Row[str, str, str | None] | None, list[dict[str, object]]]:
     with engine.connect() as conn:
         row = conn.execute(
             select(
@@ -139,7 +139,7 @@ def _print_round(
     round_id: int,
     game: str,
     status: str,
-    events: list[dict[str, Any]],
+    events: list[dict[str, object]],
 ) -> None:
     steps = RichTable(title=f"Round {round_id} · {game} · {status}")
     steps.add_column("#", justify="right")
