@@ -167,6 +167,18 @@ class Shoe:
         stack = self.stack
         return len(stack) - countOf(map(type, stack), CoverCard)
 
+    @property
+    def empty(self) -> bool:
+        """Whether no card (cover cards aside) is left: ``len(self) == 0``.
+
+        Answered at the top of the stack when a card lies there; only a
+        cover card on top needs the stack counted.
+        """
+        stack = self.stack
+        if not stack:
+            return True
+        return type(stack[0]) is CoverCard and len(self) == 0
+
     def __repr__(self) -> str:
         return f"Shoe.stacked({self.notation()!r})"
 

@@ -205,7 +205,7 @@ def _one_at_a_time(
             slip = irregularities.get(position) if turn == 0 else None
             count = {"skip": 0, "double": 2}.get(slip or "", 1)
             for _ in range(count):
-                if len(shoe) == 0:
+                if shoe.empty:
                     return deal
                 _deal_card(shoe, log, deal, position, ref)
     return deal
@@ -260,7 +260,7 @@ def deliver_stacks(shoe: Shoe, log: EventLog, start: int) -> Deal:
     ref = Ref.parse("670a.10(c)")
     for position in clockwise_from(start):
         for _ in range(CARDS_PER_HAND):
-            if len(shoe) == 0:
+            if shoe.empty:
                 return deal
             _deal_card(shoe, log, deal, position, ref)
     return deal
