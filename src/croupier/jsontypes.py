@@ -23,7 +23,7 @@ JsonScalar: TypeAlias = str | int | float | bool | None
 JsonValue: TypeAlias = (
     JsonScalar | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 )
-"""Any JSON value (arrays and objects read-only)."""
+"""A JSON value of any kind (arrays and objects read-only)."""
 
 JsonMapping: TypeAlias = Mapping[str, JsonValue]
 """A JSON object, read-only (what a function reads)."""

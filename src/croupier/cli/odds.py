@@ -126,7 +126,7 @@ def _print_report(report: GameReport) -> None:
 
 def _emit(report: GameReport, as_json: bool) -> None:
     if as_json:
-        data: dict[str, Any] = report.to_dict()
+        data: dict[str, object] = report.to_dict()
         data.pop("running", None)
         print(json.dumps(data, indent=2))
     else:

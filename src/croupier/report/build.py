@@ -122,7 +122,25 @@ def _options(spec: GameSpec, rules: GameRules) -> list[dict[str, object]]:
     ]
 
 
-def _row(row: Mapping[str, Any]) -> dict[str, Any]:
+ReportRow = TypedDict(
+    "ReportRow",
+    {
+        "event": str,
+        "pays": str,
+        "combinations": int | None,
+        "probability": float,
+        "true_odds": str,
+        "net": float | None,
+        "return": float,
+        "one_in": float | None,
+        "gli_rare": bool,
+    },
+)
+"""One row of a wager's return table as the report prints it (a
+functional TypedDict: ``return`` is a keyword)."""
+
+
+def _row(row: Mapping[str, Any]) -> ReportRow:
     p = float(row["probability"])
     ret = float(row["return"])
     # The net per unit, rounded off the float noise of return / p.
@@ -154,7 +172,7 @@ def _won(row: Mapping[str, object]) -> bool:
     return isinstance(net, int | float) and net > 0
 
 
-def _observed_push(rows: list[dict[str, Any]]) -> float:
+def _observed_push(rows: list[ReportRow]) -> float:
     """Rows of net 0 named as a push or tie (in event or pays)."""
     return sum(
         float(r["probability"])
@@ -183,7 +201,7 @@ def _game_cycle(wager: WagerReport) -> int | None:
     return None
 
 
-def _max_payout(rows: list[dict[str, Any]]) -> float | None:
+def _max_payout(rows: list[ReportRow]) -> float | None:
     nets = [r["net"] for r in rows if r["net"] is not None]
     return max(nets) if nets and max(nets) > 0 else None
 

@@ -9,9 +9,13 @@ reference line.
 from __future__ import annotations
 
 import io
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from croupier.extras import require
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["convergence_svg", "distribution_svg"]
 
@@ -19,7 +23,7 @@ _GREEN = "#0b6e4f"
 _RED = "#a23b2a"
 
 
-def _pyplot() -> Any:
+def _pyplot() -> ModuleType:
     require("plot", "the report's figures")
     import matplotlib as mpl
 
@@ -32,7 +36,7 @@ def _pyplot() -> Any:
     return plt
 
 
-def _svg(fig: Any) -> str:
+def _svg(fig: Figure) -> str:
     plt = _pyplot()
     out = io.StringIO()
     fig.savefig(out, format="svg", metadata={"Date": None})
