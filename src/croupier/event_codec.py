@@ -6,8 +6,9 @@ pai gow round's ~90 steps with the log), and the plain encoder
 each with :func:`getattr` and tests its type, per event. Here each
 event class gets, once, a function that builds the same dictionary in
 one expression: the keys in the same order, each value encoded by the
-same rule (a plain value as it is, a card as its text, anything else
-through the plain encoder). Likewise :meth:`croupier.events.EventLog.emit`
+same rule (a plain value as it is, a card or the reference as its text,
+remembered by the object's identity, anything else through the plain
+encoder). Likewise :meth:`croupier.events.EventLog.emit`
 builds each event with a compiled constructor (:func:`compiled_maker`)
 that fills the slots directly, where the frozen dataclass's ``__init__``
 goes through :func:`object.__setattr__` field by field and the class
@@ -48,6 +49,21 @@ _COMPILED: dict[type, Callable[[Any], dict[str, object]]] = {}
 """Each event class's compiled encoder."""
 _MAKERS: dict[object, Callable[..., Any]] = {}
 """Each event class's compiled constructor."""
+_REF_TEXTS: dict[int, tuple[object, str]] = {}
+"""The text of each reference and card already encoded, by the object's
+identity (the object is held in the entry, so its identity is not
+reused while the entry lives; references and cards are immutable, so
+the text never changes). Read without calling the object's ``__str__``
+(nor, for a reference, its ``__hash__``)."""
+
+
+def _ref_text(ref: object) -> str:
+    """``str(ref)`` (a reference or a card), kept in :data:`_REF_TEXTS`."""
+    text = str(ref)
+    if len(_REF_TEXTS) >= 4096:
+        _REF_TEXTS.clear()
+    _REF_TEXTS[id(ref)] = (ref, text)
+    return text
 
 
 def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
@@ -61,18 +77,29 @@ def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
             msg = f"not a field name: {name!r}"
             raise ValueError(msg)
     lines = ["def to_dict(self):"]
+    lines += [
+        "    r = self.ref",
+        "    known = _ref_get(id(r))",
+        "    text = known[1] if known is not None and known[0] is r "
+        "else _ref_text(r)",
+    ]
     items = [
         '"seq": self.seq',
-        '"ref": _str(self.ref)',
+        '"ref": text',
         f'"type": {type_name!r}',
     ]
     for i, name in enumerate(names):
-        lines.append(f"    v{i} = self.{name}")
-        lines.append(f"    t{i} = type(v{i})")
-        items.append(
-            f"{name!r}: v{i} if t{i} in _plain else "
-            f"_str(v{i}) if t{i} is _card else _encode(v{i})"
-        )
+        lines += [
+            f"    v{i} = self.{name}",
+            f"    t{i} = type(v{i})",
+            f"    if t{i} is _card:",
+            f"        known = _ref_get(id(v{i}))",
+            f"        v{i} = known[1] if known is not None and "
+            f"known[0] is v{i} else _ref_text(v{i})",
+            f"    elif t{i} not in _plain:",
+            f"        v{i} = _encode(v{i})",
+        ]
+        items.append(f"{name!r}: v{i}")
     lines.append("    return {" + ", ".join(items) + "}")
     return "\n".join(lines) + "\n"
 
@@ -97,6 +124,9 @@ def compiled_to_dict(
         "_plain": plain,
         "_card": Card,
         "_encode": encode,
+        "_ref_get": _REF_TEXTS.get,
+        "_ref_text": _ref_text,
+        "id": id,
         "type": type,
     }
     type_name = getattr(cls, "type_name")  # noqa: B009 (any event class)

@@ -75,7 +75,10 @@ def _of(hint: object) -> st.SearchStrategy[Any]:
     if hint is Card:
         return _cards
     if hint is Ref:
-        return _refs.map(Ref.parse)
+        # parsed ones (one object per text) and fresh objects
+        return _refs.map(Ref.parse) | _refs.map(
+            lambda t: Ref(Ref.parse(t).section, Ref.parse(t).parts)
+        )
     if origin is tuple:
         return st.lists(_cards, max_size=7).map(tuple)
     if isinstance(hint, type) and issubclass(hint, Enum):
