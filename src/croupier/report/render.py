@@ -10,10 +10,13 @@ reads only the report dict: it prints nothing that the JSON lacks.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.extras import require
 from croupier.report import plots
+
+if TYPE_CHECKING:
+    from jinja2 import Environment, PackageLoader
 
 __all__ = ["render_html", "render_pdf"]
 
@@ -83,12 +86,14 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def _environment() -> Any:
+def _environment() -> tuple[Environment, PackageLoader]:
+    """The report's templates and the loader of its package files."""
     require("report", "the math report")
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
+    loader = PackageLoader("croupier.report", "templates")
     env = Environment(
-        loader=PackageLoader("croupier.report", "templates"),
+        loader=loader,
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -102,7 +107,7 @@ def _environment() -> Any:
         money=_money,
         value=_value,
     )
-    return env
+    return env, loader
 
 
 def _pictures(report: dict[str, Any]) -> dict[str, dict[str, str | None]]:
@@ -124,8 +129,8 @@ def render_html(report: dict[str, Any]) -> str:
     """The report as one self-contained HTML document (SVG inline)."""
     from markupsafe import Markup
 
-    env = _environment()
-    css = env.loader.get_source(env, "report.css")[0]
+    env, loader = _environment()
+    css = loader.get_source(env, "report.css")[0]
     # The SVG comes from matplotlib and the CSS from this package: both
     # are ours, so they go in unescaped.
     pictures = {
