@@ -250,17 +250,17 @@ class CountRun:
     """The counts simulated side by side."""
     shoes: int = 0
     """Shoes played."""
-    hands: _Ints = field(default_factory=lambda: _no_ints())
+    hands: _Ints = field(default_factory=_no_ints)
     """``[count, bucket]`` coups observed."""
-    sums: _Ints = field(default_factory=lambda: _no_ints())
+    sums: _Ints = field(default_factory=_no_ints)
     """``[count, bucket]`` sum of the nets (stake units)."""
-    squares: _Ints = field(default_factory=lambda: _no_ints())
+    squares: _Ints = field(default_factory=_no_ints)
     """``[count, bucket]`` sum of the squared nets."""
-    shoe_sums: _Ints = field(default_factory=lambda: _no_ints())
+    shoe_sums: _Ints = field(default_factory=_no_ints)
     """``[count, trigger bucket]`` sum over shoes of the shoe's win."""
-    shoe_squares: _Ints = field(default_factory=lambda: _no_ints())
+    shoe_squares: _Ints = field(default_factory=_no_ints)
     """``[count, trigger bucket]`` sum over shoes of its square."""
-    record: _Ints = field(default_factory=lambda: _no_ints())
+    record: _Ints = field(default_factory=_no_ints)
     """Rows recorded for count 0: 52 unseen counts and the net."""
     seed: int = 1
     """The seed of ``SeedSequence(seed, spawn_key=(chunk,))``."""
