@@ -277,8 +277,12 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     def _continue(self) -> None:
         """Run dealer steps until a player must decide or the round ends."""
-        while self._phase is not Phase.COMPLETE and self.pending() is None:
+        while self._phase is not Phase.COMPLETE and not self._awaits():
             self._STEPS[self._phase](self)
+
+    def _awaits(self) -> bool:
+        """Whether :meth:`pending` is not ``None`` (a player must decide)."""
+        return self.pending() is not None
 
     @implements("591.7(a)", "591.7(b)")
     def _deal_card(

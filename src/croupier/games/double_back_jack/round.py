@@ -114,6 +114,25 @@ class DoubleBackJackRound(DealerProcedure):
             )
         return None
 
+    def _awaits(self) -> bool:
+        """Whether :meth:`pending` is not ``None``, without building it.
+
+        The same three cases: an insurance offer queued, a Second Chance
+        to offer, a hand still playing (``tests/double_back_jack/
+        test_dbj_awaits.py`` checks the two agree at every step).
+        """
+        phase = self._phase
+        if phase is Phase.INSURANCE and self._insurance_queue:
+            return True
+        hand = self._current
+        return hand is not None and (
+            phase is Phase.SECOND_CHANCE
+            or (
+                phase is Phase.PLAYER_DECISIONS
+                and hand.status is HandStatus.PLAYING
+            )
+        )
+
     def insurance_limit(self, seat: int) -> int:
         """The largest insurance box ``seat`` may place (D5, 673a.8).
 
