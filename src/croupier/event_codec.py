@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from croupier.cards import Card
@@ -64,6 +65,36 @@ def _ref_text(ref: object) -> str:
         _REF_TEXTS.clear()
     _REF_TEXTS[id(ref)] = (ref, text)
     return text
+
+
+_KEPT: dict[frozenset[type], set[type]] = {}
+"""For each set of plain types, those and the types the plain encoder was
+seen to return unchanged (enums, for instance)."""
+
+
+def _kept_types(plain: frozenset[type]) -> set[type]:
+    """The types whose values are kept as they are, learnt as met."""
+    found = _KEPT.get(plain)
+    if found is None:
+        found = _KEPT[plain] = set(plain)
+    return found
+
+
+def _encode_learning(
+    encode: Callable[[object], object], kept: set[type], value: object
+) -> object:
+    """``encode(value)``; a type it returns unchanged joins ``kept``.
+
+    The plain encoder decides by the value's type alone except for
+    tuples (by their first item); it returns the value itself only in
+    its last branch, for a type that is neither a tuple, a card nor a
+    reference. So every value of a type seen returned unchanged once
+    (and not a tuple) is returned unchanged.
+    """
+    out = encode(value)
+    if out is value and not isinstance(value, tuple):
+        kept.add(type(value))
+    return out
 
 
 def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
@@ -121,9 +152,9 @@ def compiled_to_dict(
         return found
     namespace: dict[str, Any] = {
         "_str": str,
-        "_plain": plain,
+        "_plain": _kept_types(plain),
         "_card": Card,
-        "_encode": encode,
+        "_encode": partial(_encode_learning, encode, _kept_types(plain)),
         "_ref_get": _REF_TEXTS.get,
         "_ref_text": _ref_text,
         "id": id,
