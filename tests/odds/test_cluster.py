@@ -28,6 +28,8 @@ from croupier.odds.registry import Simulator, find_simulator
 from croupier.odds.simulate import plan_chunks, simulate
 from croupier.registry import find_game
 
+pytestmark = pytest.mark.slow  # Dask clusters; left out of `make check`
+
 runner = CliRunner()
 
 

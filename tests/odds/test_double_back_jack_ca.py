@@ -166,6 +166,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # brute force over every deal of a tiny shoe
 @pytest.mark.parametrize(
     "change",
     [

@@ -28,6 +28,8 @@ from croupier.money import Odds
 from croupier.odds.double_back_jack.carules import CARules, Surrender
 from croupier.odds.double_back_jack.td import TDUp, solve_td
 
+pytestmark = pytest.mark.slow  # exact TD solves; left out of `make check`
+
 SHOE = (0, 1, 1, 1, 1, 2, 1, 1, 2, 1, 6)
 """A 17-card shoe (pairs of 5s, 8s and 10s) on which no deal runs out
 of cards (a deal that did would make the two methods disagree)."""

@@ -31,6 +31,8 @@ from croupier.report import figures as fig
 from croupier.report.build import rules_digest
 from croupier.report.render import render_html, render_pdf
 
+pytestmark = pytest.mark.slow  # PDF rendering; left out of `make check`
+
 ROUNDS = 6_000
 """Rounds of the tests' statistical evaluations (kept small for CI)."""
 GAMES = [spec.name for spec in all_games()]

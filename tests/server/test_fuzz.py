@@ -18,6 +18,7 @@ import json
 from typing import Any
 from urllib.parse import quote, urlencode
 
+import pytest
 import schemathesis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -30,6 +31,8 @@ from tests.server.conftest import OPERATOR, balanced_books, table_of
 
 from croupier.server.app import create_app
 from croupier.server.auth import hash_token
+
+pytestmark = pytest.mark.slow  # a schemathesis fuzz; not in `make check`
 
 EXAMPLES = 8
 """Examples per operation, caller-independent, per generation mode."""

@@ -317,6 +317,7 @@ def _frames(sock: Any) -> list[tuple[int, bytes]]:
     return frames
 
 
+@pytest.mark.slow  # a real uvicorn server and a stalled socket
 def test_issue12_point4_stalled_client_dropped_on_a_real_server(
     tmp_path: Any,
 ) -> None:
