@@ -82,8 +82,10 @@ class Event:
         cls.type_name = name
         _EVENT_TYPES[name] = cls
         # each class holds its own to_dict, replaced at its first call by
-        # the class's compiled encoder (a subclass never inherits it)
-        cls.to_dict = Event.to_dict  # type: ignore[method-assign]
+        # the class's compiled encoder (a subclass never inherits it);
+        # a class that defines its own to_dict keeps it
+        if "to_dict" not in cls.__dict__:
+            cls.to_dict = Event.to_dict  # type: ignore[method-assign]
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form: ``seq``, ``ref``, ``type``, then the fields.
@@ -97,7 +99,7 @@ class Event:
             encode = _TO_DICT[cls] = compiled_to_dict(
                 cls, field_names(cls), _PLAIN, _encode
             )
-            if cls is not Event:
+            if cls.__dict__.get("to_dict") is Event.__dict__["to_dict"]:
                 setattr(cls, "to_dict", encode)  # noqa: B010
         return encode(self)
 

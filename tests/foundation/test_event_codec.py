@@ -185,3 +185,34 @@ def test_issue_17_2_emit_numbers_and_keeps_the_event() -> None:
         "card": "Kd",
         "face_up": False,
     }
+
+
+def test_issue_17_2_subclass_and_override_keep_their_own_to_dict() -> None:
+    """A subclass gets its own encoder; a class's own to_dict is kept."""
+    try:
+
+        @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+        class CodecProbeBurn(CardBurned):
+            extra: str = "e"
+
+        @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+        class CodecProbeOwn(Event):
+            x: int
+
+            def to_dict(self) -> dict[str, object]:
+                return {"own": self.x}
+
+        ref = Ref.parse("591.7(c)")
+        card = Card.parse("Kd")
+        burn = CardBurned(1, ref=ref, card=card)
+        probe = CodecProbeBurn(2, ref=ref, card=card)
+        for _ in range(2):  # before and after the first call compiles
+            assert burn.to_dict() == plain_dict(burn)
+            assert list(probe.to_dict().items()) == list(
+                plain_dict(probe).items()
+            )
+            assert probe.to_dict()["extra"] == "e"
+            assert CodecProbeOwn(3, ref=ref, x=5).to_dict() == {"own": 5}
+    finally:
+        _EVENT_TYPES.pop("codec_probe_burn", None)
+        _EVENT_TYPES.pop("codec_probe_own", None)
