@@ -10,19 +10,37 @@ log did and what the rule required, in the dealer's terms.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from croupier.cards import Card
 from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
 from croupier.registry import GameSpec
 
-if TYPE_CHECKING:
-    from .replay import Deviation
-
-__all__ = ["describe", "explain", "explain_missing"]
+__all__ = ["Deviation", "describe", "explain", "explain_missing"]
 
 Step = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Deviation:
+    """The first place where a round departs from the rules."""
+
+    ref: str
+    """The subsection broken (what the rule required)."""
+    message: str
+    """What happened and what the rule required."""
+    seq: int | None = None
+    """The log's step, when the deviation is at one."""
+
+    def __str__(self) -> str:
+        return f"{self.ref}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"ref": self.ref, "message": self.message, "seq": self.seq}
+
 
 _ORDER_REFS = ("591.7(t)(1)", "591.7(t)(2)")
 """Announcements that fix the order of collection and payment."""
@@ -107,8 +125,6 @@ def explain(
     spec: GameSpec, engine: Sequence[Step], log: Sequence[Step], i: int
 ) -> Deviation:
     """The deviation at log step ``i`` (the engine differs or has ended)."""
-    from .replay import Deviation
-
     want = log[i]
     seq = int(want["seq"]) if "seq" in want else None
     if i >= len(engine):
@@ -195,8 +211,6 @@ def explain_missing(
     spec: GameSpec, engine: Sequence[Step], log: Sequence[Step]
 ) -> Deviation:
     """The log stops while the rule requires more steps."""
-    from .replay import Deviation
-
     got = engine[len(log)]
     ref = str(got["ref"])
     if got.get("type") == "card_burned":

@@ -37,7 +37,7 @@ from croupier.rules import GameRules
 from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
-from .explain import describe, explain, explain_missing
+from .explain import Deviation, describe, explain, explain_missing
 
 __all__ = ["Deviation", "verify_round"]
 
@@ -49,25 +49,6 @@ _LOOSE: dict[str, tuple[str, ...]] = {
     "starting_position_determined": ("number", "method"),
 }
 """Fields that say where randomness came from, not what it decided."""
-
-
-@dataclass(frozen=True, slots=True)
-class Deviation:
-    """The first place where a round departs from the rules."""
-
-    ref: str
-    """The subsection broken (what the rule required)."""
-    message: str
-    """What happened and what the rule required."""
-    seq: int | None = None
-    """The log's step, when the deviation is at one."""
-
-    def __str__(self) -> str:
-        return f"{self.ref}: {self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form."""
-        return {"ref": self.ref, "message": self.message, "seq": self.seq}
 
 
 class _StopError(Exception):
