@@ -10,6 +10,7 @@ Every figure is exact for the strategy CDZ- (see :mod:`.exact`).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -87,6 +88,11 @@ def parameters(rules: CARules, split: bool) -> np.ndarray:
     par[Q_PEEK] = rules.hole_card is not HoleCard.ENHC_ALL
     par[Q_BJ_LOSES] = rules.hole_card is HoleCard.ENHC_ALL
     return par
+
+
+@lru_cache(maxsize=64)
+def _parameters(rules: CARules, split: bool) -> np.ndarray:
+    return parameters(rules, split)
 
 
 @dataclass(slots=True)
@@ -229,6 +235,15 @@ def _possible_dealer(
     The others (of :func:`.exact.dealer_multisets`) have probability 0
     from any smaller shoe: leaving them out changes only the time.
     """
+    return _possible_dealer_of(up, hits_soft_17, tuple(int(x) for x in shoe))
+
+
+@lru_cache(maxsize=64)
+def _possible_dealer_of(
+    up: int, hits_soft_17: bool, shoe_key: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    # the passes of one up card share one shoe: filtered once
+    shoe = np.array(shoe_key, dtype=np.int64)
     values, counts, size, ways, out = dealer_multisets(up, hits_soft_17)
     have = shoe[values]
     have[values == 0] = 1 << 30
@@ -278,7 +293,7 @@ def _pass(
         shoe,
         extra,
         up,
-        parameters(rules, split),
+        _parameters(rules, split).copy(),
         counts,
         hard,
         child,
@@ -630,16 +645,24 @@ class CAResult:
         return est, low, high
 
 
-def _ups(rules: CARules, shoe: np.ndarray) -> dict[int, _Up]:
-    ups = {}
+def _ups(rules: CARules, shoe: np.ndarray) -> Iterator[tuple[int, _Up]]:
+    """The up cards' passes, one up card at a time.
+
+    One dealer cache serves them all: it is emptied (its flags reset)
+    before the next up card, so each yielded :class:`_Up` is valid only
+    until the next one is drawn. Reusing it spares allocating and
+    zeroing megabytes of fresh pages per up card.
+    """
+    cache = DealerCache.empty()
     for up in range(1, 11):
         if shoe[up] == 0:
             continue
         s = shoe.copy()
         s[up] -= 1
-        cache = DealerCache.empty()
-        ups[up] = _Up(rules, s, up, _pass(rules, s, up, 0, cache=cache), cache)
-    return ups
+        cache.hand_ok[:] = 0
+        cache.bust_ok[:] = 0
+        plain = _pass(rules, s, up, 0, cache=cache)
+        yield up, _Up(rules, s, up, plain, cache)
 
 
 def solve_ca(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
@@ -663,7 +686,7 @@ def _solve(rules: CARules, counts: np.ndarray) -> CAResult:
     sits: dict[tuple[int, int, int], Situation] = {}
     probs: dict[tuple[int, int, int], float] = {}
     ev = 0.0
-    for up, u in _ups(rules, counts).items():
+    for up, u in _ups(rules, counts):
         for a in range(1, 11):
             for b in range(a, 11):
                 prob = 0.0

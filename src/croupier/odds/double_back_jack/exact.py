@@ -578,11 +578,13 @@ def _bust(
     st_y2: np.ndarray,
     st_z2: np.ndarray,
     b2: np.ndarray,
+    sc_g: np.ndarray,
 ) -> None:
     """Value bust ``b``: hand ``i`` (shoe left ``r``, ``n`` cards) + ``v``.
 
     ``bust_dec[b]`` is the declined bust, ``bust_sc[b]`` the Second
     Chance taken (both per unit, joint with no dealer Blackjack).
+    ``sc_g[x, o]`` is :func:`_sc_pay` of ``x`` and ``o`` (a table).
 
     The Second Chance needs the joint law of (its card, the dealer's
     cards) from the bust's shoe: ``w0``/``w`` of :func:`_dealer`. Its
@@ -652,7 +654,7 @@ def _bust(
                 a2 = 0.0
                 corr2 = 0.0
                 for c in range(1, 11):
-                    g = _sc_pay(hb - c, o, par)
+                    g = sc_g[hb - c, o]
                     a_o += rb[c] * g
                     corr += w[o, c] * g
                     a2 += rb[c] * g * g
@@ -777,6 +779,11 @@ def hand_pass(
     st_x2 = np.zeros(8)
     st_y2 = np.zeros((8, 11))
     st_z2 = np.zeros((8, 11, 11))
+    # a Second Chance hand's net by total (up to 31 - 1) and outcome
+    sc_g = np.zeros((32, 8))
+    for x in range(32):
+        for o in range(7):
+            sc_g[x, o] = _sc_pay(x, o, par)
     bust_done[:] = 0
     nh = h_cnt.shape[0]
     nk = td_hit.shape[0]
@@ -790,7 +797,7 @@ def hand_pass(
             d_ord, d_out, ff, den, dd, w0, w, r, rb, c_hdd, c_hok, c_bdd,
             c_bw0, c_bw, c_bok, bust_done, bust_dec, bust_sc, td_bkey,
             td_bw, td_sc, fast, pvec, st_xp, st_yp, st_x2, st_y2, st_z2,
-            b2,
+            b2, sc_g,
         )  # fmt: skip
     lev_start = 0
     lev_hard = h_hard[0] if nh > 0 else 0
@@ -895,7 +902,7 @@ def hand_pass(
                     d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
                     c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
                     bust_dec, bust_sc, fast, pvec, st_xp, st_yp, st_x2,
-                    st_y2, st_z2, b2,
+                    st_y2, st_z2, b2, sc_g,
                 )  # fmt: skip
             dec = bust_dec[b]
             sc = bust_sc[b]
@@ -1003,6 +1010,7 @@ def _td_busts(
     st_y2: np.ndarray,
     st_z2: np.ndarray,
     b2: np.ndarray,
+    sc_g: np.ndarray,
 ) -> None:
     """Value every bust of a plain hand, then decide each bust point."""
     for i in range(h_cnt.shape[0]):
@@ -1031,7 +1039,7 @@ def _td_busts(
                     d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
                     c_hdd, c_hok, c_bdd, c_bw0, c_bw, c_bok, bust_done,
                     bust_dec, bust_sc, fast, pvec, st_xp, st_yp, st_x2,
-                    st_y2, st_z2, b2,
+                    st_y2, st_z2, b2, sc_g,
                 )  # fmt: skip
     nk = td_sc.shape[0]
     s_sc = np.zeros(nk)
