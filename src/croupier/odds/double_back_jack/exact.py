@@ -64,7 +64,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
+
+from croupier.jit import jit
 
 __all__ = [
     "DEALER_OUTCOMES",
@@ -219,7 +220,7 @@ def dealer_multisets(
 # kernels
 
 
-@njit(cache=True)
+@jit
 def _mass(r: np.ndarray, n: int, up: int, par: np.ndarray) -> float:
     """P(no dealer Blackjack | shoe ``r``) where the peek conditions."""
     if par[Q_PEEK] == 0.0 or n == 0:
@@ -231,7 +232,7 @@ def _mass(r: np.ndarray, n: int, up: int, par: np.ndarray) -> float:
     return 1.0
 
 
-@njit(cache=True)
+@jit
 def _mass_less(
     r: np.ndarray, n: int, v: int, up: int, par: np.ndarray
 ) -> float:
@@ -245,7 +246,7 @@ def _mass_less(
     return 1.0
 
 
-@njit(cache=True)
+@jit
 def _dealer(
     r: np.ndarray,
     n: int,
@@ -306,7 +307,7 @@ def _dealer(
                 w[o, v] += q * d_cnt[i, j]
 
 
-@njit(cache=True)
+@jit
 def _stand_pay(t: int, o: int, par: np.ndarray) -> float:
     """Net per unit of a hand standing on ``t`` against outcome ``o``."""
     if o == 7:
@@ -323,7 +324,7 @@ def _stand_pay(t: int, o: int, par: np.ndarray) -> float:
     return -1.0
 
 
-@njit(cache=True)
+@jit
 def _sc_pay(x: int, o: int, par: np.ndarray) -> float:
     """Net (both wagers) per unit of a Second Chance hand of total x."""
     if x > 21:
@@ -342,7 +343,7 @@ def _sc_pay(x: int, o: int, par: np.ndarray) -> float:
     return -2.0
 
 
-@njit(cache=True)
+@jit
 def _dealer_at(
     slot: int,
     want_w: bool,
@@ -405,7 +406,7 @@ def _dealer_at(
     c_bok[j] = need
 
 
-@njit(cache=True)
+@jit
 def _pvec(
     r: np.ndarray,
     n: int,
@@ -444,7 +445,7 @@ def _pvec(
         pvec[i] = p / den[s]
 
 
-@njit(cache=True)
+@jit
 def _stand_pvec(
     slot: int,
     r: np.ndarray,
@@ -476,7 +477,7 @@ def _stand_pvec(
     c_hok[slot] = 1
 
 
-@njit(cache=True)
+@jit
 def _parent_stats(
     n: int,
     vmin: int,
@@ -538,7 +539,7 @@ def _parent_stats(
                 z2[o, c, v] += b * dc * d_cnt[m, jj]
 
 
-@njit(cache=True)
+@jit
 def _bust(
     b: int,
     i: int,
@@ -674,7 +675,7 @@ def _bust(
     b2[b, 1] = sc2
 
 
-@njit(cache=True)
+@jit
 def hand_pass(
     shoe: np.ndarray,
     extra: int,
@@ -937,7 +938,7 @@ def hand_pass(
         )  # fmt: skip
 
 
-@njit(cache=True)
+@jit
 def _td_level(
     start: int,
     stop: int,
@@ -970,7 +971,7 @@ def _td_level(
         m2[i, 2] = m2[i, 1] if go else m2[i, 0]
 
 
-@njit(cache=True)
+@jit
 def _td_busts(
     shoe: np.ndarray,
     up: int,
@@ -1061,7 +1062,7 @@ def _td_busts(
             td_sc[k] = 1 if u_sc[k] > u_dec[k] else 0
 
 
-@njit(cache=True)
+@jit
 def reach_weights(
     shoe: np.ndarray,
     h_cnt: np.ndarray,
@@ -1130,7 +1131,7 @@ def reach_weights(
                 bw[-1 - j] += stake * p
 
 
-@njit(cache=True)
+@jit
 def mark_reach(
     h_cnt: np.ndarray,
     h_child: np.ndarray,
