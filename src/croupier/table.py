@@ -34,6 +34,14 @@ from croupier.shoe import CoverCard, Shoe
 __all__ = ["Table", "default_prepare_shoe", "place_cover_card"]
 
 
+SHUFFLE_REFS: dict[str, Ref] = {
+    "591.7": Ref.parse("591.7(a)"),
+    "629a.5": Ref.parse("629a.5(a)"),
+    "681a.7": Ref.parse("681a.7(a)"),
+}
+"""The subsection a shuffle cites, per dealing section (literal refs)."""
+
+
 def default_prepare_shoe(
     rules: GameRules,
     shoe: Shoe,
@@ -54,7 +62,7 @@ def default_prepare_shoe(
     seed = described.get("seed")
     log.emit(
         Shuffled,
-        ref=_ref(section, "a"),
+        ref=SHUFFLE_REFS[section],
         source=str(described["kind"]),
         cards=len(shoe),
         seed=seed if isinstance(seed, int) else None,
@@ -69,10 +77,6 @@ def place_cover_card(
     penetration = getattr(rules, "penetration", None)
     if isinstance(penetration, Fraction):
         insert_cover_card_at_penetration(shoe, log, section, penetration)
-
-
-def _ref(section: str, letter: str) -> Ref:
-    return Ref(section, (letter,))
 
 
 class Table:
