@@ -97,3 +97,31 @@ def test_serve_several_workers_on_sqlite_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "need PostgreSQL" in result.output
     assert not db.exists()  # refused before anything was created
+
+
+def test_phases_label_every_edge_with_its_cited_subsection() -> None:
+    # each label is the subsection the game's phase table cites for that
+    # edge; docs/phases.md is exactly what the command prints
+    docs = (TESTS.parent / "docs" / "phases.md").read_text(encoding="utf-8")
+    for spec in all_games():
+        assert spec.transitions is not None
+        result = runner.invoke(app, ["phases", spec.name])
+        assert result.exit_code == 0, result.output
+        block = f"## {spec.name}\n\n```mermaid\n{result.output}```\n"
+        assert block in docs, f"docs/phases.md is stale for {spec.name}"
+        edges = {
+            tuple(line.strip().split(": ")[0].split(" --> ")): line.split(
+                ": ", 1
+            )[1].split(", ")
+            for line in result.output.splitlines()[1:]
+        }
+        expected = {
+            (str(source), str(target)): [
+                str(ref)
+                for ref in (cited if isinstance(cited, tuple) else (cited,))
+            ]
+            for source, out in spec.transitions.items()
+            for target, cited in dict(out).items()
+        }
+        assert edges == expected
+        assert all(refs and refs[0] for refs in edges.values())

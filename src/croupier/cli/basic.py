@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -146,6 +147,15 @@ def scenario(
     raise typer.Exit(result.exit_code)
 
 
+def _edge_refs(targets: object, target: object) -> list[str]:
+    """The subsections an edge cites, when its table carries them."""
+    if not isinstance(targets, Mapping):
+        return []
+    cited = targets[target]
+    refs = cited if isinstance(cited, tuple) else (cited,)
+    return [str(ref) for ref in refs]
+
+
 def phases(
     game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
     as_json: JsonFlag = False,
@@ -157,15 +167,20 @@ def phases(
         raise fail(exc) from None
     if spec.transitions is None:
         raise fail(CroupierError(f"{spec.name} declares no transitions"))
-    if as_json:
-        table = {
-            str(source): [str(target) for target in targets]
-            for source, targets in spec.transitions.items()
+    cited = {
+        str(source): {
+            str(target): _edge_refs(targets, target) for target in targets
         }
-        print(json.dumps({"game": spec.name, "transitions": table}, indent=2))
+        for source, targets in spec.transitions.items()
+    }
+    if as_json:
+        table = {source: list(out) for source, out in cited.items()}
+        document = {"game": spec.name, "transitions": table, "refs": cited}
+        print(json.dumps(document, indent=2))
         return
     lines = ["stateDiagram-v2"]
-    for source, targets in spec.transitions.items():
-        for target in targets:
-            lines.append(f"    {source} --> {target}")
+    for source, out in cited.items():
+        for target, refs in out.items():
+            label = f": {', '.join(refs)}" if refs else ""
+            lines.append(f"    {source} --> {target}{label}")
     print("\n".join(lines))
