@@ -26,31 +26,20 @@ from croupier.odds.double_back_jack.strategy import (
     P_21,
     P_ACES_DRAW,
     P_BJ,
-    P_COLLECT,
     P_DAS,
     P_INS,
     P_INSMAX,
     P_INSPAY,
     P_REFUND,
-    P_SC21,
-    P_SC_DBL,
-    P_SC_SPLIT,
-    P_SCWIN,
     P_SPLIT,
     P_SURR,
-    P_WIN,
+    fill_tables,
 )
+from croupier.odds.leaf import soft_total
 
 __all__ = ["dealer_from", "round_values"]
 
 _DEPTH = 32
-
-
-@jit
-def _eff(hard: int, ace: bool) -> int:
-    if ace and hard + 10 <= 21:
-        return hard + 10
-    return hard
 
 
 @jit
@@ -61,7 +50,7 @@ def dealer_from(counts: np.ndarray, hard0: int, ace0: bool) -> np.ndarray:
     17). ``counts`` (value indices 1-10) is restored before returning.
     """
     out = np.zeros(7)
-    t0 = _eff(hard0, ace0)
+    t0 = soft_total(hard0, ace0)
     if t0 >= 17:
         out[t0 - 17] = 1.0
         return out
@@ -93,7 +82,7 @@ def dealer_from(counts: np.ndarray, hard0: int, ace0: bool) -> np.ndarray:
         p = prob[depth] * count / remaining
         h = hard[depth] + value
         a = ace[depth] or value == 1
-        total = _eff(h, a)
+        total = soft_total(h, a)
         if total >= 17:
             out[min(total, 23) - 17] += p
             continue
@@ -106,84 +95,6 @@ def dealer_from(counts: np.ndarray, hard0: int, ace0: bool) -> np.ndarray:
         nxt[depth] = 1
         drawn[depth] = value
     return out
-
-
-@jit
-def _tables(
-    p: np.ndarray,
-    q: np.ndarray,
-    par: np.ndarray,
-    stand_ev: np.ndarray,
-    take: np.ndarray,
-    bust_ev: np.ndarray,
-    hit_ev: np.ndarray,
-    val_ev: np.ndarray,
-    dbl_ev: np.ndarray,
-) -> None:
-    """Total-dependent values against the dealer law ``q``."""
-    sc_ev = np.zeros(22)
-    win = par[P_WIN]
-    scwin = par[P_SCWIN]
-    for t in range(22):
-        s = 0.0
-        c = 0.0
-        for d in range(5):
-            dt = 17 + d
-            if t > dt:
-                s += q[d] * win
-                c += q[d] * scwin
-            elif t < dt:
-                s -= q[d]
-                c -= 2.0 * q[d]
-        s += q[6] * win
-        c += q[6] * scwin
-        stand_ev[t] = s
-        sc_ev[t] = c
-    decline = -1.0 if par[P_COLLECT] > 0 else -(1.0 - q[5])
-    for t in range(22, HS_SIZE):
-        e = 0.0
-        for v in range(1, 11):
-            x = t - v
-            if x > 21:
-                e -= 2.0 * p[v]
-            elif x == 21:
-                e += p[v] * par[P_SC21]
-            else:
-                e += p[v] * sc_ev[x]
-        take[t] = 1 if e > decline else 0
-        best = max(e, decline)
-        for kind in range(4):
-            doubled = kind >= 2
-            split = kind % 2 == 1
-            allowed = not (doubled and par[P_SC_DBL] == 0) and not (
-                split and par[P_SC_SPLIT] == 0
-            )
-            bust_ev[kind, t] = best if allowed else decline
-    for kind in range(2):
-        for h in range(20, 1, -1):
-            for a in range(2):
-                ace = a == 1
-                t = _eff(h, ace)
-                if t >= 21:
-                    continue
-                e = 0.0
-                d2 = 0.0
-                for v in range(1, 11):
-                    h2 = h + v
-                    a2 = ace or v == 1
-                    t2 = _eff(h2, a2)
-                    if t2 == 21:
-                        e += p[v] * par[P_21]
-                        d2 += p[v] * par[P_21]
-                    elif h2 > 21:
-                        e += p[v] * bust_ev[kind, h2]
-                        d2 += p[v] * bust_ev[kind + 2, h2]
-                    else:
-                        e += p[v] * val_ev[kind, h2, 1 if a2 else 0]
-                        d2 += p[v] * stand_ev[t2]
-                hit_ev[kind, h, a] = e
-                val_ev[kind, h, a] = max(e, stand_ev[t])
-                dbl_ev[kind, h, a] = 2.0 * d2
 
 
 @jit
@@ -207,11 +118,14 @@ def _first(
     hit_ev = np.zeros((2, HS_SIZE, 2))
     val_ev = np.zeros((2, HS_SIZE, 2))
     dbl_ev = np.zeros((2, HS_SIZE, 2))
-    _tables(p, q, par, stand_ev, take, bust_ev, hit_ev, val_ev, dbl_ev)
+    sc_ev = np.zeros(22)
+    fill_tables(
+        p, q, par, stand_ev, sc_ev, take, bust_ev, hit_ev, val_ev, dbl_ev
+    )
     h0 = a + b
     ace0 = a == 1 or b == 1
     a0 = 1 if ace0 else 0
-    best = stand_ev[_eff(h0, ace0)]
+    best = stand_ev[soft_total(h0, ace0)]
     best = max(best, hit_ev[0, h0, a0], dbl_ev[0, h0, a0])
     if par[P_SURR] > 0:
         best = max(best, par[P_REFUND] - 1.0)
@@ -220,7 +134,7 @@ def _first(
         for v in range(1, 11):
             h = a + v
             ace = a == 1 or v == 1
-            t = _eff(h, ace)
+            t = soft_total(h, ace)
             ac = 1 if ace else 0
             if t == 21:
                 e += p[v] * par[P_21]

@@ -70,6 +70,7 @@ __all__ = [
     "SPLIT",
     "STAND",
     "SURRENDER",
+    "fill_tables",
     "hand_tables",
     "solve_all",
 ]
@@ -120,12 +121,10 @@ def _stand_slot(total: int) -> int:
 
 
 @jit
-def hand_tables(
-    counts: np.ndarray,
-    up: int,
-    par: np.ndarray,
+def fill_tables(
     p: np.ndarray,
     q: np.ndarray,
+    par: np.ndarray,
     stand_ev: np.ndarray,
     sc_ev: np.ndarray,
     take: np.ndarray,
@@ -133,26 +132,12 @@ def hand_tables(
     hit_ev: np.ndarray,
     val_ev: np.ndarray,
     dbl_ev: np.ndarray,
-) -> float:
-    """Fill the total-dependent tables for ``counts`` (up card removed).
+) -> None:
+    """Fill the total-dependent tables from the laws ``p`` and ``q``.
 
-    Returns the probability of a dealer Blackjack (0 unless the up card
-    is an ace or a 10). Filled: ``p`` draw probabilities, ``q`` dealer
-    outcomes given no Blackjack, ``stand_ev``/``sc_ev`` per total,
-    ``take`` (Second Chance worth taking per busted total), ``bust_ev``
-    per kind (0 plain, 1 split, 2 doubled, 3 doubled split) and busted
-    total, ``hit_ev``/``val_ev``/``dbl_ev`` per kind (0 plain, 1 split),
-    hard sum and ace flag. EVs are per unit of the hand's current wager.
+    ``p``: the draw probabilities; ``q``: the dealer's outcomes given no
+    dealer Blackjack. The tables are those of :func:`hand_tables`.
     """
-    total = 0
-    for v in range(1, 11):
-        total += counts[v]
-    for v in range(1, 11):
-        p[v] = counts[v] / total
-    raw = dealer_distribution(counts, up)
-    pbj = raw[BJ]
-    for d in range(N_DEALER):
-        q[d] = raw[d] / (1.0 - pbj)
     win = par[P_WIN]
     scwin = par[P_SCWIN]
     for t in range(22):
@@ -215,6 +200,45 @@ def hand_tables(
                 hit_ev[kind, h, a] = e
                 val_ev[kind, h, a] = max(e, stand_ev[t])
                 dbl_ev[kind, h, a] = 2.0 * d2
+
+
+@jit
+def hand_tables(
+    counts: np.ndarray,
+    up: int,
+    par: np.ndarray,
+    p: np.ndarray,
+    q: np.ndarray,
+    stand_ev: np.ndarray,
+    sc_ev: np.ndarray,
+    take: np.ndarray,
+    bust_ev: np.ndarray,
+    hit_ev: np.ndarray,
+    val_ev: np.ndarray,
+    dbl_ev: np.ndarray,
+) -> float:
+    """Fill the total-dependent tables for ``counts`` (up card removed).
+
+    Returns the probability of a dealer Blackjack (0 unless the up card
+    is an ace or a 10). Filled: ``p`` draw probabilities, ``q`` dealer
+    outcomes given no Blackjack, ``stand_ev``/``sc_ev`` per total,
+    ``take`` (Second Chance worth taking per busted total), ``bust_ev``
+    per kind (0 plain, 1 split, 2 doubled, 3 doubled split) and busted
+    total, ``hit_ev``/``val_ev``/``dbl_ev`` per kind (0 plain, 1 split),
+    hard sum and ace flag. EVs are per unit of the hand's current wager.
+    """
+    total = 0
+    for v in range(1, 11):
+        total += counts[v]
+    for v in range(1, 11):
+        p[v] = counts[v] / total
+    raw = dealer_distribution(counts, up)
+    pbj = raw[BJ]
+    for d in range(N_DEALER):
+        q[d] = raw[d] / (1.0 - pbj)
+    fill_tables(
+        p, q, par, stand_ev, sc_ev, take, bust_ev, hit_ev, val_ev, dbl_ev
+    )
     return float(pbj)
 
 
