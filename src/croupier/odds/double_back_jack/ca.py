@@ -47,6 +47,7 @@ __all__ = [
     "CAResult",
     "Tables",
     "composition",
+    "deal_probability",
     "evaluate_hand",
     "hand_actions",
     "rule_effects",
@@ -665,6 +666,24 @@ def _ups(rules: CARules, shoe: np.ndarray) -> Iterator[tuple[int, _Up]]:
         yield up, _Up(rules, s, up, plain, cache)
 
 
+def deal_probability(
+    counts: np.ndarray, n: int, a: int, b: int, up: int
+) -> float:
+    """P(player a, b in either order and up card ``up``)."""
+    prob = 0.0
+    for first, second in ((a, b), (b, a)):
+        c = counts.copy()
+        pr = c[first] / n
+        c[first] -= 1
+        pr *= c[up] / (n - 1)
+        c[up] -= 1
+        pr *= max(c[second], 0) / (n - 2)
+        prob += pr
+        if a == b:
+            break
+    return float(prob)
+
+
 def solve_ca(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
     """Exact CDZ- expectation of the round from a full (or given) shoe.
 
@@ -689,17 +708,7 @@ def _solve(rules: CARules, counts: np.ndarray) -> CAResult:
     for up, u in _ups(rules, counts):
         for a in range(1, 11):
             for b in range(a, 11):
-                prob = 0.0
-                for first, second in ((a, b), (b, a)):
-                    c = counts.copy()
-                    pr = c[first] / n
-                    c[first] -= 1
-                    pr *= c[up] / (n - 1)
-                    c[up] -= 1
-                    pr *= max(c[second], 0) / (n - 2)
-                    prob += pr
-                    if a == b:
-                        break
+                prob = deal_probability(counts, n, a, b, up)
                 if prob <= 0.0:
                     continue
                 sit = _situation(u, a, b)

@@ -58,6 +58,7 @@ from .ca import (
     _total,
     blackjack_second,
     composition,
+    deal_probability,
     round_second,
     solve_ca,
     split_second,
@@ -253,24 +254,6 @@ def _later_text(key: tuple[int, bool]) -> str:
     return f"{'soft' if key[1] else 'hard'} {key[0]}"
 
 
-def _deal_probability(
-    counts: np.ndarray, n: int, a: int, b: int, up: int
-) -> float:
-    """P(player a, b in either order and up card ``up``)."""
-    prob = 0.0
-    for first, second in ((a, b), (b, a)):
-        c = counts.copy()
-        pr = c[first] / n
-        c[first] -= 1
-        pr *= c[up] / (n - 1)
-        c[up] -= 1
-        pr *= max(c[second], 0) / (n - 2)
-        prob += pr
-        if a == b:
-            break
-    return float(prob)
-
-
 def _split_two(
     rules: CARules,
     shoe: np.ndarray,
@@ -368,7 +351,7 @@ def _solve_up(
     plain0 = _pass(rules, shoe, up, 0, cache=cache)
     nh, m = counts_h.shape[0], bust.shape[0]
     probs = {
-        (a, b): _deal_probability(counts, n_all, a, b, up)
+        (a, b): deal_probability(counts, n_all, a, b, up)
         for a in range(1, 11)
         for b in range(a, 11)
     }
