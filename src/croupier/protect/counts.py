@@ -29,7 +29,6 @@ Desirability Index ``DI = 1000 x win per hand / SD per hand``.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -422,11 +421,6 @@ def simulate_counts(
     run.record = results[0][2]
     run.seconds = time.perf_counter() - started
     return run
-
-
-def default_workers() -> int:
-    """Processes to use by default: the machine's cores, at most 2."""
-    return max(1, min(2, os.cpu_count() or 1))
 
 
 def trigger_row(run: CountRun, k: int, trigger: int) -> TriggerRow:

@@ -144,10 +144,6 @@ class GameModel:
         msg = f"{self.game} offers no wager {name!r} (offered: {offered})"
         raise ProtectError(msg)
 
-    def net_table(self) -> IntArray:
-        """``[wager, outcome]`` nets in stake units, for the kernels."""
-        return np.array([w.nets for w in self.wagers], dtype=np.int64)
-
     def with_cover(self, cover: int) -> GameModel:
         """The same game with the shoe's last coup at card ``cover``."""
         if not 0 < cover < self.size - 6:

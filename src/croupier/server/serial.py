@@ -140,10 +140,6 @@ class Serial:
         elif table_id not in pending:
             pending.append(table_id)
 
-    def in_job(self) -> bool:
-        """Whether the calling thread is running a job now."""
-        return getattr(self._local, "changed", None) is not None
-
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that holds ``table_id`` still."""
         found = self._locks.get(table_id)

@@ -215,8 +215,6 @@ class Hub:
         """Clients by table id."""
         self.addresses: Counter[str] = Counter()
         """Connections by client address."""
-        self.builds = 0
-        """Views built so far (one per distinct viewer per push)."""
         self._pushed: dict[int, float] = {}
         """When each table's spectators were last pushed (loop time)."""
         self._later: dict[int, asyncio.Task[None]] = {}
@@ -290,7 +288,6 @@ class Hub:
     def _build(
         self, view: Callable[[Player | None], dict[str, Any]], client: Client
     ) -> str:
-        self.builds += 1
         return encode(view(client.player))
 
     def _queue(self, client: Client, text: str) -> None:
