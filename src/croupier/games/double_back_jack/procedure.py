@@ -40,6 +40,37 @@ from croupier.shoe import Shoe
 from .events import CardReaderChecked
 from .hands import HandStatus, Payment, PlayerHand, settlement_order
 from .phases import PHASES, Phase
+from .refs import (
+    REF_BLACKJACK_WAGER,
+    REF_BOXES,
+    REF_BOXES_PER_PLAYER,
+    REF_CARD_READER,
+    REF_CLEARING,
+    REF_COLLECT_THEN_PAY,
+    REF_COVER_CARD,
+    REF_DEAL,
+    REF_DEAL_BOXES_FIRST,
+    REF_DEAL_BOXES_SECOND,
+    REF_DEAL_DEALER_HOLE,
+    REF_DEAL_DEALER_UP,
+    REF_DEALER_22,
+    REF_DEALER_DRAWS,
+    REF_DEALER_DRAWS_NOTHING,
+    REF_HOLE_CARD,
+    REF_INSURANCE,
+    REF_LOSE,
+    REF_NEW_DEALER_BURN,
+    REF_PLAYER_BLACKJACK,
+    REF_PLAYER_BY_PLAYER,
+    REF_PUSH,
+    REF_SECOND_CHANCE,
+    REF_SPLIT_CARD,
+    REF_TABLE_LIMITS,
+    REF_TWENTY_ONE,
+    REF_WAGERING,
+    REF_WIN,
+    REF_WIN_WITH_SECOND_CHANCE,
+)
 from .rules import CollectionProcedure, DoubleBackJackRules, Wager
 
 __all__ = ["SECTION", "DealerProcedure"]
@@ -66,7 +97,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     """
 
     game = "double-back-jack"
-    cover_card_ref = Ref.parse("591.7(d)")
+    cover_card_ref = REF_COVER_CARD
     wager_names = (Wager.BLACKJACK.value,)
 
     def __init__(
@@ -83,7 +114,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 "Double Back Jack has no starting position: the deal starts "
                 "with the player farthest to the dealer's left"
             )
-            raise ProcedureError(msg, ref=Ref.parse("591.7(e)"))
+            raise ProcedureError(msg, ref=REF_DEAL)
         super().__init__(
             rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe, phases=PHASES
         )
@@ -117,7 +148,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._verify_phase(
             Phase.WAGERING,
             "a new dealer burns before dealing, not in {phase}",
-            Ref.parse("591.7(c)"),
+            REF_NEW_DEALER_BURN,
         )
 
     def can_change_dealer(self) -> bool:
@@ -178,30 +209,30 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._verify_phase(
             Phase.WAGERING,
             "wagers close before the first card; phase is {phase}",
-            Ref.parse("673a.6(c)"),
+            REF_WAGERING,
         )
         self._verify_offered(
             wager,
             self.wager_names,
             "only a Blackjack Wager is placed before the deal, not {wager!r}",
-            Ref.parse("673a.6(d)"),
+            REF_BLACKJACK_WAGER,
         )
         self._verify_seat(
             seat,
             rules.boxes,
             "the table has boxes 1 to {seats}, not {seat}",
-            Ref.parse("673a.2(a)"),
+            REF_BOXES,
         )
-        self._verify_amount(amount, Ref.parse("673a.6(a)"))
+        self._verify_amount(amount, REF_TABLE_LIMITS)
         if not rules.table_minimum <= amount <= rules.table_maximum:
             msg = (
                 f"{amount} is outside the table limits "
                 f"{rules.table_minimum}-{rules.table_maximum}"
             )
-            raise WagerError(msg, ref=Ref.parse("673a.6(a)"))
+            raise WagerError(msg, ref=REF_TABLE_LIMITS)
         if seat in self._boxes:
             msg = f"box {seat} already holds a Blackjack Wager"
-            raise WagerError(msg, ref=Ref.parse("673a.6(c)"))
+            raise WagerError(msg, ref=REF_WAGERING)
         if player is not None:
             self._verify_player_boxes(seat, player)
 
@@ -212,10 +243,10 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 f"player {player!r} may wager on at most "
                 f"{self.rules.boxes_per_player} boxes"
             )
-            raise WagerError(msg, ref=Ref.parse("673a.6(e)"))
+            raise WagerError(msg, ref=REF_BOXES_PER_PLAYER)
         if owned and not any(abs(seat - s) == 1 for s in owned):
             msg = f"box {seat} is not adjacent to {player!r}'s boxes {owned}"
-            raise WagerError(msg, ref=Ref.parse("673a.6(e)"))
+            raise WagerError(msg, ref=REF_BOXES_PER_PLAYER)
 
     def place_wager(
         self, seat: int, wager: str, amount: int, player: str | None = None
@@ -237,7 +268,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     def _wager_ref(self, wager: str) -> Ref:
         """The Blackjack Wager is placed under 673a.6(d)."""
-        return Ref.parse("673a.6(d)")
+        return REF_BLACKJACK_WAGER
 
     def verify_wager_change(
         self, key: WagerKey, amount: int, ref: Ref
@@ -250,7 +281,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 f"{amount} is outside the table limits "
                 f"{rules.table_minimum}-{rules.table_maximum}"
             )
-            raise WagerError(msg, ref=Ref.parse("673a.6(a)"))
+            raise WagerError(msg, ref=REF_TABLE_LIMITS)
 
     def _wager_taken_back(self, key: WagerKey) -> None:
         """The box is empty again (and no longer counts as the player's)."""
@@ -264,11 +295,11 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._verify_phase(
             Phase.WAGERING,
             "the cards are dealt once per round; phase is {phase}",
-            Ref.parse("591.7(e)"),
+            REF_DEAL,
         )
         if not self._boxes:
             msg = "no box holds a Blackjack Wager"
-            raise WagerError(msg, ref=Ref.parse("673a.6(d)"))
+            raise WagerError(msg, ref=REF_BLACKJACK_WAGER)
 
     def _run_deal(self) -> None:
         """Deal (e) and run the procedure to the first decision."""
@@ -310,21 +341,19 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         for seat in seats:
             hand = self._boxes[seat][0]
             hand.cards.append(
-                self._deal_card(hand.label, Ref.parse("591.7(e)(1)"))
+                self._deal_card(hand.label, REF_DEAL_BOXES_FIRST)
             )
         self._dealer_on_table = True
-        self._dealer.append(
-            self._deal_card("dealer", Ref.parse("591.7(e)(2)"))
-        )
+        self._dealer.append(self._deal_card("dealer", REF_DEAL_DEALER_UP))
         for seat in seats:
             hand = self._boxes[seat][0]
             hand.cards.append(
-                self._deal_card(hand.label, Ref.parse("591.7(e)(3)"))
+                self._deal_card(hand.label, REF_DEAL_BOXES_SECOND)
             )
         self._dealer.append(
             self._deal_card(
                 "dealer",
-                Ref.parse("591.7(e)(4)"),
+                REF_DEAL_DEALER_HOLE,
                 face_up=False,
                 purpose="hole",
             )
@@ -342,10 +371,10 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                         hand.key,
                         Outcome.WIN,
                         self._winnings(rules.blackjack_payout, hand.key),
-                        Ref.parse("591.7(f)"),
+                        REF_PLAYER_BLACKJACK,
                     )
                 )
-                self._collect(hand, Ref.parse("591.7(f)"))
+                self._collect(hand, REF_PLAYER_BLACKJACK)
                 hand.status = HandStatus.SETTLED
         up = self._dealer[0]
         live = [h.seat for h in self.player_hands() if self._is_live(h)]
@@ -353,7 +382,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
             self._insurance_queue = live
             self._enter_phase(Phase.INSURANCE)
             self.log.emit(
-                Announced, ref=Ref.parse("591.7(g)"), text="insurance is open"
+                Announced, ref=REF_INSURANCE, text="insurance is open"
             )
         elif up.rank in _TEN_OR_ACE:
             self._enter_phase(Phase.CARD_READER)
@@ -367,7 +396,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     def _step_card_reader(self) -> None:
         blackjack = is_blackjack(self._dealer)
         self.log.emit(
-            CardReaderChecked, ref=Ref.parse("591.7(h)"), blackjack=blackjack
+            CardReaderChecked, ref=REF_CARD_READER, blackjack=blackjack
         )
         if blackjack:
             self._enter_phase(Phase.DEALER_BLACKJACK)
@@ -377,14 +406,14 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 key,
                 Outcome.LOSE,
                 -self.ledger.stakes[key],
-                Ref.parse("591.7(h)"),
+                REF_CARD_READER,
             )
             for key in self._open_insurance()
         )
         self._enter_phase(Phase.PLAYER_DECISIONS)
 
     def _step_dealer_blackjack(self) -> None:
-        ref = Ref.parse("591.7(h)")
+        ref = REF_CARD_READER
         self._expose_hole(ref)
         self.log.emit(Announced, ref=ref, text="dealer has Blackjack")
         payments = [
@@ -415,7 +444,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 hand.cards.append(
                     self._deal_card(
                         hand.label,
-                        Ref.parse("673a.11(b)"),
+                        REF_SPLIT_CARD,
                         hand=hand.index,
                         purpose="split",
                     )
@@ -432,8 +461,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     @implements("591.7(n)")
     def _step_hole_card(self) -> None:
-        self._expose_hole(Ref.parse("591.7(n)"))
-        self._announce_total(Ref.parse("591.7(n)"))
+        self._expose_hole(REF_HOLE_CARD)
+        self._announce_total(REF_HOLE_CARD)
         self._enter_phase(Phase.DEALER_DRAW)
 
     @implements("591.7(o)", "591.7(p)")
@@ -443,15 +472,15 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         ):
             self.log.emit(
                 Announced,
-                ref=Ref.parse("591.7(p)"),
+                ref=REF_DEALER_DRAWS_NOTHING,
                 text="every hand is decided: the dealer draws no card",
             )
         else:
             while blackjack_total(self._dealer).value < DEALER_STANDS:
                 self._dealer.append(
-                    self._deal_card("dealer", Ref.parse("591.7(o)"))
+                    self._deal_card("dealer", REF_DEALER_DRAWS)
                 )
-                self._announce_total(Ref.parse("591.7(o)"))
+                self._announce_total(REF_DEALER_DRAWS)
         self._enter_phase(Phase.SETTLEMENT)
 
     @implements("591.7(q)", "591.7(r)", "591.7(s)")
@@ -459,9 +488,9 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         procedure = self.rules.collection_procedure
         self.log.emit(
             Announced,
-            ref=Ref.parse("591.7(t)(1)")
+            ref=REF_COLLECT_THEN_PAY
             if procedure is CollectionProcedure.COLLECT_THEN_PAY
-            else Ref.parse("591.7(t)(2)"),
+            else REF_PLAYER_BY_PLAYER,
             text=f"collection procedure {procedure.value}",
         )
         dealer = blackjack_total(self._dealer).value
@@ -482,8 +511,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         keys = [hand.key, chance] if has_chance else [hand.key]
         if dealer == DEALER_PUSH_TOTAL:
             return [
-                Payment(key, Outcome.PUSH, 0, Ref.parse("591.7(q)(1)"))
-                for key in keys
+                Payment(key, Outcome.PUSH, 0, REF_DEALER_22) for key in keys
             ]
         if player > TWENTY_ONE:  # only when busts stay on the layout (D1)
             outcome = Outcome.LOSE
@@ -494,7 +522,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         else:
             outcome = Outcome.LOSE
         if outcome is Outcome.WIN and has_chance:
-            ref = Ref.parse("591.7(s)(1)(i)")
+            ref = REF_WIN_WITH_SECOND_CHANCE
             return [
                 Payment(hand.key, Outcome.PUSH, 0, ref),
                 Payment(
@@ -510,27 +538,24 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                     hand.key,
                     Outcome.WIN,
                     self._winnings(rules.win_payout, hand.key),
-                    Ref.parse("591.7(s)(1)(ii)"),
+                    REF_WIN,
                 )
             ]
         if outcome is Outcome.PUSH:
-            return [
-                Payment(key, Outcome.PUSH, 0, Ref.parse("591.7(s)(2)"))
-                for key in keys
-            ]
+            return [Payment(key, Outcome.PUSH, 0, REF_PUSH) for key in keys]
         return [
             Payment(
                 key,
                 Outcome.LOSE,
                 -self.ledger.stakes[key],
-                Ref.parse("591.7(s)(3)"),
+                REF_LOSE,
             )
             for key in keys
         ]
 
     @implements("591.7(u)")
     def _step_clearing(self) -> None:
-        ref = Ref.parse("591.7(u)")
+        ref = REF_CLEARING
         for hand in sorted(
             self.player_hands(), key=lambda h: (-h.seat, -h.index)
         ):
@@ -640,7 +665,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
             self._enter_phase(Phase.SECOND_CHANCE)
             self.log.emit(
                 Announced,
-                ref=Ref.parse("591.7(l)"),
+                ref=REF_SECOND_CHANCE,
                 text=f"{hand.label} has {hand.total()}: Second Chance?",
             )
         else:
@@ -651,7 +676,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         if not self.rules.collect_busts_at_once:
             hand.status = HandStatus.STANDING
             return
-        ref = Ref.parse("591.7(l)")
+        ref = REF_SECOND_CHANCE
         self._pay(
             Payment(hand.key, Outcome.LOSE, -self.ledger.stakes[hand.key], ref)
         )
@@ -660,7 +685,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     @implements("591.7(m)")
     def _pay_twenty_one(self, hand: PlayerHand) -> None:
-        ref = Ref.parse("591.7(m)")
+        ref = REF_TWENTY_ONE
         self._pay(
             Payment(
                 hand.key,

@@ -48,21 +48,37 @@ from croupier.round import Action, Pending
 from .hands import HandStatus, Payment, PlayerHand
 from .phases import DbjAction, Phase
 from .procedure import TWENTY_ONE, DealerProcedure
+from .refs import (
+    REF_DECISIONS,
+    REF_DOUBLE,
+    REF_DOUBLE_CARD,
+    REF_HIT,
+    REF_HIT_BELOW_21,
+    REF_INSURANCE,
+    REF_INSURANCE_WAGER,
+    REF_PLAYERS_DECIDE_ONLY,
+    REF_SECOND_CHANCE,
+    REF_SECOND_CHANCE_21,
+    REF_SECOND_CHANCE_BUST,
+    REF_SECOND_CHANCE_STANDS,
+    REF_SPLIT,
+    REF_SURRENDER,
+)
 from .rules import Wager
 from .views import BoxView, DoubleBackJackView, HandView
 
 __all__ = ["DoubleBackJackRound"]
 
 _REFUSAL_REFS: dict[DbjAction, Ref] = {
-    DbjAction.SURRENDER: Ref.parse("673a.9"),
-    DbjAction.DOUBLE: Ref.parse("673a.10(a)"),
-    DbjAction.SPLIT: Ref.parse("673a.11(a)"),
-    DbjAction.STAND: Ref.parse("591.7(i)"),
-    DbjAction.HIT: Ref.parse("591.7(k)(1)"),
-    DbjAction.INSURANCE: Ref.parse("591.7(g)"),
-    DbjAction.NO_INSURANCE: Ref.parse("591.7(g)"),
-    DbjAction.SECOND_CHANCE: Ref.parse("591.7(l)"),
-    DbjAction.NO_SECOND_CHANCE: Ref.parse("591.7(l)"),
+    DbjAction.SURRENDER: REF_SURRENDER,
+    DbjAction.DOUBLE: REF_DOUBLE,
+    DbjAction.SPLIT: REF_SPLIT,
+    DbjAction.STAND: REF_DECISIONS,
+    DbjAction.HIT: REF_HIT_BELOW_21,
+    DbjAction.INSURANCE: REF_INSURANCE,
+    DbjAction.NO_INSURANCE: REF_INSURANCE,
+    DbjAction.SECOND_CHANCE: REF_SECOND_CHANCE,
+    DbjAction.NO_SECOND_CHANCE: REF_SECOND_CHANCE,
 }
 """The subsection that forbids each decision when it is not legal."""
 
@@ -91,7 +107,7 @@ class DoubleBackJackRound(DealerProcedure):
                     if a is DbjAction.NO_INSURANCE
                     or self.insurance_limit(self._insurance_queue[0])
                 ),
-                ref=Ref.parse("591.7(g)"),
+                ref=REF_INSURANCE,
             )
         hand = self._current
         if hand is None:
@@ -101,7 +117,7 @@ class DoubleBackJackRound(DealerProcedure):
                 seat=hand.seat,
                 hand=hand.index,
                 legal=(DbjAction.SECOND_CHANCE, DbjAction.NO_SECOND_CHANCE),
-                ref=Ref.parse("591.7(l)"),
+                ref=REF_SECOND_CHANCE,
             )
         if self._phase is Phase.PLAYER_DECISIONS and (
             hand.status is HandStatus.PLAYING
@@ -110,7 +126,7 @@ class DoubleBackJackRound(DealerProcedure):
                 seat=hand.seat,
                 hand=hand.index,
                 legal=tuple(self._legal_decisions(hand)),
-                ref=Ref.parse("591.7(i)"),
+                ref=REF_DECISIONS,
             )
         return None
 
@@ -175,8 +191,10 @@ class DoubleBackJackRound(DealerProcedure):
                 f"{action.name!r} is not a Double Back Jack decision; a "
                 "player only decides, and never handles the cards"
             )
-            raise IllegalActionError(msg, ref=Ref.parse("591.7(v)")) from None
-        pending = self._verify_turn(action, Ref.parse("591.7(v)"))
+            raise IllegalActionError(
+                msg, ref=REF_PLAYERS_DECIDE_ONLY
+            ) from None
+        pending = self._verify_turn(action, REF_PLAYERS_DECIDE_ONLY)
         if name not in pending.legal:
             msg = (
                 f"{name.value} is not allowed for seat {action.seat} now; "
@@ -204,12 +222,12 @@ class DoubleBackJackRound(DealerProcedure):
             limit = self.insurance_limit(seat)
             if amount is None or not 1 <= amount <= limit:
                 msg = f"insurance must be 1 to {limit}, not {amount}"
-                raise WagerError(msg, ref=Ref.parse("673a.8"))
+                raise WagerError(msg, ref=REF_INSURANCE_WAGER)
             return partial(self._do_insurance, seat, amount)
         if name is DbjAction.NO_INSURANCE:
             if amount is not None:
                 msg = "no_insurance takes no amount"
-                raise WagerError(msg, ref=Ref.parse("591.7(g)"))
+                raise WagerError(msg, ref=REF_INSURANCE)
             return partial(self._do_no_insurance, action.seat)
         hand = self._current
         if hand is None:  # pragma: no cover - pending() guarantees it
@@ -221,13 +239,13 @@ class DoubleBackJackRound(DealerProcedure):
                 amount != stake and not self.rules.double_for_less
             ):
                 msg = f"a double must be 1 to {stake}, not {amount}"
-                raise WagerError(msg, ref=Ref.parse("673a.10(a)"))
+                raise WagerError(msg, ref=REF_DOUBLE)
             return partial(self._do_double, hand, amount)
         if name is DbjAction.SECOND_CHANCE:
             stake = self.ledger.stakes[hand.key]
             if amount is not None and amount != stake:
                 msg = f"the Second Chance Wager must equal {stake}"
-                raise WagerError(msg, ref=Ref.parse("591.7(l)"))
+                raise WagerError(msg, ref=REF_SECOND_CHANCE)
             return partial(self._do_second_chance, hand, stake)
         if amount is not None:
             msg = f"{name.value} takes no amount"
@@ -261,28 +279,24 @@ class DoubleBackJackRound(DealerProcedure):
     @implements("591.7(g)")
     def _do_insurance(self, seat: int, amount: int) -> None:
         self._insurance_queue.pop(0)
-        self._decided(
-            seat, DbjAction.INSURANCE, Ref.parse("591.7(g)"), amount=amount
-        )
+        self._decided(seat, DbjAction.INSURANCE, REF_INSURANCE, amount=amount)
         self._record_wager(
-            WagerKey(seat, Wager.INSURANCE), amount, Ref.parse("673a.8")
+            WagerKey(seat, Wager.INSURANCE), amount, REF_INSURANCE_WAGER
         )
 
     def _do_no_insurance(self, seat: int) -> None:
         self._insurance_queue.pop(0)
-        self._decided(seat, DbjAction.NO_INSURANCE, Ref.parse("591.7(g)"))
+        self._decided(seat, DbjAction.NO_INSURANCE, REF_INSURANCE)
 
     @implements("591.7(i)")
     def _do_surrender(self, hand: PlayerHand) -> None:
-        self._decided(hand.seat, DbjAction.SURRENDER, Ref.parse("591.7(i)"))
+        self._decided(hand.seat, DbjAction.SURRENDER, REF_DECISIONS)
         stake = self.ledger.stakes[hand.key]
         refund = int(stake * self.rules.surrender_refund)
         self._pay(
-            Payment(
-                hand.key, Outcome.LOSE, refund - stake, Ref.parse("673a.9")
-            )
+            Payment(hand.key, Outcome.LOSE, refund - stake, REF_SURRENDER)
         )
-        self._collect(hand, Ref.parse("591.7(i)"))
+        self._collect(hand, REF_DECISIONS)
         hand.status = HandStatus.SETTLED
         self._current = None
 
@@ -291,14 +305,14 @@ class DoubleBackJackRound(DealerProcedure):
         self._decided(
             hand.seat,
             DbjAction.DOUBLE,
-            Ref.parse("591.7(i)"),
+            REF_DECISIONS,
             hand.index,
             amount,
         )
         self.ledger.increase(hand.key, amount)
         self.log.emit(
             WagerPlaced,
-            ref=Ref.parse("673a.10(a)"),
+            ref=REF_DOUBLE,
             seat=hand.seat,
             wager=Wager.BLACKJACK,
             amount=amount,
@@ -308,7 +322,7 @@ class DoubleBackJackRound(DealerProcedure):
         hand.cards.append(
             self._deal_card(
                 hand.label,
-                Ref.parse("591.7(k)(2)"),
+                REF_DOUBLE_CARD,
                 hand=hand.index,
                 purpose="double",
             )
@@ -319,30 +333,26 @@ class DoubleBackJackRound(DealerProcedure):
             hand.status = HandStatus.STANDING
 
     def _do_split(self, hand: PlayerHand) -> None:
-        self._decided(hand.seat, DbjAction.SPLIT, Ref.parse("591.7(i)"))
+        self._decided(hand.seat, DbjAction.SPLIT, REF_DECISIONS)
         stake = self.ledger.stakes[hand.key]
         second = PlayerHand(
             seat=hand.seat, index=1, cards=[hand.cards.pop()], split=True
         )
         hand.split = True
         self._boxes[hand.seat].append(second)
-        self._record_wager(second.key, stake, Ref.parse("673a.11(a)"))
+        self._record_wager(second.key, stake, REF_SPLIT)
         self._current = None
 
     def _do_stand(self, hand: PlayerHand) -> None:
-        self._decided(
-            hand.seat, DbjAction.STAND, Ref.parse("591.7(i)"), hand.index
-        )
+        self._decided(hand.seat, DbjAction.STAND, REF_DECISIONS, hand.index)
         hand.status = HandStatus.STANDING
         self._current = None
 
     @implements("591.7(j)")
     def _do_hit(self, hand: PlayerHand) -> None:
-        self._decided(
-            hand.seat, DbjAction.HIT, Ref.parse("591.7(i)"), hand.index
-        )
+        self._decided(hand.seat, DbjAction.HIT, REF_DECISIONS, hand.index)
         hand.cards.append(
-            self._deal_card(hand.label, Ref.parse("591.7(j)"), hand=hand.index)
+            self._deal_card(hand.label, REF_HIT, hand=hand.index)
         )
         self._after_card(hand)
         if self._phase is not Phase.SECOND_CHANCE:
@@ -352,23 +362,21 @@ class DoubleBackJackRound(DealerProcedure):
         self._decided(
             hand.seat,
             DbjAction.SECOND_CHANCE,
-            Ref.parse("591.7(l)"),
+            REF_SECOND_CHANCE,
             hand.index,
             stake,
         )
-        self._record_wager(
-            hand.second_chance_key, stake, Ref.parse("591.7(l)")
-        )
+        self._record_wager(hand.second_chance_key, stake, REF_SECOND_CHANCE)
         hand.second_chance_card = self._deal_card(
             hand.label,
-            Ref.parse("591.7(l)"),
+            REF_SECOND_CHANCE,
             hand=hand.index,
             purpose="second chance",
         )
         total = hand.total()
         keys = [hand.key, hand.second_chance_key]
         if total > TWENTY_ONE:
-            ref = Ref.parse("591.7(l)(1)")
+            ref = REF_SECOND_CHANCE_BUST
             self._settle_many(
                 Payment(key, Outcome.LOSE, -self.ledger.stakes[key], ref)
                 for key in keys
@@ -376,7 +384,7 @@ class DoubleBackJackRound(DealerProcedure):
             self._collect(hand, ref)
             hand.status = HandStatus.SETTLED
         elif total == TWENTY_ONE:
-            ref = Ref.parse("591.7(l)(2)")
+            ref = REF_SECOND_CHANCE_21
             self._settle_many(
                 [
                     Payment(hand.key, Outcome.PUSH, 0, ref),
@@ -396,7 +404,7 @@ class DoubleBackJackRound(DealerProcedure):
         else:
             self.log.emit(
                 Announced,
-                ref=Ref.parse("591.7(l)(3)"),
+                ref=REF_SECOND_CHANCE_STANDS,
                 text=f"{hand.label} has {total} after the Second Chance",
             )
             hand.status = HandStatus.STANDING
@@ -407,7 +415,7 @@ class DoubleBackJackRound(DealerProcedure):
         self._decided(
             hand.seat,
             DbjAction.NO_SECOND_CHANCE,
-            Ref.parse("591.7(l)"),
+            REF_SECOND_CHANCE,
             hand.index,
         )
         self._lose_bust(hand)
