@@ -6,13 +6,14 @@ pai gow round's ~90 steps with the log), and the plain encoder
 each with :func:`getattr` and tests its type, per event. Here each
 event class gets, once, a function that builds the same dictionary in
 one expression: the keys in the same order, each value encoded by the
-same rule (a plain value as it is, a card or the reference as its text,
-remembered by the object's identity, anything else through the plain
-encoder). Likewise :meth:`croupier.events.EventLog.emit`
-builds each event with a compiled constructor (:func:`compiled_maker`)
-that fills the slots directly, where the frozen dataclass's ``__init__``
-goes through :func:`object.__setattr__` field by field and the class
-call converts the keywords to a dictionary first.
+same rule (a plain value as it is, the reference as its text,
+remembered by the object's identity, a card as the text of its code,
+anything else through the plain encoder). Likewise
+:meth:`croupier.events.EventLog.emit` builds each event with a compiled
+constructor (:func:`compiled_maker`) that fills the slots directly,
+where the frozen dataclass's ``__init__`` goes through
+:func:`object.__setattr__` field by field and the class call converts
+the keywords to a dictionary first.
 ``tests/foundation/test_event_codec.py`` proves both equal to the plain
 ones on every event class.
 
@@ -37,7 +38,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from croupier.cards import Card
+from croupier.cards import JOKER_CODE, Card
 
 __all__ = [
     "compiled_maker",
@@ -51,15 +52,23 @@ _COMPILED: dict[type, Callable[[Any], dict[str, object]]] = {}
 _MAKERS: dict[object, Callable[..., Any]] = {}
 """Each event class's compiled constructor."""
 _REF_TEXTS: dict[int, tuple[object, str]] = {}
-"""The text of each reference and card already encoded, by the object's
+"""The text of each reference already encoded, by the object's
 identity (the object is held in the entry, so its identity is not
-reused while the entry lives; references and cards are immutable, so
-the text never changes). Read without calling the object's ``__str__``
+reused while the entry lives; references are immutable, so the text
+never changes). Read without calling the object's ``__str__``
 (nor, for a reference, its ``__hash__``)."""
 
 
+_CARD_TEXTS: tuple[str, ...] = tuple(
+    str(Card.from_code(code)) for code in range(JOKER_CODE + 1)
+)
+"""Each card's text by its code: a card's code and its text are both
+functions of its rank and suit (the code one-to-one), so a card of
+code ``n`` is written ``_CARD_TEXTS[n]``, as ``str`` writes it."""
+
+
 def _ref_text(ref: object) -> str:
-    """``str(ref)`` (a reference or a card), kept in :data:`_REF_TEXTS`."""
+    """``str(ref)`` (a reference), kept in :data:`_REF_TEXTS`."""
     text = str(ref)
     if len(_REF_TEXTS) >= 4096:
         _REF_TEXTS.clear()
@@ -124,9 +133,7 @@ def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
             f"    v{i} = self.{name}",
             f"    t{i} = type(v{i})",
             f"    if t{i} is _card:",
-            f"        known = _ref_get(id(v{i}))",
-            f"        v{i} = known[1] if known is not None and "
-            f"known[0] is v{i} else _ref_text(v{i})",
+            f"        v{i} = _card_text[v{i}.code]",
             f"    elif t{i} not in _plain:",
             f"        v{i} = _encode(v{i})",
         ]
@@ -154,6 +161,7 @@ def compiled_to_dict(
         "_str": str,
         "_plain": _kept_types(plain),
         "_card": Card,
+        "_card_text": _CARD_TEXTS,
         "_encode": partial(_encode_learning, encode, _kept_types(plain)),
         "_ref_get": _REF_TEXTS.get,
         "_ref_text": _ref_text,

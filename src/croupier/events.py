@@ -420,8 +420,15 @@ class EventLog:
         make = _MAKERS.get(event_type)
         if make is None:
             make = _MAKERS[event_type] = compiled_maker(event_type)
-        event: _E = make(len(self._events) + 1, *args, **fields_)
-        self._events.append(event)
+        events = self._events
+        # without positional fields (every call: only ``seq`` is one)
+        # the call passes no empty tuple on
+        event: _E = (
+            make(len(events) + 1, *args, **fields_)
+            if args
+            else make(len(events) + 1, **fields_)
+        )
+        events.append(event)
         return event
 
     @property

@@ -42,7 +42,7 @@ five tie-break ranks of four bits each, so values compare like hands.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum, unique
 from itertools import combinations
 from typing import Protocol
@@ -337,11 +337,18 @@ class Setting:
     """The five-card high hand."""
     low: Card
     """The one-card low hand."""
+    _high_value: int = field(default=-1, init=False, repr=False, compare=False)
+    """:attr:`high_value` once asked (-1: not yet): a setting is
+    immutable, so its high hand has one value."""
 
     @property
     def high_value(self) -> int:
         """The value of the high hand."""
-        return evaluate_five(self.high)
+        value = self._high_value
+        if value < 0:
+            value = evaluate_five(self.high)
+            object.__setattr__(self, "_high_value", value)
+        return value
 
     @property
     def low_value(self) -> int:

@@ -63,9 +63,22 @@ POSITIONS = (1, 2, 3, 4, 5, 6, DEALER)
 """Every position that receives cards, clockwise from seat 1."""
 
 
+def _label(position: int) -> str:
+    return "dealer" if position == DEALER else f"seat {position}"
+
+
+_LABELS = {position: _label(position) for position in POSITIONS}
+"""Each position's label, worked out once (a round asks about 70 times)."""
+
+
 def position_label(position: int) -> str:
     """``seat N`` for a betting position, ``dealer`` for position 7."""
-    return "dealer" if position == DEALER else f"seat {position}"
+    label = _LABELS.get(position)
+    return _label(position) if label is None else label
+
+
+_SLIP_COUNTS = {"skip": 0, "double": 2}
+"""Cards a position receives on its first turn after a dealer's slip."""
 
 
 def clockwise_from(start: int) -> list[int]:
@@ -185,7 +198,7 @@ def _deal_card(
     log.emit(
         CardDealt,
         ref=ref,
-        to=position_label(position),
+        to=_LABELS[position],
         card=card,
         face_up=False,
     )
@@ -200,10 +213,14 @@ def _one_at_a_time(
 ) -> Deal:
     deal = Deal()
     order = clockwise_from(start)
-    for turn in range(CARDS_PER_HAND):
-        for position in order:
-            slip = irregularities.get(position) if turn == 0 else None
-            count = {"skip": 0, "double": 2}.get(slip or "", 1)
+    # each turn's (position, cards it receives): one card each, except
+    # a slip on the first turn (none when passed over, two when doubled)
+    first = [
+        (p, _SLIP_COUNTS.get(irregularities.get(p) or "", 1)) for p in order
+    ]
+    turns = [first, *([(p, 1) for p in order],) * (CARDS_PER_HAND - 1)]
+    for turn in turns:
+        for position, count in turn:
             for _ in range(count):
                 if shoe.empty:
                     return deal

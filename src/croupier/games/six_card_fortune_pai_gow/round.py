@@ -141,6 +141,16 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         """What voided the round, if anything."""
         self.exposed: set[int] = set()
         """Positions whose cards have been exposed."""
+        self._order: tuple[int, ...] = ()
+        """The seats to decide, in order (:meth:`_decision_order`), fixed
+        when the decisions begin: no Six-Card Wager changes after the
+        deal, so it is worked out once instead of at every decision."""
+        self._settings_made: dict[
+            tuple[int, str, Card | None], tuple[Setting, str]
+        ] = {}
+        """The settings :meth:`_setting_for` gave, by seat, action and
+        low card: the dealt stacks do not change after the deal, so the
+        setting a decision was verified with is the one carried out."""
 
     # -- wagers ------------------------------------------------------
 
@@ -480,11 +490,13 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             Ref.parse("670a.9(f)"),
         )
         self.on_layout -= set(gone)
+        self._order = tuple(self._decision_order())
         self._enter_phase(Phase.DECISIONS, SETTLE_REF)
 
     # -- decisions ---------------------------------------------------
 
     def _decision_order(self) -> list[int]:
+        """Seats with a Six-Card Wager, clockwise from the start."""
         start = self.starting_position or 1
         order = ch670a.clockwise_from(start)
         players = set(self._seats_with(Wager.PAI_GOW))
@@ -494,7 +506,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         """The seat to decide and its legal actions, or ``None``."""
         if self._phase is not Phase.DECISIONS:
             return None
-        for seat in self._decision_order():
+        for seat in self._order:
             if (
                 self.rules.double_down_offered
                 and seat not in self.double_decided
@@ -509,6 +521,14 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         return None  # pragma: no cover - settlement follows at once
 
     def _setting_for(self, action: Action) -> tuple[Setting, str]:
+        key = (action.seat, action.name, action.card)
+        made = self._settings_made.get(key)
+        if made is None:
+            made = self._settings_made[key] = self._new_setting(action)
+        return made
+
+    def _new_setting(self, action: Action) -> tuple[Setting, str]:
+        """The setting ``action`` asks for, and who set it (or refuse)."""
         cards = self.deal_record.stacks[action.seat]
         if action.name == PaiGowAction.HOUSE_WAY:
             way = find_house_way(self.rules.house_way)
@@ -631,14 +651,15 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         dealer = way.set_hand(self.deal_record.stacks[DEALER])
         self.settings[DEALER] = dealer
         self._record_setting(DEALER, dealer, way.name)
+        # settling changes no stake: the seats stay those found here
+        players = self._seats_with(Wager.PAI_GOW)
         values = {
-            p: evaluate(self.deal_record.stacks[p])
-            for p in [*self._seats_with(Wager.PAI_GOW), DEALER]
+            p: evaluate(self.deal_record.stacks[p]) for p in [*players, DEALER]
         }
-        for seat in reversed(self._seats_with(Wager.PAI_GOW)):
+        for seat in reversed(players):
             self._expose(seat)
             self._settle_seat(seat, dealer, values)
-        for position in [DEALER, *reversed(self._seats_with(Wager.PAI_GOW))]:
+        for position in [DEALER, *reversed(players)]:
             self._collect(position, SETTLE_REF, exposed=True)
         self.ledger.verify()
         self._enter_phase(Phase.COMPLETE, SETTLE_REF)
