@@ -42,6 +42,9 @@ class HandStatus(StrEnum):
 class PlayerHand:
     """One hand at a box: its cards and how it was played.
 
+    ``seat`` and ``index`` are fixed when the hand is made: its wager
+    keys and label are derived from them then.
+
     >>> from croupier.cards import parse_cards
     >>> hand = PlayerHand(seat=2, cards=list(parse_cards("Kd 9s 6h")))
     >>> hand.total(), hand.label
@@ -67,22 +70,21 @@ class PlayerHand:
     """The card dealt sideways for a Second Chance (591.7(l))."""
     on_table: bool = True
     """Whether its cards are still on the layout."""
+    key: WagerKey = field(init=False, repr=False, compare=False)
+    """The hand's Blackjack Wager."""
+    second_chance_key: WagerKey = field(init=False, repr=False, compare=False)
+    """The hand's Second Chance Wager (if placed)."""
+    label: str = field(init=False, repr=False, compare=False)
+    """``seat N`` or ``seat N hand 2``, as in the scenario output."""
 
-    @property
-    def key(self) -> WagerKey:
-        """The hand's Blackjack Wager."""
-        return WagerKey(self.seat, Wager.BLACKJACK, self.index)
-
-    @property
-    def second_chance_key(self) -> WagerKey:
-        """The hand's Second Chance Wager (if placed)."""
-        return WagerKey(self.seat, Wager.SECOND_CHANCE, self.index)
-
-    @property
-    def label(self) -> str:
-        """``seat N`` or ``seat N hand 2``, as in the scenario output."""
-        suffix = f" hand {self.index + 1}" if self.index else ""
-        return f"seat {self.seat}{suffix}"
+    def __post_init__(self) -> None:
+        # a hand keeps its box and index for life: what names it is
+        # worked out once, not at every card and settlement
+        seat, index = self.seat, self.index
+        self.key = WagerKey(seat, Wager.BLACKJACK, index)
+        self.second_chance_key = WagerKey(seat, Wager.SECOND_CHANCE, index)
+        suffix = f" hand {index + 1}" if index else ""
+        self.label = f"seat {seat}{suffix}"
 
     def all_cards(self) -> list[Card]:
         """The cards including the Second Chance card, in dealt order."""

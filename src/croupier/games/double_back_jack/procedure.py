@@ -23,6 +23,7 @@ from croupier.events import (
     WagerPlaced,
 )
 from croupier.hands.blackjack import (
+    Total,
     blackjack_total,
     is_blackjack,
 )
@@ -119,6 +120,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
             rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe, phases=PHASES
         )
         self._boxes: dict[int, list[PlayerHand]] = {}
+        self._order: list[PlayerHand] | None = None
         self._players: dict[int, str] = {}
         self._dealer: list[Card] = []
         self._dealer_on_table = False
@@ -169,9 +171,26 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     def player_hands(self) -> list[PlayerHand]:
         """Every player hand, seat by seat clockwise (a copy of the list)."""
-        return [
-            hand for seat in sorted(self._boxes) for hand in self._boxes[seat]
-        ]
+        return list(self._in_order())
+
+    def _in_order(self) -> list[PlayerHand]:
+        """Every player hand, seat by seat clockwise (the round's own list).
+
+        Kept between the changes of the boxes (a box placed or taken
+        back, a split), which drop it (:meth:`_boxes_changed`); the
+        steps only read it.
+        """
+        order = self._order
+        if order is None:
+            boxes = self._boxes
+            order = self._order = [
+                hand for seat in sorted(boxes) for hand in boxes[seat]
+            ]
+        return order
+
+    def _boxes_changed(self) -> None:
+        """A box or a hand came or went: the hands' order is built anew."""
+        self._order = None
 
     @property
     def dealer_cards(self) -> tuple[Card, ...]:
@@ -182,7 +201,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """Cards on the layout now."""
         cards = [
             card
-            for hand in self.player_hands()
+            for hand in self._in_order()
             if hand.on_table
             for card in hand.all_cards()
         ]
@@ -194,7 +213,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """Every hand's cards: ``seat N``, ``seat N hand 2``, ``dealer``."""
         out = {
             hand.label: [str(card) for card in hand.all_cards()]
-            for hand in self.player_hands()
+            for hand in self._in_order()
         }
         out["dealer"] = [str(card) for card in self._dealer]
         return out
@@ -265,6 +284,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     def _wager_placed(self, key: WagerKey) -> None:
         """A new box: its first hand, waiting for the deal."""
         self._boxes[key.seat] = [PlayerHand(seat=key.seat)]
+        self._boxes_changed()
 
     def _wager_ref(self, wager: str) -> Ref:
         """The Blackjack Wager is placed under 673a.6(d)."""
@@ -287,6 +307,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """The box is empty again (and no longer counts as the player's)."""
         self._boxes.pop(key.seat, None)
         self._players.pop(key.seat, None)
+        self._boxes_changed()
 
     # -- the automatic procedure --------------------------------------------
 
@@ -377,8 +398,13 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 self._collect(hand, REF_PLAYER_BLACKJACK)
                 hand.status = HandStatus.SETTLED
         up = self._dealer[0]
-        live = [h.seat for h in self.player_hands() if self._is_live(h)]
-        if up.rank == Rank.ACE and rules.insurance and live:
+        # the boxes still playing are listed only when insurance may open
+        live = (
+            [h.seat for h in self._in_order() if self._is_live(h)]
+            if up.rank == Rank.ACE and rules.insurance
+            else []
+        )
+        if live:
             self._insurance_queue = live
             self._enter_phase(Phase.INSURANCE)
             self.log.emit(
@@ -418,7 +444,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self.log.emit(Announced, ref=ref, text="dealer has Blackjack")
         payments = [
             Payment(hand.key, Outcome.LOSE, -self.ledger.stakes[hand.key], ref)
-            for hand in self.player_hands()
+            for hand in self._in_order()
             if self.ledger.is_open(hand.key)
         ]
         payments.extend(
@@ -431,13 +457,13 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
             for key in self._open_insurance()
         )
         self._settle_many(payments)
-        for hand in self.player_hands():
+        for hand in self._in_order():
             hand.status = HandStatus.SETTLED
         self._enter_phase(Phase.CLEARING)
 
     def _step_decisions(self) -> None:
         """Find the next hand to decide, left to right (591.7(i))."""
-        for hand in self.player_hands():
+        for hand in self._in_order():
             if hand.status is not HandStatus.PLAYING:
                 continue
             if len(hand.cards) == 1:
@@ -467,20 +493,19 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     @implements("591.7(o)", "591.7(p)")
     def _step_dealer_draw(self) -> None:
-        if not any(
-            h.status is HandStatus.STANDING for h in self.player_hands()
-        ):
+        if not any(h.status is HandStatus.STANDING for h in self._in_order()):
             self.log.emit(
                 Announced,
                 ref=REF_DEALER_DRAWS_NOTHING,
                 text="every hand is decided: the dealer draws no card",
             )
         else:
-            while blackjack_total(self._dealer).value < DEALER_STANDS:
-                self._dealer.append(
-                    self._deal_card("dealer", REF_DEALER_DRAWS)
-                )
-                self._announce_total(REF_DEALER_DRAWS)
+            dealer = self._dealer
+            total = blackjack_total(dealer)
+            while total.value < DEALER_STANDS:
+                dealer.append(self._deal_card("dealer", REF_DEALER_DRAWS))
+                total = blackjack_total(dealer)
+                self._announce_total(REF_DEALER_DRAWS, total)
         self._enter_phase(Phase.SETTLEMENT)
 
     @implements("591.7(q)", "591.7(r)", "591.7(s)")
@@ -495,7 +520,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         )
         dealer = blackjack_total(self._dealer).value
         payments: list[Payment] = []
-        for hand in self.player_hands():
+        for hand in self._in_order():
             if hand.status is HandStatus.STANDING:
                 payments.extend(self._compare(hand, dealer))
                 hand.status = HandStatus.SETTLED
@@ -556,9 +581,9 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     @implements("591.7(u)")
     def _step_clearing(self) -> None:
         ref = REF_CLEARING
-        for hand in sorted(
-            self.player_hands(), key=lambda h: (-h.seat, -h.index)
-        ):
+        # right to left, the second hand of a box before the first: the
+        # clockwise order reversed (no two hands share seat and index)
+        for hand in reversed(self._in_order()):
             if hand.on_table:
                 self._collect(hand, ref)
         if self._dealer_on_table:
@@ -631,8 +656,10 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._hole_exposed = True
         self.log.emit(CardExposed, ref=ref, to="dealer", card=self._dealer[1])
 
-    def _announce_total(self, ref: Ref) -> None:
-        total = blackjack_total(self._dealer)
+    def _announce_total(self, ref: Ref, total: Total | None = None) -> None:
+        """Announce the dealer's total (``total``: already worked out)."""
+        if total is None:
+            total = blackjack_total(self._dealer)
         kind = "soft" if total.soft else "hard"
         self.log.emit(Announced, ref=ref, text=f"dealer {kind} {total.value}")
 

@@ -82,6 +82,39 @@ _REFUSAL_REFS: dict[DbjAction, Ref] = {
 }
 """The subsection that forbids each decision when it is not legal."""
 
+_ACTIONS: dict[str, DbjAction] = {action.value: action for action in DbjAction}
+"""Each decision by its name (what ``DbjAction(name)`` finds)."""
+_INSURANCE_OFFER = (DbjAction.INSURANCE, DbjAction.NO_INSURANCE)
+"""An insurance offer to a box whose limit is at least one unit."""
+_NO_INSURANCE_ONLY = (DbjAction.NO_INSURANCE,)
+"""An insurance offer to a box too small to insure (limit 0)."""
+_SECOND_CHANCE_OFFER = (DbjAction.SECOND_CHANCE, DbjAction.NO_SECOND_CHANCE)
+"""The Second Chance question (591.7(l))."""
+_STAND_OR_HIT = (DbjAction.STAND, DbjAction.HIT)
+"""After the first two cards (or on two cards after a double)."""
+_DOUBLE_STAND_OR_HIT = (DbjAction.DOUBLE, *_STAND_OR_HIT)
+"""A split hand's first two cards, doubling after a split allowed."""
+_OPENINGS: dict[tuple[bool, bool], tuple[DbjAction, ...]] = {
+    (surrender, pair): (
+        *((DbjAction.SURRENDER,) if surrender else ()),
+        DbjAction.DOUBLE,
+        *((DbjAction.SPLIT,) if pair else ()),
+        *_STAND_OR_HIT,
+    )
+    for surrender in (False, True)
+    for pair in (False, True)
+}
+"""A box's first hand on two cards, by (surrender offered, a pair that
+may be split)."""
+_HANDLERS: dict[DbjAction, str] = {
+    DbjAction.SURRENDER: "_do_surrender",
+    DbjAction.SPLIT: "_do_split",
+    DbjAction.STAND: "_do_stand",
+    DbjAction.HIT: "_do_hit",
+    DbjAction.NO_SECOND_CHANCE: "_do_no_second_chance",
+}
+"""The method carrying out each decision that takes no amount."""
+
 
 class DoubleBackJackRound(DealerProcedure):
     """One round of Double Back Jack (591.7, now 673a.7).
@@ -95,37 +128,70 @@ class DoubleBackJackRound(DealerProcedure):
 
     # -- decisions -------------------------------------------------------
 
+    _asked: tuple[int, Phase, PlayerHand | None, Pending | None] | None = None
+    """The last :meth:`pending` answer, with the log's length, the phase
+    and the hand to play when it was given."""
+    _verified: tuple[Action, Callable[[], None]] | None = None
+    """The action :meth:`verify_action` last passed, and its carrying out."""
+
     def pending(self) -> Pending | None:
-        """The decision the round waits for, or ``None``."""
-        if self._phase is Phase.INSURANCE and self._insurance_queue:
+        """The decision the round waits for, or ``None``.
+
+        Asked again before anything happened, the last answer is given:
+        every step and decision is recorded in the log, a refused verb
+        changes nothing, and the one step that records nothing finds
+        the next hand to play (:meth:`_step_decisions`); so with the log
+        as long, the phase and the hand to play the same, the round is
+        as it was (``tests/double_back_jack/test_dbj_fast_paths.py``
+        checks every answer against :meth:`_pending_now`, between the
+        verbs and between the dealer's steps).
+        """
+        count = len(self.log)
+        phase = self._phase
+        hand = self._current
+        asked = self._asked
+        if (
+            asked is not None
+            and asked[0] == count
+            and asked[1] is phase
+            and asked[2] is hand
+        ):
+            return asked[3]
+        found = self._pending_now()
+        self._asked = (count, phase, hand, found)
+        return found
+
+    def _pending_now(self) -> Pending | None:
+        """The decision the round waits for, worked out from the state."""
+        phase = self._phase
+        queue = self._insurance_queue
+        if phase is Phase.INSURANCE and queue:
+            seat = queue[0]
             return Pending(
-                seat=self._insurance_queue[0],
+                seat=seat,
                 hand=0,
-                legal=tuple(
-                    a
-                    for a in (DbjAction.INSURANCE, DbjAction.NO_INSURANCE)
-                    if a is DbjAction.NO_INSURANCE
-                    or self.insurance_limit(self._insurance_queue[0])
-                ),
+                legal=_INSURANCE_OFFER
+                if self.insurance_limit(seat)
+                else _NO_INSURANCE_ONLY,
                 ref=REF_INSURANCE,
             )
         hand = self._current
         if hand is None:
             return None
-        if self._phase is Phase.SECOND_CHANCE:
+        if phase is Phase.SECOND_CHANCE:
             return Pending(
                 seat=hand.seat,
                 hand=hand.index,
-                legal=(DbjAction.SECOND_CHANCE, DbjAction.NO_SECOND_CHANCE),
+                legal=_SECOND_CHANCE_OFFER,
                 ref=REF_SECOND_CHANCE,
             )
-        if self._phase is Phase.PLAYER_DECISIONS and (
+        if phase is Phase.PLAYER_DECISIONS and (
             hand.status is HandStatus.PLAYING
         ):
             return Pending(
                 seat=hand.seat,
                 hand=hand.index,
-                legal=tuple(self._legal_decisions(hand)),
+                legal=self._legal_decisions(hand),
                 ref=REF_DECISIONS,
             )
         return None
@@ -158,23 +224,28 @@ class DoubleBackJackRound(DealerProcedure):
         stake = self.ledger.stakes[WagerKey(seat, Wager.BLACKJACK)]
         return int(stake * self.rules.insurance_max)
 
-    def _legal_decisions(self, hand: PlayerHand) -> list[DbjAction]:
+    def _legal_decisions(self, hand: PlayerHand) -> tuple[DbjAction, ...]:
+        """The decisions open to a hand, in the order of 591.7(i).
+
+        On the first two cards: surrender (not on a split hand, 673a.9),
+        double (on a split hand only if the rules allow, 673a.10), split
+        (a pair, while the box may hold another hand, 673a.11); then
+        stand and hit. Chosen from the fixed lists of :data:`_OPENINGS`.
+        """
+        cards = hand.cards
+        if len(cards) != 2 or hand.doubled:
+            return _STAND_OR_HIT
         rules = self.rules
-        first_two = len(hand.cards) == 2 and not hand.doubled
-        legal: list[DbjAction] = []
-        if first_two and rules.surrender and not hand.split:
-            legal.append(DbjAction.SURRENDER)
-        if first_two and (not hand.split or rules.double_after_split):
-            legal.append(DbjAction.DOUBLE)
-        if (
-            first_two
-            and not hand.split
-            and len(self._boxes[hand.seat]) < rules.max_split_hands
-            and same_value(hand.cards[0], hand.cards[1])
-        ):
-            legal.append(DbjAction.SPLIT)
-        legal.extend((DbjAction.STAND, DbjAction.HIT))
-        return legal
+        if hand.split:
+            return (
+                _DOUBLE_STAND_OR_HIT
+                if rules.double_after_split
+                else _STAND_OR_HIT
+            )
+        pair = len(self._boxes[hand.seat]) < rules.max_split_hands and (
+            same_value(cards[0], cards[1])
+        )
+        return _OPENINGS[rules.surrender, pair]
 
     @implements("591.7(v)")
     def verify_action(self, action: Action) -> None:
@@ -184,16 +255,17 @@ class DoubleBackJackRound(DealerProcedure):
         decides, never handles a card), the seat the one to act, the
         decision legal for its hand, and any amount within the rules.
         """
+        self._verified = None
         try:
-            name = DbjAction(action.name)
-        except ValueError:
+            name = _ACTIONS.get(action.name)
+        except TypeError:  # an unhashable name is no decision either
+            name = None
+        if name is None:
             msg = (
                 f"{action.name!r} is not a Double Back Jack decision; a "
                 "player only decides, and never handles the cards"
             )
-            raise IllegalActionError(
-                msg, ref=REF_PLAYERS_DECIDE_ONLY
-            ) from None
+            raise IllegalActionError(msg, ref=REF_PLAYERS_DECIDE_ONLY)
         pending = self._verify_turn(action, REF_PLAYERS_DECIDE_ONLY)
         if name not in pending.legal:
             msg = (
@@ -201,7 +273,7 @@ class DoubleBackJackRound(DealerProcedure):
                 f"legal: {', '.join(pending.legal)}"
             )
             raise IllegalActionError(msg, ref=_REFUSAL_REFS[name])
-        self._decision(name, action)
+        self._verified = (action, self._decision(name, action))
 
     def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
         """Nobody is to decide: the phase the round is in says why."""
@@ -210,8 +282,17 @@ class DoubleBackJackRound(DealerProcedure):
         raise WrongPhaseError(msg, ref=self._phase_ref or ref)
 
     def _carry_out(self, action: Action) -> None:
-        """Carry out a verified decision, then run the dealer's steps."""
-        self._decision(DbjAction(action.name), action)()
+        """Carry out a verified decision, then run the dealer's steps.
+
+        :meth:`apply` verifies ``action`` just before: what the check
+        returned carries it out (the same as working it out again).
+        """
+        verified = self._verified
+        self._verified = None
+        if verified is not None and verified[0] is action:
+            verified[1]()
+        else:
+            self._decision(DbjAction(action.name), action)()
         self._continue()
 
     def _decision(self, name: DbjAction, action: Action) -> Callable[[], None]:
@@ -250,14 +331,8 @@ class DoubleBackJackRound(DealerProcedure):
         if amount is not None:
             msg = f"{name.value} takes no amount"
             raise WagerError(msg, ref=_REFUSAL_REFS[name])
-        handlers: dict[DbjAction, Callable[[PlayerHand], None]] = {
-            DbjAction.SURRENDER: self._do_surrender,
-            DbjAction.SPLIT: self._do_split,
-            DbjAction.STAND: self._do_stand,
-            DbjAction.HIT: self._do_hit,
-            DbjAction.NO_SECOND_CHANCE: self._do_no_second_chance,
-        }
-        return partial(handlers[name], hand)
+        handler: Callable[[PlayerHand], None] = getattr(self, _HANDLERS[name])
+        return partial(handler, hand)
 
     def _decided(
         self,
@@ -340,6 +415,7 @@ class DoubleBackJackRound(DealerProcedure):
         )
         hand.split = True
         self._boxes[hand.seat].append(second)
+        self._boxes_changed()
         self._record_wager(second.key, stake, REF_SPLIT)
         self._current = None
 
