@@ -145,6 +145,8 @@ def settlement_order(
     [3, 2, 1]
     """
     items: Sequence[Payment] = list(payments)
+    if len(items) < 2:  # nothing to order
+        return list(items)
 
     def losing_last(payment: Payment) -> int:
         return 0 if payment.outcome is Outcome.LOSE else 1

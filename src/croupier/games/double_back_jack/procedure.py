@@ -667,7 +667,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """Decide what a new card means for the hand ((k), (l), (m))."""
         total = hand.total()
         if total > TWENTY_ONE:
-            self._bust(hand)
+            self._bust(hand, total)
         elif total == TWENTY_ONE:
             self._pay_twenty_one(hand)
         elif hand.doubled or (
@@ -685,7 +685,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         )
 
     @implements("591.7(l)")
-    def _bust(self, hand: PlayerHand) -> None:
+    def _bust(self, hand: PlayerHand, total: int) -> None:
+        """A hand over 21 (``total``): a Second Chance, or it loses."""
         if self._second_chance_offered(hand):
             hand.status = HandStatus.BUSTED
             self._current = hand
@@ -693,7 +694,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
             self.log.emit(
                 Announced,
                 ref=REF_SECOND_CHANCE,
-                text=f"{hand.label} has {hand.total()}: Second Chance?",
+                text=f"{hand.label} has {total}: Second Chance?",
             )
         else:
             self._lose_bust(hand)

@@ -84,6 +84,8 @@ _REFUSAL_REFS: dict[DbjAction, Ref] = {
 
 _ACTIONS: dict[str, DbjAction] = {action.value: action for action in DbjAction}
 """Each decision by its name (what ``DbjAction(name)`` finds)."""
+_ACTION_NAMES: dict[DbjAction, str] = {a: a.value for a in DbjAction}
+"""Each decision's name (its ``value``, without the enum's property)."""
 _INSURANCE_OFFER = (DbjAction.INSURANCE, DbjAction.NO_INSURANCE)
 """An insurance offer to a box whose limit is at least one unit."""
 _NO_INSURANCE_ONLY = (DbjAction.NO_INSURANCE,)
@@ -346,7 +348,7 @@ class DoubleBackJackRound(DealerProcedure):
             DecisionMade,
             ref=ref,
             seat=seat,
-            action=action.value,
+            action=_ACTION_NAMES[action],
             hand=hand,
             amount=amount,
         )
