@@ -7,8 +7,8 @@ each with :func:`getattr` and tests its type, per event. Here each
 event class gets, once, a function that builds the same dictionary in
 one expression: the keys in the same order, each value encoded by the
 same rule (a plain value as it is, the reference as its text,
-remembered by the object's identity, a card as the text of its code,
-anything else through the plain encoder). Likewise
+remembered by the object's identity, a card, or a tuple of cards, by
+the texts of their codes, anything else through the plain encoder). Likewise
 :meth:`croupier.events.EventLog.emit` builds each event with a compiled
 constructor (:func:`compiled_maker`) that fills the slots directly,
 where the frozen dataclass's ``__init__`` goes through
@@ -106,6 +106,21 @@ def _encode_learning(
     return out
 
 
+def _tuple_text(
+    encode: Callable[[object], object], value: tuple[object, ...]
+) -> object:
+    """``encode(value)`` of a tuple, for cards by the texts of their codes.
+
+    The plain rule writes a tuple of cards as their texts joined by
+    spaces; a tuple of anything else (or of a card type of its own) goes
+    to ``encode``.
+    """
+    texts = [_CARD_TEXTS[c.code] for c in value if type(c) is Card]
+    if texts and len(texts) == len(value):
+        return " ".join(texts)
+    return encode(value)
+
+
 def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
     """The Python text of the encoder of an event with fields ``names``.
 
@@ -134,6 +149,8 @@ def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
             f"    t{i} = type(v{i})",
             f"    if t{i} is _card:",
             f"        v{i} = _card_text[v{i}.code]",
+            f"    elif t{i} is _tuple:",
+            f"        v{i} = _tuple_text(v{i})",
             f"    elif t{i} not in _plain:",
             f"        v{i} = _encode(v{i})",
         ]
@@ -162,6 +179,11 @@ def compiled_to_dict(
         "_plain": _kept_types(plain),
         "_card": Card,
         "_card_text": _CARD_TEXTS,
+        "_tuple": tuple,
+        "_tuple_text": partial(
+            _tuple_text,
+            partial(_encode_learning, encode, _kept_types(plain)),
+        ),
         "_encode": partial(_encode_learning, encode, _kept_types(plain)),
         "_ref_get": _REF_TEXTS.get,
         "_ref_text": _ref_text,

@@ -4,14 +4,28 @@
 functions with the plain ones on generated values; here every card of
 the pai gow deck (the joker included) goes through the compiled encoder,
 which writes a card as the text of its code, and must come out as
-``str`` writes it, and as the plain field-by-field encoder does.
+``str`` writes it, and as the plain field-by-field encoder does. The
+possible-shoe count's one-set comparison must answer as the test per
+token does.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from croupier.cards import Card, Rank, Suit, full_deck
-from croupier.events import CardBurned, CardDealt, EventLog, plain_dict
+from croupier.events import (
+    CardBurned,
+    CardDealt,
+    CardsCollected,
+    EventLog,
+    plain_dict,
+)
 from croupier.regs import Ref
+from croupier.verify import replay
 
 
 def test_issue_17_2_every_card_encoded_as_str_writes_it() -> None:
@@ -32,6 +46,19 @@ def test_issue_17_2_every_card_encoded_as_str_writes_it() -> None:
             assert list(encoded) == list(plain_dict(event))
 
 
+def test_issue_17_2_tuples_of_cards_encoded_as_the_plain_rule() -> None:
+    log = EventLog()
+    ref = Ref.parse("670a.9(f)")
+    deck = full_deck(jokers=1)
+    for cards in (tuple(deck), tuple(reversed(deck)), (deck[7],), ()):
+        event = log.emit(CardsCollected, ref=ref, source="x", cards=cards)
+        assert event.to_dict() == plain_dict(event)
+    whole = log.emit(CardsCollected, ref=ref, source="x", cards=tuple(deck))
+    assert whole.to_dict()["cards"] == " ".join(str(card) for card in deck)
+    empty = log.emit(CardsCollected, ref=ref, source="x", cards=())
+    assert empty.to_dict()["cards"] == []  # the plain rule's empty list
+
+
 def test_issue_17_2_a_card_subclass_keeps_the_plain_rule() -> None:
     class Marked(Card):
         __slots__ = ()
@@ -43,3 +70,32 @@ def test_issue_17_2_a_card_subclass_keeps_the_plain_rule() -> None:
     card = Marked(Rank.ACE, Suit.SPADES)
     event = log.emit(CardBurned, ref=Ref.parse("591.7(c)"), card=card)
     assert event.to_dict()["card"] == "marked As" == plain_dict(event)["card"]
+    # in a tuple, beside plain cards, too
+    mixed = (Card(Rank.KING, Suit.HEARTS), card)
+    collected = log.emit(
+        CardsCollected, ref=Ref.parse("591.7(c)"), source="x", cards=mixed
+    )
+    assert collected.to_dict()["cards"] == "Kh marked As"
+    assert collected.to_dict() == plain_dict(collected)
+
+
+_TOKENS = st.sampled_from(["As", "Kd", "7c", "JK", "CC", "2h"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(_TOKENS, st.integers(-1, 3)),
+    st.dictionaries(_TOKENS, st.integers(0, 3)),
+)
+def test_issue_17_2_possible_shoe_count_as_the_token_by_token_test(
+    counts: dict[str, int], complement: dict[str, int]
+) -> None:
+    # the one-set comparison (every token once) or the test per token:
+    # always the answer of the test per token
+    plain = all(counts[t] <= complement.get(t, 0) or t == "CC" for t in counts)
+    assert replay._within(complement, Counter(counts)) is plain
+    once = Counter(dict.fromkeys(counts, 1))
+    plain_once = all(
+        once[t] <= complement.get(t, 0) or t == "CC" for t in once
+    )
+    assert replay._within(complement, once) is plain_once

@@ -152,9 +152,27 @@ def _within(
     counts: Mapping[str, int],
     tokens: Iterable[str] | None = None,
 ) -> bool:
-    """Whether no token (of ``tokens``, or any) outnumbers the complement."""
+    """Whether no token (of ``tokens``, or any) outnumbers the complement.
+
+    When every token is counted once (a pai gow deck: each card once)
+    and the complement holds each of its cards at least once, that is
+    whether every token but ``CC`` is one of the complement's: one set
+    comparison instead of a test per token.
+    """
+    values = counts.values()
+    if (
+        tokens is None
+        and min(values, default=1) >= 1
+        and sum(values) == len(counts)
+        and min(complement.values(), default=1) >= 1
+    ):
+        return counts.keys() - _COVER_TOKENS <= complement.keys()
     names = counts if tokens is None else tokens
     return all(counts[t] <= complement.get(t, 0) or t == "CC" for t in names)
+
+
+_COVER_TOKENS = frozenset({"CC"})
+"""The cover card's token: never counted against the decks."""
 
 
 @dataclass(slots=True)
@@ -298,16 +316,24 @@ def _canonical(values: Mapping[str, Any]) -> str:
     return text
 
 
-def _draws(procedure: Sequence[Mapping[str, Any]]) -> list[StackItem]:
-    """The cards in the order they left the shoe, cover card included."""
+def _draws(
+    procedure: Sequence[Mapping[str, Any]],
+) -> tuple[list[StackItem], list[str]]:
+    """The cards in the order they left the shoe, cover card included.
+
+    Also the cards' tokens as the log writes them (cover card left out).
+    """
     items: list[StackItem] = []
+    texts: list[str] = []
     for step in procedure:
         kind = step["type"]
-        if kind in ("card_burned", "card_dealt"):
-            items.append(_card(step["card"]))
+        if kind == "card_dealt" or kind == "card_burned":
+            token = step["card"]
+            items.append(_card(token))
+            texts.append(token)
         elif kind == "cover_card_reached":
             items.append(COVER_CARD)
-    return items
+    return items, texts
 
 
 def _tail(
@@ -352,7 +378,7 @@ def _shoe(
     spec: GameSpec, rules: GameRules, history: HandHistory
 ) -> tuple[Shoe | None, Deviation | None]:
     procedure = history.procedure
-    drawn = _draws(procedure)
+    drawn, drawn_texts = _draws(procedure)
     drawn_cards = [c for c in drawn if isinstance(c, Card)]
     discard_text = history.shoe.discard or ""
     reshuffles = any(c is COVER_CARD for c in drawn)
@@ -380,7 +406,11 @@ def _shoe(
             order = list(
                 islice((t for t in stack_text.split() if t != "CC"), need)
             )
-        for i, card in enumerate(drawn_cards):
+        # the log's card tokens as the stack writes them: equal texts
+        # are equal cards (a card written another way, ``10h`` for
+        # ``Th``, is compared card by card below)
+        same_text = drawn_texts == order[: len(drawn_texts)]
+        for i, card in enumerate([] if same_text else drawn_cards):
             # equal tokens give the one cached card: ``is`` settles most
             if i >= len(order) or (
                 (top := _card(order[i])) is not card and top != card
