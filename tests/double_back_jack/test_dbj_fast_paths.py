@@ -14,6 +14,7 @@ and count the reuses so that no test passes on a path never taken.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from croupier.cards import Card, Rank, Suit
 from croupier.errors import CroupierError
 from croupier.games.double_back_jack import (
     DoubleBackJackRules,
@@ -31,7 +33,7 @@ from croupier.games.double_back_jack import (
 from croupier.games.double_back_jack.hands import PlayerHand
 from croupier.games.double_back_jack.phases import DbjAction
 from croupier.games.double_back_jack.round import DoubleBackJackRound
-from croupier.hands.blackjack import card_value
+from croupier.hands.blackjack import blackjack_total, card_value
 from croupier.hhf.sample import sample_histories
 from croupier.money import WagerKey
 from croupier.rng import SeededRng
@@ -274,3 +276,35 @@ def test_issue_17_2_dbj_legal_decisions_follow_591_7_i(
     # every kind of offer met: with and without surrender, with and
     # without a split, and stand or hit alone
     assert len(seen) == 5
+
+
+def _best_total(cards: list[Card]) -> tuple[int, bool]:
+    """673a.3 by hand: each ace 1 or 11, the best total not over 21."""
+    values = [
+        1 if card.rank == Rank.ACE else min(int(card.rank), 10)
+        for card in cards
+    ]
+    hard = sum(values)
+    totals = {hard + 10 * aces for aces in range(values.count(1) + 1)}
+    fitting = [total for total in totals if total <= 21]
+    best = max(fitting) if fitting else hard
+    return best, best != hard
+
+
+def test_issue_17_2_blackjack_totals_tabled_as_673a_3() -> None:
+    """The tabled totals are those of 673a.3 for every hand of 1-4 ranks.
+
+    And for long hands (past the table of hard totals) drawn at random.
+    """
+    ranks = [Card(rank, Suit.SPADES) for rank in Rank if rank != Rank.JOKER]
+    hands = [
+        list(cards)
+        for size in range(5)
+        for cards in itertools.combinations_with_replacement(ranks, size)
+    ]
+    pick = random.Random(17)
+    hands += [pick.choices(ranks, k=pick.randint(5, 12)) for _ in range(500)]
+    assert max(sum(min(int(c.rank), 10) for c in h) for h in hands) > 64
+    for cards in hands:
+        total = blackjack_total(cards)
+        assert (total.value, total.soft) == _best_total(cards), cards

@@ -49,15 +49,21 @@ _HARD = tuple(card_value(Card.from_code(code)) for code in range(53))
 """:func:`card_value` of every card code (the joker's included)."""
 
 
+_SOFT_TOTALS = tuple(Total(hard + 10, soft=True) for hard in range(12))
+"""The soft total of each hard total an ace may lift by 10 (up to 11)."""
+_HARD_TOTALS = tuple(Total(hard, soft=False) for hard in range(64))
+"""The hard totals a hand of a few cards reaches (longer ones built)."""
+
+
 def blackjack_total(cards: Iterable[Card]) -> Total:
     """The total of a hand, counting one ace as 11 when it fits."""
     hard_values = _HARD
     values = [hard_values[card.code] for card in cards]
     hard = sum(values)
-    has_ace = 1 in values
-    if has_ace and hard + 10 <= 21:
-        return Total(hard + 10, soft=True)
-    return Total(hard, soft=False)
+    if hard + 10 <= 21 and 1 in values:
+        return _SOFT_TOTALS[hard]
+    # the totals are immutable: one object for each, made once
+    return _HARD_TOTALS[hard] if hard < 64 else Total(hard, soft=False)
 
 
 def is_blackjack(cards: Sequence[Card]) -> bool:
