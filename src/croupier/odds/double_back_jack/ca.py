@@ -41,6 +41,9 @@ from .exact import (
     mark_reach,
     player_hands,
 )
+from .resplit import SplitMoments, resplits
+from .resplit import split_second as resplit_second
+from .resplit import split_value as resplit_value
 
 __all__ = [
     "ACTIONS",
@@ -359,6 +362,8 @@ class _Up:
     strategy: list[Tables] = field(default_factory=list)
     split_second: dict[int, float] = field(default_factory=dict)
     """Per pair: E[X1^2] of one split hand (joint with no BJ)."""
+    resplit: dict[int, SplitMoments] = field(default_factory=dict)
+    """Per pair split with resplits: its moments (:mod:`.resplit`)."""
 
     def split_strategy(self) -> Tables:
         """The pre-split strategy under the split hands' rules (CDZ-)."""
@@ -393,16 +398,11 @@ class _Up:
 def _split_value(u: _Up, pair: int) -> float:
     """Joint value (both hands) of splitting two ``pair`` cards."""
     rules = u.rules
-    if (
-        rules.max_split_hands > 2
-        and u.shoe[pair] >= 3
-        and not (pair == 1 and not rules.resplit_aces)
-    ):
-        msg = (
-            "resplits are exact by enumeration only "
-            "(croupier ev on a small shoe)"
-        )
-        raise RulesError(msg, key="max_split_hands")
+    if resplits(rules, u.shoe, pair):
+        # resplits: exact pattern sums of one-split-hand passes (D45)
+        if pair not in u.resplit:
+            u.resplit[pair] = resplit_value(u, pair)
+        return u.resplit[pair].value
     tables = u.split_tables(pair)
     plan = u.split_strategy()
     _, _, child, _ = player_hands()
@@ -596,7 +596,9 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
         (m2[i0, 0],) * 3,
         (m2[i0, 1],) * 3,
         (m2[i0, 3],) * 3,
-        split_second(evs[3], u.split_second.get(a, 0.0), m0)
+        resplit_second(u.resplit[a], m0)
+        if a in u.resplit and evs[3] > NEG / 2
+        else split_second(evs[3], u.split_second.get(a, 0.0), m0)
         if evs[3] > NEG / 2
         else (0.0,) * 3,
         (refund * refund * m0,) * 3,
@@ -776,10 +778,6 @@ def hand_actions(
     return out
 
 
-ENUMERATION_LIMIT = 52
-"""Largest shoe (cards left) the enumeration of :mod:`.brute` takes."""
-
-
 def evaluate_hand(
     rules: CARules, counts: np.ndarray, hand: list[int], up: int
 ) -> dict[str, object]:
@@ -788,9 +786,8 @@ def evaluate_hand(
     ``counts`` (per value index 1..10) is the shoe *before* the hand and
     the up card are dealt, the convention of Farmer's analyzer (found by
     reproducing its published figures, see the tests). Resplits
-    (``max_split_hands`` above 2) of a pair are computed by
-    :func:`.brute.resplit_value` (enumeration of the resplit patterns),
-    for shoes of at most :data:`ENUMERATION_LIMIT` cards.
+    (``max_split_hands`` above 2) are exact by :mod:`.resplit`, any
+    shoe.
     """
     shoe = counts.copy()
     for card in (*hand, up):
@@ -798,30 +795,8 @@ def evaluate_hand(
         if shoe[card] < 0:
             msg = f"the shoe has no card {card} left for the hand/up card"
             raise RulesError(msg, key="shoe")
-    resplit = (
-        rules.max_split_hands > 2 and len(hand) == 2 and hand[0] == hand[1]
-    )
     engine = "analyzer"
-    if resplit:
-        from dataclasses import replace
-
-        from .brute import resplit_value
-
-        if int(shoe[1:].sum()) > ENUMERATION_LIMIT:
-            msg = (
-                "resplits are computed by enumeration, for shoes of at "
-                f"most {ENUMERATION_LIMIT} cards"
-            )
-            raise RulesError(msg, key="max_split_hands")
-        values = hand_actions(
-            replace(rules, max_split_hands=2), shoe, hand, up
-        )
-        values["split"] = resplit_value(
-            rules, tuple(int(x) for x in shoe), hand[0], up
-        )
-        engine = "analyzer; split: enumeration of the resplit patterns"
-    else:
-        values = hand_actions(rules, shoe, hand, up)
+    values = hand_actions(rules, shoe, hand, up)
     bjc = _bj_card(up)
     peek = rules.hole_card is HoleCard.PEEK and bjc != 0
     if (

@@ -1,0 +1,379 @@
+"""Exact CDZ- value of splitting with resplits (up to four hands).
+
+:func:`split_value` gives the expectation (joint with "no dealer
+Blackjack" where the card reader looks, as every value of :mod:`.exact`)
+of splitting a pair and resplitting it while ``max_split_hands`` allows
+(aces only with ``resplit_aces``), for the strategy **CDZ-**: every split
+hand plays the pre-split strategy of its own cards (the same strategy for
+every split hand, whatever the other hands hold). It needs nothing but
+the one-split-hand values the kernel of :mod:`.exact` already computes
+(``ca._pass`` with ``extra`` = the pair card), on shoes with ``j`` more
+pair cards removed, ``j = 0 .. 2 max_split_hands - 3``; so every rule the
+kernel values on a split hand (double after split, the Second Chance on
+split and doubled hands, the 21 paid at once, the dealer's 22 push with
+busts kept or collected, peek / no hole card) is valued with resplits
+too, exactly.
+
+Derivation
+----------
+
+Notation: after the up card and the two pair cards of value ``p`` are
+dealt, the shoe ``T`` holds ``N`` cards of which ``P`` are pair cards
+and ``NP = N - P`` are not. ``ff(n, k) = n (n-1) ... (n-k+1)``.
+
+1. *Exchangeability.* A deal is a uniformly random order of ``T``. The
+   cards go to processes -- the second cards of the split hands (a pair
+   card opens a new hand while fewer than ``M = max_split_hands``
+   exist, otherwise it stays), each hand's hits, doubles and Second
+   Chance card, then the dealer -- and under CDZ- each process decides
+   when to stop from its *own* cards only (a hand's play depends on its
+   composition and the up card; the dealer's on his cards). Then the
+   probability that the processes receive given card sequences is
+   ``prod_v ff(T_v, c_v) / ff(N, c)`` (``c_v`` cards of value ``v`` in
+   all, ``c`` in all): it does not depend on the order in which the
+   processes are served. So the real order (hand 1's second card, its
+   play, hand 2's second card, ...) may be replaced by any other:
+   first all the second cards, then one hand, then the dealer.
+
+2. *Patterns.* The second cards form a sequence of pair (``P``) and
+   non-pair (``N``) cards ending the process; its pattern is ``(H,
+   q)``: ``H`` hands, ``q`` of which got a pair card once ``M`` hands
+   existed. Such a sequence holds ``a = H - 2 + q`` pair cards and
+   ``H - q`` others, and :func:`.brute.split_patterns` counts the
+   sequences of each pattern. The split's value is the sum over the
+   sequences of the sum over its hands of ``E[X_h ; sequence]``. By 1,
+   deal the sequence's ``a`` pair cards first (probability ``ff(P, a) /
+   ff(N, a)``), then the hand ``h``, then the dealer, and the other
+   hands' second cards last: for a hand whose second card is not a
+   pair card, ``E[X_h ; seq] = ff(P, a)/ff(N, a) E[1{its second card is
+   not p} X_h 1{the y = H-q-1 unseen cards are not p}]`` from ``T - a
+   p``; for a hand holding a pair card as second card (one of the
+   ``a``), ``y = H - q``. This is Farmer's pattern method
+   (:func:`.brute.resplit_value` enumerates it).
+
+3. *The condition on unseen cards.* ``1{y unseen cards are non-pair}``
+   could be carried into the dealer's law: each dealer draw ``D`` is
+   reweighted by ``ff(NP' - np(D), y) / ff(N' - |D|, y)`` (``NP'``,
+   ``N'`` the non-pair and all cards left before the dealer draws,
+   ``np(D)`` his non-pair cards), a different law per ``y``. It is not
+   needed: by 1 again the ``y`` cards may be dealt *before* the hand,
+   and ``1{all y non-pair} = prod_i (1 - 1{c_i = p})``; expanding the
+   product, ``E[F 1{c_i = p, i in S}] = ff(R_p, k)/ff(|R|, k) E[F | R -
+   k p]`` for any ``k = |S|`` of those positions (given that they hold
+   pair cards the other cards are a uniform order of ``R - k p``), so
+   for any play ``F`` of the cards that follow::
+
+       E[F 1{y non-pair} | R]
+           = sum_k (-1)^k C(y, k) ff(R_p, k)/ff(|R|, k) E[F | R - k p].
+
+4. *Result.* With ``R = T - a p`` the factors combine,
+   ``ff(P, a)/ff(N, a) ff(P - a, k)/ff(N - a, k) = ff(P, j)/ff(N, j)``
+   for ``j = a + k``, so the split's value is::
+
+       sum_j ff(P, j)/ff(N, j) (alpha_j A_j + beta_j B_j)
+
+   with integer coefficients that depend on ``M`` only
+   (:func:`coefficients`): ``A_j = sum_{x != p} T_x/(N - j) V_j(p, x)``
+   is one split hand that draws a non-pair second card, ``V_j(p, x)``
+   the value of the hand ``p, x`` played from ``T - j p - x``; ``B_j``
+   is the hand ``p, p`` (no further split) played from ``T - j p``.
+   Both are plain one-split-hand values of the kernel (with ``j`` pair
+   cards out of its shoe), with the split hands' CDZ- decisions; "joint
+   with no dealer Blackjack" is a property of the cards that follow, so
+   it carries through 3 unchanged. With ``M = 2`` the formula reduces
+   to the usual ``2 (A_0 + P/N B_1)`` (twice one split hand); the tests
+   check it against the kernel's one-split value and, for ``M`` 3 and
+   4, against :func:`.brute.resplit_value` and the real-order deal of
+   :class:`.brute.BruteForce`.
+
+The formula is exact wherever no deal can run out of cards (any full
+shoe); on a tiny shoe where some real deal would, it is the pattern
+method's value (Farmer's convention). It is exact for CDZ- only: a
+strategy in which a split hand looks at the other hands' cards (CDP,
+CDP1) breaks step 1.
+
+Second moments: the same sum over patterns with each hand's ``E[X_h^2]``
+gives ``E[sum_h X_h^2]`` exactly; with ``K`` hands ``(sum_h X_h)^2 <= K
+sum_h X_h^2`` (Cauchy-Schwarz), so ``E[K sum_h X_h^2]`` (the same sum
+weighted by ``H``) bounds the round's second moment from above; the
+cross terms are estimated as independent hands given no dealer
+Blackjack, as for one split (:func:`.ca.split_second`).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .brute import split_patterns
+from .exact import NEG, player_hands
+
+if TYPE_CHECKING:
+    from .ca import DealerCache, Tables, _Up
+    from .carules import CARules
+
+__all__ = [
+    "Coefficients",
+    "SplitMoments",
+    "coefficients",
+    "max_hands",
+    "resplits",
+    "split_value",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Coefficients:
+    """The integer weights of :func:`split_value` for one ``M``.
+
+    ``alpha[j]``/``beta[j]`` weigh ``A_j``/``B_j`` (module docstring,
+    4); ``alpha_k``/``beta_k`` are the same sums with each pattern
+    weighted by its number of hands ``H`` (for ``E[K sum X^2]``).
+    ``hands[H]`` lists ``(a, H - q, orders)`` per pattern of ``H``
+    hands (for ``P(K = H)``).
+    """
+
+    alpha: tuple[int, ...]
+    beta: tuple[int, ...]
+    alpha_k: tuple[int, ...]
+    beta_k: tuple[int, ...]
+    hands: dict[int, tuple[tuple[int, int, int], ...]]
+
+
+@lru_cache(maxsize=8)
+def coefficients(max_hands: int) -> Coefficients:
+    """The weights of ``A_j`` and ``B_j`` for ``max_hands`` hands.
+
+    >>> c = coefficients(2)
+    >>> c.alpha, c.beta
+    ((2, 0, 0), (0, 2, 0))
+    """
+    size = 2 * max_hands - 1
+    alpha = [0] * size
+    beta = [0] * size
+    alpha_k = [0] * size
+    beta_k = [0] * size
+    hands: dict[int, list[tuple[int, int, int]]] = {}
+    for (h, q), orders in split_patterns(max_hands).items():
+        a = h - 2 + q
+        hands.setdefault(h, []).append((a, h - q, orders))
+        for mult, y, out, out_k in (
+            (h - q, h - q - 1, alpha, alpha_k),
+            (q, h - q, beta, beta_k),
+        ):
+            if mult == 0:
+                continue
+            for k in range(y + 1):
+                c = orders * mult * (-1) ** k * comb(y, k)
+                out[a + k] += c
+                out_k[a + k] += h * c
+    return Coefficients(
+        tuple(alpha),
+        tuple(beta),
+        tuple(alpha_k),
+        tuple(beta_k),
+        {h: tuple(v) for h, v in hands.items()},
+    )
+
+
+def max_hands(rules: CARules, pair: int) -> int:
+    """Hands a split of ``pair`` may reach (aces: ``resplit_aces``)."""
+    if rules.max_split_hands <= 2:
+        return rules.max_split_hands
+    if pair == 1 and not rules.resplit_aces:
+        return 2
+    return rules.max_split_hands
+
+
+def resplits(rules: CARules, shoe: np.ndarray, pair: int) -> bool:
+    """Whether splitting ``pair`` may resplit from ``shoe``.
+
+    ``shoe`` is the shoe less the up card (both pair cards inside): a
+    resplit needs a third pair card and ``max_hands`` above 2.
+    """
+    return max_hands(rules, pair) > 2 and int(shoe[pair]) >= 3
+
+
+@dataclass(frozen=True, slots=True)
+class SplitMoments:
+    """A split's value and second moments (joint with no dealer BJ)."""
+
+    value: float
+    """``E[sum_h X_h]``: the split's expectation."""
+    squares: float
+    """``E[sum_h X_h^2]`` (exact)."""
+    bound: float
+    """``E[K sum_h X_h^2] >= E[(sum_h X_h)^2]`` (``K`` hands)."""
+    pairs: float
+    """``E[K (K - 1)]`` (the deal of the second cards; for the
+    estimate of the cross terms)."""
+    mean_hands: float
+    """``E[K]``."""
+
+
+def _ff_ratio(p: int, n: int, j: int) -> float:
+    """``ff(p, j) / ff(n, j)`` (0 when fewer than ``j`` pair cards)."""
+    out = 1.0
+    for i in range(j):
+        if p - i <= 0 or n - i <= 0:
+            return 0.0
+        out *= (p - i) / (n - i)
+    return out
+
+
+_local = threading.local()
+
+
+def _scratch() -> DealerCache:
+    """One dealer cache per thread for the shoes with pair cards out.
+
+    Reused (its flags reset) from pass to pass: allocating fresh pages
+    per pass costs page faults (see :func:`.ca._ups`).
+    """
+    from .ca import DealerCache
+
+    cache = getattr(_local, "cache", None)
+    if cache is None:
+        cache = DealerCache.empty()
+        _local.cache = cache
+    cache.hand_ok[:] = 0
+    cache.bust_ok[:] = 0
+    return cache
+
+
+def _two_card(
+    rules: CARules, tables: Tables, plan: Tables, pair: int, v: int
+) -> tuple[float, float]:
+    """(value, second moment) of the split hand ``pair, v``.
+
+    The CDZ- choice among stand, hit and double is the pre-split
+    strategy's (``plan``), as in :func:`.ca._split_value`; the value is
+    the hand's own (``tables``).
+    """
+    from .ca import _may_double, _total
+
+    _, _, child, _ = player_hands()
+    one = child_of_one(pair)
+    j = int(child[one, v])
+    t = _total([pair, v])
+    m2 = tables.m2
+    if t == 21:
+        return float(tables.best[j]), float(m2[j, 2])
+    if pair == 1 and rules.split_aces_one_card:
+        return float(tables.stand[j]), float(m2[j, 0])
+    options = [plan.stand[j], plan.hit[j], NEG]
+    values = [tables.stand[j], tables.hit[j], NEG]
+    seconds = [m2[j, 0], m2[j, 1], 0.0]
+    if rules.double_after_split and _may_double(rules, t):
+        options[2] = plan.dbl[j]
+        values[2] = tables.dbl[j]
+        seconds[2] = m2[j, 3]
+    k = int(np.argmax(options))
+    return float(values[k]), float(seconds[k])
+
+
+@lru_cache(maxsize=16)
+def child_of_one(pair: int) -> int:
+    """Index of the one-card hand holding ``pair``."""
+    from .exact import hand_index
+
+    return hand_index([pair])
+
+
+def split_value(u: _Up, pair: int) -> SplitMoments:
+    """Exact CDZ- split of ``pair`` with resplits, against ``u.up``.
+
+    ``u`` holds the up card's passes (:class:`.ca._Up`; ``u.shoe`` is
+    the shoe less the up card). Values are joint with no dealer
+    Blackjack where the card reader looks (like every kernel value).
+    """
+    from .ca import _pass
+
+    rules = u.rules
+    m = max_hands(rules, pair)
+    coef = coefficients(m)
+    plan = u.split_strategy()
+    t_shoe = u.shoe.copy()
+    t_shoe[pair] -= 2
+    n = int(t_shoe[1:].sum())
+    p = int(t_shoe[pair])
+    npair = n - p
+    value = squares = bound = 0.0
+    a_vals: list[tuple[float, float]] = []
+    b_vals: list[tuple[float, float]] = [(0.0, 0.0)]
+    for j in range(len(coef.alpha)):
+        w = _ff_ratio(p, n, j)
+        if w == 0.0:
+            break
+        need_a = coef.alpha[j] != 0
+        need_b = j + 1 < len(coef.beta) and coef.beta[j + 1] != 0
+        if j == 0:
+            tables = u.split_tables(pair)
+        elif need_a or need_b:
+            shoe = u.shoe.copy()
+            shoe[pair] -= j
+            tables = _pass(
+                rules, shoe, u.up, pair, split=True, follow=plan,
+                cache=_scratch(),
+            )  # fmt: skip
+        else:
+            a_vals.append((0.0, 0.0))
+            b_vals.append((0.0, 0.0))
+            continue
+        e = e2 = 0.0
+        for x in range(1, 11):
+            if x == pair or t_shoe[x] <= 0:
+                continue
+            val, sq = _two_card(rules, tables, plan, pair, x)
+            e += t_shoe[x] / (n - j) * val
+            e2 += t_shoe[x] / (n - j) * sq
+        a_vals.append((e, e2))
+        # the hand p, p of pass j draws from T - (j + 1) p: B_{j+1}
+        b_vals.append(
+            _two_card(rules, tables, plan, pair, pair)
+            if p - j >= 1
+            else (0.0, 0.0)
+        )
+    for j, (e, e2) in enumerate(a_vals):
+        w = _ff_ratio(p, n, j)
+        value += w * coef.alpha[j] * e
+        squares += w * coef.alpha[j] * e2
+        bound += w * coef.alpha_k[j] * e2
+    for j, (e, e2) in enumerate(b_vals):
+        if j >= len(coef.beta) or j == 0:
+            continue
+        w = _ff_ratio(p, n, j)
+        value += w * coef.beta[j] * e
+        squares += w * coef.beta[j] * e2
+        bound += w * coef.beta_k[j] * e2
+    mean_k = pairs_k = 0.0
+    for h, rows in coef.hands.items():
+        prob = 0.0
+        for a, others, orders in rows:
+            prob += (
+                orders * _ff_ratio(p, n, a) * _ff_ratio(npair, n - a, others)
+            )
+        mean_k += h * prob
+        pairs_k += h * (h - 1) * prob
+    return SplitMoments(value, squares, bound, pairs_k, mean_k)
+
+
+def split_second(
+    moments: SplitMoments, m0: float
+) -> tuple[float, float, float]:
+    """E[(sum_h X_h)^2] of a split with resplits: (estimate, low, high).
+
+    ``low`` is 0 and ``high`` the Cauchy-Schwarz bound ``E[K sum_h
+    X_h^2]``; the estimate adds to the exact ``E[sum_h X_h^2]`` the cross
+    terms of hands independent given no dealer Blackjack (``m0`` its
+    probability): ``E[K (K-1)] (mu / m0)^2 m0`` with ``mu`` the mean
+    per hand.
+    """
+    mu = moments.value / moments.mean_hands if moments.mean_hands else 0.0
+    cross = moments.pairs * mu * mu / m0 if m0 > 0 else 0.0
+    return (moments.squares + cross, 0.0, moments.bound)
