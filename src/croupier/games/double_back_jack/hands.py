@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum, unique
+from typing import NamedTuple
 
 from croupier.cards import Card
 from croupier.hands.blackjack import blackjack_total, second_chance_total
@@ -102,9 +103,11 @@ class PlayerHand:
         return blackjack_total(self.cards).value
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """A settlement the dealer is about to make."""
+class Payment(NamedTuple):
+    """A settlement the dealer is about to make.
+
+    A named tuple: the round makes one for every wager it settles.
+    """
 
     key: WagerKey
     """The wager."""

@@ -86,6 +86,16 @@ DEALER_PUSH_TOTAL = 22
 """A dealer 22 returns every remaining wager (591.7(q)(1))."""
 
 
+_COLLECTION_ANNOUNCED: dict[CollectionProcedure, tuple[Ref, str]] = {
+    procedure: (
+        REF_COLLECT_THEN_PAY
+        if procedure is CollectionProcedure.COLLECT_THEN_PAY
+        else REF_PLAYER_BY_PLAYER,
+        f"collection procedure {procedure.value}",
+    )
+    for procedure in CollectionProcedure
+}
+"""What the dealer announces before settling, by collection procedure."""
 _TEN_OR_ACE = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE})
 
 
@@ -329,8 +339,10 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     def _continue(self) -> None:
         """Run dealer steps until a player must decide or the round ends."""
-        while self._phase is not Phase.COMPLETE and not self._awaits():
-            self._STEPS[self._phase](self)
+        steps = self._STEPS
+        awaits = self._awaits
+        while self._phase is not Phase.COMPLETE and not awaits():
+            steps[self._phase](self)
 
     def _awaits(self) -> bool:
         """Whether :meth:`pending` is not ``None`` (a player must decide)."""
@@ -510,14 +522,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     @implements("591.7(q)", "591.7(r)", "591.7(s)")
     def _step_settlement(self) -> None:
-        procedure = self.rules.collection_procedure
-        self.log.emit(
-            Announced,
-            ref=REF_COLLECT_THEN_PAY
-            if procedure is CollectionProcedure.COLLECT_THEN_PAY
-            else REF_PLAYER_BY_PLAYER,
-            text=f"collection procedure {procedure.value}",
-        )
+        ref, text = _COLLECTION_ANNOUNCED[self.rules.collection_procedure]
+        self.log.emit(Announced, ref=ref, text=text)
         dealer = blackjack_total(self._dealer).value
         payments: list[Payment] = []
         for hand in self._in_order():
