@@ -678,9 +678,10 @@ def inputs_of(
             }
             if step.get("amount") is not None:
                 decision["amount"] = step["amount"]
-            low = _low_card(str(step.get("detail") or ""))
-            if step["action"] == "set" and low is not None:
-                decision["low"] = low
+            if step["action"] == "set":
+                low = _low_card(str(step.get("detail") or ""))
+                if low is not None:
+                    decision["low"] = low
             decisions.append(decision)
     return wagers, decisions
 

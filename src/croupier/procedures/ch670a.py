@@ -219,12 +219,20 @@ def _one_at_a_time(
         (p, _SLIP_COUNTS.get(irregularities.get(p) or "", 1)) for p in order
     ]
     turns = [first, *([(p, 1) for p in order],) * (CARDS_PER_HAND - 1)]
+    stacks = deal.stacks
+    draw = shoe.draw
+    emit = log.emit
     for turn in turns:
         for position, count in turn:
+            # each card as _deal_card deals it, the calls looked up once
+            stack = stacks[position]
+            label = _LABELS[position]
             for _ in range(count):
                 if shoe.empty:
                     return deal
-                _deal_card(shoe, log, deal, position, ref)
+                card = draw()
+                stack.append(card)
+                emit(CardDealt, ref=ref, to=label, card=card, face_up=False)
     return deal
 
 
