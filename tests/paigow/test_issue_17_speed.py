@@ -4,13 +4,16 @@
 round remembers what cannot change once the cards are dealt: the order
 of the decisions (no Six-Card Wager changes after the deal), the setting
 a decision was verified with (the dealt stacks do not change) and a
-setting's high-hand value (a setting is immutable). Each is compared
-here with an answer worked out independently, on many seeded rounds.
+setting's high-hand value (a setting is immutable); a six-card hand's
+five-card values are worked out once for its setting and its best five.
+Each is compared here with an answer worked out independently, on many
+seeded rounds and generated hands.
 """
 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +26,10 @@ from croupier.hands.paigow import (
     Setting,
     StandardHouseWay,
     _evaluate_five,
+    _evaluate_natural,
+    evaluate,
 )
+from croupier.hands.paigow_classes import FiveValues
 from croupier.procedures.ch670a import clockwise_from
 from croupier.rng import SeededRng
 from croupier.round import Action
@@ -126,3 +132,34 @@ def test_issue_17_2_setting_high_value_asked_twice_is_the_plain_value(
     assert setting.high_value == plain
     assert setting.high_value == plain  # the remembered value
     assert setting == Setting(high=setting.high, low=setting.low)
+
+
+def _plain_or_error(cards: list[Card]) -> int | str:
+    try:
+        return _evaluate_five(cards)
+    except ValueError as exc:
+        return str(exc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(full_deck(jokers=1)), min_size=6, max_size=6)
+    | st.permutations(full_deck(jokers=1)).map(lambda deck: deck[:6])
+)
+def test_issue_17_2_six_card_values_leaving_one_out_are_the_plain_values(
+    six: list[Card],
+) -> None:
+    values = FiveValues(_evaluate_five, natural=_evaluate_natural)
+    plain = [_plain_or_error([*six[:i], *six[i + 1 :]]) for i in range(6)]
+    for _ in range(2):  # worked out, then remembered
+        try:
+            got: tuple[int, ...] | str = values.leave_one_out(six)
+        except ValueError as exc:
+            got = str(exc)
+        if isinstance(got, str):
+            assert got in plain  # the error a plain evaluation raises
+        else:
+            assert list(got) == plain
+    if all(isinstance(v, int) for v in plain):
+        best = max(_evaluate_five(five) for five in combinations(six, 5))
+        assert evaluate(six) == best

@@ -316,8 +316,19 @@ def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
 
 
 def evaluate(cards: Sequence[Card]) -> int:
-    """The value of the best five-card hand of five or six cards."""
+    """The value of the best five-card hand of five or six cards.
+
+    Of six cards, the best of the six hands that leave one card out
+    (:meth:`FiveValues.leave_one_out`): the six :func:`best_five` tries.
+    """
+    if len(cards) == 6:
+        return max(_FIVE_VALUES.leave_one_out(cards))
     return best_five(cards)[0]
+
+
+def _high_values(cards: Sequence[Card]) -> tuple[int, ...] | None:
+    """The high-hand value for each low card of six cards (else ``None``)."""
+    return _FIVE_VALUES.leave_one_out(cards) if len(cards) == 6 else None
 
 
 def low_rank(card: Card) -> int:
@@ -550,7 +561,8 @@ class StandardHouseWay:
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
         """Set ``cards`` the standard way (as :meth:`plain_set_hand`)."""
-        return _setting_at(cards, house_way_low(cards, evaluate_five))
+        low = house_way_low(cards, evaluate_five, values=_high_values(cards))
+        return _setting_at(cards, low)
 
     def plain_set_hand(self, cards: Sequence[Card]) -> Setting:
         """The reference: every legal setting built and scored."""
@@ -581,7 +593,9 @@ class BestHighHouseWay:
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
         """Set ``cards`` with the best possible high hand (fast path)."""
-        low = house_way_low(cards, evaluate_five, best_high=True)
+        low = house_way_low(
+            cards, evaluate_five, best_high=True, values=_high_values(cards)
+        )
         return _setting_at(cards, low)
 
     def plain_set_hand(self, cards: Sequence[Card]) -> Setting:

@@ -42,6 +42,8 @@ __all__ = ["FiveValues", "hand_class", "house_way_low", "joker_value"]
 _code = attrgetter("code")
 _MAX_CLASSES = 1 << 17
 """Bound of the table (the classes number about 13,000)."""
+_MAX_SIXES = 64
+"""Six-card hands whose values are kept (a round asks for seven)."""
 
 
 def hand_class(cards: Sequence[Card]) -> tuple[int, ...] | None:
@@ -56,7 +58,11 @@ def hand_class(cards: Sequence[Card]) -> tuple[int, ...] | None:
     >>> hand_class(parse_cards("Kd Kd JK 2c Ad")) is None
     True
     """
-    codes = sorted(map(_code, cards))
+    return _sorted_class(sorted(map(_code, cards)))
+
+
+def _sorted_class(codes: Sequence[int]) -> tuple[int, ...] | None:
+    """:func:`hand_class` of cards given by their codes, sorted."""
     if len(codes) != 5:
         return None
     c0, c1, c2, c3, c4 = codes
@@ -142,10 +148,53 @@ class FiveValues:
         (:func:`joker_value`) instead of the plain fifty."""
         self.classes: dict[tuple[int, ...], int] = {}
         """Each class's value, as the plain evaluator gave it."""
+        self.sixes: dict[tuple[int, ...], tuple[int, ...]] = {}
+        """:meth:`leave_one_out` of the six-card hands last asked, by
+        their codes in order (equal codes, equal cards)."""
 
     def __call__(self, cards: Sequence[Card]) -> int:
         """The value of five cards (the plain evaluator's)."""
-        key = hand_class(cards)
+        return self._of_class(hand_class(cards), cards)
+
+    def leave_one_out(self, cards: Sequence[Card]) -> tuple[int, ...]:
+        """``self`` of ``cards`` less each card in turn, in hand order.
+
+        Item ``i`` is the value of the five cards other than
+        ``cards[i]`` (a high hand when ``cards[i]`` is the low one, and
+        one of the six hands :func:`itertools.combinations` gives). For
+        six cards their codes are sorted once, each five then being that
+        order less one code; a round asks for the same six cards twice
+        (setting them, and their best five at settlement), so the last
+        answers are kept.
+        """
+        key = tuple(map(_code, cards))
+        found = self.sixes.get(key)
+        if found is not None:
+            return found
+        if len(key) != 6:
+            return tuple(
+                self([*cards[:i], *cards[i + 1 :]]) for i in range(len(key))
+            )
+        order = sorted(range(6), key=key.__getitem__)
+        codes = [key[i] for i in order]
+        values = [0] * 6
+        classes = self.classes
+        for k, i in enumerate(order):
+            key_k = _sorted_class(codes[:k] + codes[k + 1 :])
+            value = None if key_k is None else classes.get(key_k)
+            if value is None:
+                value = self._of_class(key_k, [*cards[:i], *cards[i + 1 :]])
+            values[i] = value
+        found = tuple(values)
+        if len(self.sixes) >= _MAX_SIXES:
+            self.sixes.clear()
+        self.sixes[key] = found
+        return found
+
+    def _of_class(
+        self, key: tuple[int, ...] | None, cards: Sequence[Card]
+    ) -> int:
+        """The value of five ``cards`` of class ``key``."""
         if key is None:
             return self.plain(cards)
         value = self.classes.get(key)
@@ -170,6 +219,7 @@ def house_way_low(
     value: Callable[[Sequence[Card]], int],
     *,
     best_high: bool = False,
+    values: Sequence[int] | None = None,
 ) -> int:
     """Where in ``cards`` the low card of a house way's setting lies.
 
@@ -181,6 +231,8 @@ def house_way_low(
     first with the highest score, the lowest low-card code breaking
     ties. Each high hand is valued once (the plain way values it three
     times and builds every setting); ``-1`` when no setting is legal.
+    ``values``, when given, are those values already worked out
+    (``values[i]``: ``value`` of the cards other than ``cards[i]``).
 
     >>> from croupier.cards import parse_cards
     >>> from croupier.hands.paigow import evaluate_five
@@ -198,7 +250,11 @@ def house_way_low(
         if code in seen:
             continue
         seen.add(code)
-        high = value([*cards[:i], *cards[i + 1 :]])
+        high = (
+            value([*cards[:i], *cards[i + 1 :]])
+            if values is None
+            else values[i]
+        )
         low = _ACE if code == JOKER_CODE else (code >> 2) + 2
         category = high >> _SHIFT
         if category == 0 and (high >> 16) & 0xF < low:
