@@ -32,7 +32,14 @@ from croupier.games.double_back_jack import (
 )
 from croupier.games.double_back_jack.hands import PlayerHand
 from croupier.games.double_back_jack.phases import DbjAction
-from croupier.games.double_back_jack.round import DoubleBackJackRound
+from croupier.games.double_back_jack.refs import (
+    REF_DECISIONS,
+    REF_SECOND_CHANCE,
+)
+from croupier.games.double_back_jack.round import (
+    DoubleBackJackRound,
+    _offer,
+)
 from croupier.hands.blackjack import blackjack_total, card_value
 from croupier.hhf.sample import sample_histories
 from croupier.money import WagerKey
@@ -308,3 +315,15 @@ def test_issue_17_2_blackjack_totals_tabled_as_673a_3() -> None:
     for cards in hands:
         total = blackjack_total(cards)
         assert (total.value, total.soft) == _best_total(cards), cards
+
+
+def test_issue_17_2_dbj_offers_made_once_equal_the_built_ones() -> None:
+    """A pending decision handed out again is the one built from its parts."""
+    legal = (DbjAction.STAND, DbjAction.HIT)
+    ref = REF_DECISIONS
+    first = _offer(ref, 3, 1, legal)
+    assert first == Pending(seat=3, hand=1, legal=legal, ref=ref)
+    assert _offer(ref, 3, 1, legal) is first
+    other = _offer(REF_SECOND_CHANCE, 3, 1, legal)
+    assert other.ref == REF_SECOND_CHANCE
+    assert other is not first

@@ -118,6 +118,28 @@ _HANDLERS: dict[DbjAction, str] = {
 """The method carrying out each decision that takes no amount."""
 
 
+_OFFERS: dict[tuple[int, int, int, tuple[DbjAction, ...]], Pending] = {}
+"""Each pending decision already made, by what it is made of (its
+reference by identity: the entry holds it, and it is checked)."""
+
+
+def _offer(
+    ref: Ref, seat: int, hand: int, legal: tuple[DbjAction, ...]
+) -> Pending:
+    """``Pending(seat=, hand=, legal=, ref=)``, made once for each.
+
+    A :class:`Pending` is immutable, and a table has few seats, hands
+    and lists of decisions: the same one is handed out each time.
+    """
+    key = (id(ref), seat, hand, legal)
+    found = _OFFERS.get(key)
+    if found is None or found.ref is not ref:
+        found = Pending(seat=seat, hand=hand, legal=legal, ref=ref)
+        if len(_OFFERS) < 4096:
+            _OFFERS[key] = found
+    return found
+
+
 class DoubleBackJackRound(DealerProcedure):
     """One round of Double Back Jack (591.7, now 673a.7).
 
@@ -169,32 +191,29 @@ class DoubleBackJackRound(DealerProcedure):
         queue = self._insurance_queue
         if phase is Phase.INSURANCE and queue:
             seat = queue[0]
-            return Pending(
-                seat=seat,
-                hand=0,
-                legal=_INSURANCE_OFFER
+            return _offer(
+                REF_INSURANCE,
+                seat,
+                0,
+                _INSURANCE_OFFER
                 if self.insurance_limit(seat)
                 else _NO_INSURANCE_ONLY,
-                ref=REF_INSURANCE,
             )
         hand = self._current
         if hand is None:
             return None
         if phase is Phase.SECOND_CHANCE:
-            return Pending(
-                seat=hand.seat,
-                hand=hand.index,
-                legal=_SECOND_CHANCE_OFFER,
-                ref=REF_SECOND_CHANCE,
+            return _offer(
+                REF_SECOND_CHANCE, hand.seat, hand.index, _SECOND_CHANCE_OFFER
             )
         if phase is Phase.PLAYER_DECISIONS and (
             hand.status is HandStatus.PLAYING
         ):
-            return Pending(
-                seat=hand.seat,
-                hand=hand.index,
-                legal=self._legal_decisions(hand),
-                ref=REF_DECISIONS,
+            return _offer(
+                REF_DECISIONS,
+                hand.seat,
+                hand.index,
+                self._legal_decisions(hand),
             )
         return None
 
