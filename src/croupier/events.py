@@ -436,6 +436,10 @@ class EventLog:
         """The events so far."""
         return tuple(self._events)
 
+    def since(self, start: int) -> list[Event]:
+        """The events from position ``start`` on (``events[start:]``)."""
+        return self._events[start:]
+
     def __len__(self) -> int:
         return len(self._events)
 

@@ -691,7 +691,7 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         self.verify_deal()
         start = len(self.log)
         self._run_deal()
-        return list(self.log.events[start:])
+        return self.log.since(start)
 
     @abstractmethod
     def verify_action(self, action: Action) -> None:
@@ -707,7 +707,7 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         self.verify_action(action)
         start = len(self.log)
         self._carry_out(action)
-        return list(self.log.events[start:])
+        return self.log.since(start)
 
     def can_place_wager(self, seat: int, wager: str, amount: int) -> bool:
         """Whether :meth:`place_wager` would accept the wager now."""

@@ -99,3 +99,17 @@ def test_issue_17_2_possible_shoe_count_as_the_token_by_token_test(
         once[t] <= complement.get(t, 0) or t == "CC" for t in once
     )
     assert replay._within(complement, once) is plain_once
+
+
+def test_issue_17_2_events_since_a_position_are_the_slice_of_the_events() -> (
+    None
+):
+    log = EventLog()
+    ref = Ref.parse("670a.9(c)")
+    for card in full_deck(jokers=1)[:9]:
+        log.emit(CardDealt, ref=ref, to="dealer", card=card, face_up=False)
+    for start in range(-2, len(log) + 2):
+        since = log.since(start)
+        assert since == list(log.events[start:])
+        since.clear()  # a copy: the log keeps its events
+        assert len(log) == 9

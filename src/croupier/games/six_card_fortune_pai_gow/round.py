@@ -636,13 +636,9 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         if position in self.exposed:
             return
         self.exposed.add(position)
+        label = position_label(position)
         for card in self.deal_record.stacks[position]:
-            self.log.emit(
-                CardExposed,
-                ref=SETTLE_REF,
-                to=position_label(position),
-                card=card,
-            )
+            self.log.emit(CardExposed, ref=SETTLE_REF, to=label, card=card)
 
     def _settle_round(self) -> None:
         self._enter_phase(Phase.SETTLEMENT, SETTLE_REF)
