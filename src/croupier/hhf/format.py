@@ -334,7 +334,10 @@ def dispatched(full: Mapping[str, Any]) -> dict[str, Any]:
     ``then`` only, and a step of any other type nothing more: the same
     test as ``anyOf`` over "type is ``T`` and ``T``'s ``then``" for each
     ``T``, and "type is none of them", which stops at the first branch
-    that holds. A schema not of that shape is returned unchanged.
+    that holds. A ``then`` of only ``required`` and ``properties`` (not
+    naming ``type``) takes the type's constant among its properties, the
+    same conjunction in one object schema. A schema not of that shape is
+    returned unchanged.
 
     >>> steps = dispatched(schema())["$defs"]["step"]
     >>> "allOf" in steps, len(steps["anyOf"])
@@ -357,7 +360,21 @@ def dispatched(full: Mapping[str, Any]) -> dict[str, Any]:
         }:  # pragma: no cover - as above
             return dict(full)
         kinds.append(kind)
-        branches.append({"allOf": [clause["if"], clause["then"]]})
+        then = clause["then"]
+        props = then.get("properties", {}) if isinstance(then, dict) else {}
+        if (
+            isinstance(then, dict)
+            and set(then) <= {"required", "properties"}
+            and isinstance(props, dict)
+            and "type" not in props
+        ):
+            # the type's constant among the clause's own properties: the
+            # same conjunction, checked in one object schema
+            branches.append(
+                {**then, "properties": {**props, "type": {"const": kind}}}
+            )
+        else:  # pragma: no cover - the shipped clauses have that shape
+            branches.append({"allOf": [clause["if"], then]})
     branches.append({"properties": {"type": {"not": {"enum": kinds}}}})
     del step["allOf"]
     step["anyOf"] = branches
