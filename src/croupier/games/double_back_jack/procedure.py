@@ -370,16 +370,15 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     @implements("591.7(e)")
     def _step_deal(self) -> None:
-        seats = sorted(self._boxes)
-        for seat in seats:
-            hand = self._boxes[seat][0]
+        boxes = self._boxes
+        first = [boxes[seat][0] for seat in sorted(boxes)]
+        for hand in first:
             hand.cards.append(
                 self._deal_card(hand.label, REF_DEAL_BOXES_FIRST)
             )
         self._dealer_on_table = True
         self._dealer.append(self._deal_card("dealer", REF_DEAL_DEALER_UP))
-        for seat in seats:
-            hand = self._boxes[seat][0]
+        for hand in first:
             hand.cards.append(
                 self._deal_card(hand.label, REF_DEAL_BOXES_SECOND)
             )
@@ -651,12 +650,11 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     def _collect(self, hand: PlayerHand, ref: Ref) -> None:
         """Place a hand's cards in the discard rack, in dealt order."""
-        cards = hand.all_cards()
+        extra = hand.second_chance_card
+        cards = (*hand.cards,) if extra is None else (*hand.cards, extra)
         hand.on_table = False
         self.shoe.discard_cards(cards)
-        self.log.emit(
-            CardsCollected, ref=ref, source=hand.label, cards=tuple(cards)
-        )
+        self.log.emit(CardsCollected, ref=ref, source=hand.label, cards=cards)
 
     def _expose_hole(self, ref: Ref) -> None:
         self._hole_exposed = True
