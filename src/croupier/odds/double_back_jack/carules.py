@@ -163,7 +163,7 @@ class CARules(GameRules):
         "max_split_hands",
         maximum=4,
         doc="Hands a box may hold after splitting (1 = no split; above "
-        "2 = resplits, per hand in croupier ev only).",
+        "2 = resplits, exact for CDZ-, D45).",
     )
     resplit_aces: bool = option(
         False,

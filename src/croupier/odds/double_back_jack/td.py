@@ -374,8 +374,8 @@ def _solve_up(
         for p in pairs:
             if shoe[p] >= 3 and not (p == 1 and not rules.resplit_aces):
                 msg = (
-                    "resplits are exact by enumeration only "
-                    "(croupier ev on a small shoe)"
+                    "resplits are exact for CDZ- only (D45); the TD "
+                    "solve refuses them"
                 )
                 raise RulesError(msg, key="max_split_hands")
     rounds = 0
