@@ -168,7 +168,7 @@ class DoubleBackJackRound(DealerProcedure):
         as long, the phase and the hand to play the same, the round is
         as it was (``tests/double_back_jack/test_dbj_fast_paths.py``
         checks every answer against :meth:`_pending_now`, between the
-        verbs and between the dealer's steps).
+        verbs and between the dealer's steps; D57).
         """
         count = len(self.log)
         phase = self._phase
