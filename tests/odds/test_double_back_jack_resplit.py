@@ -116,6 +116,31 @@ def test_issue_14_resplit_equals_pattern_enumeration(
         assert abs(one - expected) > 1e-6
 
 
+@pytest.mark.parametrize(
+    ("pair", "up", "hole"),
+    [
+        (1, 10, HoleCard.PEEK),
+        (1, 1, HoleCard.ENHC_OBO),
+        (8, 10, HoleCard.ENHC_OBO),
+    ],
+)
+def test_issue_14_resplit_one_card_aces_and_no_hole_card(
+    pair: int, up: int, hole: HoleCard
+) -> None:
+    """Aces resplit to four hands with one card each (the common casino
+    rule), and resplits with no hole card (original bets only): equal
+    to the pattern enumeration to 1e-12."""
+    rules = CARules.ordinary(
+        max_split_hands=4,
+        resplit_aces=True,
+        split_aces_one_card=True,
+        hole_card=hole,
+    )
+    left = _shoe(pair, 3, SMALL)
+    expected = resplit_value(rules, left, pair, up)
+    assert _fast(rules, left, pair, up) == pytest.approx(expected, abs=1e-12)
+
+
 def test_issue_14_aces_not_resplit_without_resplit_aces() -> None:
     """``resplit_aces=false``: a split of aces keeps two hands whatever
     ``max_split_hands`` (the pattern enumeration agrees)."""
