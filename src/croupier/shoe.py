@@ -8,7 +8,9 @@ Its conservation check proves that no card was lost or duplicated.
 The stack, the rack and the set-aside cards are plain lists that anyone
 may change; the conservation check counts them afresh every time (by
 integer card code, so that counting a shoe of eight decks costs a few
-microseconds, not a pass of Python-level hashing and comparing).
+microseconds, not a pass of Python-level hashing and comparing). Only
+the complement's sorted codes are kept between checks, while no
+reference to the complement has left the shoe (D56).
 
 >>> shoe = Shoe.stacked("As Kd 9c")
 >>> shoe.draw(), len(shoe)
@@ -20,6 +22,7 @@ microseconds, not a pass of Python-level hashing and comparing).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -70,11 +73,6 @@ _TEXTS: dict[int, str] = {
 """Each code's notation."""
 
 
-def _codes(items: Iterable[StackItem]) -> Counter[int]:
-    """How many items of each code ``items`` holds."""
-    return Counter(map(_code, items))
-
-
 def _text(items: Iterable[StackItem]) -> str:
     """``items`` in notation, separated by single spaces."""
     return " ".join(map(_TEXTS.__getitem__, map(_code, items)))
@@ -112,12 +110,62 @@ class Shoe:
         """Cards removed from play (a withdrawn deck, say)."""
         self.covers_aside: int = 0
         """Cover cards taken out of the stack during play."""
-        self.complement: Counter[Card] = (
-            Counter(self.cards_in_stack())
-            if complement is None
-            else Counter(complement)
+        self._complement: Counter[Card] = _Owed(
+            self.cards_in_stack() if complement is None else complement
         )
-        """Every card the shoe is accountable for."""
+        self._owed: tuple[Counter[Card], list[int]] | None = None
+        """The complement's codes, sorted, while nobody else can have
+        changed it (:meth:`_owed_codes`)."""
+
+    @property
+    def complement(self) -> Counter[Card]:
+        """Every card the shoe is accountable for.
+
+        The counter itself, which the caller may change: from now on
+        every check counts it afresh.
+        """
+        found = self._complement
+        if isinstance(found, _Owed):
+            found.handed_out = True
+        self._owed = None
+        return found
+
+    @complement.setter
+    def complement(self, value: Counter[Card]) -> None:
+        if isinstance(value, _Owed):
+            value.handed_out = True  # the caller holds it
+        self._complement = value
+        self._owed = None
+
+    def account_for(self, cards: Iterable[Card]) -> None:
+        """Make the shoe accountable for ``cards`` too (a discard rack)."""
+        self._complement.update(cards)
+        self._owed = None
+
+    def _owed_codes(self) -> list[int] | None:
+        """The complement's card codes, sorted, each as often as owed.
+
+        Only while no reference to the complement has left the shoe (the
+        counter is built here and handed out only by :attr:`complement`,
+        which marks it), so that nobody can have changed it since the
+        codes were taken; and only when every count is a positive integer
+        and no two cards share a code, so that the sorted codes say
+        exactly what the count by code says. Otherwise ``None``.
+        """
+        owed = self._complement
+        if type(owed) is not _Owed or owed.handed_out:
+            return None
+        cached = self._owed
+        if cached is not None and cached[0] is owed:
+            return cached[1]
+        counts = owed.values()
+        if not all(type(n) is int and n > 0 for n in counts):
+            return None
+        if len({_code(card) for card in owed}) != len(owed):
+            return None
+        codes = sorted(map(_code, owed.elements()))
+        self._owed = (owed, codes)
+        return codes
 
     @classmethod
     def new(cls, *, decks: int = 1, jokers: int = 0) -> Shoe:
@@ -146,7 +194,7 @@ class Shoe:
         shoe = cls(_parse_stack(notation))
         if discard:
             shoe.discard = list(parse_cards(discard))
-            shoe.complement.update(shoe.discard)
+            shoe.account_for(shoe.discard)
         return shoe
 
     def notation(self) -> str:
@@ -263,13 +311,22 @@ class Shoe:
 
         A real ``if``/``raise`` (not an ``assert``), so it survives ``-O``.
         Everything is counted afresh, by card code (equal cards have
-        equal codes and different cards different ones).
+        equal codes and different cards different ones): first as sorted
+        codes against the complement's (:meth:`_owed_codes`, when it
+        keeps them), which settles a check that passes; otherwise, or
+        when they differ, by the count that decides and words the error.
         """
-        seen = _codes(
-            chain(self.stack, self.discard, self.set_aside, on_table)
-        )
+        items = chain(self.stack, self.discard, self.set_aside, on_table)
+        held = list(map(_code, items))
+        owed_codes = self._owed_codes()
+        if owed_codes is not None:
+            held.sort()
+            # cover cards (code -1) sort first and are not owed
+            if held[bisect_right(held, CoverCard.code) :] == owed_codes:
+                return
+        seen = Counter(held)
         seen.pop(CoverCard.code, None)
-        complement = self.complement
+        complement = self._complement
         codes = map(_code, complement)
         plain = dict(zip(codes, complement.values(), strict=True))
         # the plain dict test first (Counter's own ``==`` is Python code);
@@ -286,6 +343,25 @@ class Shoe:
             f"{_cards(missing)}, extra {_cards(extra)}"
         )
         raise CardConservationError(msg)
+
+
+class _Owed(Counter[Card]):
+    """A shoe's own complement, marked once a reference leaves the shoe."""
+
+    handed_out: bool = False
+    """Whether anyone outside the shoe may hold (and change) it."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # a copy keeps the mark (a copy of a marked counter is held too)
+        return (_rebuilt, (dict(self), self.handed_out))
+
+
+def _rebuilt(counts: dict[Card, int], handed_out: bool) -> _Owed:
+    """An :class:`_Owed` from its counts and its mark (copies, pickles)."""
+    owed = _Owed()
+    dict.update(owed, counts)
+    owed.handed_out = handed_out
+    return owed
 
 
 def _cards(codes: Counter[int]) -> list[Card]:

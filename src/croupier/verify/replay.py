@@ -452,7 +452,7 @@ def _shoe(
     shoe = Shoe(items)
     if discard:
         shoe.discard = discard
-        shoe.complement.update(discard)
+        shoe.account_for(discard)
     return shoe, None
 
 
