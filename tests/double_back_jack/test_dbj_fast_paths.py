@@ -327,3 +327,16 @@ def test_issue_17_2_dbj_offers_made_once_equal_the_built_ones() -> None:
     other = _offer(REF_SECOND_CHANCE, 3, 1, legal)
     assert other.ref == REF_SECOND_CHANCE
     assert other is not first
+
+
+def test_issue_17_2_dbj_first_hand_holds_the_ledgers_key() -> None:
+    """A box's first hand uses the ledger's own key, equal to its own."""
+    rounds = 0
+    for rnd in _play(10):
+        keys = {key: key for key in rnd.ledger.stakes}
+        for hands in rnd._boxes.values():
+            first = hands[0]
+            assert first.key == WagerKey(first.seat, "blackjack", 0)
+            assert keys[first.key] is first.key
+        rounds += 1
+    assert rounds > 50

@@ -292,8 +292,15 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         return self._place(seat, wager, amount)
 
     def _wager_placed(self, key: WagerKey) -> None:
-        """A new box: its first hand, waiting for the deal."""
-        self._boxes[key.seat] = [PlayerHand(seat=key.seat)]
+        """A new box: its first hand, waiting for the deal.
+
+        The hand's wager key becomes the ledger's own (equal) key, so
+        that the ledger finds the hand's wager by identity.
+        """
+        hand = PlayerHand(seat=key.seat)
+        if hand.key == key:
+            hand.key = key
+        self._boxes[key.seat] = [hand]
         self._boxes_changed()
 
     def _wager_ref(self, wager: str) -> Ref:
