@@ -8,7 +8,8 @@ hand plays the pre-split strategy of its own cards (the same strategy for
 every split hand, whatever the other hands hold). It needs nothing but
 the one-split-hand values the kernel of :mod:`.exact` already computes
 (``ca._pass`` with ``extra`` = the pair card), on shoes with ``j`` more
-pair cards removed, ``j = 0 .. 2 max_split_hands - 3``; so every rule the
+pair cards removed: one pass per ``j = 0 .. 2 max_split_hands - 4``
+(the pair-pair hand of pass ``j`` stands for ``j + 1``); so every rule the
 kernel values on a split hand (double after split, the Second Chance on
 split and doubled hands, the 21 paid at once, the dealer's 22 push with
 busts kept or collected, peek / no hole card) is valued with resplits
@@ -123,6 +124,7 @@ __all__ = [
     "coefficients",
     "max_hands",
     "resplits",
+    "split_second",
     "split_value",
 ]
 
@@ -258,7 +260,7 @@ def _two_card(
     from .ca import _may_double, _total
 
     _, _, child, _ = player_hands()
-    one = child_of_one(pair)
+    one = _one(pair)
     j = int(child[one, v])
     t = _total([pair, v])
     m2 = tables.m2
@@ -278,7 +280,7 @@ def _two_card(
 
 
 @lru_cache(maxsize=16)
-def child_of_one(pair: int) -> int:
+def _one(pair: int) -> int:
     """Index of the one-card hand holding ``pair``."""
     from .exact import hand_index
 
