@@ -41,6 +41,7 @@ from typing import Any
 from croupier.cards import JOKER_CODE, Card
 
 __all__ = [
+    "compiled_appender",
     "compiled_maker",
     "compiled_to_dict",
     "encoder_source",
@@ -51,6 +52,8 @@ _COMPILED: dict[type, Callable[[Any], dict[str, object]]] = {}
 """Each event class's compiled encoder."""
 _MAKERS: dict[object, Callable[..., Any]] = {}
 """Each event class's compiled constructor."""
+_APPENDERS: dict[object, Callable[..., Any]] = {}
+"""Each event class's compiled constructor that appends (``into``)."""
 _REF_TEXTS: dict[int, tuple[object, str]] = {}
 """The text of each reference already encoded, by the object's
 identity (the object is held in the entry, so its identity is not
@@ -198,13 +201,19 @@ def compiled_to_dict(
 
 
 def maker_source(
-    own: tuple[str, ...], required: tuple[str, ...], names: tuple[str, ...]
+    own: tuple[str, ...],
+    required: tuple[str, ...],
+    names: tuple[str, ...],
+    *,
+    into: bool = False,
 ) -> str:
     """The Python text of a constructor of an event with fields ``names``.
 
     ``own`` are all the fields in order (``seq`` first, the only
     positional one), ``required`` those without a default; a default
-    ``x`` is read from the name ``d_x``, each slot set by ``s_x``.
+    ``x`` is read from the name ``d_x``, each slot set by ``s_x``. With
+    ``into`` the one positional parameter is instead a list of events:
+    ``seq`` is its length plus one and the event is appended to it.
     """
     for name in own:
         if not name.isidentifier():
@@ -213,9 +222,14 @@ def maker_source(
     keywords = [
         name if name in required else f"{name}=d_{name}" for name in names
     ]
-    head = ", ".join(["seq", "*", *keywords]) if keywords else "seq"
+    first = "events" if into else "seq"
+    head = ", ".join([first, "*", *keywords]) if keywords else first
     lines = [f"def make({head}):", "    self = _new(_cls)"]
+    if into:
+        lines.append("    seq = len(events) + 1")
     lines += [f"    s_{name}(self, {name})" for name in own]
+    if into:
+        lines.append("    events.append(self)")
     lines.append("    return self")
     return "\n".join(lines) + "\n"
 
@@ -236,6 +250,31 @@ def compiled_maker(cls: object) -> Callable[..., Any]:
     return found
 
 
+def compiled_appender(cls: object) -> Callable[..., Any]:
+    """A constructor that appends: ``make(events, **fields)``.
+
+    It builds ``cls(len(events) + 1, **fields)``, appends it to
+    ``events`` and returns it (built once, cached): the constructor of
+    :func:`compiled_maker` with the append in the same function, for
+    :meth:`croupier.events.EventLog.emitter`; for a class it cannot
+    compile, the class is called.
+    """
+    found = _APPENDERS.get(cls)
+    if found is not None:
+        return found
+    found = _maker(cls, into=True) if isinstance(cls, type) else None
+    if found is None or found is cls:
+        build = _plain_call(cls)
+
+        def found(events: list[Any], /, **fields: Any) -> Any:
+            event = build(len(events) + 1, **fields)
+            events.append(event)
+            return event
+
+    _APPENDERS[cls] = found
+    return found
+
+
 def _plain_call(build: object) -> Callable[..., Any]:
     """``build`` itself, for a callable that is not a class."""
     if not callable(build):
@@ -244,7 +283,7 @@ def _plain_call(build: object) -> Callable[..., Any]:
     return build
 
 
-def _maker(cls: type) -> Callable[..., Any]:
+def _maker(cls: type, *, into: bool = False) -> Callable[..., Any]:
     params = getattr(cls, "__dataclass_params__", None)
     if (
         params is None
@@ -273,7 +312,7 @@ def _maker(cls: type) -> Callable[..., Any]:
         else:
             namespace[f"d_{f.name}"] = f.default
     own = tuple(f.name for f in declared)
-    source = maker_source(own, tuple(required), own[1:])
+    source = maker_source(own, tuple(required), own[1:], into=into)
     exec(source, namespace)  # noqa: S102
     made: Callable[..., Any] = namespace["make"]
     return made

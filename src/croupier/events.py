@@ -21,6 +21,7 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from functools import partial
 from typing import (
     Any,
     ClassVar,
@@ -34,7 +35,11 @@ from typing import (
 )
 
 from croupier.cards import Card, parse_cards
-from croupier.event_codec import compiled_maker, compiled_to_dict
+from croupier.event_codec import (
+    compiled_appender,
+    compiled_maker,
+    compiled_to_dict,
+)
 from croupier.money import Outcome
 from croupier.regs import Ref
 
@@ -430,6 +435,17 @@ class EventLog:
         )
         events.append(event)
         return event
+
+    def emitter(
+        self, event_type: Callable[Concatenate[int, _P], _E], /
+    ) -> Callable[_P, _E]:
+        """:meth:`emit` of ``event_type`` as one function of its fields.
+
+        ``log.emitter(CardDealt)(ref=..., card=...)`` is
+        ``log.emit(CardDealt, ref=..., card=...)``: for a procedure that
+        logs many events of one type, without passing the fields on.
+        """
+        return partial(compiled_appender(event_type), self._events)
 
     @property
     def events(self) -> tuple[Event, ...]:

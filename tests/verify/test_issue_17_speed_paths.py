@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,12 @@ from croupier.events import (
     CardDealt,
     CardsCollected,
     EventLog,
+    field_names,
     plain_dict,
 )
+from croupier.hhf.sample import sample_histories
+from croupier.history import replay as replay_record
+from croupier.registry import all_games
 from croupier.regs import Ref
 from croupier.verify import replay
 
@@ -113,3 +118,38 @@ def test_issue_17_2_events_since_a_position_are_the_slice_of_the_events() -> (
         assert since == list(log.events[start:])
         since.clear()  # a copy: the log keeps its events
         assert len(log) == 9
+
+
+def test_issue_17_2_an_emitter_logs_what_emit_logs() -> None:
+    seen: set[type] = set()
+    for spec in all_games():
+        for history in sample_histories(spec.name, 8, seed=2):
+            events = replay_record(history.to_record()).round.events
+            by_emit, by_emitter = EventLog(), EventLog()
+            for event in events:
+                cls = type(event)
+                seen.add(cls)
+                fields = {
+                    name: getattr(event, name)
+                    for name in ("ref", *field_names(cls))
+                }
+                a = by_emit.emit(cls, **fields)
+                b = by_emitter.emitter(cls)(**fields)
+                assert a == b == event
+                assert a.to_dict() == b.to_dict()
+            assert by_emit.events == by_emitter.events == events
+    assert len(seen) > 15  # every game's own event types too
+
+
+@pytest.mark.parametrize(
+    "fields", [{"ref": Ref.parse("591.7(c)")}, {"nope": 1}, {}]
+)
+def test_issue_17_2_an_emitter_refuses_what_emit_refuses(
+    fields: dict[str, object],
+) -> None:
+    log = EventLog()
+    with pytest.raises(TypeError):
+        log.emit(CardBurned, **fields)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        log.emitter(CardBurned)(**fields)  # type: ignore[arg-type]
+    assert len(log) == 0

@@ -221,7 +221,7 @@ def _one_at_a_time(
     turns = [first, *([(p, 1) for p in order],) * (CARDS_PER_HAND - 1)]
     stacks = deal.stacks
     draw = shoe.draw
-    emit = log.emit
+    dealt = log.emitter(CardDealt)
     for turn in turns:
         for position, count in turn:
             # each card as _deal_card deals it, the calls looked up once
@@ -232,7 +232,7 @@ def _one_at_a_time(
                     return deal
                 card = draw()
                 stack.append(card)
-                emit(CardDealt, ref=ref, to=label, card=card, face_up=False)
+                dealt(ref=ref, to=label, card=card, face_up=False)
     return deal
 
 

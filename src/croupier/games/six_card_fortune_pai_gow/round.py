@@ -637,8 +637,9 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             return
         self.exposed.add(position)
         label = position_label(position)
+        exposed = self.log.emitter(CardExposed)
         for card in self.deal_record.stacks[position]:
-            self.log.emit(CardExposed, ref=SETTLE_REF, to=label, card=card)
+            exposed(ref=SETTLE_REF, to=label, card=card)
 
     def _settle_round(self) -> None:
         self._enter_phase(Phase.SETTLEMENT, SETTLE_REF)
