@@ -114,9 +114,18 @@ def ev(
         typer.Option("--ordinary", help="Start from ordinary blackjack."),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="JSON.")] = False,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            help="Post-split strategy: cdz- (pre-split play), cdp1 (best "
+            "for the first split hand), cdp (each hand knows all cards "
+            "seen); one split for cdp1/cdp (D61).",
+        ),
+    ] = "cdz-",
 ) -> None:
-    """Exact value (CDZ-) of every action of a hand against an up card."""
-    from croupier.odds.double_back_jack.ca import evaluate_hand
+    """Exact value of every action of a hand against an up card."""
+    from croupier.odds.double_back_jack.cdp import evaluate_hand_strategy
 
     if game != GAME:
         msg = f"croupier ev knows {GAME} only, not {game!r}"
@@ -127,7 +136,9 @@ def ev(
     if len(up_cards) != 1:
         msg = "one up card"
         raise RulesError(msg, key="up")
-    result = evaluate_hand(rules, parse_shoe(shoe), cards, up_cards[0])
+    result = evaluate_hand_strategy(
+        rules, parse_shoe(shoe), cards, up_cards[0], strategy
+    )
     result["rules"] = rules.to_dict()
     if as_json:
         print(json.dumps(result, indent=2))
@@ -139,7 +150,8 @@ def ev(
         else ""
     )
     table = RichTable(
-        title=f"{names} against {LABELS[up_cards[0] - 1]} · CDZ- exact{cond}"
+        title=f"{names} against {LABELS[up_cards[0] - 1]} · "
+        f"{result['strategy']} exact{cond}"
     )
     table.add_column("action")
     table.add_column("EV %", justify="right")
@@ -208,3 +220,32 @@ def print_rule_effects(
         ],
     )
     console.print(table)
+
+
+def print_strategy_edge(
+    rules_file: Path | None,
+    settings: list[str] | None,
+    strategy: str,
+    as_json: bool,
+) -> None:
+    """``analyze --strategy``: the exact edge of one named strategy."""
+    from croupier.odds.double_back_jack.cdp import solve_strategy
+
+    rules = _ca_rules(rules_file, settings, ordinary=False)
+    data: dict[str, Any] = {"game": GAME, "rules": rules.to_dict()}
+    data |= solve_strategy(rules, strategy).to_dict()
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    sigma = data.get("std_dev")
+    spread = (
+        f", σ {sigma:.4f} ({data['std_dev_method']})"
+        if sigma is not None
+        else ""
+    )
+    console.print(
+        f"{data['strategy']}: house edge {100 * data['house_edge']:.4f} % "
+        f"(exact){spread}; CDZ- {100 * data['cdz_house_edge']:.4f} %, "
+        f"difference {100 * data['minus_cdz']:+.4f} points"
+    )
+    console.print(f"[dim]{rules.describe()}; {data['seconds']:.2f} s[/dim]")

@@ -146,8 +146,27 @@ def analyze(
             "ordinary blackjack (--set takes analyzer options).",
         ),
     ] = False,
+    strategy: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy",
+            help="double-back-jack: the exact edge of one strategy, cdz-, "
+            "cdp1 or td (--set takes analyzer options; D61).",
+        ),
+    ] = None,
 ) -> None:
     """Exact house edge and return table of every wager where feasible."""
+    if strategy is not None:
+        from croupier.cli.ev import print_strategy_edge
+        from croupier.registry import find_game
+
+        if find_game(game).name != "double-back-jack":
+            raise fail(ScenarioError("--strategy: double-back-jack only"))
+        try:
+            print_strategy_edge(rules_file, settings, strategy, as_json)
+        except CroupierError as exc:
+            raise fail(exc) from None
+        return
     if rule_effects:
         from croupier.cli.ev import print_rule_effects
         from croupier.registry import find_game
