@@ -170,7 +170,8 @@ class DealerCache:
         n, m = counts.shape[0], bust.shape[0]
         return cls(
             np.zeros((n, 8)),
-            np.zeros(n, dtype=np.int8),
+            # one flag more: the plain pass has filled the cache
+            np.zeros(n + 1, dtype=np.int8),
             np.zeros((m, 8)),
             np.zeros((m, 8)),
             np.zeros((m, 8, 11)),

@@ -540,6 +540,285 @@ def _parent_stats(
 
 
 @jit
+def _sc_value(
+    w0: np.ndarray, w: np.ndarray, rb: np.ndarray, hb: int, sc_g: np.ndarray
+) -> tuple[float, float]:
+    """A bust's Second Chance: (value, second moment), joint with no BJ.
+
+    ``w0``/``w`` are the joint laws of the dealer's cards and one more
+    card (:func:`_dealer`) from the bust's shoe ``rb``; ``hb`` is the
+    bust's hard total and ``sc_g`` the table of :func:`_sc_pay`.
+    """
+    sc = 0.0
+    sc2 = 0.0
+    for o in range(7):
+        if w0[o] == 0.0:
+            continue
+        a_o = 0.0
+        corr = 0.0
+        a2 = 0.0
+        corr2 = 0.0
+        for c in range(1, 11):
+            g = sc_g[hb - c, o]
+            a_o += rb[c] * g
+            corr += w[o, c] * g
+            a2 += rb[c] * g * g
+            corr2 += w[o, c] * g * g
+        sc += w0[o] * a_o - corr
+        sc2 += w0[o] * a2 - corr2
+    return sc, sc2
+
+
+@jit
+def _bust_laws(
+    v: int,
+    j: int,
+    r: np.ndarray,
+    n: int,
+    want_w: bool,
+    xp: np.ndarray,
+    yp: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    z2: np.ndarray,
+    dd: np.ndarray,
+    w0: np.ndarray,
+    w: np.ndarray,
+    c_bdd: np.ndarray,
+    c_bw0: np.ndarray,
+    c_bw: np.ndarray,
+    c_bok: np.ndarray,
+) -> None:
+    """The dealer's laws of a parent's bust child (card ``v``).
+
+    From the parent's sums (:func:`_parent_stats`, shoe ``r`` of ``n``
+    cards): removing ``v`` rescales ``P(D)`` by ``(R_v - D_v) n / (R_v
+    (n - |D|))``, so ``dd``, ``w0`` and ``w`` of the bust are linear in
+    the sums. Cached at bust index ``j`` (``j < 0``: not cached);
+    without ``want_w`` only ``dd``.
+    """
+    rv = r[v]
+    k = n / rv
+    for o in range(8):
+        dd[o] = k * (rv * xp[o] - yp[o, v])
+        if want_w:
+            w0[o] = k * (rv * x2[o] - y2[o, v])
+            for c in range(1, 11):
+                w[o, c] = k * (rv * y2[o, c] - z2[o, c, v])
+    if j < 0:
+        return
+    for o in range(8):
+        c_bdd[j, o] = dd[o]
+    if want_w:
+        for o in range(8):
+            c_bw0[j, o] = w0[o]
+            for c in range(11):
+                c_bw[j, o, c] = w[o, c]
+        c_bok[j] = 2
+    elif c_bok[j] < 1:
+        c_bok[j] = 1
+
+
+@jit
+def _prefill(
+    shoe: np.ndarray,
+    par: np.ndarray,
+    h_cnt: np.ndarray,
+    h_hard: np.ndarray,
+    h_child: np.ndarray,
+    d_val: np.ndarray,
+    d_cnt: np.ndarray,
+    d_size: np.ndarray,
+    d_ord: np.ndarray,
+    d_out: np.ndarray,
+    ff: np.ndarray,
+    den: np.ndarray,
+    want_w: bool,
+    busts: bool,
+    c_hdd: np.ndarray,
+    c_hok: np.ndarray,
+    c_bdd: np.ndarray,
+    c_bw0: np.ndarray,
+    c_bw: np.ndarray,
+    c_bok: np.ndarray,
+) -> None:
+    """Fill the dealer cache for every hand the shoe can deal.
+
+    The hands are walked depth first from the empty hand, adding cards
+    in non-decreasing order (each composition once), so a hand's
+    dealer probabilities per multiset are its parent's rescaled:
+    adding a card ``c`` to a hand of shoe ``R`` (``n`` cards)
+    multiplies ``P(D)`` by ``(R_c - D_c) n / (R_c (n - |D|))`` (one
+    product per multiset instead of the falling factorials). With
+    ``busts`` the bust children of every hand that may hit (total
+    below 21, cards left) get their laws too (:func:`_bust_laws`, with
+    ``want_w`` the Second Chance's joint laws).
+    """
+    nm = d_size.shape[0]
+    nh = h_cnt.shape[0]
+    dense = np.zeros((11, nm), dtype=np.int64)
+    for m in range(nm):
+        for j in range(8):
+            v = d_val[m, j]
+            if v == 0:
+                break
+            dense[v, m] = d_cnt[m, j]
+    one = np.full(11, -1, dtype=np.int64)
+    for i in range(nh):
+        ncards = 0
+        for v in range(1, 11):
+            ncards += h_cnt[i, v]
+        if ncards == 1:
+            for v in range(1, 11):
+                if h_cnt[i, v] == 1:
+                    one[v] = i
+    total = 0
+    for v in range(1, 11):
+        total += shoe[v]
+    depth_max = min(total, 21) + 2
+    pv = np.zeros((depth_max, nm))
+    rs = np.zeros((depth_max, 11), dtype=np.int64)
+    node = np.zeros(depth_max, dtype=np.int64)
+    nxt = np.zeros(depth_max, dtype=np.int64)
+    smax = den.shape[0]
+    g = np.zeros(smax)
+    dd = np.zeros(8)
+    w0 = np.zeros(8)
+    w = np.zeros((8, 11))
+    xp = np.zeros(8)
+    yp = np.zeros((8, 11))
+    x2 = np.zeros(8)
+    y2 = np.zeros((8, 11))
+    z2 = np.zeros((8, 11, 11))
+    _pvec(shoe, total, d_val, d_cnt, d_size, d_ord, ff, den, pv[0])
+    for v in range(1, 11):
+        rs[0, v] = shoe[v]
+    node[0] = -1
+    nxt[0] = 1
+    d = 0
+    while d >= 0:
+        c = nxt[d]
+        if c > 10:
+            d -= 1
+            continue
+        nxt[d] = c + 1
+        rc = rs[d, c]
+        if rc == 0:
+            continue
+        ch = one[c] if d == 0 else h_child[node[d], c]
+        if ch < 0:
+            continue
+        n = total - d
+        for s in range(smax):
+            left = n - s
+            g[s] = n / (rc * left) if left > 0 else 0.0
+        src = pv[d]
+        dst = pv[d + 1]
+        for o in range(8):
+            dd[o] = 0.0
+        for m in range(nm):
+            q = src[m] * (rc - dense[c, m]) * g[d_size[m]]
+            dst[m] = q
+            dd[d_out[m]] += q
+        for o in range(8):
+            c_hdd[ch, o] = dd[o]
+        c_hok[ch] = 1
+        for v in range(1, 11):
+            rs[d + 1, v] = rs[d, v]
+        rs[d + 1, c] -= 1
+        nc = n - 1
+        hard = h_hard[ch]
+        t = hard + 10 if (h_cnt[ch, 1] > 0 and hard + 10 <= 21) else hard
+        if busts and t < 21 and nc > 0 and hard >= 12:
+            vmin = 22 - hard
+            need = 2 if want_w else 1
+            todo = False
+            for v in range(vmin, 11):
+                if rs[d + 1, v] > 0 and c_bok[-1 - h_child[ch, v]] < need:
+                    todo = True
+            if todo:
+                _parent_stats(
+                    nc, vmin, dst, d_val, d_cnt, d_size, d_out, xp, yp, x2,
+                    y2, z2,
+                )  # fmt: skip
+                for v in range(vmin, 11):
+                    j = -1 - h_child[ch, v]
+                    if rs[d + 1, v] > 0 and c_bok[j] < need:
+                        _bust_laws(
+                            v, j, rs[d + 1], nc, want_w, xp, yp, x2, y2, z2,
+                            dd, w0, w, c_bdd, c_bw0, c_bw, c_bok,
+                        )  # fmt: skip
+        node[d + 1] = ch
+        nxt[d + 1] = c
+        d += 1
+
+
+@jit
+def _bust_slot(b: int, i: int, v: int, extra: int, h_child: np.ndarray) -> int:
+    """Cache slot of bust ``b`` (hand ``i`` + ``v``; ``-1 - j`` or none).
+
+    Its dealer's law is that of the removed composition: the bust
+    itself, or with ``extra`` (the other pair card) the bust of hand
+    ``i`` + ``extra`` by ``v``, :data:`NO_SLOT` when that is no bust of
+    the tables.
+    """
+    if extra == 0:
+        return -1 - b
+    k = h_child[i, extra]
+    return h_child[k, v] if k >= 0 else NO_SLOT
+
+
+@jit
+def _cached(slot: int, c_bok: np.ndarray) -> bool:
+    """Whether a bust slot's Second Chance laws are in the cache."""
+    return slot != NO_SLOT and c_bok[-1 - slot] >= 2
+
+
+@jit
+def _bust_cached(
+    b: int,
+    v: int,
+    r: np.ndarray,
+    n: int,
+    hard: int,
+    up: int,
+    par: np.ndarray,
+    j: int,
+    c_bdd: np.ndarray,
+    c_bw0: np.ndarray,
+    c_bw: np.ndarray,
+    rb: np.ndarray,
+    sc_g: np.ndarray,
+    bust_done: np.ndarray,
+    bust_dec: np.ndarray,
+    bust_sc: np.ndarray,
+    b2: np.ndarray,
+) -> None:
+    """:func:`_bust` where its laws are cached (at bust index ``j``).
+
+    Read where they are, not copied: most busts of a pass take this
+    path once the cache is filled (:func:`_prefill`).
+    """
+    bust_done[b] = 1
+    nb = n - 1
+    for x in range(1, 11):
+        rb[x] = r[x]
+    rb[v] -= 1
+    mb = _mass(rb, nb, up, par)
+    dec = -mb
+    if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
+        dec = -(mb - c_bdd[j, 5])
+    sc = NEG
+    sc2 = 0.0
+    if nb > 0:
+        sc, sc2 = _sc_value(c_bw0[j], c_bw[j], rb, hard + v, sc_g)
+    bust_dec[b] = dec
+    bust_sc[b] = sc
+    b2[b, 0] = -dec  # a declined bust loses 1 (or pushes on a 22)
+    b2[b, 1] = sc2
+
+
+@jit
 def _bust(
     b: int,
     i: int,
@@ -598,70 +877,41 @@ def _bust(
     over the multisets per parent, not per bust). The law is cached per
     removed composition across the passes of one up card.
     """
+    want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
+    slot = _bust_slot(b, i, v, extra, h_child)
+    j = -1 - slot
+    if want and slot != NO_SLOT and c_bok[j] >= 2:
+        _bust_cached(
+            b, v, r, n, hard, up, par, j, c_bdd, c_bw0, c_bw, rb, sc_g,
+            bust_done, bust_dec, bust_sc, b2,
+        )  # fmt: skip
+        return
     bust_done[b] = 1
     nb = n - 1
     for x in range(1, 11):
         rb[x] = r[x]
     rb[v] -= 1
     mb = _mass(rb, nb, up, par)
-    want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
     sc = NEG
     sc2 = 0.0
     dec = -mb
-    if extra == 0:
-        slot = -1 - b
-    else:
-        k = h_child[i, extra]
-        slot = h_child[k, v] if k >= 0 else NO_SLOT
-    j = -1 - slot
     if want:
-        if slot != NO_SLOT and c_bok[j] >= 2:
-            dd[:] = c_bdd[j, :]
-            w0[:] = c_bw0[j, :]
-            w[:, :] = c_bw[j, :, :]
-        else:
-            if fast[0] != 1:
-                if fast[0] == 0:
-                    _pvec(r, n, d_val, d_cnt, d_size, d_ord, ff, den, pvec)
-                _parent_stats(
-                    n, max(1, 22 - hard), pvec, d_val, d_cnt, d_size,
-                    d_out, st_xp, st_yp, st_x2, st_y2, st_z2,
-                )  # fmt: skip
-                fast[0] = 1
-            # removing the bust card v rescales P(D) by
-            # (R_v - D_v) n / (R_v (n - |D|))
-            rv = r[v]
-            k = n / rv
-            for o in range(8):
-                dd[o] = k * (rv * st_xp[o] - st_yp[o, v])
-                w0[o] = k * (rv * st_x2[o] - st_y2[o, v])
-                for c in range(1, 11):
-                    w[o, c] = k * (rv * st_y2[o, c] - st_z2[o, c, v])
-            if slot != NO_SLOT:
-                c_bdd[j, :] = dd
-                c_bw0[j, :] = w0
-                c_bw[j, :, :] = w
-                c_bok[j] = 2
+        if fast[0] != 1:
+            if fast[0] == 0:
+                _pvec(r, n, d_val, d_cnt, d_size, d_ord, ff, den, pvec)
+            _parent_stats(
+                n, max(1, 22 - hard), pvec, d_val, d_cnt, d_size,
+                d_out, st_xp, st_yp, st_x2, st_y2, st_z2,
+            )  # fmt: skip
+            fast[0] = 1
+        _bust_laws(
+            v, j if slot != NO_SLOT else -1, r, n, True, st_xp, st_yp,
+            st_x2, st_y2, st_z2, dd, w0, w, c_bdd, c_bw0, c_bw, c_bok,
+        )  # fmt: skip
         if par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
             dec = -(mb - dd[5])
         if nb > 0:
-            hb = hard + v
-            sc = 0.0
-            for o in range(7):
-                if w0[o] == 0.0:
-                    continue
-                a_o = 0.0
-                corr = 0.0
-                a2 = 0.0
-                corr2 = 0.0
-                for c in range(1, 11):
-                    g = sc_g[hb - c, o]
-                    a_o += rb[c] * g
-                    corr += w[o, c] * g
-                    a2 += rb[c] * g * g
-                    corr2 += w[o, c] * g * g
-                sc += w0[o] * a_o - corr
-                sc2 += w0[o] * a2 - corr2
+            sc, sc2 = _sc_value(w0, w, rb, hard + v, sc_g)
     elif par[Q_COLLECT] == 0 and par[Q_PUSH22] > 0:
         _dealer_at(
             slot, False, rb, nb, d_val, d_cnt, d_size, d_ord,
@@ -787,6 +1037,14 @@ def hand_pass(
             sc_g[x, o] = _sc_pay(x, o, par)
     bust_done[:] = 0
     nh = h_cnt.shape[0]
+    if extra == 0 and not follow and c_hok.shape[0] > nh and c_hok[nh] == 0:
+        # every hand's dealer law at once, each from its parent's
+        _prefill(
+            shoe, par, h_cnt, h_hard, h_child, d_val, d_cnt, d_size, d_ord,
+            d_out, ff, den, want_sc, not plain_bust, c_hdd, c_hok, c_bdd,
+            c_bw0, c_bw, c_bok,
+        )  # fmt: skip
+        c_hok[nh] = 1
     nk = td_hit.shape[0]
     sum_s = np.zeros(nk)
     sum_h = np.zeros(nk)
@@ -897,6 +1155,17 @@ def hand_pass(
                 bust_dec[b] = -_mass_less(r, n, v, up, par)
                 b2[b, 0] = -bust_dec[b]
                 b2[b, 1] = 0.0
+            elif (
+                bust_done[b] == 0
+                and want_sc
+                and _cached(_bust_slot(b, i, v, extra, h_child), c_bok)
+            ):
+                # the common case, through a call with few arguments
+                _bust_cached(
+                    b, v, r, n, hard, up, par,
+                    -1 - _bust_slot(b, i, v, extra, h_child), c_bdd, c_bw0,
+                    c_bw, rb, sc_g, bust_done, bust_dec, bust_sc, b2,
+                )  # fmt: skip
             elif bust_done[b] == 0:
                 _bust(
                     b, i, v, r, n, hard, extra, up, par, h_child, d_val,
