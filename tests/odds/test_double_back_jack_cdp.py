@@ -14,7 +14,8 @@ Independent checks of :mod:`croupier.odds.double_back_jack.cdp`:
   :class:`~croupier.odds.double_back_jack.brute.BruteForce` (the
   project's other independent method, not the kernel);
 * k_c's published CDP figures (blackjacktheforum, "Relating to CDZ- for
-  1 allowed split"): 9-9 single deck;
+  1 allowed split"): 9-9 single deck; Farmer's CDZ- and MangoJ's CDP1
+  2-2 against 6 (blackjackinfo thread 22385);
 * the properties CDP >= CDP1 >= CDZ- for every pair and up card.
 """
 
@@ -291,6 +292,27 @@ def test_issue_14_cdp_reproduces_k_c_published_9_9_one_deck() -> None:
         ), up
         if up in (2, 3, 7, 8, 9):
             assert cdp1_split_value(rules, shoe, 9, up) < figure - 1e-6
+
+
+def test_issue_14_cdp1_reproduces_blackjackinfo_2_2_against_6() -> None:
+    """blackjackinfo thread 22385 ("Eric Farmer code: wrong split EV
+    estimates?"): single deck, S17, double 9-11, DAS, no resplit, 2-2
+    split against 6. Farmer's CA (CDZ-) 25.87 %; MangoJ's "EV of a
+    single card 2 vs. 6 (with another 2 missing from the deck)" for both
+    hands, which is CDP1 by definition, 26.56 %; his simulation of the
+    second hand played knowing the first (CDP) 27.06 % +/- 0.33 %. Two
+    decimals published: our CDZ- and CDP1 round to them, CDP lies in
+    the simulation's interval."""
+    rules = CARules.ordinary(decks=1, double_on="9-11")
+    counts = composition(1)
+    split = {
+        s: evaluate_hand_strategy(rules, counts, [2, 2], 6, s)["actions"]
+        for s in ("cdz-", "cdp1", "cdp")
+    }
+    values = {s: a["split"] for s, a in split.items() if isinstance(a, dict)}
+    assert round(100 * values["cdz-"], 2) == 25.87
+    assert round(100 * values["cdp1"], 2) == 26.56
+    assert 27.06 - 0.33 <= 100 * values["cdp"] <= 27.06 + 0.33
 
 
 @pytest.mark.parametrize(
