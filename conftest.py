@@ -18,7 +18,7 @@ The hook below imports each source file under its package name, by
 the ordinary import system, before pytest collects it: pytest then
 finds it in ``sys.modules`` and uses that module. A file that fails to
 import is left to pytest, which reports the error as before. Test
-files (``tests/``) are not in a package and are not touched.
+files (``tests/``) are not in a package and are not touched (D62).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ to fail Farmer's 2-2 test with ``KeyError: 'double'``: collecting
 it a second time after the package had imported it, so the analyzer's
 ``DoubleOn`` and the test's were different classes and ``double_on is
 DoubleOn.ANY`` was false. The root ``conftest.py`` now imports every
-source file by its package name before pytest collects it.
+source file by its package name before pytest collects it (D62).
 """
 
 from __future__ import annotations
