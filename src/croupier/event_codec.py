@@ -150,11 +150,17 @@ def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
         lines += [
             f"    v{i} = self.{name}",
             f"    t{i} = type(v{i})",
-            f"    if t{i} is _card:",
+            # a plain value first (most are): kept as it is; the kept
+            # types never include cards or tuples (the plain rule never
+            # returns one unchanged, and the given plain types are
+            # checked in compiled_to_dict), so the order decides nothing
+            f"    if t{i} in _plain:",
+            "        pass",
+            f"    elif t{i} is _card:",
             f"        v{i} = _card_text[v{i}.code]",
             f"    elif t{i} is _tuple:",
             f"        v{i} = _tuple_text(v{i})",
-            f"    elif t{i} not in _plain:",
+            "    else:",
             f"        v{i} = _encode(v{i})",
         ]
         items.append(f"{name!r}: v{i}")
@@ -177,6 +183,9 @@ def compiled_to_dict(
     found = _COMPILED.get(cls)
     if found is not None:
         return found
+    if Card in plain or tuple in plain:
+        msg = "cards and tuples are encoded, never plain types"
+        raise ValueError(msg)
     namespace: dict[str, Any] = {
         "_str": str,
         "_plain": _kept_types(plain),
