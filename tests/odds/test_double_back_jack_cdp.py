@@ -364,6 +364,35 @@ def test_issue_14_cdp1_edge_never_above_cdz_and_splits_agree() -> None:
         )
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {"hole_card": "enhc_obo", "surrender": "early"},
+        {"hole_card": "enhc_all", "surrender": "none", "second_chance": False,
+         "twenty_one_paid_at_once": False},
+        {"surrender": "early"},
+    ],
+)  # fmt: skip
+def test_issue_14_split_aces_one_card_same_under_every_strategy(
+    change: dict[str, object],
+) -> None:
+    """Split aces drawing one card each have no decision to make, so
+    CDZ-, CDP1 and CDP must give the same split value on the footing of
+    every hole-card and surrender rule (the card reader's conditioning,
+    no hole card, early surrender)."""
+    rules = CARules(decks=1, split_aces_one_card=True).with_overrides(change)
+    counts = composition(1)
+    for up in (1, 10, 6):
+        values = [
+            evaluate_hand_strategy(rules, counts, [1, 1], up, s)["actions"]
+            for s in ("cdz-", "cdp1", "cdp")
+        ]
+        splits = [v["split"] for v in values if isinstance(v, dict)]
+        assert splits[1] == pytest.approx(splits[0], abs=1e-13), up
+        assert splits[2] == pytest.approx(splits[0], abs=1e-13), up
+
+
 def test_issue_14_cdp_refusals_name_the_option() -> None:
     """Resplits under CDP1/CDP, TD per hand and unknown names refused."""
     counts = composition(1)
