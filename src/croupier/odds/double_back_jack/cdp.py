@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -459,7 +459,7 @@ def solve_strategy(rules: CARules, strategy: str) -> StrategyEdge:
     if name == "td":
         from .td import solve_td
 
-        td = solve_td(replace(rules))
+        td = solve_td(rules)
         return StrategyEdge(
             "TD",
             td.edge,
