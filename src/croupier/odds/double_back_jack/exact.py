@@ -652,7 +652,8 @@ def _prefill(
     product per multiset instead of the falling factorials). With
     ``busts`` the bust children of every hand that may hit (total
     below 21, cards left) get their laws too (:func:`_bust_laws`, with
-    ``want_w`` the Second Chance's joint laws).
+    ``want_w`` the Second Chance's joint laws), each bust from the
+    first of its parents in the tables' order.
     """
     nm = d_size.shape[0]
     nh = h_cnt.shape[0]
@@ -675,6 +676,32 @@ def _prefill(
     total = 0
     for v in range(1, 11):
         total += shoe[v]
+    # which parent values which bust: the first in the tables' order
+    # (hard totals from 21 down), so a bust goes to a parent with many
+    # bust children and few parents pay for the sums of _parent_stats
+    need = 2 if want_w else 1
+    mask = np.zeros(nh, dtype=np.int64)
+    given = np.zeros(c_bok.shape[0], dtype=np.int8)
+    r = np.zeros(11, dtype=np.int64)
+    for i in range(nh if busts else 0):
+        hard = h_hard[i]
+        if hard < 12:
+            continue
+        n = 0
+        ok = True
+        for v in range(1, 11):
+            r[v] = shoe[v] - h_cnt[i, v]
+            if r[v] < 0:
+                ok = False
+            n += r[v]
+        t = hard + 10 if (h_cnt[i, 1] > 0 and hard + 10 <= 21) else hard
+        if not ok or n == 0 or t >= 21:
+            continue
+        for v in range(22 - hard, 11):
+            j = -1 - h_child[i, v]
+            if r[v] > 0 and given[j] == 0 and c_bok[j] < need:
+                given[j] = 1
+                mask[i] |= 1 << v
     depth_max = min(total, 21) + 2
     pv = np.zeros((depth_max, nm))
     rs = np.zeros((depth_max, 11), dtype=np.int64)
@@ -727,27 +754,18 @@ def _prefill(
             rs[d + 1, v] = rs[d, v]
         rs[d + 1, c] -= 1
         nc = n - 1
-        hard = h_hard[ch]
-        t = hard + 10 if (h_cnt[ch, 1] > 0 and hard + 10 <= 21) else hard
-        if busts and t < 21 and nc > 0 and hard >= 12:
-            vmin = 22 - hard
-            need = 2 if want_w else 1
-            todo = False
+        if mask[ch] != 0:
+            vmin = 22 - h_hard[ch]
+            _parent_stats(
+                nc, vmin, dst, d_val, d_cnt, d_size, d_out, xp, yp, x2, y2,
+                z2,
+            )  # fmt: skip
             for v in range(vmin, 11):
-                if rs[d + 1, v] > 0 and c_bok[-1 - h_child[ch, v]] < need:
-                    todo = True
-            if todo:
-                _parent_stats(
-                    nc, vmin, dst, d_val, d_cnt, d_size, d_out, xp, yp, x2,
-                    y2, z2,
-                )  # fmt: skip
-                for v in range(vmin, 11):
-                    j = -1 - h_child[ch, v]
-                    if rs[d + 1, v] > 0 and c_bok[j] < need:
-                        _bust_laws(
-                            v, j, rs[d + 1], nc, want_w, xp, yp, x2, y2, z2,
-                            dd, w0, w, c_bdd, c_bw0, c_bw, c_bok,
-                        )  # fmt: skip
+                if mask[ch] & (1 << v):
+                    _bust_laws(
+                        v, -1 - h_child[ch, v], rs[d + 1], nc, want_w, xp, yp,
+                        x2, y2, z2, dd, w0, w, c_bdd, c_bw0, c_bw, c_bok,
+                    )  # fmt: skip
         node[d + 1] = ch
         nxt[d + 1] = c
         d += 1
@@ -1106,7 +1124,14 @@ def hand_pass(
         fast[0] = 0
         if not (follow and f_hit[i] == 1 and ncards >= 4 and t < 21):
             slot = i if extra == 0 else h_child[i, extra]
-            if slot >= 0 and c_hok[slot] == 0 and want_sc:
+            if slot >= 0 and c_hok[slot] == 1:
+                # cached: copied here, not through a call of many arrays
+                for o in range(8):
+                    dd[o] = c_hdd[slot, o]
+            elif slot != NO_SLOT and slot < 0 and c_bok[-1 - slot] >= 1:
+                for o in range(8):
+                    dd[o] = c_bdd[-1 - slot, o]
+            elif slot >= 0 and c_hok[slot] == 0 and want_sc:
                 # one product pass serves the stand and the busts
                 _stand_pvec(
                     slot, r, n, d_val, d_cnt, d_size, d_ord, d_out, ff, den,
@@ -1283,6 +1308,7 @@ def _td_busts(
     sc_g: np.ndarray,
 ) -> None:
     """Value every bust of a plain hand, then decide each bust point."""
+    want = par[Q_SC_HIT] > 0 or par[Q_SC_DBL] > 0
     for i in range(h_cnt.shape[0]):
         n = 0
         ok = True
@@ -1303,7 +1329,12 @@ def _td_busts(
             if j >= 0 or r[v] == 0:
                 continue
             b = -1 - j
-            if bust_done[b] == 0:
+            if bust_done[b] == 0 and want and c_bok[b] >= 2:
+                _bust_cached(
+                    b, v, r, n, hard, up, par, b, c_bdd, c_bw0, c_bw, rb,
+                    sc_g, bust_done, bust_dec, bust_sc, b2,
+                )  # fmt: skip
+            elif bust_done[b] == 0:
                 _bust(
                     b, i, v, r, n, hard, 0, up, par, h_child, d_val,
                     d_cnt, d_size, d_ord, d_out, ff, den, dd, w0, w, rb,
