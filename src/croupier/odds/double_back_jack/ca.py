@@ -65,7 +65,13 @@ STRATEGY = "CDZ-"
 
 
 def _f(odds: object) -> float:
-    return float(Fraction(str(odds).replace(":", "/")))
+    return _f_text(str(odds))
+
+
+@lru_cache(maxsize=256)
+def _f_text(text: str) -> float:
+    # parsed once per payout text: the solve asks per situation
+    return float(Fraction(text.replace(":", "/")))
 
 
 def composition(decks: int) -> np.ndarray:
@@ -334,6 +340,15 @@ def _pass(
     return out
 
 
+def _argmax(values: list[float]) -> int:
+    """Index of the first largest value (``np.argmax`` of a short list)."""
+    best = 0
+    for k in range(1, len(values)):
+        if values[k] > values[best]:
+            best = k
+    return best
+
+
 def _total(cards: list[int]) -> int:
     hard = sum(cards)
     return hard + 10 if 1 in cards and hard + 10 <= 21 else hard
@@ -431,7 +446,7 @@ def _split_value(u: _Up, pair: int) -> float:
                 options[2] = plan.dbl[j]
                 values[2] = tables.dbl[j]
                 seconds[2] = m2[j, 3]
-            k = int(np.argmax(options))
+            k = _argmax(options)
             value, sq = values[k], seconds[k]
         total += r[v] / n * value
         second += r[v] / n * sq
@@ -584,7 +599,7 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
     refund = float(rules.surrender_refund) - 1.0
     if rules.surrender is Surrender.LATE:
         evs[4] = refund * m0
-    k = int(np.argmax(evs))
+    k = _argmax(evs)
     best = max(evs)
     value = (-pbj if peek else 0.0) + best
     if rules.surrender is Surrender.EARLY and refund > value:

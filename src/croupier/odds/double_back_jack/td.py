@@ -340,14 +340,22 @@ def _solve_up(
     rules: CARules,
     counts: np.ndarray,
     up: int,
+    cache: DealerCache | None = None,
 ) -> tuple[dict[tuple[int, int, int], Situation], dict[Any, float], TDUp]:
-    """The TD strategy and its situations against one up card."""
+    """The TD strategy and its situations against one up card.
+
+    ``cache`` (emptied here) may be shared by the up cards: reusing it
+    spares fresh pages per up card (see :func:`.ca._ups`).
+    """
     counts_h, _, child, bust = player_hands()
     hand_key, bust_key = _keys()
     n_all = int(counts[1:].sum())
     shoe = counts.copy()
     shoe[up] -= 1
-    cache = DealerCache.empty()
+    if cache is None:
+        cache = DealerCache.empty()
+    cache.hand_ok[:] = 0
+    cache.bust_ok[:] = 0
     plain0 = _pass(rules, shoe, up, 0, cache=cache)
     nh, m = counts_h.shape[0], bust.shape[0]
     probs = {
@@ -583,10 +591,11 @@ def _solve(rules: CARules, counts: np.ndarray) -> TDResult:
     sits: dict[tuple[int, int, int], Situation] = {}
     probs: dict[tuple[int, int, int], float] = {}
     ups = {}
+    cache = DealerCache.empty()
     for up in range(1, 11):
         if counts[up] == 0:
             continue
-        s, p, u = _solve_up(rules, counts, up)
+        s, p, u = _solve_up(rules, counts, up, cache)
         sits.update(s)
         probs.update(p)
         ups[up] = u
