@@ -40,6 +40,7 @@ from croupier.odds.double_back_jack.cdp import (
     cdp1_split_value,
     cdp_split_value,
     evaluate_hand_strategy,
+    solve_cdp,
     solve_cdp1,
 )
 
@@ -391,6 +392,32 @@ def test_issue_14_split_aces_one_card_same_under_every_strategy(
         splits = [v["split"] for v in values if isinstance(v, dict)]
         assert splits[1] == pytest.approx(splits[0], abs=1e-13), up
         assert splits[2] == pytest.approx(splits[0], abs=1e-13), up
+
+
+@pytest.mark.parametrize("name", ["double_back_jack", "ordinary_das"])
+def test_issue_14_whole_game_cdp_on_tiny_shoe(name: str) -> None:
+    """The whole-game CDP solve on the tiny shoe: each pair's split is
+    the per-hand CDP value (against ace, 6 and ten: time), the first
+    decisions follow, and the edges order CDP <= CDP1 <= CDZ-."""
+    rules = RULES[name]()
+    counts = np.array(TINY, dtype=np.int64)
+    full = solve_cdp(rules, counts)
+    one = solve_cdp1(rules, counts)
+    zero = solve_ca(rules, counts)
+    assert full.strategy == "CDP"
+    assert full.edge <= one.edge <= zero.edge
+    assert full.edge < one.edge  # the tiny shoe makes it matter
+    for (a, b, up), sit in full.situations.items():
+        if a != b or sit.evs[3] < -1e8 or up not in (1, 6, 10):
+            continue
+        ev = evaluate_hand_strategy(rules, counts, [a, a], up, "cdp")
+        actions = ev["actions"]
+        assert isinstance(actions, dict)
+        assert sit.evs[3] == pytest.approx(actions["split"], abs=1e-12)
+        if sit.best != "surrender":
+            assert sit.best == ev["best"] or (
+                sit.evs[3] == pytest.approx(max(actions.values()))
+            ), (a, up)
 
 
 def test_issue_14_cdp_refusals_name_the_option() -> None:

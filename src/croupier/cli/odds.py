@@ -151,7 +151,8 @@ def analyze(
         typer.Option(
             "--strategy",
             help="double-back-jack: the exact edge of one strategy, cdz-, "
-            "cdp1 or td (--set takes analyzer options; D61).",
+            "cdp1, cdp (slow: a minute to many) or td (--set takes "
+            "analyzer options; D61).",
         ),
     ] = None,
 ) -> None:
