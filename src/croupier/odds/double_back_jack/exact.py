@@ -65,7 +65,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from croupier.jit import jit
+from croupier.jit import jit, jit_inline
 
 __all__ = [
     "DEALER_OUTCOMES",
@@ -539,7 +539,7 @@ def _parent_stats(
                 z2[o, c, v] += b * dc * d_cnt[m, jj]
 
 
-@jit
+@jit_inline
 def _sc_value(
     w0: np.ndarray, w: np.ndarray, rb: np.ndarray, hb: int, sc_g: np.ndarray
 ) -> tuple[float, float]:
@@ -569,7 +569,7 @@ def _sc_value(
     return sc, sc2
 
 
-@jit
+@jit_inline
 def _bust_laws(
     v: int,
     j: int,
@@ -771,7 +771,7 @@ def _prefill(
         d += 1
 
 
-@jit
+@jit_inline
 def _bust_slot(b: int, i: int, v: int, extra: int, h_child: np.ndarray) -> int:
     """Cache slot of bust ``b`` (hand ``i`` + ``v``; ``-1 - j`` or none).
 
@@ -786,13 +786,13 @@ def _bust_slot(b: int, i: int, v: int, extra: int, h_child: np.ndarray) -> int:
     return h_child[k, v] if k >= 0 else NO_SLOT
 
 
-@jit
+@jit_inline
 def _cached(slot: int, c_bok: np.ndarray) -> bool:
     """Whether a bust slot's Second Chance laws are in the cache."""
     return slot != NO_SLOT and c_bok[-1 - slot] >= 2
 
 
-@jit
+@jit_inline
 def _bust_cached(
     b: int,
     v: int,
