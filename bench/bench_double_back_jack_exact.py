@@ -12,7 +12,9 @@ disk):
   kernel source run with ``NUMBA_DISABLE_JIT=1`` in a child process.
   A whole solve takes far too long in plain Python, so the baseline
   times one hand pass (every hand composition against the 10 up card,
-  one deck, Double Back Jack rules) in both modes, and reports the
+  one deck, Double Back Jack rules, from an empty dealer cache: the
+  pass fills it, every hand's dealer law and every bust's, as the
+  solve's first pass per up card does) in both modes, and reports the
   ratio; the whole-solve figure of the baseline is extrapolated from
   that ratio.
 
