@@ -48,6 +48,12 @@ How exactness is obtained
   (N - |D|)``, so one pass over the dealer multisets per bust
   composition gives it exactly (the card is removed from the dealer's
   shoe).
+* *One dealer cache per up card.* These laws depend only on the cards
+  removed from the shoe, so the first pass fills a cache for every
+  hand and bust (:func:`_prefill`: each hand's multiset probabilities
+  its parent's rescaled, each bust's laws from its parent's sums) and
+  the later passes read it; this reorders floating-point sums only
+  (the figures move by about 1e-15).
 * *No hole card.* ``enhc_obo`` loses only the original wager to a
   dealer Blackjack, whatever the play: its expectation equals the peek
   game's (the card reader's information costs nothing when doubles and
