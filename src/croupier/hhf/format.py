@@ -440,6 +440,63 @@ def validate(doc: object) -> None:
                 seen.add(key)
 
 
+@cache
+def _compiled_envelope() -> Any:
+    """The compiled schema less the checks of the procedure's steps.
+
+    The same schema as :func:`_compiled` with ``procedure`` only an
+    array: with it, a record is valid exactly when the envelope is and
+    every step of its procedure meets the step definition.
+    """
+    full = dispatched(schema())
+    full["properties"]["procedure"] = {"type": "array"}
+    return jsonschema_rs.validator_for(full)
+
+
+@cache
+def _compiled_step() -> Any:
+    """The step definition compiled, as :func:`_compiled` checks steps."""
+    full = dispatched(schema())
+    return jsonschema_rs.validator_for(
+        {**full["$defs"]["step"], "$defs": full["$defs"]}
+    )
+
+
+def step_is_valid(step: object) -> bool:
+    """Whether the compiled schema accepts ``step`` as a procedure step.
+
+    ``True`` means valid; ``False`` only "not shown valid" (the Rust
+    patterns refuse a little more than :mod:`jsonschema`, never less).
+    """
+    try:
+        return bool(_compiled_step().is_valid(step))
+    except (ValueError, TypeError, OverflowError):
+        return False
+
+
+def loads_deferring_steps(text: str) -> tuple[HandHistory, Any]:
+    """Parse one line; validate all of it but the procedure's steps.
+
+    Returns the record and, when its steps are still to be checked,
+    the parsed document (``validate(doc)`` checks them, with the error
+    :meth:`HandHistory.loads` would raise), else ``None``. A line
+    :mod:`orjson` cannot read, or whose envelope the compiled schema
+    refuses, is validated whole as by :meth:`HandHistory.loads`.
+    """
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return HandHistory.loads(text), None
+    try:
+        envelope = bool(_compiled_envelope().is_valid(data))
+    except (ValueError, TypeError, OverflowError):
+        envelope = False
+    if not envelope:
+        validate(data)
+        return HandHistory.from_dict(data), None
+    return HandHistory.from_dict(data), data
+
+
 def rules_digest(values: Mapping[str, Any]) -> str:
     """``sha256:`` of the rules' canonical JSON (sorted keys, no spaces)."""
     text = json.dumps(values, sort_keys=True, separators=(",", ":"))

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from croupier.errors import CroupierError
-from croupier.hhf.format import HandHistory, HistoryFormatError
+from croupier.hhf.format import (
+    HistoryFormatError,
+    loads_deferring_steps,
+    validate,
+)
 from croupier.registry import find_game
 from croupier.rules import GameRules
 
-from .replay import Deviation, verify_round
+from .replay import Deviation, verify_round, verify_round_strict
+
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
 
 __all__ = [
     "FileReport",
@@ -105,27 +112,44 @@ def verify_lines(
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            history = HandHistory.loads(line)
-        except HistoryFormatError as exc:
-            raise HistoryFormatError(
-                f"line {number}: {exc}", line=number
-            ) from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryFormatError(
-                f"line {number}: malformed record: {exc!r}", line=number
-            ) from None
+        history, doc = _read(number, loads_deferring_steps, line)
         if history.game not in held:
             held[history.game] = _submission(history.game, submission)
+        rules = held[history.game]
+        if doc is None:
+            deviation = verify_round(history, submission=rules)
+        else:
+            # the steps are checked against the schema only when they
+            # are not exactly the engine's (whose steps meet it): the
+            # line is malformed, with the same error, exactly when
+            # HandHistory.loads would have said so
+            try:
+                deviation, strict = verify_round_strict(
+                    history, submission=rules
+                )
+            except Exception:
+                _read(number, validate, doc)
+                raise
+            if not strict:
+                _read(number, validate, doc)
         report.verdicts.append(
-            RoundVerdict(
-                number,
-                history.round_id,
-                history.game,
-                verify_round(history, submission=held[history.game]),
-            )
+            RoundVerdict(number, history.round_id, history.game, deviation)
         )
     return report
+
+
+def _read(number: int, read: Callable[[_In], _Out], value: _In) -> _Out:
+    """``read(value)``, its errors as the malformed line ``number``."""
+    try:
+        return read(value)
+    except HistoryFormatError as exc:
+        raise HistoryFormatError(
+            f"line {number}: {exc}", line=number
+        ) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise HistoryFormatError(
+            f"line {number}: malformed record: {exc!r}", line=number
+        ) from None
 
 
 def _submission(

@@ -27,7 +27,7 @@ from croupier.errors import (
     InvariantError,
     ShoeExhaustedError,
 )
-from croupier.hhf.format import HandHistory, inputs_of
+from croupier.hhf.format import HandHistory, inputs_of, step_is_valid
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
@@ -39,7 +39,7 @@ from croupier.shoe import COVER_CARD, Shoe, StackItem
 
 from .explain import Deviation, describe, explain, explain_missing
 
-__all__ = ["Deviation", "verify_round"]
+__all__ = ["Deviation", "verify_round", "verify_round_strict"]
 
 RECORD_REF = "810a.11"
 """The game-record rule (what a round's record must hold)."""
@@ -681,26 +681,83 @@ def verify_round(
     engine cannot account for, a step missing a field it needs) is a
     deviation of the record itself.
     """
+    return verify_round_strict(history, submission=submission)[0]
+
+
+def verify_round_strict(
+    history: HandHistory, *, submission: GameRules | None = None
+) -> tuple[Deviation | None, bool]:
+    """:func:`verify_round`, and whether the steps were the engine's own.
+
+    The flag is true when the replay ran to the end and the recorded
+    procedure is, as JSON, exactly the engine's (:func:`_same_json`):
+    then its steps meet the schema because the engine's do.
+    """
     try:
         return _verify(history, submission)
     except InvariantError as exc:
         return Deviation(
             RECORD_REF, f"the cards or chips do not add up: {exc}"
-        )
+        ), False
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        return Deviation(RECORD_REF, f"the record cannot be replayed: {exc!r}")
+        return Deviation(
+            RECORD_REF, f"the record cannot be replayed: {exc!r}"
+        ), False
+
+
+_INPUTS = frozenset({"wager_placed", "decision_made"})
+"""The steps the replay's inputs are read from (:func:`inputs_of`)."""
+
+
+def _inputs_valid(procedure: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether every step the engine's inputs come from meets the schema.
+
+    The engine copies a wager's or decision's seat, name and amount into
+    its own steps as it gets them (``true`` for seat 1 comes back as
+    ``true``); every other value of its steps it makes itself or
+    converts (``int``, cards parsed and written again). So steps equal
+    to the engine's are valid once these are.
+    """
+    return all(
+        step_is_valid(step) for step in procedure if step["type"] in _INPUTS
+    )
+
+
+def _same_json(
+    engine: Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether two step lists are the same JSON, types included.
+
+    :mod:`orjson` writes each JSON value one way (``true``, ``1``,
+    ``1.0`` and ``"1"`` all differently; keys in their order), so equal
+    texts mean equal values of equal types, where Python's ``==`` has
+    ``True == 1 == 1.0``. (A log read by :mod:`orjson` holds no NaN,
+    which it would write as ``null``.)
+
+    Only steps of plain values count: a step holding an array or an
+    object is never taken as the engine's own (the engine writes an
+    empty card list as ``[]``, which the schema refuses), so its log is
+    validated in full.
+    """
+    try:
+        mine = orjson.dumps(engine)
+        if mine.count(b"[") != 1 or mine.count(b"{") != len(engine):
+            return False
+        return mine == orjson.dumps(log)
+    except (TypeError, orjson.JSONEncodeError):
+        return False
 
 
 def _verify(
     history: HandHistory, submission: GameRules | None
-) -> Deviation | None:
+) -> tuple[Deviation | None, bool]:
     try:
         spec = find_game(history.game)
     except CroupierError as exc:
-        return Deviation(RECORD_REF, str(exc))
+        return Deviation(RECORD_REF, str(exc)), False
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
-        return problem
+        return problem, False
     if history.status == "voided":
         for row in history.settlements:
             if row["outcome"] != "void" or row["net"] != 0:
@@ -708,20 +765,27 @@ def _verify(
                     str(row["ref"]),
                     f"a voided round settled {_text(row)}; every wager "
                     f"must be returned",
-                )
-        return _books(history)
+                ), False
+        return _books(history), False
     problem = _preparation(spec, history)
     if problem is not None:
-        return problem
+        return problem, False
     shoe, problem = _shoe(spec, rules, history)
     if problem is not None or shoe is None:
-        return problem
+        return problem, False
     rnd, stop = _run(spec, rules, shoe, history)
     engine = [e.to_dict() for e in rnd.events]
-    loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
-    found = _compare(spec, engine, history.procedure, stop, loosened)
-    if found is not None:
-        return found
+    strict = (
+        stop is None
+        and _same_json(engine, history.procedure)
+        and _inputs_valid(history.procedure)
+    )
+    if not strict:
+        # every step equal as JSON is what the comparison finds equal
+        loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
+        found = _compare(spec, engine, history.procedure, stop, loosened)
+        if found is not None:
+            return found, False
     settled = [s.to_dict() for s in rnd.settlements]
     if settled != list(history.settlements):
         for i, want in enumerate(history.settlements):
@@ -733,10 +797,10 @@ def _verify(
                     f"settlement {i + 1} is recorded as {_text(want)}; the "
                     f"rule gives "
                     f"{_text(got) if got else 'no further settlement'}",
-                )
+                ), strict
         return Deviation(
             str(settled[len(history.settlements)]["ref"]),
             f"the settlements stop at {len(history.settlements)}; the rule "
             f"also requires {_text(settled[len(history.settlements)])}",
-        )
-    return _books(history)
+        ), strict
+    return _books(history), strict
