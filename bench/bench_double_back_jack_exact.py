@@ -34,7 +34,8 @@ REPEAT = 3
 
 _ONE_HAND_RUN = """
 import json, time
-from croupier.odds.double_back_jack.ca import _pass, composition
+from croupier.odds.double_back_jack.ca import composition
+from croupier.odds.double_back_jack.passes import _pass
 from croupier.odds.double_back_jack.carules import CARules
 rules = CARules(decks=1)
 shoe = composition(1)

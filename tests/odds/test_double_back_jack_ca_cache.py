@@ -15,14 +15,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from croupier.odds.double_back_jack.ca import (
-    DealerCache,
-    _pass,
-    composition,
-)
+from croupier.odds.double_back_jack.ca import composition
 from croupier.odds.double_back_jack.carules import CARules
 from croupier.odds.double_back_jack.dealer import dealer_distribution
 from croupier.odds.double_back_jack.exact import player_hands
+from croupier.odds.double_back_jack.passes import DealerCache, _pass
 
 TOL = 1e-13
 """Rounding of the rescaled products (the figures agree to 2e-15)."""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from croupier.odds.double_back_jack import ca, carules
+from croupier.odds.double_back_jack import ca, carules, passes
 from croupier.odds.double_back_jack.ca import evaluate_hand
 from croupier.odds.double_back_jack.carules import CARules, DoubleOn
 
@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_issue_14_carules_is_the_module_the_analyzer_uses() -> None:
     """The rules the tests build are the rules the analyzer compares."""
     assert sys.modules[carules.__name__] is carules
-    assert vars(ca)["DoubleOn"] is DoubleOn
+    assert vars(passes)["DoubleOn"] is DoubleOn
     assert vars(ca)["CARules"] is CARules
     rules = CARules.ordinary(split_aces_one_card=False)
-    assert rules.double_on is vars(ca)["DoubleOn"].ANY
+    assert rules.double_on is vars(passes)["DoubleOn"].ANY
     shoe = np.array([0, 0, 4, 4, 2, 0, 0, 2, 0, 0, 7], dtype=np.int64)
     actions = evaluate_hand(rules, shoe, [2, 2], 7)["actions"]
     assert isinstance(actions, dict)

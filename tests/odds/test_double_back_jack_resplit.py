@@ -27,10 +27,7 @@ import pytest
 
 from croupier.odds.double_back_jack.brute import BruteForce, resplit_value
 from croupier.odds.double_back_jack.ca import (
-    DealerCache,
-    _pass,
     _split_value,
-    _Up,
     composition,
     evaluate_hand,
     solve_ca,
@@ -40,6 +37,7 @@ from croupier.odds.double_back_jack.carules import (
     HoleCard,
     Surrender,
 )
+from croupier.odds.double_back_jack.passes import DealerCache, _pass, _Up
 from croupier.odds.double_back_jack.resplit import (
     coefficients,
     split_value,

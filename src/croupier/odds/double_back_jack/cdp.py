@@ -48,21 +48,23 @@ from croupier.errors import RulesError
 from .ca import (
     ACTIONS,
     CAResult,
-    DealerCache,
     Situation,
-    Tables,
-    _bj_card,
-    _may_double,
-    _pass,
     _situation,
-    _total,
-    _Up,
     composition,
     deal_probability,
     evaluate_hand,
 )
 from .carules import CARules, HoleCard, Surrender
 from .exact import NEG, hand_index, player_hands
+from .passes import (
+    DealerCache,
+    Tables,
+    _bj_card,
+    _may_double,
+    _pass,
+    _total,
+    _Up,
+)
 
 __all__ = [
     "STRATEGIES",

@@ -7,7 +7,7 @@ of splitting a pair and resplitting it while ``max_split_hands`` allows
 hand plays the pre-split strategy of its own cards (the same strategy for
 every split hand, whatever the other hands hold). It needs nothing but
 the one-split-hand values the kernel of :mod:`.exact` already computes
-(``ca._pass`` with ``extra`` = the pair card), on shoes with ``j`` more
+(``passes._pass`` with ``extra`` = the pair card), on shoes with ``j`` more
 pair cards removed: one pass per ``j = 0 .. 2 max_split_hands - 4``
 (the pair-pair hand of pass ``j`` stands for ``j + 1``); so every rule the
 kernel values on a split hand (double after split, the Second Chance on
@@ -113,9 +113,17 @@ import numpy as np
 
 from .brute import split_patterns
 from .exact import NEG, player_hands
+from .passes import (
+    DealerCache,
+    SplitMoments,
+    Tables,
+    _may_double,
+    _pass,
+    _total,
+    _Up,
+)
 
 if TYPE_CHECKING:
-    from .ca import DealerCache, Tables, _Up
     from .carules import CARules
 
 __all__ = [
@@ -201,23 +209,6 @@ def resplits(rules: CARules, shoe: np.ndarray, pair: int) -> bool:
     return max_hands(rules, pair) > 2 and int(shoe[pair]) >= 3
 
 
-@dataclass(frozen=True, slots=True)
-class SplitMoments:
-    """A split's value and second moments (joint with no dealer BJ)."""
-
-    value: float
-    """``E[sum_h X_h]``: the split's expectation."""
-    squares: float
-    """``E[sum_h X_h^2]`` (exact)."""
-    bound: float
-    """``E[K sum_h X_h^2] >= E[(sum_h X_h)^2]`` (``K`` hands)."""
-    pairs: float
-    """``E[K (K - 1)]`` (the deal of the second cards; for the
-    estimate of the cross terms)."""
-    mean_hands: float
-    """``E[K]``."""
-
-
 def _ff_ratio(p: int, n: int, j: int) -> float:
     """``ff(p, j) / ff(n, j)`` (0 when fewer than ``j`` pair cards)."""
     out = 1.0
@@ -237,8 +228,6 @@ def _scratch() -> DealerCache:
     Reused (its flags reset) from pass to pass: allocating fresh pages
     per pass costs page faults (see :func:`.ca._ups`).
     """
-    from .ca import DealerCache
-
     cache = getattr(_local, "cache", None)
     if cache is None:
         cache = DealerCache.empty()
@@ -257,8 +246,6 @@ def _two_card(
     strategy's (``plan``), as in :func:`.ca._split_value`; the value is
     the hand's own (``tables``).
     """
-    from .ca import _may_double, _total
-
     _, _, child, _ = player_hands()
     one = _one(pair)
     j = int(child[one, v])
@@ -290,12 +277,10 @@ def _one(pair: int) -> int:
 def split_value(u: _Up, pair: int) -> SplitMoments:
     """Exact CDZ- split of ``pair`` with resplits, against ``u.up``.
 
-    ``u`` holds the up card's passes (:class:`.ca._Up`; ``u.shoe`` is
+    ``u`` holds the up card's passes (:class:`.passes._Up`; ``u.shoe`` is
     the shoe less the up card). Values are joint with no dealer
     Blackjack where the card reader looks (like every kernel value).
     """
-    from .ca import _pass
-
     rules = u.rules
     m = max_hands(rules, pair)
     coef = coefficients(m)

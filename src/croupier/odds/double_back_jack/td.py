@@ -46,16 +46,7 @@ from croupier.errors import RulesError
 from .ca import (
     ACTIONS,
     CAResult,
-    DealerCache,
-    Plan,
     Situation,
-    Tables,
-    TDPoints,
-    _bj_card,
-    _f,
-    _may_double,
-    _pass,
-    _total,
     blackjack_second,
     composition,
     deal_probability,
@@ -65,6 +56,17 @@ from .ca import (
 )
 from .carules import CARules, HoleCard, Surrender
 from .exact import NEG, hand_index, player_hands, reach_weights
+from .passes import (
+    DealerCache,
+    Plan,
+    Tables,
+    TDPoints,
+    _bj_card,
+    _f,
+    _may_double,
+    _pass,
+    _total,
+)
 
 __all__ = ["STRATEGY", "TDResult", "solve_td"]
 
