@@ -252,6 +252,11 @@ class Round(ABC):
         """Whether the new-shoe burn runs before the first deal."""
         self.log = EventLog()
         """The append-only event record of the round."""
+        # the round's most frequent events, emitted without passing the
+        # fields on (:meth:`EventLog.emitter`, the same events)
+        self._emit_dealt = self.log.emitter(CardDealt)
+        self._emit_phase = self.log.emitter(PhaseEntered)
+        self._emit_settled = self.log.emitter(WagerSettled)
         self.ledger = Ledger()
         """Every wager of the round and its settlement."""
         self.cover_card_reached = False
@@ -437,8 +442,7 @@ class Round(ABC):
         purpose: str = "",
     ) -> Card:
         card = self._draw()
-        self.log.emit(
-            CardDealt,
+        self._emit_dealt(
             ref=ref,
             to=to,
             card=card,
@@ -479,8 +483,7 @@ class Round(ABC):
             commission=commission,
         )
         self.ledger.settle(settlement)
-        self.log.emit(
-            WagerSettled,
+        self._emit_settled(
             ref=ref,
             seat=key.seat,
             wager=key.wager,
@@ -563,7 +566,7 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
             raise InvariantError(msg)
         self._phase = target
         self._phase_ref = refs[0] if ref is None else ref
-        self.log.emit(PhaseEntered, ref=self._phase_ref, phase=target)
+        self._emit_phase(ref=self._phase_ref, phase=target)
 
     # -- the shared verifications ------------------------------------------
 
