@@ -454,22 +454,26 @@ def _compiled_envelope() -> Any:
 
 
 @cache
-def _compiled_step() -> Any:
-    """The step definition compiled, as :func:`_compiled` checks steps."""
+def _compiled_steps() -> Any:
+    """An array of procedure steps, compiled as :func:`_compiled` has it."""
     full = dispatched(schema())
     return jsonschema_rs.validator_for(
-        {**full["$defs"]["step"], "$defs": full["$defs"]}
+        {
+            "type": "array",
+            "items": {"$ref": "#/$defs/step"},
+            "$defs": full["$defs"],
+        }
     )
 
 
-def step_is_valid(step: object) -> bool:
-    """Whether the compiled schema accepts ``step`` as a procedure step.
+def steps_are_valid(steps: list[Any]) -> bool:
+    """Whether the compiled schema accepts every item of ``steps`` as a step.
 
     ``True`` means valid; ``False`` only "not shown valid" (the Rust
     patterns refuse a little more than :mod:`jsonschema`, never less).
     """
     try:
-        return bool(_compiled_step().is_valid(step))
+        return bool(_compiled_steps().is_valid(steps))
     except (ValueError, TypeError, OverflowError):
         return False
 

@@ -27,7 +27,7 @@ from croupier.errors import (
     InvariantError,
     ShoeExhaustedError,
 )
-from croupier.hhf.format import HandHistory, inputs_of, step_is_valid
+from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
@@ -718,8 +718,8 @@ def _inputs_valid(procedure: Iterable[Mapping[str, Any]]) -> bool:
     converts (``int``, cards parsed and written again). So steps equal
     to the engine's are valid once these are.
     """
-    return all(
-        step_is_valid(step) for step in procedure if step["type"] in _INPUTS
+    return steps_are_valid(
+        [step for step in procedure if step["type"] in _INPUTS]
     )
 
 
