@@ -257,6 +257,7 @@ class Round(ABC):
         self._emit_dealt = self.log.emitter(CardDealt)
         self._emit_phase = self.log.emitter(PhaseEntered)
         self._emit_settled = self.log.emitter(WagerSettled)
+        self._emit_placed = self.log.emitter(WagerPlaced)
         self.ledger = Ledger()
         """Every wager of the round and its settlement."""
         self.cover_card_reached = False
@@ -456,8 +457,7 @@ class Round(ABC):
         self, key: WagerKey, amount: int, ref: Ref
     ) -> WagerPlaced:
         self.ledger.place(key, amount)
-        return self.log.emit(
-            WagerPlaced,
+        return self._emit_placed(
             ref=ref,
             seat=key.seat,
             wager=key.wager,

@@ -19,6 +19,7 @@ from croupier.events import (
     Announced,
     CardExposed,
     CardsCollected,
+    DecisionMade,
     Event,
     WagerPlaced,
 )
@@ -137,6 +138,11 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._hole_exposed = False
         self._insurance_queue: list[int] = []
         self._current: PlayerHand | None = None
+        # events of every round, emitted without passing the fields on
+        # (:meth:`EventLog.emitter`, the same events)
+        self._emit_announced = self.log.emitter(Announced)
+        self._emit_collected = self.log.emitter(CardsCollected)
+        self._emit_decided = self.log.emitter(DecisionMade)
         if new_shoe:
             burn_for_new_batch(
                 self.shoe, self.log, SECTION, self._on_cover_card
@@ -529,7 +535,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     @implements("591.7(q)", "591.7(r)", "591.7(s)")
     def _step_settlement(self) -> None:
         ref, text = _COLLECTION_ANNOUNCED[self.rules.collection_procedure]
-        self.log.emit(Announced, ref=ref, text=text)
+        self._emit_announced(ref=ref, text=text)
         dealer = blackjack_total(self._dealer).value
         payments: list[Payment] = []
         for hand in self._in_order():
@@ -601,8 +607,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         if self._dealer_on_table:
             self._dealer_on_table = False
             self.shoe.discard_cards(self._dealer)
-            self.log.emit(
-                CardsCollected,
+            self._emit_collected(
                 ref=ref,
                 source="dealer",
                 cards=tuple(self._dealer),
@@ -661,7 +666,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         cards = (*hand.cards,) if extra is None else (*hand.cards, extra)
         hand.on_table = False
         self.shoe.discard_cards(cards)
-        self.log.emit(CardsCollected, ref=ref, source=hand.label, cards=cards)
+        self._emit_collected(ref=ref, source=hand.label, cards=cards)
 
     def _expose_hole(self, ref: Ref) -> None:
         self._hole_exposed = True
@@ -672,7 +677,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         if total is None:
             total = blackjack_total(self._dealer)
         kind = "soft" if total.soft else "hard"
-        self.log.emit(Announced, ref=ref, text=f"dealer {kind} {total.value}")
+        self._emit_announced(ref=ref, text=f"dealer {kind} {total.value}")
 
     def _after_card(self, hand: PlayerHand) -> None:
         """Decide what a new card means for the hand ((k), (l), (m))."""

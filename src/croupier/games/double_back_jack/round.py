@@ -39,7 +39,7 @@ from croupier.errors import (
     WagerError,
     WrongPhaseError,
 )
-from croupier.events import Announced, DecisionMade, WagerPlaced
+from croupier.events import Announced, WagerPlaced
 from croupier.hands.blackjack import same_value
 from croupier.money import Outcome, WagerKey
 from croupier.regs import Ref, implements
@@ -363,8 +363,7 @@ class DoubleBackJackRound(DealerProcedure):
         hand: int = 0,
         amount: int | None = None,
     ) -> None:
-        self.log.emit(
-            DecisionMade,
+        self._emit_decided(
             ref=ref,
             seat=seat,
             action=_ACTION_NAMES[action],
