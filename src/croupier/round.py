@@ -547,10 +547,8 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         """Enter the starting phase (its event, if the table cites one)."""
         self._phase_ref = self.phases.start_ref
         if self.phases.start_ref is not None:
-            self.log.emit(
-                PhaseEntered,
-                ref=self.phases.start_ref,
-                phase=self.phases.start.value,
+            self._emit_phase(
+                ref=self.phases.start_ref, phase=self.phases.start.value
             )
 
     def _enter_phase(self, target: PhaseT, ref: Ref | None = None) -> None:
