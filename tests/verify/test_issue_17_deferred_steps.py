@@ -235,3 +235,25 @@ def test_issue_17_2_type_confused_log_gives_the_plain_verdict(
         assert str(detail[0]).startswith("line 3: ")
     else:
         assert got[0] == "report"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_issue_17_2_copied_input_of_another_type_never_the_engines(
+    game: str,
+) -> None:
+    """A wager's seat ``true`` comes back from the engine as ``true``.
+
+    Its steps then equal the engine's as JSON, yet they break the schema:
+    the flag holds only with the wager and decision steps valid.
+    """
+    history = next(iter(sample_histories(game, 1, seed=3)))
+    steps = [dict(s) for s in history.procedure]
+    i = _step(steps, "wager_placed", "seat")
+    assert i is not None
+    assert steps[i]["seat"] == 1
+    steps[i]["seat"] = True
+    bad = dataclasses.replace(history, procedure=tuple(steps))
+    assert verify_round_strict(history)[1]
+    assert not verify_round_strict(bad)[1]
+    with pytest.raises(HistoryFormatError, match="line 1: schema: at"):
+        verify_lines([bad.dumps()])
