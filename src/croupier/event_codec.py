@@ -124,11 +124,17 @@ def _tuple_text(
     return encode(value)
 
 
-def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
+def encoder_source(
+    type_name: str,
+    names: tuple[str, ...],
+    card_fields: frozenset[str] = frozenset(),
+) -> str:
     """The Python text of the encoder of an event with fields ``names``.
 
     ``names`` are the class's own dataclass fields (identifiers, checked
     here), after ``seq`` and ``ref``; ``type_name`` becomes a literal.
+    A field of ``card_fields`` (declared ``tuple[Card, ...]``) that holds
+    no card is written as the empty card notation ``""``.
     """
     for name in names:
         if not name.isidentifier():
@@ -159,7 +165,11 @@ def encoder_source(type_name: str, names: tuple[str, ...]) -> str:
             f"    elif t{i} is _card:",
             f"        v{i} = _card_text[v{i}.code]",
             f"    elif t{i} is _tuple:",
-            f"        v{i} = _tuple_text(v{i})",
+            (
+                f'        v{i} = _tuple_text(v{i}) if v{i} else ""'
+                if name in card_fields
+                else f"        v{i} = _tuple_text(v{i})"
+            ),
             "    else:",
             f"        v{i} = _encode(v{i})",
         ]
@@ -173,12 +183,14 @@ def compiled_to_dict(
     names: tuple[str, ...],
     plain: frozenset[type],
     encode: Callable[[object], object],
+    card_fields: frozenset[str] = frozenset(),
 ) -> Callable[[Any], dict[str, object]]:
     """The compiled encoder of event class ``cls`` (built once, cached).
 
     ``names`` are its fields after ``seq`` and ``ref``; a value whose
-    exact type is in ``plain`` is kept as it is, a card becomes its text
-    and anything else goes through ``encode`` (the plain encoder's rule).
+    exact type is in ``plain`` is kept as it is, a card becomes its text,
+    an empty tuple in a field of ``card_fields`` the empty string, and
+    anything else goes through ``encode`` (the plain encoder's rule).
     """
     found = _COMPILED.get(cls)
     if found is not None:
@@ -203,7 +215,7 @@ def compiled_to_dict(
         "type": type,
     }
     type_name = getattr(cls, "type_name")  # noqa: B009 (any event class)
-    exec(encoder_source(type_name, names), namespace)  # noqa: S102
+    exec(encoder_source(type_name, names, card_fields), namespace)  # noqa: S102
     made: Callable[[Any], dict[str, object]] = namespace["to_dict"]
     _COMPILED[cls] = made
     return made

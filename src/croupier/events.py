@@ -102,7 +102,7 @@ class Event:
         encode = _TO_DICT.get(cls)
         if encode is None:
             encode = _TO_DICT[cls] = compiled_to_dict(
-                cls, field_names(cls), _PLAIN, _encode
+                cls, field_names(cls), _PLAIN, _encode, card_fields(cls)
             )
             if cls.__dict__.get("to_dict") is Event.__dict__["to_dict"]:
                 setattr(cls, "to_dict", encode)  # noqa: B010
@@ -150,10 +150,39 @@ def plain_dict(event: Event) -> dict[str, object]:
     names = _FIELD_NAMES.get(type(event))
     if names is None:
         names = field_names(type(event))
+    cards = card_fields(type(event))
     for name in names:
         value = getattr(event, name)
-        out[name] = value if type(value) in _PLAIN else _encode(value)
+        if type(value) in _PLAIN:
+            out[name] = value
+        elif value == () and name in cards:
+            out[name] = ""  # no cards: the empty card notation
+        else:
+            out[name] = _encode(value)
     return out
+
+
+_CARD_FIELDS: dict[type[Event], frozenset[str]] = {}
+"""Each event class's fields declared as cards (``tuple[Card, ...]``)."""
+
+
+def card_fields(cls: type[Event]) -> frozenset[str]:
+    """The fields of ``cls`` typed ``tuple[Card, ...]`` (cached).
+
+    Such a field is written as one card-notation string, and so when it
+    holds no card at all it is the empty string, not an empty list: the
+    value alone (``()``) cannot say it would have held cards.
+    """
+    found = _CARD_FIELDS.get(cls)
+    if found is None:
+        hints = get_type_hints(cls)
+        found = _CARD_FIELDS[cls] = frozenset(
+            f.name
+            for f in fields(cls)
+            if get_origin(hints[f.name]) is tuple
+            and get_args(hints[f.name])[:1] == (Card,)
+        )
+    return found
 
 
 def field_names(cls: type[Event]) -> tuple[str, ...]:

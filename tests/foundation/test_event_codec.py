@@ -35,6 +35,7 @@ from croupier.events import (
     CardBurned,
     Event,
     EventLog,
+    card_fields,
     encode_value,
     field_names,
     plain_dict,
@@ -120,9 +121,9 @@ def test_issue_17_2_compiled_event_codec_equals_plain(
         getattr(plain, f.name) for f in dataclasses.fields(cls)
     ]
     reference = plain_dict(plain)
-    got = compiled_to_dict(cls, field_names(cls), PLAIN_TYPES, encode_value)(
-        made
-    )
+    got = compiled_to_dict(
+        cls, field_names(cls), PLAIN_TYPES, encode_value, card_fields(cls)
+    )(made)
     assert list(got.items()) == list(reference.items())
     assert list(made.to_dict().items()) == list(reference.items())
     assert _dumps(got) == _dumps(reference)
@@ -216,3 +217,19 @@ def test_issue_17_2_subclass_and_override_keep_their_own_to_dict() -> None:
     finally:
         _EVENT_TYPES.pop("codec_probe_burn", None)
         _EVENT_TYPES.pop("codec_probe_own", None)
+
+
+def test_issue_17_empty_card_collection_is_the_empty_notation() -> None:
+    """No cards collected is ``""`` both ways, never ``[]`` (the schema's
+    card notation is a string), and reads back as no cards."""
+    from croupier.events import CardsCollected
+    from croupier.regs import Ref
+
+    event = CardsCollected(
+        3, ref=Ref.parse("591.7(d)(1)"), source="shoe", cards=()
+    )
+    assert plain_dict(event)["cards"] == ""
+    assert event.to_dict()["cards"] == ""
+    assert Event.from_dict(event.to_dict()) == event
+    assert card_fields(CardsCollected) == frozenset({"cards"})
+    assert card_fields(CardBurned) == frozenset()

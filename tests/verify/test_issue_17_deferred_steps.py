@@ -95,23 +95,39 @@ def test_issue_17_2_engine_steps_of_every_scenario_meet_the_schema() -> None:
             if strict:
                 _REFERENCE.validate(json.loads(mode.dumps()))
                 strict_rounds += 1
-            # an empty card list is written [] (which the schema
-            # refuses): such a log is never taken as the engine's own
+            # a step holding a list or an object is never taken as
+            # the engine's own without its schema check
             assert not (strict and with_lists), history.round_id
     assert strict_rounds >= len(histories)
 
 
-def test_issue_17_2_empty_card_list_still_refused_by_the_schema() -> None:
-    histories = [
+def test_issue_17_2_every_scenario_round_verifies_conforming() -> None:
+    """croupier's own scenario histories are valid and conform.
+
+    A collection of no cards (the shoe's rest at a mid-round cover card,
+    a short deck's empty position) is written as the empty card notation
+    ``""``: it used to be ``[]``, which the schema refuses, so
+    ``croupier verify`` called croupier's own output malformed.
+    """
+    histories = _scenario_histories()
+    empties = [
         h
-        for h in _scenario_histories()
-        if any(s.get("cards") == [] for s in h.procedure)
+        for h in histories
+        if any(
+            s.get("type") == "cards_collected" and s.get("cards") == ""
+            for s in h.procedure
+        )
     ]
-    assert histories  # the engine does write such steps
+    ids = {h.round_id for h in empties}
+    assert {"cover-card-mid-round", "short_deck_positions_short"} <= ids
     for history in histories:
         line = history.dumps()
+        _REFERENCE.validate(json.loads(line))
         assert _new([line]) == _plain([line])
-        assert _new([line])[0] == "error"
+        verdict, _ = _new([line])
+        assert verdict == "report", history.round_id
+        report = verify_lines([line])
+        assert report.conforming == report.rounds == 1, history.round_id
 
 
 def _plain(lines: list[str]) -> tuple[str, object]:
