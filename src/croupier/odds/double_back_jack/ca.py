@@ -32,6 +32,7 @@ from .passes import (
     _total,
     _Up,
     composition,
+    split_two_card,
 )
 from .resplit import resplits
 from .resplit import split_second as resplit_second
@@ -66,33 +67,15 @@ def _split_value(u: _Up, pair: int) -> float:
         return u.resplit[pair].value
     tables = u.split_tables(pair)
     plan = u.split_strategy()
-    _, _, child, _ = player_hands()
-    one = hand_index([pair])
     r = u.shoe.copy()
     r[pair] -= 2
     n = int(r[1:].sum())
     total = 0.0
     second = 0.0
-    m2 = tables.m2
     for v in range(1, 11):
         if r[v] <= 0:
             continue
-        j = int(child[one, v])
-        t = _total([pair, v])
-        if t == 21:
-            value, sq = tables.best[j], m2[j, 2]
-        elif pair == 1 and rules.split_aces_one_card:
-            value, sq = tables.stand[j], m2[j, 0]
-        else:
-            options = [plan.stand[j], plan.hit[j], NEG]
-            values = [tables.stand[j], tables.hit[j], NEG]
-            seconds = [m2[j, 0], m2[j, 1], 0.0]
-            if rules.double_after_split and _may_double(rules, t):
-                options[2] = plan.dbl[j]
-                values[2] = tables.dbl[j]
-                seconds[2] = m2[j, 3]
-            k = _argmax(options)
-            value, sq = values[k], seconds[k]
+        value, sq = split_two_card(rules, tables, plan, pair, v)
         total += r[v] / n * value
         second += r[v] / n * sq
     u.split_second[pair] = float(second)
@@ -309,8 +292,10 @@ class CAResult:
         return est, low, high
 
 
-def _ups(rules: CARules, shoe: np.ndarray) -> Iterator[tuple[int, _Up]]:
-    """The up cards' passes, one up card at a time.
+def _ups(
+    rules: CARules, shoe: np.ndarray, kind: type[_Up] = _Up
+) -> Iterator[tuple[int, _Up]]:
+    """The up cards' passes, one up card at a time (as ``kind``).
 
     One dealer cache serves them all: it is emptied (its flags reset)
     before the next up card, so each yielded :class:`_Up` is valid only
@@ -326,7 +311,7 @@ def _ups(rules: CARules, shoe: np.ndarray) -> Iterator[tuple[int, _Up]]:
         cache.hand_ok[:] = 0
         cache.bust_ok[:] = 0
         plain = _pass(rules, s, up, 0, cache=cache)
-        yield up, _Up(rules, s, up, plain, cache)
+        yield up, kind(rules, s, up, plain, cache)
 
 
 def deal_probability(
@@ -362,13 +347,23 @@ def _solve_full(rules: CARules) -> CAResult:
     return _solve(rules, composition(rules.decks))
 
 
-def _solve(rules: CARules, counts: np.ndarray) -> CAResult:
+def _solve(
+    rules: CARules,
+    counts: np.ndarray,
+    kind: type[_Up] = _Up,
+    strategy: str = STRATEGY,
+) -> CAResult:
+    """The round's exact expectation, the split hands' play by ``kind``.
+
+    ``kind`` is :class:`_Up` for CDZ-; :mod:`.cdp` passes its own for
+    CDP1, and ``strategy`` names what the figure is exact for.
+    """
     started = time.perf_counter()
     n = int(counts[1:].sum())
     sits: dict[tuple[int, int, int], Situation] = {}
     probs: dict[tuple[int, int, int], float] = {}
     ev = 0.0
-    for up, u in _ups(rules, counts):
+    for up, u in _ups(rules, counts, kind):
         for a in range(1, 11):
             for b in range(a, 11):
                 prob = deal_probability(counts, n, a, b, up)
@@ -385,6 +380,7 @@ def _solve(rules: CARules, counts: np.ndarray) -> CAResult:
         situations=sits,
         probability=probs,
         seconds=time.perf_counter() - started,
+        strategy=strategy,
     )
 
 

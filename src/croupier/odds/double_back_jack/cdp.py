@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,9 +48,8 @@ from .ca import (
     ACTIONS,
     CAResult,
     Situation,
-    _situation,
+    _solve,
     composition,
-    deal_probability,
     evaluate_hand,
 )
 from .carules import CARules, HoleCard, Surrender
@@ -128,19 +126,6 @@ class _CDP1Up(_Up):
         return self.splits[self.pair]
 
 
-def _ups(rules: CARules, shoe: np.ndarray) -> Iterator[tuple[int, _CDP1Up]]:
-    cache = DealerCache.empty()
-    for up in range(1, 11):
-        if shoe[up] == 0:
-            continue
-        s = shoe.copy()
-        s[up] -= 1
-        cache.hand_ok[:] = 0
-        cache.bust_ok[:] = 0
-        plain = _pass(rules, s, up, 0, cache=cache)
-        yield up, _CDP1Up(rules, s, up, plain, cache)
-
-
 def solve_cdp1(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
     """Exact expectation of the round under CDP1 (one split).
 
@@ -149,30 +134,7 @@ def solve_cdp1(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
     """
     _one_split(rules, CDP1)
     counts = composition(rules.decks) if shoe is None else shoe.copy()
-    started = time.perf_counter()
-    n = int(counts[1:].sum())
-    sits = {}
-    probs = {}
-    ev = 0.0
-    for up, u in _ups(rules, counts):
-        for a in range(1, 11):
-            for b in range(a, 11):
-                prob = deal_probability(counts, n, a, b, up)
-                if prob <= 0.0:
-                    continue
-                sit = _situation(u, a, b)
-                sits[(a, b, up)] = sit
-                probs[(a, b, up)] = prob
-                ev += prob * sit.value
-    return CAResult(
-        rules=rules,
-        shoe=tuple(int(x) for x in counts[1:]),
-        edge=-ev,
-        situations=sits,
-        probability=probs,
-        seconds=time.perf_counter() - started,
-        strategy=CDP1,
-    )
+    return _solve(rules, counts, _CDP1Up, CDP1)
 
 
 # -- one split hand played optimally ---------------------------------

@@ -21,6 +21,7 @@ import numpy as np
 from .carules import CARules, DoubleOn, HoleCard
 from .exact import (
     N_Q,
+    NEG,
     Q_21,
     Q_BJ_LOSES,
     Q_COLLECT,
@@ -48,6 +49,7 @@ __all__ = [
     "Tables",
     "composition",
     "parameters",
+    "split_two_card",
 ]
 
 
@@ -413,3 +415,31 @@ class _Up:
                 cache=self.cache,
             )
         return self.splits[pair]
+
+
+def split_two_card(
+    rules: CARules, tables: Tables, plan: Tables, pair: int, v: int
+) -> tuple[float, float]:
+    """(value, second moment) of the split hand ``pair, v``.
+
+    The CDZ- choice among stand, hit and double is the pre-split
+    strategy's (``plan``), in :func:`.ca._split_value` as in
+    :mod:`.resplit`; the value is the hand's own (``tables``).
+    """
+    _, _, child, _ = player_hands()
+    j = int(child[hand_index([pair]), v])
+    t = _total([pair, v])
+    m2 = tables.m2
+    if t == 21:
+        return float(tables.best[j]), float(m2[j, 2])
+    if pair == 1 and rules.split_aces_one_card:
+        return float(tables.stand[j]), float(m2[j, 0])
+    options = [plan.stand[j], plan.hit[j], NEG]
+    values = [tables.stand[j], tables.hit[j], NEG]
+    seconds = [m2[j, 0], m2[j, 1], 0.0]
+    if rules.double_after_split and _may_double(rules, t):
+        options[2] = plan.dbl[j]
+        values[2] = tables.dbl[j]
+        seconds[2] = m2[j, 3]
+    k = _argmax(options)
+    return float(values[k]), float(seconds[k])

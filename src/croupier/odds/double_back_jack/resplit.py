@@ -112,15 +112,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .brute import split_patterns
-from .exact import NEG, player_hands
 from .passes import (
     DealerCache,
     SplitMoments,
-    Tables,
-    _may_double,
     _pass,
-    _total,
     _Up,
+    split_two_card,
 )
 
 if TYPE_CHECKING:
@@ -237,35 +234,6 @@ def _scratch() -> DealerCache:
     return cache
 
 
-def _two_card(
-    rules: CARules, tables: Tables, plan: Tables, pair: int, v: int
-) -> tuple[float, float]:
-    """(value, second moment) of the split hand ``pair, v``.
-
-    The CDZ- choice among stand, hit and double is the pre-split
-    strategy's (``plan``), as in :func:`.ca._split_value`; the value is
-    the hand's own (``tables``).
-    """
-    _, _, child, _ = player_hands()
-    one = _one(pair)
-    j = int(child[one, v])
-    t = _total([pair, v])
-    m2 = tables.m2
-    if t == 21:
-        return float(tables.best[j]), float(m2[j, 2])
-    if pair == 1 and rules.split_aces_one_card:
-        return float(tables.stand[j]), float(m2[j, 0])
-    options = [plan.stand[j], plan.hit[j], NEG]
-    values = [tables.stand[j], tables.hit[j], NEG]
-    seconds = [m2[j, 0], m2[j, 1], 0.0]
-    if rules.double_after_split and _may_double(rules, t):
-        options[2] = plan.dbl[j]
-        values[2] = tables.dbl[j]
-        seconds[2] = m2[j, 3]
-    k = int(np.argmax(options))
-    return float(values[k]), float(seconds[k])
-
-
 @lru_cache(maxsize=16)
 def _one(pair: int) -> int:
     """Index of the one-card hand holding ``pair``."""
@@ -316,13 +284,13 @@ def split_value(u: _Up, pair: int) -> SplitMoments:
         for x in range(1, 11):
             if x == pair or t_shoe[x] <= 0:
                 continue
-            val, sq = _two_card(rules, tables, plan, pair, x)
+            val, sq = split_two_card(rules, tables, plan, pair, x)
             e += t_shoe[x] / (n - j) * val
             e2 += t_shoe[x] / (n - j) * sq
         a_vals.append((e, e2))
         # the hand p, p of pass j draws from T - (j + 1) p: B_{j+1}
         b_vals.append(
-            _two_card(rules, tables, plan, pair, pair)
+            split_two_card(rules, tables, plan, pair, pair)
             if p - j >= 1
             else (0.0, 0.0)
         )
