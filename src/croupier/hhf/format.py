@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 import jsonschema
 import jsonschema_rs
@@ -56,6 +56,7 @@ __all__ = [
     "from_record",
     "from_scenario",
     "inputs_of",
+    "read_at_line",
     "read_history",
     "rules_digest",
     "schema",
@@ -78,6 +79,29 @@ class HistoryFormatError(CroupierError):
         super().__init__(message)
         self.line = line
         """The 1-based line of the file, when read from one."""
+
+
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
+
+
+def read_at_line(number: int, read: Callable[[_In], _Out], value: _In) -> _Out:
+    """``read(value)``, its errors as the malformed line ``number``.
+
+    A :class:`HistoryFormatError` gets the line's number in front; a
+    ``KeyError``, ``TypeError`` or ``ValueError`` (a record of the wrong
+    shape) becomes one, worded ``malformed record``.
+    """
+    try:
+        return read(value)
+    except HistoryFormatError as exc:
+        raise HistoryFormatError(
+            f"line {number}: {exc}", line=number
+        ) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise HistoryFormatError(
+            f"line {number}: malformed record: {exc!r}", line=number
+        ) from None
 
 
 @cache
@@ -897,16 +921,7 @@ def read_history(
     for number, line in enumerate(source, start=1):
         if not line.strip():
             continue
-        try:
-            yield number, HandHistory.loads(line)
-        except HistoryFormatError as exc:
-            raise HistoryFormatError(
-                f"line {number}: {exc}", line=number
-            ) from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryFormatError(
-                f"line {number}: malformed record: {exc!r}", line=number
-            ) from None
+        yield number, read_at_line(number, HandHistory.loads, line)
 
 
 def write_history(histories: Iterable[HandHistory], out: TextIO) -> int:

@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from croupier.errors import CroupierError
 from croupier.hhf.format import (
-    HistoryFormatError,
     loads_deferring_steps,
+    read_at_line,
     validate,
 )
 from croupier.registry import find_game
 from croupier.rules import GameRules
 
 from .replay import Deviation, verify_round, verify_round_strict
-
-_In = TypeVar("_In")
-_Out = TypeVar("_Out")
 
 __all__ = [
     "FileReport",
@@ -112,7 +109,7 @@ def verify_lines(
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        history, doc = _read(number, loads_deferring_steps, line)
+        history, doc = read_at_line(number, loads_deferring_steps, line)
         if history.game not in held:
             held[history.game] = _submission(history.game, submission)
         rules = held[history.game]
@@ -128,28 +125,14 @@ def verify_lines(
                     history, submission=rules
                 )
             except Exception:
-                _read(number, validate, doc)
+                read_at_line(number, validate, doc)
                 raise
             if not strict:
-                _read(number, validate, doc)
+                read_at_line(number, validate, doc)
         report.verdicts.append(
             RoundVerdict(number, history.round_id, history.game, deviation)
         )
     return report
-
-
-def _read(number: int, read: Callable[[_In], _Out], value: _In) -> _Out:
-    """``read(value)``, its errors as the malformed line ``number``."""
-    try:
-        return read(value)
-    except HistoryFormatError as exc:
-        raise HistoryFormatError(
-            f"line {number}: {exc}", line=number
-        ) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise HistoryFormatError(
-            f"line {number}: malformed record: {exc!r}", line=number
-        ) from None
 
 
 def _submission(
