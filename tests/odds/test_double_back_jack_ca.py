@@ -79,11 +79,12 @@ def test_issue_14_farmer_ca_v6_3_published_split_2_2_resplit_to_4() -> None:
     four hands, no resplit of aces: -76.210220335 %.
 
     This is the "2-2-2" of the thread: the pair of 2s split and resplit
-    on further 2s. Our resplit value (enumeration of the resplit
-    patterns, :func:`brute.resplit_value`) reproduces it to the 12
-    digits; on this 16-card shoe some real deals run out of cards when
-    splitting to four hands, so the real-order enumeration is compared
-    at two and three hands, where no deal can."""
+    on further 2s. ``croupier ev``'s split value (the fast resplit
+    identity of :mod:`.resplit`) reproduces it to the 12 digits; the
+    enumeration of the resplit patterns (:func:`brute.resplit_value`) is
+    compared with the real-order deal at two and three hands (on this
+    16-card shoe some real deals run out of cards when splitting to four
+    hands; at two and three none can)."""
     four = evaluate_hand(
         _farmer_rules(max_split_hands=4), FARMER_SHOE, [2, 2], 7
     )
