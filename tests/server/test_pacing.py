@@ -114,15 +114,23 @@ def play_out(players: list[Seat], state: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError("the round did not end")
 
 
-def pending_for(players: list[Seat], seat: int) -> dict[str, Any]:
-    """Deal rounds until the round waits for ``seat``'s decision."""
+def pending_for(
+    players: list[Seat], seat: int, legal: str | None = None
+) -> dict[str, Any]:
+    """Deal rounds until the round waits for ``seat``'s decision (one
+    that offers the action ``legal``, when given: an ace up first asks
+    for insurance, 591.7(g), whose default is no insurance)."""
     for _ in range(40):
         for p in players:
             wager(p)
         for p in players:
             state = p.post("/deal").json()
         pending = state["round"]["pending"]
-        if pending is not None and pending["seat"] == seat:
+        if (
+            pending is not None
+            and pending["seat"] == seat
+            and (legal is None or legal in pending["legal"])
+        ):
             return dict(state)
         play_out(players, state)
     raise AssertionError(f"seat {seat} never had a decision")
@@ -154,7 +162,7 @@ def test_issue12_point2_idle_player_defaulted_to_stand(
     table = new_table(client, "double-back-jack", decision_seconds=30)
     ann = sit(client, table, 1, "ann")
     bob = sit(client, table, 2, "bob")
-    state = pending_for([ann, bob], 1)
+    state = pending_for([ann, bob], 1, legal="stand")
     pending = state["round"]["pending"]
     shown = state["clock"]
     assert shown["kind"] == "decision"
