@@ -20,6 +20,7 @@ import numpy as np
 from croupier.errors import RulesError
 
 from .carules import CARules, HoleCard, Surrender
+from .dealer import deal_probability
 from .exact import NEG, hand_index, player_hands
 from .passes import (
     DealerCache,
@@ -312,24 +313,6 @@ def _ups(
         cache.bust_ok[:] = 0
         plain = _pass(rules, s, up, 0, cache=cache)
         yield up, kind(rules, s, up, plain, cache)
-
-
-def deal_probability(
-    counts: np.ndarray, n: int, a: int, b: int, up: int
-) -> float:
-    """P(player a, b in either order and up card ``up``)."""
-    prob = 0.0
-    for first, second in ((a, b), (b, a)):
-        c = counts.copy()
-        pr = c[first] / n
-        c[first] -= 1
-        pr *= c[up] / (n - 1)
-        c[up] -= 1
-        pr *= max(c[second], 0) / (n - 2)
-        prob += pr
-        if a == b:
-            break
-    return float(prob)
 
 
 def solve_ca(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:

@@ -31,6 +31,7 @@ __all__ = [
     "DEALER_LABELS",
     "N_DEALER",
     "DealerTable",
+    "deal_probability",
     "dealer_distribution",
     "dealer_table",
     "full_composition",
@@ -183,3 +184,27 @@ def dealer_table(decks: int) -> DealerTable:
         raw[up - 1] = dist
         peeked[up - 1] = dist[:N_DEALER] / (1.0 - dist[BJ])
     return DealerTable(decks, raw, peeked, ups)
+
+
+@jit
+def deal_probability(
+    counts: np.ndarray, n: int, a: int, b: int, up: int
+) -> float:
+    """P(player ``a``, ``b`` in either order and up card ``up``).
+
+    Dealt from ``counts`` (``n`` cards) in the order player, dealer,
+    player; the analyzers' weight of each initial situation.
+    """
+    prob = 0.0
+    for k in range(2):
+        first, second = (a, b) if k == 0 else (b, a)
+        c = counts.copy()
+        pr = c[first] / n
+        c[first] -= 1
+        pr *= c[up] / (n - 1)
+        c[up] -= 1
+        pr *= max(c[second], 0) / (n - 2)
+        prob += pr
+        if a == b:
+            break
+    return prob

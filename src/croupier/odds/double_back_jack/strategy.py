@@ -41,7 +41,7 @@ import numpy as np
 from croupier.jit import jit
 from croupier.odds.leaf import soft_total
 
-from .dealer import BJ, N_DEALER, dealer_distribution
+from .dealer import BJ, N_DEALER, deal_probability, dealer_distribution
 from .kernels import (
     R_21,
     R_ACES,
@@ -394,18 +394,7 @@ def solve_all(
     for up in range(1, 11):
         for a in range(1, 11):
             for b in range(a, 11):
-                # probability of the deal (player a, up, player b) or (b, ...)
-                prob = 0.0
-                for first, second in ((a, b), (b, a)):
-                    c = full.copy()
-                    pr = c[first] / n
-                    c[first] -= 1
-                    pr *= c[up] / (n - 1)
-                    c[up] -= 1
-                    pr *= c[second] / (n - 2)
-                    prob += pr
-                    if a == b:
-                        break
+                prob = deal_probability(full, n, a, b, up)
                 sit[a, b, up, 0] = prob
                 sit[b, a, up, 0] = prob
                 if prob == 0.0:
