@@ -166,6 +166,32 @@ def blackjack_second(
     return (main2,) * 3
 
 
+def blackjack_situation(
+    rules: CARules, pbj: float, insure: bool, ins: float
+) -> Situation:
+    """A player Blackjack's situation (P(dealer BJ) ``pbj``).
+
+    Paid before the card reader it is worth the payout, insurance not
+    offered; otherwise it pushes a dealer Blackjack and ``insure`` /
+    ``ins`` are the insurance decision and its value.
+    """
+    bj = _f(rules.blackjack_payout)
+    if rules.blackjack_paid_before_peek:
+        insure, ins = False, 0.0
+        value = bj
+    else:
+        value = bj * (1 - pbj) + ins
+    return Situation(
+        (bj,) + (NEG,) * 4,
+        "blackjack",
+        value,
+        pbj,
+        insure,
+        ins,
+        blackjack_second(rules, pbj, insure),
+    )
+
+
 def split_second(
     value: float, per_hand: float, m0: float
 ) -> tuple[float, float, float]:
@@ -198,26 +224,7 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
     insure = ins_ev > 0
     ins = ins_ev if insure else 0.0
     if {a, b} == {1, 10}:
-        bj = _f(rules.blackjack_payout)
-        if rules.blackjack_paid_before_peek:
-            return Situation(
-                (bj,) + (NEG,) * 4,
-                "blackjack",
-                bj,
-                pbj,
-                False,
-                0.0,
-                blackjack_second(rules, pbj, False),
-            )
-        return Situation(
-            (bj,) + (NEG,) * 4,
-            "blackjack",
-            bj * (1 - pbj) + ins,
-            pbj,
-            insure,
-            ins,
-            blackjack_second(rules, pbj, insure),
-        )
+        return blackjack_situation(rules, pbj, insure, ins)
     i0 = hand_index([a, b])
     t = u.plain
     evs = [t.stand[i0], t.hit[i0], NEG, NEG, NEG]

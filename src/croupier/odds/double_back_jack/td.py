@@ -47,7 +47,7 @@ from .ca import (
     ACTIONS,
     CAResult,
     Situation,
-    blackjack_second,
+    blackjack_situation,
     composition,
     deal_probability,
     round_second,
@@ -545,32 +545,12 @@ def _blackjack(
     n = int(r[1:].sum())
     bjc = _bj_card(up)
     pbj = r[bjc] / n if bjc else 0.0
-    bj = _f(rules.blackjack_payout)
-    neg = (NEG,) * 4
-    if rules.blackjack_paid_before_peek:
-        return Situation(
-            (bj, *neg),
-            "blackjack",
-            bj,
-            pbj,
-            False,
-            0.0,
-            blackjack_second(rules, pbj, False),
-        )
     ins = 0.0
     take = insure.get((21, True, False), False)
     if take:
         pay = _f(rules.insurance_payout)
         ins = float(rules.insurance_max) * (pay * pbj - (1.0 - pbj))
-    return Situation(
-        (bj, *neg),
-        "blackjack",
-        bj * (1 - pbj) + ins,
-        pbj,
-        take,
-        ins,
-        blackjack_second(rules, pbj, take),
-    )
+    return blackjack_situation(rules, pbj, take, ins)
 
 
 def solve_td(rules: CARules, shoe: np.ndarray | None = None) -> TDResult:
