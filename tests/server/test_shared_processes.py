@@ -72,33 +72,44 @@ def _seat_players(base: str) -> list[tuple[str, int, int, str]]:
 def _finish_every_round(
     base: str, players: list[tuple[str, int, int, str]]
 ) -> int:
-    """Drive every table's round in play to its end; rounds finished."""
+    """Drive every table's round in play to its end; rounds finished.
+
+    Players are visited in passes until a whole pass moves nothing: a
+    decision can come back to a seat already visited (an ace-up round
+    offers insurance to every seat before play starts at the first).
+    """
     finished = 0
     with httpx.Client(base_url=base, timeout=10) as c:
-        for token, table, seat, _wager in players:
-            who = {"Authorization": f"Bearer {token}"}
-            for _ in range(40):
-                state = c.get(f"/tables/{table}", headers=who).json()
-                rnd = state["round"]
-                if rnd["status"] == "betting":
-                    if rnd["stakes"] and seat == 1:  # the operator deals
-                        r = c.post(f"/tables/{table}/deal", headers=OP)
-                        assert r.status_code == 200, r.text
-                        finished += 1
-                        continue
-                    break
-                pending = rnd["pending"]
-                if pending is None or pending["seat"] != seat:
-                    break
-                r = c.post(
-                    f"/tables/{table}/actions",
-                    json={
-                        "seat": seat,
-                        "action": passive_action(pending["legal"]),
-                    },
-                    headers=who,
-                )
-                assert r.status_code == 200, r.text
+        for _pass in range(40):
+            moved = False
+            for token, table, seat, _wager in players:
+                who = {"Authorization": f"Bearer {token}"}
+                for _ in range(40):
+                    state = c.get(f"/tables/{table}", headers=who).json()
+                    rnd = state["round"]
+                    if rnd["status"] == "betting":
+                        if rnd["stakes"] and seat == 1:  # the operator deals
+                            r = c.post(f"/tables/{table}/deal", headers=OP)
+                            assert r.status_code == 200, r.text
+                            finished += 1
+                            moved = True
+                            continue
+                        break
+                    pending = rnd["pending"]
+                    if pending is None or pending["seat"] != seat:
+                        break
+                    r = c.post(
+                        f"/tables/{table}/actions",
+                        json={
+                            "seat": seat,
+                            "action": passive_action(pending["legal"]),
+                        },
+                        headers=who,
+                    )
+                    assert r.status_code == 200, r.text
+                    moved = True
+            if not moved:
+                break
     return finished
 
 
