@@ -18,6 +18,7 @@ reports, looking only at totals. It checks that
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -53,6 +54,10 @@ def _total(cards: tuple[int, ...]) -> tuple[int, bool]:
     return (hard + 10 if soft else hard), soft
 
 
+class RanOutError(Exception):
+    """A deal ran out of cards: the shoe is too small for the check."""
+
+
 class _Player:
     """Real-order play of one chart against one up card.
 
@@ -83,6 +88,8 @@ class _Player:
             out[min(t, 23) - 17] = 1.0
         else:
             n = sum(shoe)
+            if n == 0:
+                raise RanOutError
             out = [0.0] * 7
             for v in range(1, 11):
                 if shoe[v]:
@@ -94,7 +101,7 @@ class _Player:
 
     def _settle(self, kind: str, x: int, o: int) -> float:
         r = self.r
-        if kind == "fixed":  # settled at once: its amount is the stake
+        if kind in ("fixed", "insurance"):  # settled: the amount is the stake
             return 1.0
         push22 = o == 5 and r.dealer_22_push
         if kind == "stand":
@@ -152,6 +159,8 @@ class _Player:
 
     def _draws(self, shoe: Shoe) -> list[tuple[int, float]]:
         n = sum(shoe)
+        if n == 0:
+            raise RanOutError
         return [(v, shoe[v] / n) for v in range(1, 11) if shoe[v]]
 
     def _bust(
@@ -175,9 +184,14 @@ class _Player:
                     )
                 elif x == 21:
                     val = self._wait(
-                        left, hole, rest, done, "fixed", 0,
+                        left,
+                        hole,
+                        rest,
+                        done,
+                        "fixed",
+                        0,
                         _f(r.second_chance_21_payout) * stake,
-                    )  # fmt: skip
+                    )
                 else:
                     val = self._wait(left, hole, rest, done, "sc", x, stake)
                 e += p * val
@@ -193,16 +207,35 @@ class _Player:
         r = self.r
         t, soft = _total(cards)
         if len(cards) == 1:  # a split hand takes its second card
+            # a pair card opens one more hand, played next, while fewer
+            # than max_split_hands exist (aces only with resplit_aces):
+            # hands made = those settled, this one and those waiting
+            made = 1 + len(rest) + sum(k != "insurance" for k, _, _ in done)
+            resplit = made < r.max_split_hands and (
+                cards[0] != 1 or r.resplit_aces
+            )
             return sum(
                 p
-                * self._one(
-                    _minus(shoe, v),
-                    hole,
-                    (*cards, v),
-                    split,
-                    stake,
-                    rest,
-                    done,
+                * (
+                    self._one(
+                        _minus(shoe, v),
+                        hole,
+                        cards,
+                        split,
+                        stake,
+                        ((cards, True), *rest),
+                        done,
+                    )
+                    if resplit and v == cards[0]
+                    else self._one(
+                        _minus(shoe, v),
+                        hole,
+                        (*cards, v),
+                        split,
+                        stake,
+                        rest,
+                        done,
+                    )
                 )
                 for v, p in self._draws(shoe)
             )
@@ -274,7 +307,7 @@ class _Player:
             return (-1.0 + ins) ** self.power
         if act == "surrender":
             return (float(r.surrender_refund) - 1.0 + ins) ** self.power
-        done = (("fixed", 0, ins),) if ins else ()
+        done = (("insurance", 0, ins),) if ins else ()
         if act == "split":
             todo = (((a,), True), ((b,), True))
             return self.hands(shoe, hole, todo, done)
@@ -499,3 +532,92 @@ def test_issue_14_td_six_decks_close_to_cdz() -> None:
     assert four.first[(12, False, False)] == "stand"
     assert six.first[(11, False, False)] == "double"
     assert ten.first[(16, False, True)] == "split"
+
+
+EIGHTS: Shoe = (0, 1, 1, 1, 1, 2, 1, 1, 3, 1, 6)
+"""An 18-card shoe with three 8s, on which no real-order deal runs out
+of cards even when the 8s are split into three or four hands."""
+EIGHTS_4: Shoe = (0, 1, 0, 0, 1, 1, 1, 1, 4, 1, 6)
+"""Four 8s (17 cards, no 2 or 3): four hands of 8s without running out
+under the Double Back Jack rules."""
+
+RESPLIT: dict[str, tuple[Callable[[], CARules], Shoe]] = {
+    "dbj_three_hands": (lambda: CARules(max_split_hands=3), EIGHTS),
+    "dbj_four_hands": (lambda: CARules(max_split_hands=4), EIGHTS_4),
+    "ordinary_four_hands_aces_played": (
+        lambda: CARules.ordinary(max_split_hands=4, split_aces_one_card=False),
+        EIGHTS,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESPLIT))
+def test_issue_14_td_resplit_edge_is_the_exact_value_of_its_chart(
+    name: str,
+) -> None:
+    """TD with resplits (``max_split_hands`` 3 and 4, D45): the edge
+    equals the real-order play of the reported chart, each pair card a
+    split hand draws opening one more hand while the rules allow it, to
+    1e-12; it differs from the two-hand edge (the resplits are valued)
+    and is never below CDZ-. The chart splits the 8s, so resplits are
+    played."""
+    make, shoe = RESPLIT[name]
+    rules = make()
+    td = solve_td(rules, np.array(shoe, dtype=np.int64))
+    assert all(u.converged for u in td.ups.values())
+    assert any(
+        u.first.get((16, False, True)) == "split" for u in td.ups.values()
+    )
+    ev = sum(_play_up(rules, shoe, up, _chart(u)) for up, u in td.ups.items())
+    assert -ev == pytest.approx(td.edge, abs=1e-12)
+    assert td.edge >= td.cdz_edge - 1e-12
+    two = solve_td(
+        replace(rules, max_split_hands=2), np.array(shoe, dtype=np.int64)
+    )
+    assert abs(two.edge - td.edge) > 1e-6
+
+
+def test_issue_14_td_resplit_no_single_point_change_improves() -> None:
+    """With resplits too, changing any one first decision, insurance or
+    split hand's two-card decision of the chart never raises the
+    real-order expectation (the split hands' two-card points are
+    weighted by every hand the resplits deal). A change whose play
+    would run out of cards on this 17-card shoe is not comparable and
+    is left out."""
+    make, shoe = RESPLIT["dbj_four_hands"]
+    rules = make()
+    td = solve_td(rules, np.array(shoe, dtype=np.int64))
+    for up in (6,):  # where the chart splits the 8s and the 10s
+        chart = _chart(td.ups[up])
+        assert chart["first"][(16, False, True)] == "split"
+        checked = 0
+        for alt, only in _alternatives(rules, chart, False):
+            base = _play_up(rules, shoe, up, chart, only)
+            try:
+                other = _play_up(rules, shoe, up, alt, only)
+            except RanOutError:  # (hitting a 20, say) on this tiny shoe
+                continue
+            assert other <= base + 1e-12
+            checked += 1
+        assert checked > 10
+
+
+def test_issue_14_td_resplit_second_moment_within_its_bounds() -> None:
+    """E[net^2] with resplits lies within the reported bounds (0 and the
+    Cauchy-Schwarz bound of the split hands)."""
+    make, shoe = RESPLIT["dbj_four_hands"]
+    rules = make()
+    td = solve_td(rules, np.array(shoe, dtype=np.int64))
+    played = sum(
+        _play_up(rules, shoe, up, _chart(u), power=2)
+        for up, u in td.ups.items()
+    )
+    res = td.result
+    est, low, high = (
+        sum(
+            res.probability[k] * s.second[i] for k, s in res.situations.items()
+        )
+        for i in range(3)
+    )
+    assert low <= played <= high
+    assert low < est < high

@@ -1,4 +1,4 @@
-"""Exact CDZ- value of splitting with resplits (up to four hands).
+"""Exact values of splitting with resplits (up to four hands): CDZ-, TD.
 
 :func:`split_value` gives the expectation (joint with "no dealer
 Blackjack" where the card reader looks, as every value of :mod:`.exact`)
@@ -89,9 +89,11 @@ and ``NP = N - P`` are not. ``ff(n, k) = n (n-1) ... (n-k+1)``.
 
 The formula is exact wherever no deal can run out of cards (any full
 shoe); on a tiny shoe where some real deal would, it is the pattern
-method's value (Farmer's convention). It is exact for CDZ- only: a
-strategy in which a split hand looks at the other hands' cards (CDP,
-CDP1) breaks step 1.
+method's value (Farmer's convention). It is exact for any strategy in
+which each hand decides from its own cards: CDZ- (:func:`split_value`)
+and the total-dependent TD (:mod:`.td`, through :func:`split_terms` and
+:func:`split_moments`). A strategy in which a split hand looks at the
+other hands' cards (CDP, CDP1) breaks step 1.
 
 Second moments: the same sum over patterns with each hand's ``E[X_h^2]``
 gives ``E[sum_h X_h^2]`` exactly; with ``K`` hands ``(sum_h X_h)^2 <= K
@@ -104,6 +106,7 @@ Blackjack, as for one split (:func:`.ca.split_second`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -114,7 +117,9 @@ import numpy as np
 from .brute import split_patterns
 from .passes import (
     DealerCache,
+    Follow,
     SplitMoments,
+    Tables,
     _pass,
     _Up,
     split_two_card,
@@ -126,10 +131,14 @@ if TYPE_CHECKING:
 __all__ = [
     "Coefficients",
     "SplitMoments",
+    "Term",
     "coefficients",
     "max_hands",
+    "removed_pass",
     "resplits",
+    "split_moments",
     "split_second",
+    "split_terms",
     "split_value",
 ]
 
@@ -242,6 +251,119 @@ def _one(pair: int) -> int:
     return hand_index([pair])
 
 
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One hand's share of a split with resplits (module docstring, 4).
+
+    The split's value is the sum over the terms of ``weight`` times the
+    value of the split hand ``pair, second`` played from the shoe with
+    ``removed`` more pair cards out (pass ``removed``); ``E[sum_h
+    X_h^2]`` the same sum of its second moments, ``E[K sum_h X_h^2]``
+    that sum with ``bound`` for ``weight``.
+    """
+
+    removed: int
+    second: int
+    weight: float
+    bound: float
+
+
+def split_terms(shoe: np.ndarray, pair: int, hands: int) -> list[Term]:
+    """The terms of splitting ``pair`` into at most ``hands`` hands.
+
+    ``shoe`` is the shoe less the up card, both pair cards inside. The
+    weights depend on the shoe and ``hands`` only, not on the strategy:
+    any strategy in which each hand decides from its own cards has its
+    split's value as this sum (TD as well as CDZ-). Terms of pass
+    ``j`` come before those of pass ``j + 1``; within a pass, the
+    non-pair second cards by value, then the pair card.
+
+    >>> s = np.array([0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 16])
+    >>> sum(t.weight for t in split_terms(s, 8, 2))  # two hands
+    2.0
+    """
+    coef = coefficients(hands)
+    t_shoe = shoe.copy()
+    t_shoe[pair] -= 2
+    n = int(t_shoe[1:].sum())
+    p = int(t_shoe[pair])
+    out: list[Term] = []
+    for j in range(len(coef.alpha)):
+        w = _ff_ratio(p, n, j)
+        if w == 0.0:
+            break
+        alpha, alpha_k = coef.alpha[j], coef.alpha_k[j]
+        if alpha != 0:
+            for x in range(1, 11):
+                if x == pair or t_shoe[x] <= 0:
+                    continue
+                share = t_shoe[x] / (n - j)
+                out.append(Term(j, x, w * alpha * share, w * alpha_k * share))
+        # the hand p, p of pass j draws from T - (j + 1) p: B_{j+1}
+        if j + 1 < len(coef.beta) and coef.beta[j + 1] != 0 and p - j >= 1:
+            wb = _ff_ratio(p, n, j + 1)
+            out.append(
+                Term(j, pair, wb * coef.beta[j + 1], wb * coef.beta_k[j + 1])
+            )
+    return out
+
+
+def split_moments(
+    shoe: np.ndarray,
+    pair: int,
+    hands: int,
+    tables_at: Callable[[int], Tables],
+    hand: Callable[[Tables, int], tuple[float, float]],
+) -> SplitMoments:
+    """A split's moments from its :func:`split_terms`, for one strategy.
+
+    ``tables_at(j)`` gives the split hands' tables of pass ``j`` (the
+    strategy's play from the shoe with ``j`` more pair cards out);
+    ``hand(tables, x)`` the (value, second moment) of the hand ``pair,
+    x`` under the strategy's two-card decision.
+    """
+    passes: dict[int, Tables] = {}
+    value = squares = bound = 0.0
+    for term in split_terms(shoe, pair, hands):
+        tables = passes.get(term.removed)
+        if tables is None:
+            tables = passes[term.removed] = tables_at(term.removed)
+        e, e2 = hand(tables, term.second)
+        value += term.weight * e
+        squares += term.weight * e2
+        bound += term.bound * e2
+    t_shoe = shoe.copy()
+    t_shoe[pair] -= 2
+    n = int(t_shoe[1:].sum())
+    p = int(t_shoe[pair])
+    mean_k = pairs_k = 0.0
+    for h, rows in coefficients(hands).hands.items():
+        prob = 0.0
+        for a, others, orders in rows:
+            prob += (
+                orders * _ff_ratio(p, n, a) * _ff_ratio(n - p, n - a, others)
+            )
+        mean_k += h * prob
+        pairs_k += h * (h - 1) * prob
+    return SplitMoments(value, squares, bound, pairs_k, mean_k)
+
+
+def removed_pass(
+    rules: CARules, shoe: np.ndarray, up: int, pair: int, removed: int,
+    follow: Follow,
+) -> Tables:  # fmt: skip
+    """Split hands of ``pair`` following ``follow``, pair cards removed.
+
+    ``removed`` more pair cards out of ``shoe``; the pass uses the
+    thread's scratch dealer cache (another shoe than the up card's).
+    """
+    out = shoe.copy()
+    out[pair] -= removed
+    return _pass(
+        rules, out, up, pair, split=True, follow=follow, cache=_scratch()
+    )
+
+
 def split_value(u: _Up, pair: int) -> SplitMoments:
     """Exact CDZ- split of ``pair`` with resplits, against ``u.up``.
 
@@ -250,72 +372,17 @@ def split_value(u: _Up, pair: int) -> SplitMoments:
     Blackjack where the card reader looks (like every kernel value).
     """
     rules = u.rules
-    m = max_hands(rules, pair)
-    coef = coefficients(m)
     plan = u.split_strategy()
-    t_shoe = u.shoe.copy()
-    t_shoe[pair] -= 2
-    n = int(t_shoe[1:].sum())
-    p = int(t_shoe[pair])
-    npair = n - p
-    value = squares = bound = 0.0
-    a_vals: list[tuple[float, float]] = []
-    b_vals: list[tuple[float, float]] = [(0.0, 0.0)]
-    for j in range(len(coef.alpha)):
-        w = _ff_ratio(p, n, j)
-        if w == 0.0:
-            break
-        need_a = coef.alpha[j] != 0
-        need_b = j + 1 < len(coef.beta) and coef.beta[j + 1] != 0
+
+    def tables_at(j: int) -> Tables:
         if j == 0:
-            tables = u.split_tables(pair)
-        elif need_a or need_b:
-            shoe = u.shoe.copy()
-            shoe[pair] -= j
-            tables = _pass(
-                rules, shoe, u.up, pair, split=True, follow=plan,
-                cache=_scratch(),
-            )  # fmt: skip
-        else:
-            a_vals.append((0.0, 0.0))
-            b_vals.append((0.0, 0.0))
-            continue
-        e = e2 = 0.0
-        for x in range(1, 11):
-            if x == pair or t_shoe[x] <= 0:
-                continue
-            val, sq = split_two_card(rules, tables, plan, pair, x)
-            e += t_shoe[x] / (n - j) * val
-            e2 += t_shoe[x] / (n - j) * sq
-        a_vals.append((e, e2))
-        # the hand p, p of pass j draws from T - (j + 1) p: B_{j+1}
-        b_vals.append(
-            split_two_card(rules, tables, plan, pair, pair)
-            if p - j >= 1
-            else (0.0, 0.0)
-        )
-    for j, (e, e2) in enumerate(a_vals):
-        w = _ff_ratio(p, n, j)
-        value += w * coef.alpha[j] * e
-        squares += w * coef.alpha[j] * e2
-        bound += w * coef.alpha_k[j] * e2
-    for j, (e, e2) in enumerate(b_vals):
-        if j >= len(coef.beta) or j == 0:
-            continue
-        w = _ff_ratio(p, n, j)
-        value += w * coef.beta[j] * e
-        squares += w * coef.beta[j] * e2
-        bound += w * coef.beta_k[j] * e2
-    mean_k = pairs_k = 0.0
-    for h, rows in coef.hands.items():
-        prob = 0.0
-        for a, others, orders in rows:
-            prob += (
-                orders * _ff_ratio(p, n, a) * _ff_ratio(npair, n - a, others)
-            )
-        mean_k += h * prob
-        pairs_k += h * (h - 1) * prob
-    return SplitMoments(value, squares, bound, pairs_k, mean_k)
+            return u.split_tables(pair)
+        return removed_pass(rules, u.shoe, u.up, pair, j, plan)
+
+    def hand(tables: Tables, x: int) -> tuple[float, float]:
+        return split_two_card(rules, tables, plan, pair, x)
+
+    return split_moments(u.shoe, pair, max_hands(rules, pair), tables_at, hand)
 
 
 def split_second(

@@ -29,7 +29,12 @@ and its exact expectation from the full (or a given) shoe:
   as CDZ-, :mod:`.exact`) of the strategy reported, every draw from the
   actual remaining shoe. Split hands play the later-decision table of
   the unsplit hands (as CDZ- split hands play the pre-split strategy).
-  Resplits are refused as in :func:`.ca.solve_ca`.
+* **Resplits** (``max_split_hands`` 3-4) are exact by the pattern sums
+  of :mod:`.resplit`, which need only that each hand decides from its
+  own cards: :func:`.resplit.split_terms` weighs one-split-hand passes
+  with pair cards removed, each played by the chart, and the split
+  hands' two-card points take the action of largest value summed over
+  those terms (a resplit hand counts as often as it is dealt).
 """
 
 from __future__ import annotations
@@ -40,8 +45,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-
-from croupier.errors import RulesError
 
 from .ca import (
     ACTIONS,
@@ -59,6 +62,7 @@ from .exact import NEG, hand_index, player_hands, reach_weights
 from .passes import (
     DealerCache,
     Plan,
+    SplitMoments,
     Tables,
     TDPoints,
     _bj_card,
@@ -67,6 +71,15 @@ from .passes import (
     _pass,
     _total,
 )
+from .resplit import (
+    Term,
+    max_hands,
+    removed_pass,
+    resplits,
+    split_moments,
+    split_terms,
+)
+from .resplit import split_second as resplit_second
 
 __all__ = ["STRATEGY", "TDResult", "solve_td"]
 
@@ -131,8 +144,7 @@ def _values(
     a: int,
     b: int,
     plain: Tables,
-    split: float,
-    split_m2: float = 0.0,
+    split: SplitMoments | None,
 ) -> _Values:
     r = shoe.copy()
     r[a] -= 1
@@ -150,8 +162,8 @@ def _values(
     evs = [plain.stand[i0], plain.hit[i0], NEG, NEG, NEG]
     if _may_double(rules, _total([a, b])):
         evs[2] = plain.dbl[i0]
-    if a == b and split > NEG / 2:
-        evs[3] = split
+    if a == b and split is not None:
+        evs[3] = split.value
     refund = float(rules.surrender_refund) - 1.0
     if rules.surrender is Surrender.LATE:
         evs[4] = refund * m0
@@ -166,7 +178,9 @@ def _values(
         (m2[i0, 0],) * 3,
         (m2[i0, 1],) * 3,
         (m2[i0, 3],) * 3,
-        split_second(split, split_m2, m0) if a == b else (0.0,) * 3,
+        _split_sec(rules, shoe, a, split, m0)
+        if a == b and split is not None
+        else (0.0,) * 3,
         (refund * refund * m0,) * 3,
     ]
     return _Values(rnd, shown, pbj, ins, sec, evs)
@@ -256,86 +270,89 @@ def _later_text(key: tuple[int, bool]) -> str:
     return f"{'soft' if key[1] else 'hard'} {key[0]}"
 
 
+Passes = dict[int, dict[int, Tables]]
+"""Per pair, the split hands' tables per pass (pair cards removed)."""
+
+
 def _split_two(
     rules: CARules,
-    shoe: np.ndarray,
-    tables: dict[int, Tables],
+    passes: Passes,
+    terms: dict[int, list[Term]],
     weight: dict[int, float],
 ) -> dict[tuple[int, bool], str]:
-    """A split hand's two-card decision per (total, soft)."""
+    """A split hand's two-card decision per (total, soft).
+
+    Each point takes the action of largest value summed over the split
+    hands reaching it: every term of every pair split (its probability
+    ``weight`` times the term's), so resplit hands count as often as
+    they are dealt (:func:`.resplit.split_terms`).
+    """
     _, _, child, _ = player_hands()
     sums: dict[tuple[int, bool], list[float]] = {}
-    for pair, t in tables.items():
+    for pair, rows in terms.items():
         if pair == 1 and rules.split_aces_one_card:
             continue
-        r = shoe.copy()
-        r[pair] -= 2
-        n = int(r[1:].sum())
         one = hand_index([pair])
-        for v in range(1, 11):
-            if r[v] <= 0:
-                continue
+        for term in rows:
+            v = term.second
             total = _total([pair, v])
             if total == 21:
                 continue
+            t = passes[pair][term.removed]
             j = int(child[one, v])
             soft = 1 in (pair, v) and pair + v + 10 <= 21
-            acc = sums.setdefault((total, soft), [0.0, 0.0, 0.0, 0.0])
-            w = weight.get(pair, 0.0) * r[v] / n
-            acc[3] += w
+            acc = sums.setdefault((total, soft), [0.0, 0.0, 0.0])
+            w = weight.get(pair, 0.0) * term.weight
             acc[0] += w * t.stand[j]
             acc[1] += w * t.hit[j]
             if rules.double_after_split and _may_double(rules, total):
                 acc[2] += w * t.dbl[j]
             else:
                 acc[2] = NEG
-    out = {}
-    for key, (s, h, d, _w) in sums.items():
-        out[key] = ("stand", "hit", "double")[int(np.argmax([s, h, d]))]
-    return out
+    return {
+        key: ("stand", "hit", "double")[int(np.argmax(acc))]
+        for key, acc in sums.items()
+    }
 
 
 def _split_values(
     rules: CARules,
     shoe: np.ndarray,
-    tables: dict[int, Tables],
+    passes: Passes,
     two: dict[tuple[int, bool], str],
-) -> tuple[dict[int, float], dict[int, float]]:
-    """Joint value (both hands) of splitting each pair under TD.
-
-    Also E[X1^2] of one split hand, per pair.
-    """
+) -> dict[int, SplitMoments]:
+    """The moments of splitting each pair under TD (resplits included)."""
     _, _, child, _ = player_hands()
-    out = {}
-    seconds = {}
     index = {"stand": 0, "hit": 1, "double": 3}
-    for pair, t in tables.items():
-        r = shoe.copy()
-        r[pair] -= 2
-        n = int(r[1:].sum())
-        one = hand_index([pair])
-        m2 = t.m2
-        total_ev = 0.0
-        second = 0.0
-        for v in range(1, 11):
-            if r[v] <= 0:
-                continue
-            j = int(child[one, v])
+    out = {}
+    for pair, tables in passes.items():
+
+        def hand(t: Tables, v: int, pair: int = pair) -> tuple[float, float]:
+            j = int(child[hand_index([pair]), v])
             total = _total([pair, v])
             soft = 1 in (pair, v) and pair + v + 10 <= 21
             if total == 21:
-                value, sq = t.best[j], m2[j, 2]
-            elif pair == 1 and rules.split_aces_one_card:
-                value, sq = t.stand[j], m2[j, 0]
-            else:
-                act = two[(total, soft)]
-                column = {"stand": t.stand, "hit": t.hit, "double": t.dbl}
-                value, sq = column[act][j], m2[j, index[act]]
-            total_ev += r[v] / n * value
-            second += r[v] / n * sq
-        out[pair] = 2.0 * total_ev
-        seconds[pair] = float(second)
-    return out, seconds
+                return float(t.best[j]), float(t.m2[j, 2])
+            if pair == 1 and rules.split_aces_one_card:
+                return float(t.stand[j]), float(t.m2[j, 0])
+            act = two[(total, soft)]
+            column = {"stand": t.stand, "hit": t.hit, "double": t.dbl}
+            return float(column[act][j]), float(t.m2[j, index[act]])
+
+        out[pair] = split_moments(
+            shoe, pair, max_hands(rules, pair), tables.__getitem__, hand
+        )
+    return out
+
+
+def _split_sec(
+    rules: CARules, shoe: np.ndarray, pair: int, moments: SplitMoments,
+    m0: float,
+) -> tuple[float, float, float]:  # fmt: skip
+    """A split's E[(sum X_h)^2] (estimate, low, high), as CDZ- has it."""
+    if resplits(rules, shoe, pair):
+        return resplit_second(moments, m0)
+    return split_second(moments.value, moments.squares / 2, m0)
 
 
 def _solve_up(
@@ -380,14 +397,7 @@ def _solve_up(
         for p in range(1, 11)
         if rules.max_split_hands >= 2 and (p, p) in probs
     ]
-    if rules.max_split_hands > 2:
-        for p in pairs:
-            if shoe[p] >= 3 and not (p == 1 and not rules.resplit_aces):
-                msg = (
-                    "resplits are exact for CDZ- only (D45); the TD "
-                    "solve refuses them"
-                )
-                raise RulesError(msg, key="max_split_hands")
+    terms = {p: split_terms(shoe, p, max_hands(rules, p)) for p in pairs}
     rounds = 0
     converged = False
     while rounds < MAX_ROUNDS:
@@ -407,12 +417,17 @@ def _solve_up(
         new_hit = np.where(hand_key >= 0, pts.hit[hand_key], 0).astype(np.int8)
         new_take = pts.take[bust_key].astype(np.int8)
         plan = Plan(new_hit, new_take)
-        tables = {
-            p: _pass(rules, shoe, up, p, True, plan, cache) for p in pairs
-        }
+        passes: Passes = {}
+        for p in pairs:
+            passes[p] = {
+                j: _pass(rules, shoe, up, p, True, plan, cache)
+                if j == 0
+                else removed_pass(rules, shoe, up, p, j, plan)
+                for j in sorted({t.removed for t in terms[p]})
+            }
         weight = {p: probs[(p, p)] for p in pairs if p in splitting}
-        two = _split_two(rules, shoe, tables, weight)
-        split_ev, split_m2 = _split_values(rules, shoe, tables, two)
+        two = _split_two(rules, passes, terms, weight)
+        moments = _split_values(rules, shoe, passes, two)
         values = {
             (a, b): _values(
                 rules,
@@ -421,8 +436,7 @@ def _solve_up(
                 a,
                 b,
                 plain,
-                split_ev.get(a, NEG),
-                split_m2.get(a, 0.0),
+                moments.get(a),
             )
             for a, b in probs
             if {a, b} != {1, 10}
