@@ -35,16 +35,16 @@ REPEAT = 3
 _ONE_HAND_RUN = """
 import json, time
 from croupier.odds.double_back_jack.ca import composition
-from croupier.odds.double_back_jack.passes import _pass
+from croupier.odds.double_back_jack.passes import run_pass
 from croupier.odds.double_back_jack.carules import CARules
 rules = CARules(decks=1)
 shoe = composition(1)
 shoe[10] -= 1
-_pass(rules, shoe, 10, 0)
+run_pass(rules, shoe, 10, 0)
 best = 1e9
 for _ in range({repeat}):
     t = time.perf_counter()
-    _pass(rules, shoe, 10, 0)
+    run_pass(rules, shoe, 10, 0)
     best = min(best, time.perf_counter() - t)
 print(json.dumps(best))
 """

@@ -19,7 +19,7 @@ from croupier.odds.double_back_jack.ca import composition
 from croupier.odds.double_back_jack.carules import CARules
 from croupier.odds.double_back_jack.dealer import dealer_distribution
 from croupier.odds.double_back_jack.exact import player_hands
-from croupier.odds.double_back_jack.passes import DealerCache, _pass
+from croupier.odds.double_back_jack.passes import DealerCache, run_pass
 
 TOL = 1e-13
 """Rounding of the rescaled products (the figures agree to 2e-15)."""
@@ -32,7 +32,7 @@ def test_issue_14_point_6_cached_dealer_laws_match_enumeration(
     shoe = composition(1)
     shoe[up] -= 1
     cache = DealerCache.empty()
-    _pass(CARules(decks=1), shoe, up, 0, cache=cache)
+    run_pass(CARules(decks=1), shoe, up, 0, cache=cache)
     counts, _, _, bust = player_hands()
     assert cache.hand_ok[-1] == 1  # the plain pass filled the cache
     hands = np.flatnonzero(cache.hand_ok[:-1] == 1)

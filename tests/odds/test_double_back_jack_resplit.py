@@ -37,7 +37,11 @@ from croupier.odds.double_back_jack.carules import (
     HoleCard,
     Surrender,
 )
-from croupier.odds.double_back_jack.passes import DealerCache, _pass, _Up
+from croupier.odds.double_back_jack.passes import (
+    DealerCache,
+    UpPasses,
+    run_pass,
+)
 from croupier.odds.double_back_jack.resplit import (
     coefficients,
     split_value,
@@ -46,12 +50,14 @@ from croupier.odds.double_back_jack.resplit import (
 Shoe = tuple[int, ...]
 
 
-def _up(rules: CARules, left: Shoe, pair: int, up: int) -> _Up:
+def _up(rules: CARules, left: Shoe, pair: int, up: int) -> UpPasses:
     """The up card's passes for a pair dealt from ``left`` + pair."""
     s = np.array(left, dtype=np.int64)
     s[pair] += 2
     cache = DealerCache.empty()
-    return _Up(rules, s, up, _pass(rules, s, up, 0, cache=cache), cache)
+    return UpPasses(
+        rules, s, up, run_pass(rules, s, up, 0, cache=cache), cache
+    )
 
 
 def _fast(rules: CARules, left: Shoe, pair: int, up: int) -> float:
@@ -213,7 +219,9 @@ def test_issue_14_resplit_formula_with_two_hands_is_one_split(
         s = shoe.copy()
         s[up] -= 1
         cache = DealerCache.empty()
-        u = _Up(rules, s, up, _pass(rules, s, up, 0, cache=cache), cache)
+        u = UpPasses(
+            rules, s, up, run_pass(rules, s, up, 0, cache=cache), cache
+        )
         for pair in range(1, 11):
             fast = split_value(u, pair).value
             assert fast == pytest.approx(_split_value(u, pair), abs=1e-12)

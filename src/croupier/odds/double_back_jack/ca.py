@@ -25,14 +25,14 @@ from .exact import NEG, hand_index, player_hands
 from .passes import (
     DealerCache,
     Tables,
-    _argmax,
-    _bj_card,
-    _f,
-    _may_double,
-    _pass,
-    _total,
-    _Up,
+    UpPasses,
+    blackjack_card,
     composition,
+    first_argmax,
+    hand_total,
+    may_double,
+    odds_value,
+    run_pass,
     split_two_card,
 )
 from .resplit import resplits
@@ -58,7 +58,7 @@ STRATEGY = "CDZ-"
 """The strategy the figures are exact for (CA literature name)."""
 
 
-def _split_value(u: _Up, pair: int) -> float:
+def _split_value(u: UpPasses, pair: int) -> float:
     """Joint value (both hands) of splitting two ``pair`` cards."""
     rules = u.rules
     if resplits(rules, u.shoe, pair):
@@ -104,7 +104,7 @@ def round_second(
     peek = rules.hole_card is not HoleCard.ENHC_ALL
     refund = float(rules.surrender_refund) - 1.0
     ins_w = float(rules.insurance_max)
-    pay = _f(rules.insurance_payout)
+    pay = odds_value(rules.insurance_payout)
     early = rules.surrender is Surrender.EARLY and action == "surrender"
     if early:
         base = (refund * refund,) * 3
@@ -154,13 +154,13 @@ def blackjack_second(
 
     Paid before the card reader, or pushing against a dealer Blackjack.
     """
-    bj = _f(rules.blackjack_payout)
+    bj = odds_value(rules.blackjack_payout)
     if rules.blackjack_paid_before_peek:
         return (bj * bj,) * 3
     main2 = (1 - pbj) * bj * bj
     if insure:
         ins_w = float(rules.insurance_max)
-        pay = _f(rules.insurance_payout)
+        pay = odds_value(rules.insurance_payout)
         main2 += -2 * ins_w * bj * (1 - pbj)
         main2 += pbj * (ins_w * pay) ** 2 + (1 - pbj) * ins_w**2
     return (main2,) * 3
@@ -175,7 +175,7 @@ def blackjack_situation(
     offered; otherwise it pushes a dealer Blackjack and ``insure`` /
     ``ins`` are the insurance decision and its value.
     """
-    bj = _f(rules.blackjack_payout)
+    bj = odds_value(rules.blackjack_payout)
     if rules.blackjack_paid_before_peek:
         insure, ins = False, 0.0
         value = bj
@@ -207,19 +207,19 @@ def split_second(
     return (2 * per_hand + 2 * cross, 0.0, 4 * per_hand)
 
 
-def _situation(u: _Up, a: int, b: int) -> Situation:
+def _situation(u: UpPasses, a: int, b: int) -> Situation:
     rules = u.rules
     r = u.shoe.copy()
     r[a] -= 1
     r[b] -= 1
     n = int(r[1:].sum())
-    bjc = _bj_card(u.up)
+    bjc = blackjack_card(u.up)
     pbj = r[bjc] / n if bjc else 0.0
     peek = rules.hole_card is not HoleCard.ENHC_ALL
     m0 = 1.0 - pbj if peek else 1.0
     ins_ev = 0.0
     if u.up == 1 and rules.insurance:
-        pay = _f(rules.insurance_payout)
+        pay = odds_value(rules.insurance_payout)
         ins_ev = float(rules.insurance_max) * (pay * pbj - (1.0 - pbj))
     insure = ins_ev > 0
     ins = ins_ev if insure else 0.0
@@ -228,14 +228,14 @@ def _situation(u: _Up, a: int, b: int) -> Situation:
     i0 = hand_index([a, b])
     t = u.plain
     evs = [t.stand[i0], t.hit[i0], NEG, NEG, NEG]
-    if _may_double(rules, _total([a, b])):
+    if may_double(rules, hand_total([a, b])):
         evs[2] = t.dbl[i0]
     if a == b and rules.max_split_hands >= 2:
         evs[3] = _split_value(u, a)
     refund = float(rules.surrender_refund) - 1.0
     if rules.surrender is Surrender.LATE:
         evs[4] = refund * m0
-    k = _argmax(evs)
+    k = first_argmax(evs)
     best = max(evs)
     value = (-pbj if peek else 0.0) + best
     if rules.surrender is Surrender.EARLY and refund > value:
@@ -301,12 +301,12 @@ class CAResult:
 
 
 def _ups(
-    rules: CARules, shoe: np.ndarray, kind: type[_Up] = _Up
-) -> Iterator[tuple[int, _Up]]:
+    rules: CARules, shoe: np.ndarray, kind: type[UpPasses] = UpPasses
+) -> Iterator[tuple[int, UpPasses]]:
     """The up cards' passes, one up card at a time (as ``kind``).
 
     One dealer cache serves them all: it is emptied (its flags reset)
-    before the next up card, so each yielded :class:`_Up` is valid only
+    before the next up card, so each yielded :class:`UpPasses` is valid only
     until the next one is drawn. Reusing it spares allocating and
     zeroing megabytes of fresh pages per up card.
     """
@@ -318,7 +318,7 @@ def _ups(
         s[up] -= 1
         cache.hand_ok[:] = 0
         cache.bust_ok[:] = 0
-        plain = _pass(rules, s, up, 0, cache=cache)
+        plain = run_pass(rules, s, up, 0, cache=cache)
         yield up, kind(rules, s, up, plain, cache)
 
 
@@ -340,12 +340,12 @@ def _solve_full(rules: CARules) -> CAResult:
 def _solve(
     rules: CARules,
     counts: np.ndarray,
-    kind: type[_Up] = _Up,
+    kind: type[UpPasses] = UpPasses,
     strategy: str = STRATEGY,
 ) -> CAResult:
     """The round's exact expectation, the split hands' play by ``kind``.
 
-    ``kind`` is :class:`_Up` for CDZ-; :mod:`.cdp` passes its own for
+    ``kind`` is :class:`UpPasses` for CDZ-; :mod:`.cdp` passes its own for
     CDP1, and ``strategy`` names what the figure is exact for.
     """
     started = time.perf_counter()
@@ -394,10 +394,10 @@ def hand_actions(
     for card in hand:
         s[card] += 1
     cache = DealerCache.empty()
-    u = _Up(rules, s, up, _pass(rules, s, up, 0, cache=cache), cache)
+    u = UpPasses(rules, s, up, run_pass(rules, s, up, 0, cache=cache), cache)
     t = u.plain
     n = int(shoe[1:].sum())
-    bjc = _bj_card(up)
+    bjc = blackjack_card(up)
     peek = rules.hole_card is not HoleCard.ENHC_ALL
     m0 = 1.0 - shoe[bjc] / n if (bjc and peek) else 1.0
     if sum(hand) > 21:
@@ -414,9 +414,9 @@ def hand_actions(
         return out
     i = hand_index(hand)
     out = {"stand": t.stand[i] / m0}
-    if _total(hand) < 21:
+    if hand_total(hand) < 21:
         out["hit"] = t.hit[i] / m0
-        if len(hand) == 2 and _may_double(rules, _total(hand)):
+        if len(hand) == 2 and may_double(rules, hand_total(hand)):
             out["double"] = t.dbl[i] / m0
     if len(hand) == 2 and hand[0] == hand[1] and rules.max_split_hands > 1:
         out["split"] = _split_value(u, hand[0]) / m0
@@ -444,7 +444,7 @@ def evaluate_hand(
             raise RulesError(msg, key="shoe")
     engine = "analyzer"
     values = hand_actions(rules, shoe, hand, up)
-    bjc = _bj_card(up)
+    bjc = blackjack_card(up)
     peek = rules.hole_card is HoleCard.PEEK and bjc != 0
     if (
         bjc

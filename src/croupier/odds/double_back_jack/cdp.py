@@ -57,11 +57,11 @@ from .exact import NEG, hand_index, player_hands
 from .passes import (
     DealerCache,
     Tables,
-    _bj_card,
-    _may_double,
-    _pass,
-    _total,
-    _Up,
+    UpPasses,
+    blackjack_card,
+    hand_total,
+    may_double,
+    run_pass,
 )
 
 __all__ = [
@@ -95,7 +95,7 @@ def _one_split(rules: CARules, strategy: str) -> None:
 
 
 @dataclass(slots=True)
-class _CDP1Up(_Up):
+class _CDP1Up(UpPasses):
     """An up card's passes where split hands play CDP1.
 
     :func:`.ca._split_value` takes the split hands' values from
@@ -110,7 +110,7 @@ class _CDP1Up(_Up):
     def split_tables(self, pair: int) -> Tables:
         """The optimal split-hand pass of ``pair`` (other pair card out)."""
         if pair not in self.splits:
-            self.splits[pair] = _pass(
+            self.splits[pair] = run_pass(
                 self.rules,
                 self.shoe,
                 self.up,
@@ -154,14 +154,14 @@ def _hand_value(rules: CARules, t: Tables, r: np.ndarray, pair: int) -> float:
         if r[v] <= 0:
             continue
         j = int(child[one, v])
-        t2 = _total([pair, v])
+        t2 = hand_total([pair, v])
         if t2 == 21:
             value = t.best[j]
         elif pair == 1 and rules.split_aces_one_card:
             value = t.stand[j]
         else:
             value = max(t.stand[j], t.hit[j])
-            if rules.double_after_split and _may_double(rules, t2):
+            if rules.double_after_split and may_double(rules, t2):
                 value = max(value, t.dbl[j])
         total += r[v] / n * value
     return float(total)
@@ -183,7 +183,7 @@ def cdp1_split_value(
     _one_split(rules, CDP1)
     s = shoe.copy()
     s[pair] += 2
-    t = _pass(rules, s, up, pair, split=True)
+    t = run_pass(rules, s, up, pair, split=True)
     return 2.0 * _hand_value(rules, t, shoe, pair)
 
 
@@ -258,12 +258,12 @@ def _first_hand_finals(
             continue
         p = r0[v] / n0
         j = int(child[one, v])
-        t2 = _total([pair, v])
+        t2 = hand_total([pair, v])
         if t2 == 21 or (pair == 1 and rules.split_aces_one_card):
             final(counts[j], p)
             continue
         options = [t.stand[j], t.hit[j], NEG]
-        if rules.double_after_split and _may_double(rules, t2):
+        if rules.double_after_split and may_double(rules, t2):
             options[2] = t.dbl[j]
         top = max(options)
         k = next(i for i, o in enumerate(options) if o >= top - TIE)
@@ -290,7 +290,7 @@ def cdp_split_value(
     s = shoe.copy()
     s[pair] += 2
     cache = DealerCache.empty()
-    t = _pass(rules, s, up, pair, split=True, cache=cache)
+    t = run_pass(rules, s, up, pair, split=True, cache=cache)
     first = _hand_value(rules, t, shoe, pair)
     finals = _first_hand_finals(rules, t, s, pair)
     mass = sum(finals.values())
@@ -304,7 +304,7 @@ def cdp_split_value(
         s2 = s - drawn
         cache.hand_ok[:] = 0
         cache.bust_ok[:] = 0
-        t2 = _pass(rules, s2, up, pair, split=True, cache=cache)
+        t2 = run_pass(rules, s2, up, pair, split=True, cache=cache)
         second += p * _hand_value(rules, t2, _less_pairs(s2, pair), pair)
     return first + second
 
@@ -420,7 +420,7 @@ def evaluate_hand_strategy(
 
 def _shown(rules: CARules, shoe: np.ndarray, up: int, joint: float) -> float:
     """A joint value on :func:`.ca.evaluate_hand`'s footing."""
-    bjc = _bj_card(up)
+    bjc = blackjack_card(up)
     if not bjc or rules.hole_card is HoleCard.ENHC_ALL:
         return joint
     pbj = shoe[bjc] / int(shoe[1:].sum())

@@ -1,9 +1,9 @@
 """One hand pass of the exact CDZ- analyzer and what it works on.
 
-:func:`_pass` runs :func:`.exact.hand_pass` for one up card and one
+:func:`run_pass` runs :func:`.exact.hand_pass` for one up card and one
 removed card (a split's pair card) and returns its :class:`Tables`;
 :class:`DealerCache` keeps the dealer's laws between the passes of one
-up card and :class:`_Up` holds those passes for the solve. They live
+up card and :class:`UpPasses` holds those passes for the solve. They live
 below :mod:`.ca` (the whole-game solve, per-hand values) and
 :mod:`.resplit` (splits with resplits), which both run passes, so that
 neither imports the other's caller (no import cycle, issue 18 point 4).
@@ -47,8 +47,15 @@ __all__ = [
     "SplitMoments",
     "TDPoints",
     "Tables",
+    "UpPasses",
+    "blackjack_card",
     "composition",
+    "first_argmax",
+    "hand_total",
+    "may_double",
+    "odds_value",
     "parameters",
+    "run_pass",
     "split_two_card",
 ]
 
@@ -70,7 +77,12 @@ class SplitMoments:
     """``E[K]``."""
 
 
-def _f(odds: object) -> float:
+def odds_value(odds: object) -> float:
+    """A payout (``Odds`` or its text ``"3:2"``) as a float ratio.
+
+    >>> odds_value("3:2")
+    1.5
+    """
     return _f_text(str(odds))
 
 
@@ -91,10 +103,10 @@ def composition(decks: int) -> np.ndarray:
 def parameters(rules: CARules, split: bool) -> np.ndarray:
     """The kernel's parameter vector for plain (or split) hands."""
     par = np.zeros(N_Q)
-    par[Q_WIN] = _f(rules.win_payout)
-    par[Q_21] = _f(rules.twenty_one_payout)
-    par[Q_SC21] = _f(rules.second_chance_21_payout)
-    par[Q_SCWIN] = _f(rules.second_chance_win_payout)
+    par[Q_WIN] = odds_value(rules.win_payout)
+    par[Q_21] = odds_value(rules.twenty_one_payout)
+    par[Q_SC21] = odds_value(rules.second_chance_21_payout)
+    par[Q_SCWIN] = odds_value(rules.second_chance_win_payout)
     par[Q_PAID21] = rules.twenty_one_paid_at_once
     par[Q_PUSH22] = rules.dealer_22_push
     sc = rules.second_chance and (not split or rules.second_chance_on_split)
@@ -274,7 +286,7 @@ def _possible_dealer_of(
     )
 
 
-def _pass(
+def run_pass(
     rules: CARules,
     shoe: np.ndarray,
     up: int,
@@ -284,6 +296,15 @@ def _pass(
     cache: DealerCache | None = None,
     td: TDPoints | None = None,
 ) -> Tables:
+    """One kernel pass: every hand's values against ``up`` from ``shoe``.
+
+    ``shoe`` is the shoe less the up card; ``extra`` a card removed
+    from it for the hands (a split's pair card, 0 for none), ``split``
+    whether the hands are split hands (their rules), ``follow`` a
+    strategy to play instead of the best action, ``cache`` the dealer
+    laws of this shoe (reused across passes of the same shoe), ``td``
+    the decision points a TD solve sums over.
+    """
     counts, hard, child, bust = player_hands()
     c = cache or DealerCache.empty()
     d = _possible_dealer(up, rules.dealer_hits_soft_17, shoe)
@@ -346,7 +367,7 @@ def _pass(
     return out
 
 
-def _argmax(values: list[float]) -> int:
+def first_argmax(values: list[float]) -> int:
     """Index of the first largest value (``np.argmax`` of a short list)."""
     best = 0
     for k in range(1, len(values)):
@@ -355,24 +376,31 @@ def _argmax(values: list[float]) -> int:
     return best
 
 
-def _total(cards: list[int]) -> int:
+def hand_total(cards: list[int]) -> int:
+    """The best total of ``cards`` (values 1-10; an ace counts 11 if it fits).
+
+    >>> hand_total([1, 6]), hand_total([1, 6, 9])
+    (17, 16)
+    """
     hard = sum(cards)
     return hard + 10 if 1 in cards and hard + 10 <= 21 else hard
 
 
-def _may_double(rules: CARules, total: int) -> bool:
+def may_double(rules: CARules, total: int) -> bool:
+    """Whether a two-card ``total`` may double under ``double_on``."""
     if rules.double_on is DoubleOn.ANY:
         return True
     low = 9 if rules.double_on is DoubleOn.NINE_TO_ELEVEN else 10
     return low <= total <= 11
 
 
-def _bj_card(up: int) -> int:
+def blackjack_card(up: int) -> int:
+    """The hole card that makes a Blackjack under ``up`` (0: none)."""
     return 10 if up == 1 else 1 if up == 10 else 0
 
 
 @dataclass(slots=True)
-class _Up:
+class UpPasses:
     """The passes of one up card, computed on demand."""
 
     rules: CARules
@@ -396,7 +424,7 @@ class _Up:
             self.strategy.append(
                 self.plain
                 if same
-                else _pass(
+                else run_pass(
                     self.rules, self.shoe, self.up, 0, True, None, self.cache
                 )
             )
@@ -405,7 +433,7 @@ class _Up:
     def split_tables(self, pair: int) -> Tables:
         """Values of split hands of ``pair`` following the strategy."""
         if pair not in self.splits:
-            self.splits[pair] = _pass(
+            self.splits[pair] = run_pass(
                 self.rules,
                 self.shoe,
                 self.up,
@@ -428,7 +456,7 @@ def split_two_card(
     """
     _, _, child, _ = player_hands()
     j = int(child[hand_index([pair]), v])
-    t = _total([pair, v])
+    t = hand_total([pair, v])
     m2 = tables.m2
     if t == 21:
         return float(tables.best[j]), float(m2[j, 2])
@@ -437,9 +465,9 @@ def split_two_card(
     options = [plan.stand[j], plan.hit[j], NEG]
     values = [tables.stand[j], tables.hit[j], NEG]
     seconds = [m2[j, 0], m2[j, 1], 0.0]
-    if rules.double_after_split and _may_double(rules, t):
+    if rules.double_after_split and may_double(rules, t):
         options[2] = plan.dbl[j]
         values[2] = tables.dbl[j]
         seconds[2] = m2[j, 3]
-    k = _argmax(options)
+    k = first_argmax(options)
     return float(values[k]), float(seconds[k])

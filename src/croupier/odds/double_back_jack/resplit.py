@@ -7,7 +7,7 @@ of splitting a pair and resplitting it while ``max_split_hands`` allows
 hand plays the pre-split strategy of its own cards (the same strategy for
 every split hand, whatever the other hands hold). It needs nothing but
 the one-split-hand values the kernel of :mod:`.exact` already computes
-(``passes._pass`` with ``extra`` = the pair card), on shoes with ``j`` more
+(``passes.run_pass`` with ``extra`` = the pair card), on shoes with ``j`` more
 pair cards removed: one pass per ``j = 0 .. 2 max_split_hands - 4``
 (the pair-pair hand of pass ``j`` stands for ``j + 1``); so every rule the
 kernel values on a split hand (double after split, the Second Chance on
@@ -120,8 +120,8 @@ from .passes import (
     Follow,
     SplitMoments,
     Tables,
-    _pass,
-    _Up,
+    UpPasses,
+    run_pass,
     split_two_card,
 )
 
@@ -297,7 +297,7 @@ def split_terms(shoe: np.ndarray, pair: int, hands: int) -> list[Term]:
             for x in range(1, 11):
                 if x == pair or t_shoe[x] <= 0:
                     continue
-                share = t_shoe[x] / (n - j)
+                share = int(t_shoe[x]) / (n - j)
                 out.append(Term(j, x, w * alpha * share, w * alpha_k * share))
         # the hand p, p of pass j draws from T - (j + 1) p: B_{j+1}
         if j + 1 < len(coef.beta) and coef.beta[j + 1] != 0 and p - j >= 1:
@@ -359,15 +359,15 @@ def removed_pass(
     """
     out = shoe.copy()
     out[pair] -= removed
-    return _pass(
+    return run_pass(
         rules, out, up, pair, split=True, follow=follow, cache=_scratch()
     )
 
 
-def split_value(u: _Up, pair: int) -> SplitMoments:
+def split_value(u: UpPasses, pair: int) -> SplitMoments:
     """Exact CDZ- split of ``pair`` with resplits, against ``u.up``.
 
-    ``u`` holds the up card's passes (:class:`.passes._Up`; ``u.shoe`` is
+    ``u`` holds the up card's passes (:class:`.passes.UpPasses`; ``u.shoe`` is
     the shoe less the up card). Values are joint with no dealer
     Blackjack where the card reader looks (like every kernel value).
     """

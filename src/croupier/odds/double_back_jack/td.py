@@ -65,11 +65,11 @@ from .passes import (
     SplitMoments,
     Tables,
     TDPoints,
-    _bj_card,
-    _f,
-    _may_double,
-    _pass,
-    _total,
+    blackjack_card,
+    hand_total,
+    may_double,
+    odds_value,
+    run_pass,
 )
 from .resplit import (
     Term,
@@ -115,7 +115,7 @@ def _point(a: int, b: int) -> Key:
     cards = [a, b]
     hard = a + b
     soft = 1 in cards and hard + 10 <= 21
-    return (_total(cards), soft, a == b)
+    return (hand_total(cards), soft, a == b)
 
 
 @dataclass(slots=True)
@@ -150,17 +150,17 @@ def _values(
     r[a] -= 1
     r[b] -= 1
     n = int(r[1:].sum())
-    bjc = _bj_card(up)
+    bjc = blackjack_card(up)
     pbj = r[bjc] / n if bjc else 0.0
     peek = rules.hole_card is not HoleCard.ENHC_ALL
     m0 = 1.0 - pbj if peek else 1.0
     ins = 0.0
     if up == 1 and rules.insurance:
-        pay = _f(rules.insurance_payout)
+        pay = odds_value(rules.insurance_payout)
         ins = float(rules.insurance_max) * (pay * pbj - (1.0 - pbj))
     i0 = hand_index([a, b])
     evs = [plain.stand[i0], plain.hit[i0], NEG, NEG, NEG]
-    if _may_double(rules, _total([a, b])):
+    if may_double(rules, hand_total([a, b])):
         evs[2] = plain.dbl[i0]
     if a == b and split is not None:
         evs[3] = split.value
@@ -295,7 +295,7 @@ def _split_two(
         one = hand_index([pair])
         for term in rows:
             v = term.second
-            total = _total([pair, v])
+            total = hand_total([pair, v])
             if total == 21:
                 continue
             t = passes[pair][term.removed]
@@ -305,7 +305,7 @@ def _split_two(
             w = weight.get(pair, 0.0) * term.weight
             acc[0] += w * t.stand[j]
             acc[1] += w * t.hit[j]
-            if rules.double_after_split and _may_double(rules, total):
+            if rules.double_after_split and may_double(rules, total):
                 acc[2] += w * t.dbl[j]
             else:
                 acc[2] = NEG
@@ -329,7 +329,7 @@ def _split_values(
 
         def hand(t: Tables, v: int, pair: int = pair) -> tuple[float, float]:
             j = int(child[hand_index([pair]), v])
-            total = _total([pair, v])
+            total = hand_total([pair, v])
             soft = 1 in (pair, v) and pair + v + 10 <= 21
             if total == 21:
                 return float(t.best[j]), float(t.m2[j, 2])
@@ -375,7 +375,7 @@ def _solve_up(
         cache = DealerCache.empty()
     cache.hand_ok[:] = 0
     cache.bust_ok[:] = 0
-    plain0 = _pass(rules, shoe, up, 0, cache=cache)
+    plain0 = run_pass(rules, shoe, up, 0, cache=cache)
     nh, m = counts_h.shape[0], bust.shape[0]
     probs = {
         (a, b): deal_probability(counts, n_all, a, b, up)
@@ -413,14 +413,14 @@ def _solve_up(
             bw,
             np.zeros(int(bust_key.max()) + 1, dtype=np.int8),
         )
-        plain = _pass(rules, shoe, up, 0, cache=cache, td=pts)
+        plain = run_pass(rules, shoe, up, 0, cache=cache, td=pts)
         new_hit = np.where(hand_key >= 0, pts.hit[hand_key], 0).astype(np.int8)
         new_take = pts.take[bust_key].astype(np.int8)
         plan = Plan(new_hit, new_take)
         passes: Passes = {}
         for p in pairs:
             passes[p] = {
-                j: _pass(rules, shoe, up, p, True, plan, cache)
+                j: run_pass(rules, shoe, up, p, True, plan, cache)
                 if j == 0
                 else removed_pass(rules, shoe, up, p, j, plan)
                 for j in sorted({t.removed for t in terms[p]})
@@ -456,9 +456,9 @@ def _solve_up(
             r[1] -= 1
             r[10] -= 1
             nb = int(r[1:].sum())
-            pbj = r[_bj_card(up)] / nb if _bj_card(up) else 0.0
+            pbj = r[blackjack_card(up)] / nb if blackjack_card(up) else 0.0
             if up == 1 and rules.insurance:
-                pay = _f(rules.insurance_payout)
+                pay = odds_value(rules.insurance_payout)
                 ev = float(rules.insurance_max) * (pay * pbj - (1 - pbj))
                 insure[(21, True, False)] = ev > 0
         strategy = (
@@ -557,12 +557,12 @@ def _blackjack(
     r[1] -= 1
     r[10] -= 1
     n = int(r[1:].sum())
-    bjc = _bj_card(up)
+    bjc = blackjack_card(up)
     pbj = r[bjc] / n if bjc else 0.0
     ins = 0.0
     take = insure.get((21, True, False), False)
     if take:
-        pay = _f(rules.insurance_payout)
+        pay = odds_value(rules.insurance_payout)
         ins = float(rules.insurance_max) * (pay * pbj - (1.0 - pbj))
     return blackjack_situation(rules, pbj, take, ins)
 
