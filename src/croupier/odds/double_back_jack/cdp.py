@@ -89,7 +89,7 @@ def _one_split(rules: CARules, strategy: str) -> None:
     if rules.max_split_hands > 2:
         msg = (
             f"{strategy} is computed for one split (max_split_hands 1 or "
-            "2); resplits are valued under CDZ- only"
+            "2); resplits are valued under CDZ- and TD only"
         )
         raise RulesError(msg, key="max_split_hands")
 
