@@ -27,7 +27,7 @@ import pytest
 
 from croupier.money import Odds
 from croupier.odds.double_back_jack.carules import CARules, Surrender
-from croupier.odds.double_back_jack.td import TDUp, solve_td
+from croupier.odds.double_back_jack.td import TDResult, TDUp, solve_td
 
 pytestmark = pytest.mark.slow  # exact TD solves; left out of `make check`
 
@@ -409,6 +409,26 @@ def _first_key(a: int, b: int) -> tuple[int, bool, bool]:
     return (t, soft, a == b)
 
 
+def _second_moments(
+    rules: CARules, shoe: Shoe
+) -> tuple[TDResult, float, tuple[float, float, float]]:
+    """The TD solve, E[net^2] of its chart's real-order play, and the
+    solve's (estimate, low, high) of E[net^2]."""
+    td = solve_td(rules, np.array(shoe, dtype=np.int64))
+    played = sum(
+        _play_up(rules, shoe, up, _chart(u), power=2)
+        for up, u in td.ups.items()
+    )
+    res = td.result
+    est, low, high = (
+        sum(
+            res.probability[k] * s.second[i] for k, s in res.situations.items()
+        )
+        for i in range(3)
+    )
+    return td, played, (est, low, high)
+
+
 @pytest.mark.parametrize(
     "name",
     ["dbj_no_split", "double_back_jack", "ordinary_10_11_no_das_insured"],
@@ -419,18 +439,8 @@ def test_issue_14_second_moment_exact_or_within_its_bounds(name: str) -> None:
     lies within the reported bounds where pairs are split (a split's
     cross term between its two hands is bounded, not computed)."""
     rules = RULES[name]()
-    td = solve_td(rules, np.array(SHOE, dtype=np.int64))
-    played = sum(
-        _play_up(rules, SHOE, up, _chart(u), power=2)
-        for up, u in td.ups.items()
-    )
+    td, played, (est, low, high) = _second_moments(rules, SHOE)
     res = td.result
-    est, low, high = (
-        sum(
-            res.probability[k] * s.second[i] for k, s in res.situations.items()
-        )
-        for i in range(3)
-    )
     if rules.max_split_hands == 1:
         assert low == high == est
         assert est == pytest.approx(played, abs=1e-12)
@@ -606,18 +616,6 @@ def test_issue_14_td_resplit_second_moment_within_its_bounds() -> None:
     """E[net^2] with resplits lies within the reported bounds (0 and the
     Cauchy-Schwarz bound of the split hands)."""
     make, shoe = RESPLIT["dbj_four_hands"]
-    rules = make()
-    td = solve_td(rules, np.array(shoe, dtype=np.int64))
-    played = sum(
-        _play_up(rules, shoe, up, _chart(u), power=2)
-        for up, u in td.ups.items()
-    )
-    res = td.result
-    est, low, high = (
-        sum(
-            res.probability[k] * s.second[i] for k, s in res.situations.items()
-        )
-        for i in range(3)
-    )
+    _, played, (est, low, high) = _second_moments(make(), shoe)
     assert low <= played <= high
     assert low < est < high
