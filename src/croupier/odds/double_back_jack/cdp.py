@@ -56,6 +56,7 @@ from .carules import CARules, HoleCard, Surrender
 from .exact import NEG, hand_index, player_hands
 from .passes import (
     DealerCache,
+    Follow,
     Tables,
     UpPasses,
     blackjack_card,
@@ -109,17 +110,13 @@ class _CDP1Up(UpPasses):
 
     def split_tables(self, pair: int) -> Tables:
         """The optimal split-hand pass of ``pair`` (other pair card out)."""
-        if pair not in self.splits:
-            self.splits[pair] = run_pass(
-                self.rules,
-                self.shoe,
-                self.up,
-                pair,
-                split=True,
-                cache=self.cache,
-            )
         self.pair = pair
-        return self.splits[pair]
+        # explicit base call: a slots dataclass breaks zero-argument super()
+        return UpPasses.split_tables(self, pair)
+
+    def split_follow(self) -> Follow | None:
+        """No strategy to follow: every split hand plays its best."""
+        return None
 
     def split_strategy(self) -> Tables:
         """The pass of the pair last valued: choices are its own best."""

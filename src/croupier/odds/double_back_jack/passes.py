@@ -439,10 +439,17 @@ class UpPasses:
                 self.up,
                 pair,
                 split=True,
-                follow=self.split_strategy(),
+                follow=self.split_follow(),
                 cache=self.cache,
             )
         return self.splits[pair]
+
+    def split_follow(self) -> Follow | None:
+        """The strategy split hands follow (``None``: each plays its best).
+
+        CDZ-: the pre-split strategy (:meth:`split_strategy`).
+        """
+        return self.split_strategy()
 
 
 def split_two_card(
