@@ -16,6 +16,9 @@ during it walk them; for the other timings the lists the bench holds
 are frozen (:func:`gc.freeze`) out of the collector's walks. The
 1-minute load average is printed: on a busy
 machine CPU seconds stretch too (shared caches), so compare ratios.
+Each game's steps per round are printed with the whole file's steps
+per CPU-second: the games' rounds differ in length (a pai gow round
+has some 90 steps, a Double Back Jack round some 35).
 
     .venv/bin/python bench/bench_verify.py --rounds 2000
 """
@@ -44,9 +47,11 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f}")
     for spec in all_games():
         # the whole file end to end, as `croupier verify` reads it
-        fresh = [
-            h.dumps() for h in sample_histories(spec.name, args.rounds, seed=6)
-        ]
+        sample = list(sample_histories(spec.name, args.rounds, seed=6))
+        fresh = [h.dumps() for h in sample]
+        # steps per round: rounds of more steps take longer to compare
+        steps = sum(len(h.procedure) for h in sample) / len(sample)
+        del sample
         gc.collect()
         start = _clock()
         report = verify_lines(fresh)
@@ -81,8 +86,8 @@ def main() -> None:
             f"{spec.name}: replay baseline {base:,.0f} rounds/CPU-s; "
             f"parse+schema {loaded:,.0f}/s; verify {checked:,.0f}/s "
             f"({checked / base:.2f}x the replay); whole file {both:,.0f}/s "
-            f"({both / base:.2f}x); "
-            f"deviations {bad}"
+            f"({both / base:.2f}x; {steps:.0f} steps a round, "
+            f"{both * steps:,.0f} steps/CPU-s); deviations {bad}"
         )
 
 
