@@ -243,14 +243,6 @@ def _scratch() -> DealerCache:
     return cache
 
 
-@lru_cache(maxsize=16)
-def _one(pair: int) -> int:
-    """Index of the one-card hand holding ``pair``."""
-    from .exact import hand_index
-
-    return hand_index([pair])
-
-
 @dataclass(frozen=True, slots=True)
 class Term:
     """One hand's share of a split with resplits (module docstring, 4).
