@@ -295,12 +295,11 @@ def _split_two(
         one = hand_index([pair])
         for term in rows:
             v = term.second
-            total = hand_total([pair, v])
+            total, soft, _ = _point(pair, v)
             if total == 21:
                 continue
             t = passes[pair][term.removed]
             j = int(child[one, v])
-            soft = 1 in (pair, v) and pair + v + 10 <= 21
             acc = sums.setdefault((total, soft), [0.0, 0.0, 0.0])
             w = weight.get(pair, 0.0) * term.weight
             acc[0] += w * t.stand[j]
@@ -327,10 +326,11 @@ def _split_values(
     out = {}
     for pair, tables in passes.items():
 
-        def hand(t: Tables, v: int, pair: int = pair) -> tuple[float, float]:
-            j = int(child[hand_index([pair]), v])
-            total = hand_total([pair, v])
-            soft = 1 in (pair, v) and pair + v + 10 <= 21
+        def hand(
+            t: Tables, v: int, pair: int = pair, one: int = hand_index([pair])
+        ) -> tuple[float, float]:
+            j = int(child[one, v])
+            total, soft, _ = _point(pair, v)
             if total == 21:
                 return float(t.best[j]), float(t.m2[j, 2])
             if pair == 1 and rules.split_aces_one_card:
