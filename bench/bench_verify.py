@@ -18,7 +18,10 @@ are frozen (:func:`gc.freeze`) out of the collector's walks. The
 machine CPU seconds stretch too (shared caches), so compare ratios.
 Each game's steps per round are printed with the whole file's steps
 per CPU-second: the games' rounds differ in length (a pai gow round
-has some 90 steps, a Double Back Jack round some 35).
+has some 90 steps, a Double Back Jack round some 35). Last, the whole
+file with ``--jobs`` processes (``croupier verify --jobs``), in wall
+seconds against one process's wall seconds in the same run: processes'
+CPU time is not this one's.
 
     .venv/bin/python bench/bench_verify.py --rounds 2000
 """
@@ -43,6 +46,9 @@ _clock = time.process_time
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="processes for the last figure"
+    )
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}")
     for spec in all_games():
@@ -57,7 +63,16 @@ def main() -> None:
         report = verify_lines(fresh)
         both = len(fresh) / (_clock() - start)
         bad = report.rounds - report.conforming
-        del fresh, report
+        del report
+        gc.collect()
+        start = time.perf_counter()
+        verify_lines(fresh)
+        alone = time.perf_counter() - start
+        start = time.perf_counter()
+        shared = verify_lines(fresh, jobs=args.jobs)
+        wall = time.perf_counter() - start
+        bad += shared.rounds - shared.conforming
+        del fresh, shared
         histories = list(sample_histories(spec.name, args.rounds, seed=5))
         lines = [h.dumps() for h in histories]
         records = [h.to_record() for h in histories]
@@ -87,7 +102,9 @@ def main() -> None:
             f"parse+schema {loaded:,.0f}/s; verify {checked:,.0f}/s "
             f"({checked / base:.2f}x the replay); whole file {both:,.0f}/s "
             f"({both / base:.2f}x; {steps:.0f} steps a round, "
-            f"{both * steps:,.0f} steps/CPU-s); deviations {bad}"
+            f"{both * steps:,.0f} steps/CPU-s); {args.jobs} processes "
+            f"{args.rounds / wall:,.0f}/wall-s ({alone / wall:.2f}x one "
+            f"process's wall); deviations {bad}"
         )
 
 

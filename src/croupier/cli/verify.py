@@ -42,6 +42,14 @@ def verify(
         bool,
         typer.Option("--quiet", help="Print deviations and the summary."),
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes to share the file (the report is the same).",
+        ),
+    ] = 1,
 ) -> None:
     """Replay every round of a hand history and report its deviations."""
     try:
@@ -49,10 +57,10 @@ def verify(
             None if rules_file is None else load_rules_file(rules_file)
         )
         if str(file) == "-":
-            report = verify_lines(sys.stdin, submission=submission)
+            report = verify_lines(sys.stdin, submission=submission, jobs=jobs)
         else:
             with file.open(encoding="utf-8") as handle:
-                report = verify_lines(handle, submission=submission)
+                report = verify_lines(handle, submission=submission, jobs=jobs)
     except HistoryFormatError as exc:
         raise fail(exc) from None
     except CroupierError as exc:

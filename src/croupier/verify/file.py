@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
-from collections.abc import Iterable, Mapping
+import multiprocessing
+import signal
+import threading
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from itertools import chain, islice
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
 from croupier.errors import CroupierError
 from croupier.hhf.format import (
+    HistoryFormatError,
     loads_deferring_steps,
     read_at_line,
     validate,
@@ -21,6 +29,7 @@ from croupier.rules import GameRules
 from .replay import Deviation, verify_round, verify_round_strict
 
 __all__ = [
+    "CHUNK_LINES",
     "FileReport",
     "RoundVerdict",
     "report_json",
@@ -94,19 +103,143 @@ class FileReport:
         }
 
 
+CHUNK_LINES = 256
+"""Lines a process checks at a time (``verify_lines(jobs=...)``)."""
+
+_ChunkResult = tuple[list[RoundVerdict], tuple[str, int | None] | None]
+"""A chunk's verdicts, then its malformed line's error (text, line)."""
+
+
 def verify_lines(
     lines: Iterable[str],
     *,
     submission: Mapping[str, object] | None = None,
+    jobs: int = 1,
+    chunk_lines: int = CHUNK_LINES,
 ) -> FileReport:
     """Check every line; a malformed line raises :class:`HistoryFormatError`.
 
     ``submission`` (a Rules Submission file's values) holds every round
-    to those rules: the game's defaults overridden by them.
+    to those rules: the game's defaults overridden by them. ``jobs``
+    processes share the work, ``chunk_lines`` lines at a time, with the
+    report (and the malformed line named, when there is one) exactly
+    the one process's: rounds are independent of one another, so each
+    verdict depends on its own line alone (D58).
     """
     report = FileReport()
+    if jobs < 1:
+        msg = f"jobs is a number of processes, 1 or more, not {jobs}"
+        raise CroupierError(msg)
+    if chunk_lines < 1:
+        msg = f"chunk_lines is 1 or more, not {chunk_lines}"
+        raise CroupierError(msg)
+    numbered = enumerate(lines, start=1)
+    if jobs == 1:
+        report.verdicts.extend(_verify_numbered(numbered, submission))
+        return report
+    chunks = _chunks(numbered, chunk_lines)
+    first = next(chunks, None)
+    second = next(chunks, None)
+    if first is None or second is None:
+        # one chunk: starting processes would cost more than it saves
+        report.verdicts.extend(_verify_numbered(first or [], submission))
+        return report
+    _verify_shared(report, chain((first, second), chunks), submission, jobs)
+    return report
+
+
+def _verify_shared(
+    report: FileReport,
+    chunks: Iterable[list[tuple[int, str]]],
+    submission: Mapping[str, object] | None,
+    jobs: int,
+) -> None:
+    """Check ``chunks`` in ``jobs`` processes, verdicts in file order.
+
+    A bounded window of chunks is in flight, so that a file of any size
+    (or stdin) is never read whole. The processes ignore Ctrl-C: the
+    interrupt reaches this one, which stops handing out chunks, lets
+    the running ones finish and raises it.
+    """
+    context = _context()
+    with ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_ignore_interrupts
+    ) as pool:
+        window: deque[Future[_ChunkResult]] = deque()
+        try:
+            for chunk in chunks:
+                window.append(pool.submit(_verify_chunk, chunk, submission))
+                if len(window) >= 2 * jobs:
+                    _collect(report, window.popleft().result())
+            while window:
+                _collect(report, window.popleft().result())
+        except BrokenProcessPool as exc:
+            msg = f"a process checking the file stopped: {exc}"
+            raise CroupierError(msg) from exc
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
+
+
+def _ignore_interrupts() -> None:
+    """A checking process leaves Ctrl-C to the one that started it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context() -> BaseContext:
+    """How the processes start: forked while this one runs one thread.
+
+    A fork copies the loaded engine (no import per process, and no
+    ``if __name__ == "__main__"`` needed in the caller's script), but
+    forking while other threads run can copy a lock one of them holds;
+    then, and where there is no fork, they are spawned afresh.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _chunks(
+    numbered: Iterable[tuple[int, str]], size: int
+) -> Iterator[list[tuple[int, str]]]:
+    """``numbered`` in lists of ``size`` (the last one shorter)."""
+    items = iter(numbered)
+    while chunk := list(islice(items, size)):
+        yield chunk
+
+
+def _verify_chunk(
+    chunk: list[tuple[int, str]], submission: Mapping[str, object] | None
+) -> _ChunkResult:
+    """One process's share: the verdicts up to a malformed line, if any.
+
+    The error travels back as its text and line (an exception of the
+    engine's own need not survive pickling) and is raised again there.
+    """
+    verdicts: list[RoundVerdict] = []
+    try:
+        verdicts.extend(_verify_numbered(chunk, submission))
+    except HistoryFormatError as exc:
+        return verdicts, (str(exc), exc.line)
+    return verdicts, None
+
+
+def _collect(report: FileReport, result: _ChunkResult) -> None:
+    verdicts, error = result
+    report.verdicts.extend(verdicts)
+    if error is not None:
+        text, line = error
+        raise HistoryFormatError(text, line=line)
+
+
+def _verify_numbered(
+    numbered: Iterable[tuple[int, str]],
+    submission: Mapping[str, object] | None,
+) -> Iterator[RoundVerdict]:
+    """Each non-blank line's verdict, in order (see :func:`verify_lines`)."""
     held: dict[str, GameRules | None] = {}
-    for number, line in enumerate(lines, start=1):
+    for number, line in numbered:
         if not line.strip():
             continue
         history, doc = read_at_line(number, loads_deferring_steps, line)
@@ -129,10 +262,7 @@ def verify_lines(
                 raise
             if not strict:
                 read_at_line(number, validate, doc)
-        report.verdicts.append(
-            RoundVerdict(number, history.round_id, history.game, deviation)
-        )
-    return report
+        yield RoundVerdict(number, history.round_id, history.game, deviation)
 
 
 def _submission(
@@ -148,11 +278,14 @@ def _submission(
 
 
 def verify_file(
-    path: str | Path, *, submission: Mapping[str, object] | None = None
+    path: str | Path,
+    *,
+    submission: Mapping[str, object] | None = None,
+    jobs: int = 1,
 ) -> FileReport:
-    """Check every round of a CHH file."""
+    """Check every round of a CHH file (``jobs`` as :func:`verify_lines`)."""
     with Path(path).open(encoding="utf-8") as handle:
-        return verify_lines(handle, submission=submission)
+        return verify_lines(handle, submission=submission, jobs=jobs)
 
 
 def report_json(report: FileReport) -> str:

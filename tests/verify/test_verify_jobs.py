@@ -1,0 +1,156 @@
+"""Issue 17 point 2: `croupier verify --jobs N` gives the one-process report.
+
+The file is cut into chunks that processes check side by side; the
+report must be the one process's verdict for verdict (file order, line
+numbers, deviations), and a malformed line must stop the run with the
+same error naming the same line. Which lines are broken is decided
+here, not read off the verifier.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import multiprocessing
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli import app
+from croupier.errors import CroupierError
+from croupier.hhf import HandHistory, HistoryFormatError
+from croupier.hhf.sample import sample_histories
+from croupier.registry import all_games
+from croupier.verify import file, verify_lines
+from croupier.verify.file import report_json
+
+
+def _swap_first_two_dealt(history: HandHistory) -> HandHistory:
+    """The first two cards dealt swap destinations (a wrong deal order)."""
+    steps = [dict(s) for s in history.procedure]
+    first, second = [
+        i for i, s in enumerate(steps) if s["type"] == "card_dealt"
+    ][:2]
+    assert steps[first]["to"] != steps[second]["to"]
+    steps[first]["to"], steps[second]["to"] = (
+        steps[second]["to"],
+        steps[first]["to"],
+    )
+    return dataclasses.replace(history, procedure=tuple(steps))
+
+
+def _mixed_day(rounds: int) -> tuple[list[str], set[int]]:
+    """Rounds of every game interleaved, every seventh one broken.
+
+    Returns the lines (a blank line among them, which is skipped) and
+    the numbers of the broken lines.
+    """
+    games = [
+        list(sample_histories(spec.name, rounds, seed=21))
+        for spec in all_games()
+    ]
+    lines: list[str] = []
+    broken: set[int] = set()
+    for i in range(rounds):
+        for histories in games:
+            history = histories[i]
+            if len(lines) % 7 == 3:
+                history = _swap_first_two_dealt(history)
+                broken.add(len(lines) + 1)
+            lines.append(history.dumps() + "\n")
+        if i == 2:
+            lines.append("\n")
+    return lines, broken
+
+
+def test_17_2_jobs_give_the_one_process_report() -> None:
+    lines, broken = _mixed_day(12)
+    one = verify_lines(lines)
+    assert {v.line for v in one.verdicts if not v.conforming} == broken
+    for jobs, chunk in ((2, 1), (2, 7), (3, 5), (2, 1000)):
+        many = verify_lines(lines, jobs=jobs, chunk_lines=chunk)
+        assert report_json(many) == report_json(one), (jobs, chunk)
+
+
+def test_17_2_jobs_name_the_first_malformed_line() -> None:
+    lines, broken = _mixed_day(8)
+    bad = 31
+    assert bad not in broken
+    lines[bad - 1] = lines[bad - 1][:-40] + "\n"  # cut off: not JSON
+    lines[bad + 5] = "{}\n"  # a later malformed line is not reached
+    with pytest.raises(HistoryFormatError) as one:
+        verify_lines(lines)
+    assert one.value.line == bad
+    for chunk in (1, 4, 30):
+        with pytest.raises(HistoryFormatError) as many:
+            verify_lines(lines, jobs=2, chunk_lines=chunk)
+        assert many.value.line == bad
+        assert str(many.value) == str(one.value)
+
+
+def test_17_2_jobs_spawn_processes_while_other_threads_run() -> None:
+    """With a second thread alive the processes are spawned, not forked."""
+    lines, _ = _mixed_day(4)
+    release = threading.Event()
+    waiter = threading.Thread(target=release.wait, daemon=True)
+    waiter.start()
+    try:
+        assert file._context().get_start_method() == "spawn"
+        many = verify_lines(lines, jobs=2, chunk_lines=6)
+    finally:
+        release.set()
+        waiter.join()
+    assert report_json(many) == report_json(verify_lines(lines))
+
+
+@pytest.mark.parametrize(
+    ("jobs", "chunk"),
+    [(0, 10), (-2, 10), (2, 0)],
+    ids=["zero", "neg", "chunk"],
+)
+def test_17_2_jobs_out_of_range_are_refused(jobs: int, chunk: int) -> None:
+    lines, _ = _mixed_day(1)
+    with pytest.raises(CroupierError, match="1 or more"):
+        verify_lines(lines, jobs=jobs, chunk_lines=chunk)
+
+
+def test_17_2_cli_jobs(tmp_path: Path) -> None:
+    """The CLI's ``--jobs`` over more lines than one chunk, and bad values."""
+    lines, broken = _mixed_day(60)
+    path = tmp_path / "day.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    runner = CliRunner()
+    one = runner.invoke(app, ["verify", str(path), "--json"])
+    two = runner.invoke(app, ["verify", str(path), "--json", "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 1, two.output
+    assert two.stdout == one.stdout
+    report = json.loads(two.stdout)
+    assert report["summary"]["rounds"] == 300
+    assert report["summary"]["deviations"] == len(broken)
+    for value in ("0", "-1", "two"):
+        result = runner.invoke(app, ["verify", str(path), "--jobs", value])
+        assert result.exit_code == 2, value
+        assert "--jobs" in result.output
+
+
+def _dies(chunk: list[tuple[int, str]], submission: object) -> object:
+    """A checking process killed mid-file (out of memory, say)."""
+    os._exit(9)
+
+
+def test_17_2_jobs_a_process_that_dies_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lines, _ = _mixed_day(2)
+    # forked processes see the patched module: the chunk's function is
+    # looked up there by name when the pool sends it
+    _dies.__module__, _dies.__qualname__ = file.__name__, "_verify_chunk"
+    monkeypatch.setattr(file, "_verify_chunk", _dies)
+    monkeypatch.setattr(
+        file, "_context", lambda: multiprocessing.get_context("fork")
+    )
+    with pytest.raises(CroupierError, match="a process checking the file"):
+        verify_lines(lines, jobs=2, chunk_lines=3)
