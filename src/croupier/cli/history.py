@@ -36,13 +36,18 @@ def export(
         ),
     ] = None,
     out: Annotated[
-        str, typer.Option(help="Output file (JSON Lines), or - for stdout.")
+        str,
+        typer.Option(
+            help="Output file (JSON Lines, compressed when it ends in .gz, "
+            ".bz2 or .xz), or - for stdout."
+        ),
     ] = "-",
 ) -> None:
     """Write every finished or voided round of a server as CHH lines."""
     require("server", "this command")
     require("history", "this command")
     from croupier.hhf.export import export_rounds
+    from croupier.hhf.files import writing
     from croupier.hhf.format import write_history
 
     try:
@@ -55,7 +60,7 @@ def export(
     if out == "-":
         count = write_history(histories, sys.stdout)
     else:
-        with Path(out).open("w", encoding="utf-8") as handle:
+        with writing(out) as handle:
             count = write_history(histories, handle)
     sys.stderr.write(f"{count} rounds written\n")
 
@@ -69,6 +74,7 @@ def scenario_history(text: str, path: Path) -> ScenarioResult:
     import uuid
 
     require("history", "--history")
+    from croupier.hhf.files import writing
     from croupier.hhf.format import from_scenario
 
     started = datetime.now(UTC)
@@ -82,6 +88,6 @@ def scenario_history(text: str, path: Path) -> ScenarioResult:
         started_at=started,
         ended_at=datetime.now(UTC),
     )
-    with path.open("a", encoding="utf-8") as handle:
+    with writing(path, append=True) as handle:
         handle.write(history.dumps() + "\n")
     return result

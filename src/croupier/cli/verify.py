@@ -15,6 +15,7 @@ import typer
 
 from croupier.cli.common import fail
 from croupier.errors import CroupierError
+from croupier.hhf.files import READ_ERRORS, open_history, reading
 from croupier.hhf.format import HistoryFormatError
 from croupier.rules import load_rules_file
 from croupier.verify.file import report_json, verify_lines
@@ -24,7 +25,11 @@ __all__ = ["verify"]
 
 def verify(
     file: Annotated[
-        Path, typer.Argument(help="A CHH file (JSON Lines), or - for stdin.")
+        Path,
+        typer.Argument(
+            help="A CHH file (JSON Lines; gzip, bzip2 or xz too), or - "
+            "for stdin."
+        ),
     ],
     rules_file: Annotated[
         Path | None,
@@ -57,15 +62,17 @@ def verify(
             None if rules_file is None else load_rules_file(rules_file)
         )
         if str(file) == "-":
-            report = verify_lines(sys.stdin, submission=submission, jobs=jobs)
+            report = verify_lines(
+                reading(sys.stdin.buffer), submission=submission, jobs=jobs
+            )
         else:
-            with file.open(encoding="utf-8") as handle:
+            with open_history(file) as handle:
                 report = verify_lines(handle, submission=submission, jobs=jobs)
     except HistoryFormatError as exc:
         raise fail(exc) from None
     except CroupierError as exc:
         raise fail(exc) from None
-    except OSError as exc:
+    except READ_ERRORS as exc:
         raise fail(CroupierError(f"cannot read {file}: {exc}")) from None
     if as_json:
         print(report_json(report))

@@ -44,6 +44,8 @@ from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.scenario import ScenarioResult
 
+from .files import open_history
+
 __all__ = [
     "FORMAT",
     "SCHEMA_FILE",
@@ -502,7 +504,7 @@ def steps_are_valid(steps: list[Any]) -> bool:
         return False
 
 
-def loads_deferring_steps(text: str) -> tuple[HandHistory, Any]:
+def loads_deferring_steps(text: str | bytes) -> tuple[HandHistory, Any]:
     """Parse one line; validate all of it but the procedure's steps.
 
     Returns the record and, when its steps are still to be checked,
@@ -701,12 +703,15 @@ class HandHistory:
         )
 
     @classmethod
-    def loads(cls, text: str) -> HandHistory:
-        """Parse and validate one line."""
+    def loads(cls, text: str | bytes) -> HandHistory:
+        """Parse and validate one line (text, or bytes in UTF-8)."""
         try:
             data = _parse(text)
         except json.JSONDecodeError as exc:
             raise HistoryFormatError(f"not JSON: {exc}") from None
+        except UnicodeDecodeError as exc:
+            msg = f"not UTF-8 text: {exc.reason} at byte {exc.start}"
+            raise HistoryFormatError(msg) from None
         validate(data)
         return cls.from_dict(data)
 
@@ -735,7 +740,7 @@ class HandHistory:
         )
 
 
-def _parse(text: str) -> Any:
+def _parse(text: str | bytes) -> Any:
     """``json.loads``, by :mod:`orjson` when it can read the text.
 
     orjson refuses what the standard library accepts beyond strict JSON
@@ -911,11 +916,15 @@ def from_scenario(
 
 
 def read_history(
-    source: Path | str | TextIO,
+    source: Path | str | Iterable[str | bytes],
 ) -> Iterator[tuple[int, HandHistory]]:
-    """Each line's number and record; raises on the first bad line."""
+    """Each line's number and record; raises on the first bad line.
+
+    A path is opened as :func:`croupier.hhf.files.open_history` opens it
+    (compressed or not); otherwise ``source`` gives the lines.
+    """
     if isinstance(source, Path | str):
-        with Path(source).open(encoding="utf-8") as handle:
+        with open_history(source) as handle:
             yield from read_history(handle)
         return
     for number, line in enumerate(source, start=1):

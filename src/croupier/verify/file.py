@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import CroupierError
+from croupier.hhf.files import open_history
 from croupier.hhf.format import (
     HistoryFormatError,
     loads_deferring_steps,
@@ -103,6 +104,10 @@ class FileReport:
         }
 
 
+Line = str | bytes
+"""A line of a CHH file: text, or bytes in UTF-8 (as a file read in
+binary gives it; the parser checks the encoding)."""
+
 CHUNK_LINES = 256
 """Lines a process checks at a time (``verify_lines(jobs=...)``)."""
 
@@ -111,7 +116,7 @@ _ChunkResult = tuple[list[RoundVerdict], tuple[str, int | None] | None]
 
 
 def verify_lines(
-    lines: Iterable[str],
+    lines: Iterable[str | bytes],
     *,
     submission: Mapping[str, object] | None = None,
     jobs: int = 1,
@@ -150,7 +155,7 @@ def verify_lines(
 
 def _verify_shared(
     report: FileReport,
-    chunks: Iterable[list[tuple[int, str]]],
+    chunks: Iterable[list[tuple[int, Line]]],
     submission: Mapping[str, object] | None,
     jobs: int,
 ) -> None:
@@ -201,8 +206,8 @@ def _context() -> BaseContext:
 
 
 def _chunks(
-    numbered: Iterable[tuple[int, str]], size: int
-) -> Iterator[list[tuple[int, str]]]:
+    numbered: Iterable[tuple[int, Line]], size: int
+) -> Iterator[list[tuple[int, Line]]]:
     """``numbered`` in lists of ``size`` (the last one shorter)."""
     items = iter(numbered)
     while chunk := list(islice(items, size)):
@@ -210,7 +215,7 @@ def _chunks(
 
 
 def _verify_chunk(
-    chunk: list[tuple[int, str]], submission: Mapping[str, object] | None
+    chunk: list[tuple[int, Line]], submission: Mapping[str, object] | None
 ) -> _ChunkResult:
     """One process's share: the verdicts up to a malformed line, if any.
 
@@ -234,7 +239,7 @@ def _collect(report: FileReport, result: _ChunkResult) -> None:
 
 
 def _verify_numbered(
-    numbered: Iterable[tuple[int, str]],
+    numbered: Iterable[tuple[int, Line]],
     submission: Mapping[str, object] | None,
 ) -> Iterator[RoundVerdict]:
     """Each non-blank line's verdict, in order (see :func:`verify_lines`)."""
@@ -283,8 +288,11 @@ def verify_file(
     submission: Mapping[str, object] | None = None,
     jobs: int = 1,
 ) -> FileReport:
-    """Check every round of a CHH file (``jobs`` as :func:`verify_lines`)."""
-    with Path(path).open(encoding="utf-8") as handle:
+    """Check every round of a CHH file (``jobs`` as :func:`verify_lines`).
+
+    The file may be compressed (:func:`croupier.hhf.files.open_history`).
+    """
+    with open_history(path) as handle:
         return verify_lines(handle, submission=submission, jobs=jobs)
 
 

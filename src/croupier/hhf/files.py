@@ -1,0 +1,97 @@
+r"""CHH files on disk: plain JSON Lines, or compressed with gzip, bzip2 or xz.
+
+Logs handed to a lab are often compressed. A file is read as bytes (the
+JSON parser checks the UTF-8 itself, so a line that is not UTF-8 is a
+malformed line with its number, not a crash) and unpacked by what its
+first bytes say it is, whatever its name; a file is written compressed
+when its name ends in ``.gz``, ``.bz2`` or ``.xz``.
+
+>>> import io
+>>> packed = io.BufferedReader(io.BytesIO(gzip.compress(b'{"a": 1}\n')))
+>>> reading(packed).read()
+b'{"a": 1}\n'
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO, TextIO, cast
+
+__all__ = [
+    "READ_ERRORS",
+    "open_history",
+    "reading",
+    "writing",
+]
+
+_MAGIC = {"gzip": b"\x1f\x8b", "bzip2": b"BZh", "xz": b"\xfd7zXZ\x00"}
+"""Each compression's leading bytes."""
+
+READ_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    EOFError,
+    lzma.LZMAError,
+    zlib.error,
+)
+"""What reading a broken or cut-off file raises (a corrupt or truncated
+archive among them): the command line words them as "cannot read"."""
+
+
+def reading(raw: BinaryIO) -> BinaryIO:
+    """``raw`` as it reads unpacked.
+
+    A stream that cannot look ahead (``peek``) is read through a buffer
+    that can, so that its first bytes are looked at without taking them
+    (as many as its first read gives: a pipe whose writer sends its
+    first bytes one at a time is taken as plain).
+    The unpacking stream is the caller's to close (:func:`open_history`
+    does), hence no ``with`` here.
+    """
+    if getattr(raw, "peek", None) is None:
+        raw = cast(BinaryIO, io.BufferedReader(cast(io.RawIOBase, raw)))
+    head = cast(io.BufferedReader, raw).peek(6)[:6]
+    if head.startswith(_MAGIC["gzip"]):
+        return cast(BinaryIO, gzip.GzipFile(fileobj=raw))
+    if head.startswith(_MAGIC["bzip2"]):
+        return cast(BinaryIO, bz2.BZ2File(raw))
+    if head.startswith(_MAGIC["xz"]):
+        return cast(BinaryIO, lzma.LZMAFile(raw))
+    return raw
+
+
+@contextmanager
+def open_history(path: str | Path) -> Iterator[BinaryIO]:
+    """The CHH file at ``path``, unpacked, as bytes lines."""
+    with Path(path).open("rb") as raw:
+        unpacked = reading(raw)
+        try:
+            yield unpacked
+        finally:
+            if unpacked is not raw:
+                unpacked.close()
+
+
+def writing(path: str | Path, *, append: bool = False) -> TextIO:
+    """``path`` opened to write CHH lines, compressed by its suffix.
+
+    ``append`` adds to what is there (a compressed file gets one more
+    member or stream, which :func:`open_history` reads on from the
+    last). The caller closes it (``with writing(path) as out:``).
+    """
+    target = Path(path)
+    mode = "at" if append else "wt"
+    suffix = target.suffix.lower()
+    if suffix == ".gz":
+        return cast(TextIO, gzip.open(target, mode, encoding="utf-8"))
+    if suffix == ".bz2":
+        return cast(TextIO, bz2.open(target, mode, encoding="utf-8"))
+    if suffix == ".xz":
+        return cast(TextIO, lzma.open(target, mode, encoding="utf-8"))
+    return cast(TextIO, target.open(mode[0], encoding="utf-8"))

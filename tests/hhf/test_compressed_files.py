@@ -1,0 +1,168 @@
+"""Issue 17 points 1-2: CHH files as labs get them (compressed, not text).
+
+A vendor's log often comes gzipped, bzipped or xz'd; ``croupier verify``
+must read it by what its bytes are, whatever its name, and give the
+report of the plain file. A file that is not UTF-8, or an archive cut
+off in transit, is a malformed file (exit 2, one line naming what is
+wrong), never an internal error or exit 1. The files here are packed by
+the standard library's own functions, not by the code under test.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import json
+import lzma
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli import app
+from croupier.hhf import read_history
+from croupier.hhf.files import open_history, reading, writing
+from croupier.hhf.sample import sample_histories
+from croupier.verify import verify_file
+
+PACKERS: dict[str, Callable[[bytes], bytes]] = {
+    "gzip": gzip.compress,
+    "bzip2": bz2.compress,
+    "xz": lzma.compress,
+}
+
+
+def _day() -> bytes:
+    lines = [
+        h.dumps()
+        for game in ("double-back-jack", "six-card-fortune-pai-gow")
+        for h in sample_histories(game, 6, seed=8)
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _verify(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["verify", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("packing", sorted(PACKERS))
+def test_17_2_compressed_logs_give_the_plain_report(
+    packing: str, tmp_path: Path
+) -> None:
+    plain = tmp_path / "day.jsonl"
+    plain.write_bytes(_day())
+    # named as if plain: the bytes, not the name, say how it is packed
+    packed = tmp_path / "day-packed.jsonl"
+    packed.write_bytes(PACKERS[packing](_day()))
+    want = _verify(str(plain), "--json")
+    assert want[0] == 0, want
+    assert json.loads(want[1])["summary"]["rounds"] == 12
+    assert _verify(str(packed), "--json") == want
+    assert _verify(str(packed), "--json", "--jobs", "2") == want
+    assert _verify("-", "--json", stdin=PACKERS[packing](_day())) == want
+    assert verify_file(packed).verdicts == verify_file(plain).verdicts
+
+
+@pytest.mark.parametrize("packing", sorted(PACKERS))
+def test_17_2_a_cut_off_archive_is_a_read_error(
+    packing: str, tmp_path: Path
+) -> None:
+    packed = PACKERS[packing](_day())
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(packed[: len(packed) // 2])
+    code, out, err = _verify(str(path), "--quiet")
+    assert code == 2, (out, err)
+    assert f"cannot read {path}" in err
+    assert "internal error" not in err
+
+
+def test_17_2_a_line_not_in_utf_8_is_malformed_at_its_line(
+    tmp_path: Path,
+) -> None:
+    lines = _day().splitlines(keepends=True)
+    # a Latin-1 "é" (one byte 0xE9) inside the third record's round id
+    lines[2] = lines[2].replace(b'"round_id":"', b'"round_id":"\xe9', 1)
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(b"".join(lines))
+    code, out, err = _verify(str(path))
+    assert code == 2, (out, err)
+    assert "line 3: not UTF-8 text" in err
+    assert "internal error" not in err
+    # the same bytes through a compressed file and stdin
+    packed = tmp_path / "latin1.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert _verify(str(packed))[0] == 2
+    assert "line 3: not UTF-8 text" in _verify("-", stdin=path.read_bytes())[2]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "unpack"),
+    [
+        (".jsonl", lambda b: b),
+        (".jsonl.gz", gzip.decompress),
+        (".jsonl.bz2", bz2.decompress),
+        (".jsonl.xz", lzma.decompress),
+    ],
+)
+def test_17_1_written_files_are_packed_by_their_suffix(
+    suffix: str, unpack: Callable[[bytes], bytes], tmp_path: Path
+) -> None:
+    histories = list(sample_histories("midibaccarat", 4, seed=3))
+    path = tmp_path / f"out{suffix}"
+    with writing(path) as out:
+        out.write(histories[0].dumps() + "\n")
+    # appending adds a member (gzip) or a stream (bzip2, xz)
+    for history in histories[1:]:
+        with writing(path, append=True) as out:
+            out.write(history.dumps() + "\n")
+    text = unpack(path.read_bytes()).decode()
+    assert text == "".join(h.dumps() + "\n" for h in histories)
+    assert [h for _, h in read_history(path)] == histories
+
+
+def test_17_1_scenario_history_appends_to_a_compressed_file(
+    tmp_path: Path,
+) -> None:
+    scenario = next(
+        (Path(__file__).resolve().parents[1] / "scenarios").glob(
+            "double-back-jack/*.json"
+        )
+    )
+    out = tmp_path / "scenarios.jsonl.gz"
+    for _ in range(2):
+        result = CliRunner().invoke(
+            app, ["scenario", str(scenario), "--history", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+    lines = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert len(lines) == 2
+    assert _verify(str(out), "--quiet")[0] == 0
+
+
+def test_17_1_streams_that_cannot_look_ahead_are_buffered() -> None:
+    assert reading(io.BytesIO(gzip.compress(b"x\n"))).read() == b"x\n"
+    assert reading(io.BytesIO(b'{"a": 1}\n')).read() == b'{"a": 1}\n'
+    packed = io.BufferedReader(io.BytesIO(bz2.compress(b"y\n")))
+    assert reading(packed).read() == b"y\n"
+
+
+def test_17_2_verify_reads_a_real_pipe(tmp_path: Path) -> None:
+    """``zcat``-style use: a compressed log piped into the command."""
+    path = tmp_path / "day.jsonl.xz"
+    path.write_bytes(lzma.compress(_day()))
+    with open_history(path) as handle:
+        assert handle.read() == _day()
+    command = Path(sys.executable).with_name("croupier")
+    run = subprocess.run(  # noqa: S603 - the project's own command
+        [str(command), "verify", "-", "--quiet"],
+        input=path.read_bytes(),
+        capture_output=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert b"12 rounds, 12 conforming" in run.stdout
