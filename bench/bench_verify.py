@@ -19,7 +19,7 @@ machine CPU seconds stretch too (shared caches), so compare ratios.
 Each game's steps per round are printed with the whole file's steps
 per CPU-second: the games' rounds differ in length (a pai gow round
 has some 90 steps, a Double Back Jack round some 35). Last, the whole
-file with ``--jobs`` processes (``croupier verify --jobs``), in wall
+file with ``--workers`` processes (``croupier verify --workers``), in wall
 seconds against one process's wall seconds in the same run: processes'
 CPU time is not this one's.
 
@@ -47,7 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument(
-        "--jobs", type=int, default=2, help="processes for the last figure"
+        "--workers", type=int, default=2, help="processes for the last figure"
     )
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}")
@@ -69,7 +69,7 @@ def main() -> None:
         verify_lines(fresh)
         alone = time.perf_counter() - start
         start = time.perf_counter()
-        shared = verify_lines(fresh, jobs=args.jobs)
+        shared = verify_lines(fresh, workers=args.workers)
         wall = time.perf_counter() - start
         bad += shared.rounds - shared.conforming
         del fresh, shared
@@ -102,7 +102,7 @@ def main() -> None:
             f"parse+schema {loaded:,.0f}/s; verify {checked:,.0f}/s "
             f"({checked / base:.2f}x the replay); whole file {both:,.0f}/s "
             f"({both / base:.2f}x; {steps:.0f} steps a round, "
-            f"{both * steps:,.0f} steps/CPU-s); {args.jobs} processes "
+            f"{both * steps:,.0f} steps/CPU-s); {args.workers} processes "
             f"{args.rounds / wall:,.0f}/wall-s ({alone / wall:.2f}x one "
             f"process's wall); deviations {bad}"
         )

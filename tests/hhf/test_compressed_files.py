@@ -63,7 +63,7 @@ def test_17_2_compressed_logs_give_the_plain_report(
     assert want[0] == 0, want
     assert json.loads(want[1])["summary"]["rounds"] == 12
     assert _verify(str(packed), "--json") == want
-    assert _verify(str(packed), "--json", "--jobs", "2") == want
+    assert _verify(str(packed), "--json", "--workers", "2") == want
     assert _verify("-", "--json", stdin=PACKERS[packing](_day())) == want
     assert verify_file(packed).verdicts == verify_file(plain).verdicts
 

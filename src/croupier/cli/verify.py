@@ -7,6 +7,7 @@ Submission is refused.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -47,27 +48,33 @@ def verify(
         bool,
         typer.Option("--quiet", help="Print deviations and the summary."),
     ] = False,
-    jobs: Annotated[
+    workers: Annotated[
         int,
         typer.Option(
-            "--jobs",
-            min=1,
-            help="Processes to share the file (the report is the same).",
+            "--workers",
+            min=0,
+            help="Processes to share the file (0 = all cores); the report "
+            "is the same.",
         ),
     ] = 1,
 ) -> None:
     """Replay every round of a hand history and report its deviations."""
+    workers = workers if workers > 0 else (os.cpu_count() or 1)
     try:
         submission = (
             None if rules_file is None else load_rules_file(rules_file)
         )
         if str(file) == "-":
             report = verify_lines(
-                reading(sys.stdin.buffer), submission=submission, jobs=jobs
+                reading(sys.stdin.buffer),
+                submission=submission,
+                workers=workers,
             )
         else:
             with open_history(file) as handle:
-                report = verify_lines(handle, submission=submission, jobs=jobs)
+                report = verify_lines(
+                    handle, submission=submission, workers=workers
+                )
     except HistoryFormatError as exc:
         raise fail(exc) from None
     except CroupierError as exc:

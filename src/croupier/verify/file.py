@@ -109,7 +109,7 @@ Line = str | bytes
 binary gives it; the parser checks the encoding)."""
 
 CHUNK_LINES = 256
-"""Lines a process checks at a time (``verify_lines(jobs=...)``)."""
+"""Lines a process checks at a time (``verify_lines(workers=...)``)."""
 
 _ChunkResult = tuple[list[RoundVerdict], tuple[str, int | None] | None]
 """A chunk's verdicts, then its malformed line's error (text, line)."""
@@ -119,27 +119,27 @@ def verify_lines(
     lines: Iterable[str | bytes],
     *,
     submission: Mapping[str, object] | None = None,
-    jobs: int = 1,
+    workers: int = 1,
     chunk_lines: int = CHUNK_LINES,
 ) -> FileReport:
     """Check every line; a malformed line raises :class:`HistoryFormatError`.
 
     ``submission`` (a Rules Submission file's values) holds every round
-    to those rules: the game's defaults overridden by them. ``jobs``
+    to those rules: the game's defaults overridden by them. ``workers``
     processes share the work, ``chunk_lines`` lines at a time, with the
     report (and the malformed line named, when there is one) exactly
     the one process's: rounds are independent of one another, so each
     verdict depends on its own line alone (D58).
     """
     report = FileReport()
-    if jobs < 1:
-        msg = f"jobs is a number of processes, 1 or more, not {jobs}"
+    if workers < 1:
+        msg = f"workers is a number of processes, 1 or more, not {workers}"
         raise CroupierError(msg)
     if chunk_lines < 1:
         msg = f"chunk_lines is 1 or more, not {chunk_lines}"
         raise CroupierError(msg)
     numbered = enumerate(lines, start=1)
-    if jobs == 1:
+    if workers == 1:
         report.verdicts.extend(_verify_numbered(numbered, submission))
         return report
     chunks = _chunks(numbered, chunk_lines)
@@ -149,7 +149,7 @@ def verify_lines(
         # one chunk: starting processes would cost more than it saves
         report.verdicts.extend(_verify_numbered(first or [], submission))
         return report
-    _verify_shared(report, chain((first, second), chunks), submission, jobs)
+    _verify_shared(report, chain((first, second), chunks), submission, workers)
     return report
 
 
@@ -157,9 +157,9 @@ def _verify_shared(
     report: FileReport,
     chunks: Iterable[list[tuple[int, Line]]],
     submission: Mapping[str, object] | None,
-    jobs: int,
+    workers: int,
 ) -> None:
-    """Check ``chunks`` in ``jobs`` processes, verdicts in file order.
+    """Check ``chunks`` in ``workers`` processes, verdicts in file order.
 
     A bounded window of chunks is in flight, so that a file of any size
     (or stdin) is never read whole. The processes ignore Ctrl-C: the
@@ -168,13 +168,13 @@ def _verify_shared(
     """
     context = _context()
     with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_ignore_interrupts
+        workers, mp_context=context, initializer=_ignore_interrupts
     ) as pool:
         window: deque[Future[_ChunkResult]] = deque()
         try:
             for chunk in chunks:
                 window.append(pool.submit(_verify_chunk, chunk, submission))
-                if len(window) >= 2 * jobs:
+                if len(window) >= 2 * workers:
                     _collect(report, window.popleft().result())
             while window:
                 _collect(report, window.popleft().result())
@@ -286,14 +286,14 @@ def verify_file(
     path: str | Path,
     *,
     submission: Mapping[str, object] | None = None,
-    jobs: int = 1,
+    workers: int = 1,
 ) -> FileReport:
-    """Check every round of a CHH file (``jobs`` as :func:`verify_lines`).
+    """Check every round of a CHH file (``workers`` as :func:`verify_lines`).
 
     The file may be compressed (:func:`croupier.hhf.files.open_history`).
     """
     with open_history(path) as handle:
-        return verify_lines(handle, submission=submission, jobs=jobs)
+        return verify_lines(handle, submission=submission, workers=workers)
 
 
 def report_json(report: FileReport) -> str:

@@ -1,4 +1,4 @@
-"""Issue 17 point 2: `croupier verify --jobs N` gives the one-process report.
+"""Issue 17 point 2: `croupier verify --workers N`, the one-process report.
 
 The file is cut into chunks that processes check side by side; the
 report must be the one process's verdict for verdict (file order, line
@@ -66,16 +66,16 @@ def _mixed_day(rounds: int) -> tuple[list[str], set[int]]:
     return lines, broken
 
 
-def test_17_2_jobs_give_the_one_process_report() -> None:
+def test_17_2_workers_give_the_one_process_report() -> None:
     lines, broken = _mixed_day(12)
     one = verify_lines(lines)
     assert {v.line for v in one.verdicts if not v.conforming} == broken
-    for jobs, chunk in ((2, 1), (2, 7), (3, 5), (2, 1000)):
-        many = verify_lines(lines, jobs=jobs, chunk_lines=chunk)
-        assert report_json(many) == report_json(one), (jobs, chunk)
+    for workers, chunk in ((2, 1), (2, 7), (3, 5), (2, 1000)):
+        many = verify_lines(lines, workers=workers, chunk_lines=chunk)
+        assert report_json(many) == report_json(one), (workers, chunk)
 
 
-def test_17_2_jobs_name_the_first_malformed_line() -> None:
+def test_17_2_workers_name_the_first_malformed_line() -> None:
     lines, broken = _mixed_day(8)
     bad = 31
     assert bad not in broken
@@ -86,12 +86,12 @@ def test_17_2_jobs_name_the_first_malformed_line() -> None:
     assert one.value.line == bad
     for chunk in (1, 4, 30):
         with pytest.raises(HistoryFormatError) as many:
-            verify_lines(lines, jobs=2, chunk_lines=chunk)
+            verify_lines(lines, workers=2, chunk_lines=chunk)
         assert many.value.line == bad
         assert str(many.value) == str(one.value)
 
 
-def test_17_2_jobs_spawn_processes_while_other_threads_run() -> None:
+def test_17_2_workers_spawn_processes_while_other_threads_run() -> None:
     """With a second thread alive the processes are spawned, not forked."""
     lines, _ = _mixed_day(4)
     release = threading.Event()
@@ -99,7 +99,7 @@ def test_17_2_jobs_spawn_processes_while_other_threads_run() -> None:
     waiter.start()
     try:
         assert file._context().get_start_method() == "spawn"
-        many = verify_lines(lines, jobs=2, chunk_lines=6)
+        many = verify_lines(lines, workers=2, chunk_lines=6)
     finally:
         release.set()
         waiter.join()
@@ -107,33 +107,39 @@ def test_17_2_jobs_spawn_processes_while_other_threads_run() -> None:
 
 
 @pytest.mark.parametrize(
-    ("jobs", "chunk"),
+    ("workers", "chunk"),
     [(0, 10), (-2, 10), (2, 0)],
     ids=["zero", "neg", "chunk"],
 )
-def test_17_2_jobs_out_of_range_are_refused(jobs: int, chunk: int) -> None:
+def test_17_2_workers_out_of_range_are_refused(
+    workers: int, chunk: int
+) -> None:
     lines, _ = _mixed_day(1)
     with pytest.raises(CroupierError, match="1 or more"):
-        verify_lines(lines, jobs=jobs, chunk_lines=chunk)
+        verify_lines(lines, workers=workers, chunk_lines=chunk)
 
 
-def test_17_2_cli_jobs(tmp_path: Path) -> None:
-    """The CLI's ``--jobs`` over more lines than one chunk, and bad values."""
+def test_17_2_cli_workers(tmp_path: Path) -> None:
+    """The CLI's ``--workers`` over more than one chunk, and bad values."""
     lines, broken = _mixed_day(60)
     path = tmp_path / "day.jsonl"
     path.write_text("".join(lines), encoding="utf-8")
     runner = CliRunner()
     one = runner.invoke(app, ["verify", str(path), "--json"])
-    two = runner.invoke(app, ["verify", str(path), "--json", "--jobs", "2"])
+    two = runner.invoke(app, ["verify", str(path), "--json", "--workers", "2"])
     assert one.exit_code == two.exit_code == 1, two.output
     assert two.stdout == one.stdout
     report = json.loads(two.stdout)
     assert report["summary"]["rounds"] == 300
     assert report["summary"]["deviations"] == len(broken)
-    for value in ("0", "-1", "two"):
-        result = runner.invoke(app, ["verify", str(path), "--jobs", value])
+    every = runner.invoke(
+        app, ["verify", str(path), "--json", "--workers", "0"]
+    )
+    assert every.stdout == one.stdout  # 0: every core
+    for value in ("-1", "two"):
+        result = runner.invoke(app, ["verify", str(path), "--workers", value])
         assert result.exit_code == 2, value
-        assert "--jobs" in result.output
+        assert "--workers" in result.output
 
 
 def _dies(chunk: list[tuple[int, str]], submission: object) -> object:
@@ -141,7 +147,7 @@ def _dies(chunk: list[tuple[int, str]], submission: object) -> object:
     os._exit(9)
 
 
-def test_17_2_jobs_a_process_that_dies_is_a_clear_error(
+def test_17_2_workers_a_process_that_dies_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     lines, _ = _mixed_day(2)
@@ -153,4 +159,4 @@ def test_17_2_jobs_a_process_that_dies_is_a_clear_error(
         file, "_context", lambda: multiprocessing.get_context("fork")
     )
     with pytest.raises(CroupierError, match="a process checking the file"):
-        verify_lines(lines, jobs=2, chunk_lines=3)
+        verify_lines(lines, workers=2, chunk_lines=3)
