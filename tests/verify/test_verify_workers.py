@@ -13,6 +13,9 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import pty
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -160,3 +163,65 @@ def test_17_2_workers_a_process_that_dies_is_a_clear_error(
     )
     with pytest.raises(CroupierError, match="a process checking the file"):
         verify_lines(lines, workers=2, chunk_lines=3)
+
+
+def _rounds_per_chunk(lines: list[str], size: int) -> list[int]:
+    """Rounds (non-blank lines) checked after each chunk of ``size``."""
+    done, out = 0, []
+    for start in range(0, len(lines), size):
+        done += sum(bool(line.strip()) for line in lines[start : start + size])
+        out.append(done)
+    return out
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_17_2_progress_counts_the_rounds_checked(workers: int) -> None:
+    lines, _ = _mixed_day(9)
+    calls: list[int] = []
+    report = verify_lines(
+        lines, workers=workers, chunk_lines=8, progress=calls.append
+    )
+    assert calls == _rounds_per_chunk(lines, 8)
+    assert calls[-1] == report.rounds == 45
+
+
+def _on_a_terminal(*args: str) -> tuple[int, str, str]:
+    """``croupier`` with stderr on a pseudo-terminal: (code, stdout, tty)."""
+    main, side = pty.openpty()
+    command = Path(sys.executable).with_name("croupier")
+    proc = subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(command), *args],
+        stdout=subprocess.PIPE,
+        stderr=side,
+        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"},
+    )
+    os.close(side)
+    seen = b""
+    while True:
+        try:
+            data = os.read(main, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        seen += data
+    os.close(main)
+    assert proc.stdout is not None
+    out = proc.stdout.read().decode()
+    return proc.wait(), out, seen.decode(errors="replace")
+
+
+def test_17_2_a_terminal_shows_progress_and_a_pipe_does_not(
+    tmp_path: Path,
+) -> None:
+    lines, broken = _mixed_day(60)
+    path = tmp_path / "day.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    code, out, tty = _on_a_terminal("verify", str(path), "--quiet")
+    assert code == 1
+    assert "verifying day.jsonl" in tty
+    assert "300 rounds" in tty  # the last count, before the bar goes
+    assert f"300 rounds, {300 - len(broken)} conforming" in out
+    piped = CliRunner().invoke(app, ["verify", str(path), "--quiet"])
+    assert piped.stdout == out
+    assert "verifying" not in piped.stderr

@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import typer
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
-from croupier.cli.common import fail
+from croupier.cli.common import err_console, fail
 from croupier.errors import CroupierError
 from croupier.hhf.files import READ_ERRORS, open_history, reading
 from croupier.hhf.format import HistoryFormatError
@@ -65,15 +74,23 @@ def verify(
             None if rules_file is None else load_rules_file(rules_file)
         )
         if str(file) == "-":
-            report = verify_lines(
-                reading(sys.stdin.buffer),
-                submission=submission,
-                workers=workers,
-            )
-        else:
-            with open_history(file) as handle:
+            with _progress("stdin", None) as shown:
                 report = verify_lines(
-                    handle, submission=submission, workers=workers
+                    reading(sys.stdin.buffer),
+                    submission=submission,
+                    workers=workers,
+                    progress=shown(None),
+                )
+        else:
+            with (
+                open_history(file) as handle,
+                _progress(file.name, file.stat().st_size) as shown,
+            ):
+                report = verify_lines(
+                    handle,
+                    submission=submission,
+                    workers=workers,
+                    progress=shown(handle),
                 )
     except HistoryFormatError as exc:
         raise fail(exc) from None
@@ -99,3 +116,43 @@ def verify(
         out.extend(f"  {ref}: {n}" for ref, n in summary["by_ref"].items())
         sys.stdout.write("\n".join(out) + "\n")
     raise typer.Exit(0 if report.conforming == report.rounds else 1)
+
+
+_Shown = Callable[[BinaryIO | None], Callable[[int], None]]
+"""Given the file being read (or ``None``), the callback for its rounds."""
+
+
+@contextmanager
+def _progress(name: str, size: int | None) -> Iterator[_Shown]:
+    """A progress line on stderr while a terminal shows it, else nothing.
+
+    The bar is how far into the file on disk the reading is (its bytes,
+    compressed or not), with the rounds checked so far; from stdin, the
+    rounds alone. It is drawn when the verifier reports, never by a
+    thread of its own, so that the checking processes are forked from a
+    process of one thread (D58).
+    """
+    with Progress(
+        TextColumn("verifying {task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[rounds]:,} rounds"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        auto_refresh=False,
+        disable=not err_console.is_terminal,
+    ) as bar:
+        task = bar.add_task(name, total=size, rounds=0)
+
+        def shown(handle: BinaryIO | None) -> Callable[[int], None]:
+            def update(rounds: int) -> None:
+                done = None
+                if handle is not None:
+                    # the position in the file on disk, under any unpacking
+                    done = os.lseek(handle.fileno(), 0, os.SEEK_CUR)
+                bar.update(task, completed=done, rounds=rounds, refresh=True)
+
+            return update
+
+        yield shown

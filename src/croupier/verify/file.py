@@ -7,7 +7,7 @@ import multiprocessing
 import signal
 import threading
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -121,6 +121,7 @@ def verify_lines(
     submission: Mapping[str, object] | None = None,
     workers: int = 1,
     chunk_lines: int = CHUNK_LINES,
+    progress: Callable[[int], None] | None = None,
 ) -> FileReport:
     """Check every line; a malformed line raises :class:`HistoryFormatError`.
 
@@ -129,7 +130,8 @@ def verify_lines(
     processes share the work, ``chunk_lines`` lines at a time, with the
     report (and the malformed line named, when there is one) exactly
     the one process's: rounds are independent of one another, so each
-    verdict depends on its own line alone (D58).
+    verdict depends on its own line alone (D58). ``progress`` is told
+    the rounds checked so far after every chunk.
     """
     report = FileReport()
     if workers < 1:
@@ -138,18 +140,17 @@ def verify_lines(
     if chunk_lines < 1:
         msg = f"chunk_lines is 1 or more, not {chunk_lines}"
         raise CroupierError(msg)
-    numbered = enumerate(lines, start=1)
-    if workers == 1:
-        report.verdicts.extend(_verify_numbered(numbered, submission))
-        return report
-    chunks = _chunks(numbered, chunk_lines)
-    first = next(chunks, None)
-    second = next(chunks, None)
-    if first is None or second is None:
+    chunks = _chunks(enumerate(lines, start=1), chunk_lines)
+    if workers > 1:
+        ahead = [c for c in (next(chunks, None), next(chunks, None)) if c]
+        if len(ahead) == 2:
+            shared = chain(ahead, chunks)
+            _verify_shared(report, shared, submission, workers, progress)
+            return report
         # one chunk: starting processes would cost more than it saves
-        report.verdicts.extend(_verify_numbered(first or [], submission))
-        return report
-    _verify_shared(report, chain((first, second), chunks), submission, workers)
+        chunks = iter(ahead)
+    for chunk in chunks:
+        _add(report, _verify_numbered(chunk, submission), progress)
     return report
 
 
@@ -158,6 +159,7 @@ def _verify_shared(
     chunks: Iterable[list[tuple[int, Line]]],
     submission: Mapping[str, object] | None,
     workers: int,
+    progress: Callable[[int], None] | None,
 ) -> None:
     """Check ``chunks`` in ``workers`` processes, verdicts in file order.
 
@@ -175,15 +177,26 @@ def _verify_shared(
             for chunk in chunks:
                 window.append(pool.submit(_verify_chunk, chunk, submission))
                 if len(window) >= 2 * workers:
-                    _collect(report, window.popleft().result())
+                    _collect(report, window.popleft().result(), progress)
             while window:
-                _collect(report, window.popleft().result())
+                _collect(report, window.popleft().result(), progress)
         except BrokenProcessPool as exc:
             msg = f"a process checking the file stopped: {exc}"
             raise CroupierError(msg) from exc
         except BaseException:
             pool.shutdown(cancel_futures=True)
             raise
+
+
+def _add(
+    report: FileReport,
+    verdicts: Iterable[RoundVerdict],
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Append a chunk's verdicts and tell ``progress`` the count."""
+    report.verdicts.extend(verdicts)
+    if progress is not None:
+        progress(len(report.verdicts))
 
 
 def _ignore_interrupts() -> None:
@@ -230,12 +243,17 @@ def _verify_chunk(
     return verdicts, None
 
 
-def _collect(report: FileReport, result: _ChunkResult) -> None:
+def _collect(
+    report: FileReport,
+    result: _ChunkResult,
+    progress: Callable[[int], None] | None,
+) -> None:
     verdicts, error = result
-    report.verdicts.extend(verdicts)
     if error is not None:
+        report.verdicts.extend(verdicts)
         text, line = error
         raise HistoryFormatError(text, line=line)
+    _add(report, verdicts, progress)
 
 
 def _verify_numbered(
