@@ -10,6 +10,7 @@ here, not read off the verifier.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import multiprocessing
 import os
@@ -225,3 +226,21 @@ def test_17_2_a_terminal_shows_progress_and_a_pipe_does_not(
     piped = CliRunner().invoke(app, ["verify", str(path), "--quiet"])
     assert piped.stdout == out
     assert "verifying" not in piped.stderr
+
+
+def test_17_2_the_progress_line_runs_no_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A drawing thread would make the checking processes spawn (D58)."""
+    from rich.console import Console
+
+    from croupier.cli import verify as command
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=100)
+    monkeypatch.setattr(command, "err_console", terminal)
+    before = threading.active_count()
+    with command._progress("day.jsonl", None) as shown:
+        shown(None)(512)
+        assert threading.active_count() == before
+    assert "512 rounds" in screen.getvalue()
