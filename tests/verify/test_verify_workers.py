@@ -244,3 +244,17 @@ def test_17_2_the_progress_line_runs_no_thread(
         shown(None)(512)
         assert threading.active_count() == before
     assert "512 rounds" in screen.getvalue()
+
+
+def test_17_2_an_empty_file_conforms_and_says_it_holds_no_rounds(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("\n\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 0
+    assert "0 rounds, 0 conforming" in result.stdout
+    assert "holds no rounds" in result.stderr
+    full = CliRunner().invoke(app, ["verify", str(tmp_path / "x.jsonl")])
+    assert "holds no rounds" not in full.stderr  # a missing file: exit 2
+    assert full.exit_code == 2

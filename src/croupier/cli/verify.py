@@ -115,6 +115,10 @@ def verify(
         )
         out.extend(f"  {ref}: {n}" for ref, n in summary["by_ref"].items())
         sys.stdout.write("\n".join(out) + "\n")
+    if not report.rounds:
+        # every one of no rounds conforms (exit 0), but an empty export
+        # is more often a mistake than a quiet day: say so
+        sys.stderr.write(f"croupier verify: {file} holds no rounds\n")
     raise typer.Exit(0 if report.conforming == report.rounds else 1)
 
 
