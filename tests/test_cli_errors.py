@@ -391,3 +391,33 @@ def test_issue_15_5_play_blank_amount_is_the_most_allowed() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "$20.00" in result.stdout or "-$20.00" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "target"),
+    [
+        (["verify", "-"], "croupier.cli.verify.verify_lines"),
+        (
+            ["rng-test", "--shuffles", "20"],
+            "croupier.rngtest.battery.run_battery",
+        ),
+    ],
+    ids=["verify", "rng-test"],
+)
+def test_issue_17_a_crash_is_never_read_as_a_verdict(
+    args: list[str], target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exit 1 is a verdict of verify and rng-test; a bug exits 70."""
+
+    def crash(*_: object, **__: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(target, crash)
+    monkeypatch.delenv("CROUPIER_DEBUG", raising=False)
+    result = CliRunner().invoke(app, args, input="")
+    assert result.exit_code == 70, result.output
+    assert "internal error (RuntimeError: boom)" in result.stderr
+    assert "Traceback" not in result.output
+    monkeypatch.setenv("CROUPIER_DEBUG", "1")
+    shown = CliRunner().invoke(app, args, input="")
+    assert isinstance(shown.exception, RuntimeError)

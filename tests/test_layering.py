@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the foundations: citations, errors, randomness, cards, money
     ("croupier.regs", "croupier.errors", "croupier.rng", "croupier.jit"),
     ("croupier.jsontypes",),
-    ("croupier.cards", "croupier.money", "croupier.extras"),
+    ("croupier.cards", "croupier.money", "croupier.extras", "croupier.packed"),
     # the events' compiled encoders and constructors (cards only)
     ("croupier.event_codec",),
     # the engine's pieces

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 from croupier.cli import app
 from croupier.hhf import read_history
-from croupier.hhf.files import open_history, reading, writing
 from croupier.hhf.sample import sample_histories
+from croupier.packed import open_packed, reading, writing
 from croupier.verify import verify_file
 
 PACKERS: dict[str, Callable[[bytes], bytes]] = {
@@ -155,7 +155,7 @@ def test_17_2_verify_reads_a_real_pipe(tmp_path: Path) -> None:
     """``zcat``-style use: a compressed log piped into the command."""
     path = tmp_path / "day.jsonl.xz"
     path.write_bytes(lzma.compress(_day()))
-    with open_history(path) as handle:
+    with open_packed(path) as handle:
         assert handle.read() == _day()
     command = Path(sys.executable).with_name("croupier")
     run = subprocess.run(  # noqa: S603 - the project's own command

@@ -8,6 +8,7 @@ not searched for.
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -196,3 +197,43 @@ def test_810a_5_known_bad_shuffler_fails_on_a_six_deck_shoe(name: str) -> None:
     battery = run_battery(shuffles, original, seed=1)
     assert not battery.passed
     assert sum(not r.passed for r in battery.results) >= 10
+
+
+def test_810a_5_shuffle_files_packed_or_not_utf_8(tmp_path: Path) -> None:
+    """A device's file gzipped gives the plain verdict; bad bytes are input.
+
+    Exit 1 says the shuffles fail: a file that is not text, or an archive
+    cut off in transit, must be bad input (2), never that verdict.
+    """
+    original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
+    gen = np.random.default_rng(7)
+    text = "".join(
+        " ".join(
+            str(Card.from_code(int(c))) for c in gen.permutation(original)
+        )
+        + "\n"
+        for _ in range(SHUFFLES)
+    ).encode()
+    plain, packed = tmp_path / "device.txt", tmp_path / "device.txt.gz"
+    plain.write_bytes(text)
+    packed.write_bytes(gzip.compress(text))
+    runner = CliRunner()
+    args = ["rng-test", "--game", PAI_GOW.name, "--seed", "1", "--json"]
+    want = runner.invoke(app, [*args, "--source", str(plain)])
+    assert want.exit_code == 0, want.output
+    got = runner.invoke(app, [*args, "--source", str(packed)])
+    assert got.exit_code == 0, got.output
+    verdict, same = json.loads(want.stdout), json.loads(got.stdout)
+    assert same.pop("source") == str(packed)
+    assert verdict.pop("source") == str(plain)
+    assert same == verdict
+    lines = text.splitlines(keepends=True)
+    lines[4] = lines[4].replace(b"As", b"A\xa7", 1)  # a Latin-1 byte
+    plain.write_bytes(b"".join(lines))
+    bad = runner.invoke(app, [*args, "--source", str(plain)])
+    assert bad.exit_code == 2, bad.output
+    assert "line 5: not UTF-8 text" in bad.stderr
+    packed.write_bytes(gzip.compress(text)[:-30])
+    cut = runner.invoke(app, [*args, "--source", str(packed)])
+    assert cut.exit_code == 2, cut.output
+    assert "cannot read" in cut.stderr

@@ -10,8 +10,10 @@ way a command can fail into one line on stderr and an exit status:
   be read or written (:class:`OSError`): one line naming the problem,
   exit 2;
 * Ctrl-C: exit 130; a closed pipe: exit 1, silently;
-* anything else is a bug: one line naming it and exit 1, the traceback
-  only with ``CROUPIER_DEBUG=1``.
+* anything else is a bug: one line naming it and exit 70
+  (:data:`BUG_EXIT`), the traceback only with ``CROUPIER_DEBUG=1``. Not
+  1, which ``verify`` and ``rng-test`` give as a verdict ("a round does
+  not conform", "the source fails"): a crash must never read as one.
 
 Options that name files use the shared types below (:data:`InputFile`,
 :func:`output_file`), so a missing input file or a missing output folder
@@ -43,6 +45,7 @@ from croupier.registry import GameSpec, find_game
 from croupier.rules import GameRules, load_rules_file
 
 __all__ = [
+    "BUG_EXIT",
     "DEBUG_ENV",
     "CommandError",
     "GuardedGroup",
@@ -56,6 +59,8 @@ __all__ = [
 
 DEBUG_ENV = "CROUPIER_DEBUG"
 """Set to 1 to see the traceback of an internal error."""
+BUG_EXIT = 70
+"""The exit status of an internal error (sysexits' ``EX_SOFTWARE``)."""
 
 console = Console()
 """Standard output."""
@@ -205,7 +210,7 @@ class GuardedGroup(TyperGroup):
                 f"{where}: internal error ({type(exc).__name__}: {exc}); "
                 f"{DEBUG_ENV}=1 shows the traceback"
             )
-            return 1
+            return BUG_EXIT
         return value if isinstance(value, int) else 0
 
 

@@ -47,8 +47,8 @@ def export(
     require("server", "this command")
     require("history", "this command")
     from croupier.hhf.export import export_rounds
-    from croupier.hhf.files import writing
     from croupier.hhf.format import write_history
+    from croupier.packed import writing
 
     try:
         start = None if since is None else datetime.fromisoformat(since)
@@ -74,8 +74,8 @@ def scenario_history(text: str, path: Path) -> ScenarioResult:
     import uuid
 
     require("history", "--history")
-    from croupier.hhf.files import writing
     from croupier.hhf.format import from_scenario
+    from croupier.packed import writing
 
     started = datetime.now(UTC)
     result = run_scenario_text(text)

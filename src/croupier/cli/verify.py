@@ -25,8 +25,8 @@ from rich.progress import (
 
 from croupier.cli.common import err_console, fail
 from croupier.errors import CroupierError
-from croupier.hhf.files import READ_ERRORS, open_history, reading
 from croupier.hhf.format import HistoryFormatError
+from croupier.packed import READ_ERRORS, open_packed, reading
 from croupier.rules import load_rules_file
 from croupier.verify.file import report_json, verify_lines
 
@@ -83,7 +83,7 @@ def verify(
                 )
         else:
             with (
-                open_history(file) as handle,
+                open_packed(file) as handle,
                 _progress(file.name, file.stat().st_size) as shown,
             ):
                 report = verify_lines(

@@ -40,11 +40,10 @@ import croupier
 from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.history import RoundRecord
+from croupier.packed import open_packed
 from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.scenario import ScenarioResult
-
-from .files import open_history
 
 __all__ = [
     "FORMAT",
@@ -920,11 +919,11 @@ def read_history(
 ) -> Iterator[tuple[int, HandHistory]]:
     """Each line's number and record; raises on the first bad line.
 
-    A path is opened as :func:`croupier.hhf.files.open_history` opens it
+    A path is opened as :func:`croupier.packed.open_packed` opens it
     (compressed or not); otherwise ``source`` gives the lines.
     """
     if isinstance(source, Path | str):
-        with open_history(source) as handle:
+        with open_packed(source) as handle:
             yield from read_history(handle)
         return
     for number, line in enumerate(source, start=1):

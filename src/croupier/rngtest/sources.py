@@ -20,6 +20,7 @@ import numpy.typing as npt
 from croupier.cards import parse_cards
 from croupier.errors import CroupierError
 from croupier.events import EventLog
+from croupier.packed import READ_ERRORS, open_packed
 from croupier.registry import GameSpec
 from croupier.rng import Rng, SecureRng, SeededRng
 from croupier.rules import GameRules
@@ -101,12 +102,30 @@ def file_shuffles(
 
 
 def read_shuffle_file(path: Path, expected: Codes | None) -> list[Codes]:
-    """:func:`file_shuffles` of a file."""
+    """:func:`file_shuffles` of a file, plain or packed (gzip, bzip2, xz).
+
+    A line that is not UTF-8 is bad input naming its line, as is any
+    other bad line; a file that cannot be read (a cut-off archive among
+    them) is bad input too: never a verdict on the shuffles.
+    """
     try:
-        with path.open(encoding="utf-8") as handle:
-            return file_shuffles(handle, expected)
-    except OSError as exc:
+        with open_packed(path) as handle:
+            return file_shuffles(_text_lines(handle), expected)
+    except READ_ERRORS as exc:
         raise RngInputError(f"cannot read {path}: {exc}") from None
+
+
+def _text_lines(lines: Iterable[bytes]) -> Iterator[str]:
+    """Each line as text; one that is not UTF-8 is refused by number."""
+    for number, raw in enumerate(lines, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            msg = (
+                f"line {number}: not UTF-8 text: {exc.reason} at byte "
+                f"{exc.start}"
+            )
+            raise RngInputError(msg) from None
 
 
 def _naive_swap(order: Codes, gen: np.random.Generator) -> Codes:

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import CroupierError
-from croupier.hhf.files import open_history
 from croupier.hhf.format import (
     HistoryFormatError,
     loads_deferring_steps,
     read_at_line,
     validate,
 )
+from croupier.packed import open_packed
 from croupier.registry import find_game
 from croupier.rules import GameRules
 
@@ -308,9 +308,9 @@ def verify_file(
 ) -> FileReport:
     """Check every round of a CHH file (``workers`` as :func:`verify_lines`).
 
-    The file may be compressed (:func:`croupier.hhf.files.open_history`).
+    The file may be compressed (:func:`croupier.packed.open_packed`).
     """
-    with open_history(path) as handle:
+    with open_packed(path) as handle:
         return verify_lines(handle, submission=submission, workers=workers)
 
 

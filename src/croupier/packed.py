@@ -1,10 +1,10 @@
-r"""CHH files on disk: plain JSON Lines, or compressed with gzip, bzip2 or xz.
+r"""Files as labs receive them: plain, or packed with gzip, bzip2 or xz.
 
-Logs handed to a lab are often compressed. A file is read as bytes (the
-JSON parser checks the UTF-8 itself, so a line that is not UTF-8 is a
-malformed line with its number, not a crash) and unpacked by what its
-first bytes say it is, whatever its name; a file is written compressed
-when its name ends in ``.gz``, ``.bz2`` or ``.xz``.
+Hand histories and shuffle files handed to a lab often come compressed.
+A file is read as bytes (its reader checks the UTF-8 itself, so that a
+line that is not UTF-8 is a bad line with its number, not a crash) and
+unpacked by what its first bytes say it is, whatever its name; a file
+is written packed when its name ends in ``.gz``, ``.bz2`` or ``.xz``.
 
 >>> import io
 >>> packed = io.BufferedReader(io.BytesIO(gzip.compress(b'{"a": 1}\n')))
@@ -26,7 +26,7 @@ from typing import BinaryIO, TextIO, cast
 
 __all__ = [
     "READ_ERRORS",
-    "open_history",
+    "open_packed",
     "reading",
     "writing",
 ]
@@ -51,7 +51,7 @@ def reading(raw: BinaryIO) -> BinaryIO:
     that can, so that its first bytes are looked at without taking them
     (as many as its first read gives: a pipe whose writer sends its
     first bytes one at a time is taken as plain).
-    The unpacking stream is the caller's to close (:func:`open_history`
+    The unpacking stream is the caller's to close (:func:`open_packed`
     does), hence no ``with`` here.
     """
     if getattr(raw, "peek", None) is None:
@@ -67,8 +67,8 @@ def reading(raw: BinaryIO) -> BinaryIO:
 
 
 @contextmanager
-def open_history(path: str | Path) -> Iterator[BinaryIO]:
-    """The CHH file at ``path``, unpacked, as bytes lines."""
+def open_packed(path: str | Path) -> Iterator[BinaryIO]:
+    """The file at ``path``, unpacked, as bytes lines."""
     with Path(path).open("rb") as raw:
         unpacked = reading(raw)
         try:
@@ -79,10 +79,10 @@ def open_history(path: str | Path) -> Iterator[BinaryIO]:
 
 
 def writing(path: str | Path, *, append: bool = False) -> TextIO:
-    """``path`` opened to write CHH lines, compressed by its suffix.
+    """``path`` opened to write text lines, compressed by its suffix.
 
     ``append`` adds to what is there (a compressed file gets one more
-    member or stream, which :func:`open_history` reads on from the
+    member or stream, which :func:`open_packed` reads on from the
     last). The caller closes it (``with writing(path) as out:``).
     """
     target = Path(path)
