@@ -421,3 +421,23 @@ def test_issue_17_a_crash_is_never_read_as_a_verdict(
     monkeypatch.setenv("CROUPIER_DEBUG", "1")
     shown = CliRunner().invoke(app, args, input="")
     assert isinstance(shown.exception, RuntimeError)
+
+
+def test_issue_15_5_files_that_are_not_text_are_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bytes that are not UTF-8: one line and exit 2, never a crash."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"game": "d\xe9"}\n')
+    result = CliRunner().invoke(app, ["scenario", str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"{path} is not UTF-8 text" in result.stderr
+
+    def undecodable(*_: object, **__: object) -> object:
+        return b"\xe9".decode("utf-8")
+
+    # any command that meets such bytes deeper down says the same
+    monkeypatch.setattr("croupier.cli.verify.verify_lines", undecodable)
+    result = CliRunner().invoke(app, ["verify", "-"], input="")
+    assert result.exit_code == 2, result.output
+    assert "input that is not UTF-8 text" in result.stderr

@@ -129,11 +129,15 @@ def scenario(
     ] = None,
 ) -> None:
     """Run a stacked scenario; print its events, hands and settlements."""
-    text = (
-        sys.stdin.read()
-        if file == "-"
-        else Path(file).read_text(encoding="utf-8")
-    )
+    try:
+        text = (
+            sys.stdin.read()
+            if file == "-"
+            else Path(file).read_text(encoding="utf-8")
+        )
+    except UnicodeDecodeError as exc:
+        msg = f"{file} is not UTF-8 text: {exc.reason} at byte {exc.start}"
+        raise fail(CroupierError(msg)) from None
     if history is not None:
         from croupier.cli.history import scenario_history
 

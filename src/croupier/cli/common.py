@@ -6,9 +6,9 @@ way a command can fail into one line on stderr and an exit status:
 
 * a wrong argument (click's usage errors: a missing argument, a number
   out of range, a file that does not exist, an unknown option), a
-  refusal (:class:`~croupier.errors.CroupierError`) or a file that cannot
-  be read or written (:class:`OSError`): one line naming the problem,
-  exit 2;
+  refusal (:class:`~croupier.errors.CroupierError`), a file that cannot
+  be read or written (:class:`OSError`) or input that is not UTF-8
+  text: one line naming the problem, exit 2;
 * Ctrl-C: exit 130; a closed pipe: exit 1, silently;
 * anything else is a bug: one line naming it and exit 70
   (:data:`BUG_EXIT`), the traceback only with ``CROUPIER_DEBUG=1``. Not
@@ -192,6 +192,14 @@ class GuardedGroup(TyperGroup):
         except KeyboardInterrupt:
             _say(f"{name}: interrupted")
             return 130
+        except UnicodeDecodeError as exc:
+            # bytes read from a file or stdin that are not text: input
+            where = " ".join([name, *_RUNNING])
+            _say(
+                f"{where}: input that is not UTF-8 text ({exc.reason} at "
+                f"byte {exc.start})"
+            )
+            return 2
         except Exception as exc:
             where = " ".join([name, *_RUNNING])
             needed = (
