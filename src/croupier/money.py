@@ -21,7 +21,28 @@ from fractions import Fraction
 from croupier.errors import CroupierError, LedgerError, WagerError
 from croupier.regs import Ref
 
-__all__ = ["Ledger", "Odds", "Outcome", "Rounding", "Settlement", "WagerKey"]
+__all__ = [
+    "Ledger",
+    "Odds",
+    "Outcome",
+    "Rounding",
+    "Settlement",
+    "WagerKey",
+    "is_minor_units",
+]
+
+
+def is_minor_units(value: object) -> bool:
+    """Whether ``value`` is a whole number of minor units: an ``int``.
+
+    A ``bool`` is not (``True`` is no stake), nor a float however whole
+    (``2500.0`` would carry floats into every settlement after it).
+
+    >>> is_minor_units(2500), is_minor_units(2500.0), is_minor_units(True)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 _ODDS_RE = re.compile(r"^\s*(\d+)\s*(?::|to|-|/)\s*(\d+)\s*$", re.IGNORECASE)
 

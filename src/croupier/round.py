@@ -38,7 +38,13 @@ from croupier.events import (
     WagerPlaced,
     WagerSettled,
 )
-from croupier.money import Ledger, Outcome, Settlement, WagerKey
+from croupier.money import (
+    Ledger,
+    Outcome,
+    Settlement,
+    WagerKey,
+    is_minor_units,
+)
 from croupier.regs import Ref
 from croupier.rng import Rng, SecureRng
 from croupier.rules import GameRules
@@ -81,6 +87,15 @@ class Action:
     """An amount, for actions that wager (double, insurance...)."""
     card: Card | None = None
     """A card, for actions that name one (the pai gow low hand)."""
+
+    def __post_init__(self) -> None:
+        """Refuse an amount that is not a whole number of minor units."""
+        if self.amount is not None and not is_minor_units(self.amount):
+            msg = (
+                f"seat {self.seat}'s {self.name}: an amount is a whole "
+                f"number of minor units (an integer), not {self.amount!r}"
+            )
+            raise WagerError(msg)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Action:
@@ -380,6 +395,12 @@ class Round(ABC):
                 f"changed: wagering is closed"
             )
             raise WrongPhaseError(msg, ref=ref)
+        if not is_minor_units(amount):
+            msg = (
+                f"a wager is a whole number of minor units (an integer), "
+                f"not {amount!r}"
+            )
+            raise WagerError(msg, ref=ref)
         if amount < 0:
             msg = f"a wager cannot be negative, not {amount}"
             raise WagerError(msg, ref=ref)
@@ -606,7 +627,18 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
             self._refuse(WagerError, template, ref, wager=wager, known=known)
 
     def _verify_amount(self, amount: int, ref: Ref) -> None:
-        """Refuse an amount that is not a positive number of minor units."""
+        """Refuse an amount that is not a positive number of minor units.
+
+        The type is checked, not only the sign: a ``2500.0`` (or a
+        ``True``) would carry a float (or a bool) into the ledger and
+        every settlement after it.
+        """
+        if not is_minor_units(amount):
+            template = (
+                "a wager is a whole number of minor units (an integer), "
+                "not {amount!r}"
+            )
+            self._refuse(WagerError, template, ref, amount=amount)
         if amount <= 0:
             template = "a wager must be a positive amount, not {amount}"
             self._refuse(WagerError, template, ref, amount=amount)

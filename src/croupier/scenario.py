@@ -188,6 +188,12 @@ def run_scenario_text(text: str) -> ScenarioResult:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return ScenarioResult(2, "", f"ScenarioError: not JSON: {exc}")
+    except RecursionError:
+        return ScenarioResult(
+            2,
+            "",
+            "ScenarioError: not JSON that can be read: nested too deeply",
+        )
     if not isinstance(data, dict):
         return ScenarioResult(2, "", "ScenarioError: expected a JSON object")
     return run_scenario(data)

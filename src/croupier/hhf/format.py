@@ -711,6 +711,9 @@ class HandHistory:
         except UnicodeDecodeError as exc:
             msg = f"not UTF-8 text: {exc.reason} at byte {exc.start}"
             raise HistoryFormatError(msg) from None
+        except RecursionError:
+            msg = "not JSON that can be read: nested too deeply"
+            raise HistoryFormatError(msg) from None
         validate(data)
         return cls.from_dict(data)
 
