@@ -9,6 +9,8 @@ specific cases follow the issue's list.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import types
 import typing
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ import typer.testing
 from typer.testing import CliRunner, Result
 
 from croupier.cli import app
+from croupier.hhf.sample import sample_histories
 
 runner = CliRunner()
 MISSING = "/nonexistent-croupier-h8/sub/file.toml"
@@ -441,3 +444,29 @@ def test_issue_15_5_files_that_are_not_text_are_bad_input(
     result = CliRunner().invoke(app, ["verify", "-"], input="")
     assert result.exit_code == 2, result.output
     assert "input that is not UTF-8 text" in result.stderr
+
+
+def test_issue_17_a_reader_that_goes_is_not_a_verdict(tmp_path: Path) -> None:
+    """``croupier verify ... | head``: 141 as SIGPIPE, never 1 (a verdict)."""
+    path = tmp_path / "day.jsonl"
+    path.write_text(
+        "".join(
+            h.dumps() + "\n"
+            for h in sample_histories("midibaccarat", 2000, seed=1)
+        ),
+        encoding="utf-8",
+    )
+    command = Path(sys.executable).with_name("croupier")
+    proc = subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(command), "verify", str(path), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    # the report is far larger than a pipe holds: the writer meets the
+    # closed pipe while it still has most of it to write
+    assert len(proc.stdout.read(100)) == 100
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 141
+    assert proc.stderr.read() == b""  # silently

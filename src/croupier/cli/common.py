@@ -9,7 +9,9 @@ way a command can fail into one line on stderr and an exit status:
   refusal (:class:`~croupier.errors.CroupierError`), a file that cannot
   be read or written (:class:`OSError`) or input that is not UTF-8
   text: one line naming the problem, exit 2;
-* Ctrl-C: exit 130; a closed pipe: exit 1, silently;
+* Ctrl-C: exit 130; a closed pipe (``croupier verify ... | head``):
+  exit 141, silently, as a shell reports a command that SIGPIPE ended
+  (not 1, a verdict of ``verify`` and ``rng-test``);
 * anything else is a bug: one line naming it and exit 70
   (:data:`BUG_EXIT`), the traceback only with ``CROUPIER_DEBUG=1``. Not
   1, which ``verify`` and ``rng-test`` give as a verdict ("a round does
@@ -47,6 +49,7 @@ from croupier.rules import GameRules, load_rules_file
 __all__ = [
     "BUG_EXIT",
     "DEBUG_ENV",
+    "PIPE_EXIT",
     "CommandError",
     "GuardedGroup",
     "console",
@@ -61,6 +64,8 @@ DEBUG_ENV = "CROUPIER_DEBUG"
 """Set to 1 to see the traceback of an internal error."""
 BUG_EXIT = 70
 """The exit status of an internal error (sysexits' ``EX_SOFTWARE``)."""
+PIPE_EXIT = 128 + 13
+"""The exit status when the reader of standard output has gone (SIGPIPE)."""
 
 console = Console()
 """Standard output."""
@@ -178,6 +183,12 @@ class GuardedGroup(TyperGroup):
         except typer.Abort:
             _say(f"{name}: interrupted")
             return 130
+        except SystemExit:
+            # typer meets a closed pipe itself: it wraps the streams so
+            # that nothing more is written, and exits 1 (a verdict here)
+            if isinstance(sys.stdout, _click.utils.PacifyFlushWrapper):
+                return PIPE_EXIT
+            raise
         except click.ClickException as exc:
             _say(problem_line(exc, name))
             return exc.exit_code
@@ -186,7 +197,7 @@ class GuardedGroup(TyperGroup):
             return 2
         except OSError as exc:
             if exc.errno == errno.EPIPE:
-                return 1
+                return PIPE_EXIT
             _say(problem_line(exc, " ".join([name, *_RUNNING])))
             return 2
         except KeyboardInterrupt:
