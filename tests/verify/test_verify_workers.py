@@ -258,3 +258,32 @@ def test_17_2_an_empty_file_conforms_and_says_it_holds_no_rounds(
     full = CliRunner().invoke(app, ["verify", str(tmp_path / "x.jsonl")])
     assert "holds no rounds" not in full.stderr  # a missing file: exit 2
     assert full.exit_code == 2
+
+
+def test_17_2_workers_hold_every_round_to_the_rules_submission(
+    tmp_path: Path,
+) -> None:
+    """The Rules Submission reaches every process: the same deviations."""
+    rounds = list(sample_histories("midibaccarat", 40, seed=4))
+    path = tmp_path / "day.jsonl"
+    path.write_text("".join(h.dumps() + "\n" for h in rounds), "utf-8")
+    other = tmp_path / "other.toml"
+    other.write_text('tie_payout = "9:1"\n', encoding="utf-8")
+    submission = {"tie_payout": "9:1"}
+    one = verify_lines(
+        path.read_text("utf-8").splitlines(), submission=submission
+    )
+    assert one.conforming == 0
+    many = verify_lines(
+        path.read_text("utf-8").splitlines(),
+        submission=submission,
+        workers=2,
+        chunk_lines=7,
+    )
+    assert report_json(many) == report_json(one)
+    args = ["verify", str(path), "--rules", str(other), "--json"]
+    alone = CliRunner().invoke(app, args)
+    shared = CliRunner().invoke(app, [*args, "--workers", "2"])
+    assert alone.exit_code == shared.exit_code == 1
+    assert shared.stdout == alone.stdout
+    assert json.loads(alone.stdout)["summary"]["by_ref"] == one.by_ref()
