@@ -11,9 +11,11 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from scipy import stats
 from typer.testing import CliRunner
 
 from croupier.cards import Card
@@ -27,7 +29,8 @@ from croupier.rngtest import (
     live_shuffles,
     run_battery,
 )
-from croupier.rngtest.battery import _stirling2
+from croupier.rngtest import battery as battery_module
+from croupier.rngtest.battery import TooFewShufflesError, _stirling2
 
 PAI_GOW = find_game("six-card-fortune-pai-gow")
 SHUFFLES = 800
@@ -237,3 +240,61 @@ def test_810a_5_shuffle_files_packed_or_not_utf_8(tmp_path: Path) -> None:
     cut = runner.invoke(app, [*args, "--source", str(packed)])
     assert cut.exit_code == 2, cut.output
     assert "cannot read" in cut.stderr
+
+
+@pytest.mark.proves("810a.5")
+def test_810a_5_too_few_shuffles_are_bad_input_never_a_failure() -> None:
+    """Ten shuffles of croupier's own shuffler cannot be judged: exit 2.
+
+    Their chi-squares would rest on cells expecting under one shoe, and
+    a p-value read off those said the good shuffler failed (exit 1).
+    """
+    args = ["rng-test", "--game", PAI_GOW.name, "--seed", "1"]
+    result = CliRunner().invoke(app, [*args, "--shuffles", "10"])
+    assert result.exit_code == 2, result.output
+    assert "10 shuffles are too few for the" in result.stderr
+    assert "Cochran" in result.stderr
+    rules = PAI_GOW.rules_type()
+    original = fresh_shoe(PAI_GOW, rules)
+    two = list(live_shuffles(PAI_GOW, rules, 2, seed=3))
+    with pytest.raises(TooFewShufflesError, match="2 shuffles are too few"):
+        run_battery(two, original, seed=1)
+
+
+@pytest.mark.proves("810a.5")
+def test_810a_5_sparse_tails_are_pooled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every chi-square meets Cochran's rule; the gap and Poisson tails
+    are pooled to 5 expected each.
+
+    800 shuffles of Midibaccarat's eight decks: a shoe leaves Poisson(8)
+    cards in place, so no card left in place has probability 3.4e-4 and
+    would expect 0.27 shoes in a cell of its own.
+    """
+    seen: dict[str, np.ndarray] = {}
+    plain = battery_module._chisq
+
+    def recording(observed: Any, probabilities: Any, name: str) -> Any:
+        seen[name] = np.asarray(probabilities) * np.sum(observed)
+        return plain(observed, probabilities, name)
+
+    monkeypatch.setattr(battery_module, "_chisq", recording)
+    spec = find_game("midibaccarat")
+    rules = spec.rules_type()
+    assert stats.poisson.pmf(0, 8) * SHUFFLES < 1
+    shuffles = list(live_shuffles(spec, rules, SHUFFLES, seed=2))
+    battery = run_battery(shuffles, fresh_shoe(spec, rules), seed=1)
+    assert battery.passed
+    assert set(seen) >= {"gap", "Poisson"}
+    for name, expected in seen.items():
+        assert len(expected) >= 2, name
+        assert expected.min() >= 1, name
+        assert (expected < 5).mean() <= 0.2, name
+    assert seen["Poisson"].min() >= 5
+    assert seen["gap"].min() >= 5
+    # a short stream pools the gap test's tail sooner
+    short = list(live_shuffles(PAI_GOW, PAI_GOW.rules_type(), 200, seed=4))
+    run_battery(short, fresh_shoe(PAI_GOW, PAI_GOW.rules_type()), seed=1)
+    assert seen["gap"].min() >= 5
+    assert len(seen["gap"]) < 13

@@ -32,7 +32,16 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
-__all__ = ["ALPHA", "Battery", "TestResult", "holm", "run_battery"]
+from croupier.errors import CroupierError
+
+__all__ = [
+    "ALPHA",
+    "Battery",
+    "TestResult",
+    "TooFewShufflesError",
+    "holm",
+    "run_battery",
+]
 
 ALPHA = 0.05
 """Family-wise significance level (95 % confidence)."""
@@ -128,11 +137,42 @@ def _stream(perms: Ints, gen: np.random.Generator) -> Floats:
     return out.ravel()
 
 
+class TooFewShufflesError(CroupierError):
+    """Too few shuffles for a test's chi-square to mean anything (exit 2).
+
+    Bad input, not a verdict: a statistic whose cells expect almost
+    nothing says nothing about the shuffler.
+    """
+
+
+class _Sparse(Exception):  # noqa: N818 - an internal signal, not an error
+    """A chi-square whose expected counts break Cochran's rule."""
+
+    def __init__(self, name: str, expected: Floats) -> None:
+        super().__init__(name)
+        self.name = name
+        self.cells = len(expected)
+        self.smallest = float(expected.min()) if len(expected) else 0.0
+
+
+def _cochran(name: str, expected: npt.ArrayLike) -> None:
+    """Raise unless the expected counts meet Cochran's rule.
+
+    At least two cells, none expecting under 1, at most a fifth under 5:
+    below that the chi-square distribution no longer describes the
+    statistic, and a p-value read off it is meaningless.
+    """
+    cells = np.asarray(expected, dtype=float).ravel()
+    if len(cells) < 2 or cells.min() < 1 or (cells < 5).mean() > 0.2:
+        raise _Sparse(name, cells)
+
+
 def _chisq(
-    observed: npt.ArrayLike, probabilities: npt.ArrayLike
+    observed: npt.ArrayLike, probabilities: npt.ArrayLike, name: str
 ) -> tuple[float, float]:
     obs = np.asarray(observed, dtype=float)
     expected = np.asarray(probabilities, dtype=float) * obs.sum()
+    _cochran(name, expected)
     result = stats.chisquare(obs, expected)
     return float(result.statistic), float(result.pvalue)
 
@@ -157,22 +197,33 @@ def _stirling2(n: int, k: int) -> int:
 def _equidistribution(u: Floats) -> TestResult:
     bins = 64
     counts = np.bincount((u * bins).astype(int), minlength=bins)
-    stat, p = _chisq(counts, np.full(bins, 1 / bins))
+    stat, p = _chisq(counts, np.full(bins, 1 / bins), "equidistribution")
     return TestResult(
         "equidistribution", stat, p, f"{bins} equal cells, chi-square"
     )
 
 
 def _gap(u: Floats) -> TestResult:
+    """Gaps between values below 1/2: geometric, 1/2 each step.
+
+    Gaps of ``top`` and more are one cell, ``top`` up to 12 while that
+    tail (the rarest cell) still expects 5 gaps: a short stream pools
+    sooner instead of leaving cells that expect almost nothing.
+    """
     inside = u < 0.5
     where = np.flatnonzero(inside)
     gaps = np.diff(where) - 1
     top = 12
+    while top > 1 and len(gaps) * 0.5**top < 5:
+        top -= 1
     counts = np.bincount(np.minimum(gaps, top), minlength=top + 1)
     probs = [0.5 * 0.5**r for r in range(top)] + [0.5**top]
-    stat, p = _chisq(counts, probs)
+    stat, p = _chisq(counts, probs, "gap")
     return TestResult(
-        "gap", stat, p, "gaps between values below 1/2, up to 12, chi-square"
+        "gap",
+        stat,
+        p,
+        f"gaps between values below 1/2, up to {top}, chi-square",
     )
 
 
@@ -210,7 +261,7 @@ def _poker(u: Floats) -> TestResult:
     # pool r = 1, 2 (too rare alone)
     counts = np.concatenate([[counts[0] + counts[1]], counts[2:]])
     probs = [probs[0] + probs[1], *probs[2:]]
-    stat, p = _chisq(counts, probs)
+    stat, p = _chisq(counts, probs, "poker")
     return TestResult(
         "poker", stat, p, "distinct digits in hands of five, chi-square"
     )
@@ -238,7 +289,7 @@ def _coupon(u: Floats) -> TestResult:
         factorial(d) / d**r * _stirling2(r - 1, d - 1) for r in range(d, t)
     ]
     probs.append(1 - factorial(d) / d ** (t - 1) * _stirling2(t - 1, d))
-    stat, p = _chisq(counts, probs)
+    stat, p = _chisq(counts, probs, "coupon collector")
     return TestResult(
         "coupon collector",
         stat,
@@ -256,7 +307,7 @@ def _permutation(u: Floats) -> TestResult:
     cells = factorial(t)
     if len(counts) < cells:
         counts = np.concatenate([counts, np.zeros(cells - len(counts))])
-    stat, p = _chisq(counts, np.full(cells, 1 / cells))
+    stat, p = _chisq(counts, np.full(cells, 1 / cells), "permutation")
     return TestResult(
         "permutation", stat, p, "order of groups of four, 24 cells"
     )
@@ -319,7 +370,7 @@ def _subsequences(u: Floats) -> TestResult:
     sub = (u[::step] * d).astype(int)
     sub = sub[: len(sub) // 2 * 2].reshape(-1, 2)
     counts = np.bincount(sub[:, 0] * d + sub[:, 1], minlength=d * d)
-    stat, p = _chisq(counts, np.full(d * d, 1 / (d * d)))
+    stat, p = _chisq(counts, np.full(d * d, 1 / (d * d)), "subsequences")
     return TestResult(
         "subsequences",
         stat,
@@ -342,6 +393,7 @@ def _chi_square_positions(shoes: Ints) -> TestResult:
         table, (code_index, np.broadcast_to(position_bin, shoes.shape)), 1
     )
     result = stats.chi2_contingency(table, correction=False)
+    _cochran("chi-square", result.expected_freq)
     return TestResult(
         "chi-square",
         float(result.statistic),
@@ -379,6 +431,13 @@ def _adjacency(shoes: Ints, original: Ints) -> TestResult:
 
 
 def _poisson_fixed(shoes: Ints, original: Ints) -> TestResult:
+    """Cards left where they were, per shoe, against their Poisson law.
+
+    Both tails are pooled until each expects at least 5 shoes: the top
+    counts from ``top`` up, and, for a shoe of many decks (whose mean is
+    the number of decks), the bottom counts up to ``bottom``, which a
+    few thousand shoes would otherwise leave expecting under one each.
+    """
     count, n = shoes.shape
     copies = np.bincount(original, minlength=53)
     lam = float(copies[original].sum() / n)
@@ -386,10 +445,17 @@ def _poisson_fixed(shoes: Ints, original: Ints) -> TestResult:
     top = 0
     while stats.poisson.sf(top, lam) * count >= 5:
         top += 1
-    counts = np.bincount(np.minimum(fixed, top), minlength=top + 1)
-    probs = [float(stats.poisson.pmf(r, lam)) for r in range(top)]
+    bottom = 0
+    while bottom < top - 1 and stats.poisson.cdf(bottom, lam) * count < 5:
+        bottom += 1
+    cells = np.clip(fixed, bottom, top) - bottom
+    counts = np.bincount(cells, minlength=top - bottom + 1)
+    # cells: up to bottom, each count between, top and over (one cell
+    # when even the top expects under 5: Cochran's rule refuses that)
+    probs = [float(stats.poisson.cdf(bottom, lam))] if top else []
+    probs += [float(stats.poisson.pmf(r, lam)) for r in range(bottom + 1, top)]
     probs.append(1 - sum(probs))
-    stat, p = _chisq(counts[: top + 1], probs)
+    stat, p = _chisq(counts, probs, "Poisson")
     return TestResult(
         "Poisson",
         stat,
@@ -464,14 +530,23 @@ def run_battery(
     gen = np.random.default_rng(seed)
     perms = _labels(shoes, original, gen)
     u = _stream(perms, gen)
-    results = [
-        _chi_square_positions(shoes),
-        *(test(u) for test in _STREAM_TESTS),
-        _adjacency(shoes, original),
-        _interplay(shoes),
-        _poisson_fixed(shoes, original),
-        _position_correlation(perms),
-    ]
+    try:
+        results = [
+            _chi_square_positions(shoes),
+            *(test(u) for test in _STREAM_TESTS),
+            _adjacency(shoes, original),
+            _interplay(shoes),
+            _poisson_fixed(shoes, original),
+            _position_correlation(perms),
+        ]
+    except _Sparse as sparse:
+        msg = (
+            f"{len(shoes)} shuffles are too few for the {sparse.name} test: "
+            f"its {sparse.cells} chi-square cell(s) expect as little as "
+            f"{sparse.smallest:.2g} (Cochran's rule: two cells or more, "
+            f"none under 1, at most a fifth under 5); give more shuffles"
+        )
+        raise TooFewShufflesError(msg) from None
     # a statistic that cannot be computed (no variance at all) is as far
     # from a uniform shuffle as it gets
     results = [
