@@ -287,3 +287,28 @@ def test_17_2_workers_hold_every_round_to_the_rules_submission(
     assert alone.exit_code == shared.exit_code == 1
     assert shared.stdout == alone.stdout
     assert json.loads(alone.stdout)["summary"]["by_ref"] == one.by_ref()
+
+
+def test_17_2_a_submission_that_does_not_fit_a_game_names_its_line() -> None:
+    """A Tie payout submission on a log with Double Back Jack in it."""
+    lines, _ = _mixed_day(6)
+    games = [HandHistory.loads(line).game for line in lines if line.strip()]
+    numbered = [n for n, line in enumerate(lines, 1) if line.strip()]
+    offering = {
+        spec.name
+        for spec in all_games()
+        if "tie_payout" in {o.name for o in spec.rules_type.options()}
+    }
+    assert "double-back-jack" not in offering
+    first = next(
+        n
+        for n, game in zip(numbered, games, strict=True)
+        if game not in offering
+    )
+    submission = {"tie_payout": "9:1"}
+    want = f"line {first}: the Rules Submission does not fit"
+    with pytest.raises(CroupierError, match=want) as one:
+        verify_lines(lines, submission=submission)
+    with pytest.raises(CroupierError, match=want) as many:
+        verify_lines(lines, submission=submission, workers=2, chunk_lines=4)
+    assert str(many.value) == str(one.value)

@@ -160,7 +160,7 @@ def _cochran(name: str, expected: npt.ArrayLike) -> None:
 
     At least two cells, none expecting under 1, at most a fifth under 5:
     below that the chi-square distribution no longer describes the
-    statistic, and a p-value read off it is meaningless.
+    statistic, and a p-value read off it is meaningless (D40).
     """
     cells = np.asarray(expected, dtype=float).ravel()
     if len(cells) < 2 or cells.min() < 1 or (cells < 5).mean() > 0.2:

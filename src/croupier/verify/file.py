@@ -267,7 +267,14 @@ def _verify_numbered(
             continue
         history, doc = read_at_line(number, loads_deferring_steps, line)
         if history.game not in held:
-            held[history.game] = _submission(history.game, submission)
+            try:
+                held[history.game] = _submission(history.game, submission)
+            except CroupierError as exc:
+                msg = (
+                    f"line {number}: the Rules Submission does not fit "
+                    f"{history.game}: {exc}"
+                )
+                raise CroupierError(msg) from None
         rules = held[history.game]
         if doc is None:
             deviation = verify_round(history, submission=rules)
