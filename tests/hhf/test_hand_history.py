@@ -8,6 +8,7 @@ compared with the server's own stored records and with a replay.
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,22 @@ def test_croupier_verify_passes_a_whole_server_export(
     assert f"{rounds} rounds, {rounds} conforming, 0 with a deviation" in (
         result.stdout
     )
+
+
+def test_export_to_a_packed_file_is_the_plain_export_packed(
+    served: str, tmp_path: Path
+) -> None:
+    """``--out day.jsonl.gz`` writes the same lines, gzipped."""
+    plain = tmp_path / "day.jsonl"
+    _export(served, plain)
+    packed = tmp_path / "day.jsonl.gz"
+    result = CliRunner().invoke(
+        app, ["history", "export", "--db", served, "--out", str(packed)]
+    )
+    assert result.exit_code == 0, result.output
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+    checked = CliRunner().invoke(app, ["verify", str(packed), "--quiet"])
+    assert checked.exit_code == 0, checked.output
 
 
 @pytest.mark.proves("810a.11")
