@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "croupier.server.auth",
         "croupier.server.inputs",
         "croupier.server.lifeline",
+        "croupier.server.limits",
     ),
     (
         "croupier.server.db",

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
-from sqlalchemy import select
-from sqlalchemy.engine import Engine, Row, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from croupier.cli.common import CommandError
-from croupier.server import db as storage
+from croupier.server import DEFAULT_DB_URL
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine, Row
+
+# SQLAlchemy and the server's storage are loaded by the command that
+# reads a database, not by every ``croupier`` command at start-up
 
 __all__ = ["replay"]
 
@@ -30,6 +33,9 @@ def _existing_database(db: str) -> None:
 
     ``replay`` only reads: it must never create (or migrate) a database.
     """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         url = make_url(db)
     except ArgumentError:
@@ -49,15 +55,18 @@ def replay(
     round_id: Annotated[int, typer.Argument(help="The round's id")],
     db: Annotated[
         str, typer.Option(help="Database URL of the table server")
-    ] = storage.default_db_url(),
+    ] = DEFAULT_DB_URL,
     as_json: Annotated[
         bool,
         typer.Option("--json", help="Print the record and the verdict."),
     ] = False,
 ) -> None:
     """Print a stored round's procedure and verify it by replaying it."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from croupier.history import RoundRecord
     from croupier.history import replay as run_replay
+    from croupier.server import db as storage
 
     console = Console()
     _existing_database(db)
@@ -115,6 +124,10 @@ def replay(
 def _read_round(
     engine: Engine, round_id: int
 ) -> tuple[Row[str, str, str | None] | None, list[dict[str, object]]]:
+    from sqlalchemy import select
+
+    from croupier.server import db as storage
+
     with engine.connect() as conn:
         row = conn.execute(
             select(

@@ -11,10 +11,15 @@ from typing import Annotated
 import typer
 
 from croupier.cli.common import output_file
+from croupier.server import DB_ENV, DEFAULT_DB_URL
 from croupier.server.auth import TokenLifetimes, write_secret
-from croupier.server.db import DB_ENV, default_db_url
-from croupier.server.edge import EDGE_ENV, BodyLimits, RateLimits, edge
-from croupier.server.inputs import MAX_BALANCE
+from croupier.server.limits import (
+    EDGE_ENV,
+    MAX_BALANCE,
+    BodyLimits,
+    RateLimits,
+    edge,
+)
 from croupier.server.tables import TABLE_SETTINGS_ENV
 
 __all__ = ["serve"]
@@ -27,7 +32,7 @@ def serve(
             help="Database URL: sqlite:///path.db or "
             "postgresql+psycopg://user:pw@host/name"
         ),
-    ] = default_db_url(),
+    ] = DEFAULT_DB_URL,
     host: Annotated[str, typer.Option(help="Address to listen on")] = (
         "127.0.0.1"
     ),

@@ -14,7 +14,9 @@ the default database without it.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_DB_URL"]
+__all__ = ["DB_ENV", "DEFAULT_DB_URL"]
 
 DEFAULT_DB_URL = "sqlite:///./croupier.db"
 """The default database: ``croupier.db`` in the working directory."""
+DB_ENV = "CROUPIER_DB_URL"
+"""Environment variable naming the database of a server worker."""

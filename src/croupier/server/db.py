@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from croupier.server import DEFAULT_DB_URL
+from croupier.server import DB_ENV, DEFAULT_DB_URL
 
 __all__ = [
     "DB_ENV",
@@ -58,10 +58,6 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 def now() -> datetime:
     """The current time (UTC, timezone-aware)."""
     return datetime.now(UTC)
-
-
-DB_ENV = "CROUPIER_DB_URL"
-"""Environment variable naming the database of a server worker."""
 
 
 def default_db_url() -> str:

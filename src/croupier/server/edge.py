@@ -33,7 +33,6 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +48,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.server.auth import bearer_token
+from croupier.server.limits import EDGE_ENV, BodyLimits, RateLimits, edge
 
 __all__ = [
     "EDGE_ENV",
@@ -92,59 +92,6 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     ),
 )
 """Headers added to every response besides the CSP."""
-
-
-@dataclass(frozen=True, slots=True)
-class BodyLimits:
-    """Largest request bodies accepted, in bytes (D30).
-
-    ``play`` applies to every route but ``POST /tables``: seats, wagers,
-    deals, decisions, ready, sit-out, accounts and deposits are each a
-    few dozen bytes of JSON. ``other`` applies to ``POST /tables``,
-    whose Rules Submission overrides may run to a few KiB.
-    """
-
-    play: int = 4 * 1024
-    """Limit of every body but a new table's (ASSUMED, D30)."""
-    other: int = 64 * 1024
-    """Limit of ``POST /tables`` (ASSUMED, D30)."""
-
-    def for_path(self, method: str, path: str) -> int:
-        """The limit of a request."""
-        if method == "POST" and path.rstrip("/") == "/tables":
-            return self.other
-        return self.play
-
-
-@dataclass(frozen=True, slots=True)
-class RateLimits:
-    """Requests allowed per client address (D32), ``limits`` notation.
-
-    Each is a ``;``-separated list such as ``"5/minute;100/day"``;
-    ``None`` switches that limit off. A server with several worker
-    processes counts in each process separately.
-    """
-
-    register: str | None = "5/minute;100/day"
-    """Accounts a client address may open (ASSUMED, D32); an operator's
-    requests are not counted."""
-    play: str | None = "20/second;600/minute"
-    """Play requests (seats, wagers, deal, ready, decisions, sit-out)
-    per client address (ASSUMED, D32)."""
-
-    def __post_init__(self) -> None:
-        for spec in (self.register, self.play):
-            if spec:
-                try:
-                    parse_many(spec)
-                except ValueError:
-                    msg = f"not a rate limit: {spec!r} (e.g. '5/minute')"
-                    raise ValueError(msg) from None
-
-    @classmethod
-    def off(cls) -> RateLimits:
-        """No rate limits (tests, benchmarks, a trusted network)."""
-        return cls(register=None, play=None)
 
 
 _PLAY_ROUTE = re.compile(
@@ -375,32 +322,6 @@ def _secured(headers: Any) -> list[tuple[bytes, bytes]]:
     if b"content-security-policy" not in names:
         out.append((b"content-security-policy", PAGE_CSP.encode()))
     return out
-
-
-EDGE_ENV = "CROUPIER_EDGE_SETTINGS"
-"""Environment variable passing ``croupier serve``'s edge settings
-(JSON) to its worker processes."""
-
-
-def edge(settings: dict[str, Any]) -> dict[str, Any]:
-    """``create_app`` keyword arguments from ``croupier serve`` settings.
-
-    ``settings`` holds ``starting_balance``, ``register_rate``,
-    ``play_rate`` (``None`` for off), ``player_token_days`` and
-    ``operator_token_hours``.
-    """
-    from croupier.server.auth import TokenLifetimes
-
-    return {
-        "starting_balance": int(settings["starting_balance"]),
-        "rate_limits": RateLimits(
-            register=settings["register_rate"], play=settings["play_rate"]
-        ),
-        "token_lifetimes": TokenLifetimes(
-            player_days=float(settings["player_token_days"]),
-            operator_hours=float(settings["operator_token_hours"]),
-        ),
-    }
 
 
 DOCS_ASSETS = "/docs-assets"

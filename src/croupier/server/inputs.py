@@ -18,6 +18,8 @@ from typing import Annotated
 from fastapi import Path, Query
 from pydantic import AfterValidator, Field, StrictInt, StrictStr
 
+from croupier.server.limits import MAX_AMOUNT, MAX_BALANCE, MAX_ID, MAX_NAME
+
 __all__ = [
     "MAX_AMOUNT",
     "MAX_BALANCE",
@@ -38,15 +40,6 @@ __all__ = [
     "printable",
 ]
 
-MAX_ID = 2**31 - 1
-"""Largest id or seat number: the 32-bit ``INTEGER`` columns hold it."""
-MAX_AMOUNT = 10**12
-"""Largest single amount (wager, deposit, limit), minor units (ASSUMED,
-D31: $10,000,000,000.00, far above any table and far below 2^63)."""
-MAX_BALANCE = 10**15
-"""Largest balance a deposit may reach, minor units (ASSUMED, D31)."""
-MAX_NAME = 40
-"""Longest player name, in characters (issue 12 point 6)."""
 
 _RESERVED = ("operator",)
 """Names no player may take, nor anything that reads as them."""
