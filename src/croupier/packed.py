@@ -24,8 +24,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, TextIO, cast
 
+from croupier.errors import CroupierError
+
 __all__ = [
+    "MAX_LINE",
     "READ_ERRORS",
+    "LineTooLongError",
+    "bounded_lines",
     "open_packed",
     "reading",
     "writing",
@@ -42,6 +47,45 @@ READ_ERRORS: tuple[type[BaseException], ...] = (
 )
 """What reading a broken or cut-off file raises (a corrupt or truncated
 archive among them): the command line words them as "cannot read"."""
+
+
+MAX_LINE = 16 * 1024 * 1024
+"""Longest line read, in bytes: a CHH round is some 10 KiB, a shuffle
+some 1.5 KiB; 16 MiB leaves room for any real one (ASSUMED)."""
+
+
+class LineTooLongError(CroupierError):
+    """A line longer than :data:`MAX_LINE`: refused before it is held.
+
+    A hostile or broken file (a gigabyte without a newline, or an
+    archive that unpacks to one) would otherwise be read whole.
+    """
+
+    def __init__(self, number: int, limit: int) -> None:
+        super().__init__(
+            f"line {number} is longer than {limit:,} bytes: not a record"
+        )
+        self.line = number
+        """The 1-based line."""
+
+
+def bounded_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes]:
+    r"""Each line of ``stream``, refusing one longer than ``limit`` bytes.
+
+    >>> import io
+    >>> list(bounded_lines(io.BytesIO(b"ab\ncd"), limit=3))
+    [b'ab\n', b'cd']
+    >>> list(bounded_lines(io.BytesIO(b"ab\ncdefg\n"), limit=3))
+    Traceback (most recent call last):
+    croupier.packed.LineTooLongError: line 2 is longer than 3 bytes: ...
+    """
+    readline = stream.readline
+    number = 0
+    while line := readline(limit + 1):
+        number += 1
+        if len(line) > limit:
+            raise LineTooLongError(number, limit)
+        yield line
 
 
 def reading(raw: BinaryIO) -> BinaryIO:

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from croupier.cli import app
 from croupier.hhf import read_history
 from croupier.hhf.sample import sample_histories
-from croupier.packed import open_packed, reading, writing
+from croupier.packed import MAX_LINE, open_packed, reading, writing
 from croupier.verify import verify_file
 
 PACKERS: dict[str, Callable[[bytes], bytes]] = {
@@ -166,3 +166,27 @@ def test_17_2_verify_reads_a_real_pipe(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert b"12 rounds, 12 conforming" in run.stdout
+
+
+def test_17_2_a_line_too_long_is_refused_before_it_is_held(
+    tmp_path: Path,
+) -> None:
+    """An archive that unpacks to one endless line: exit 2, not a crash.
+
+    17 MiB of one byte pack to some 17 KiB; the reader stops at 16 MiB.
+    """
+    first = _day().splitlines(keepends=True)[0]
+    bomb = first + b"x" * (MAX_LINE + 1024 * 1024) + b"\n"
+    path = tmp_path / "bomb.jsonl.gz"
+    path.write_bytes(gzip.compress(bomb))
+    assert path.stat().st_size < 100_000
+    code, out, err = _verify(str(path), "--quiet")
+    assert code == 2, (out, err)
+    assert f"line 2 is longer than {MAX_LINE:,} bytes" in err
+    shuffles = tmp_path / "bomb.txt.gz"
+    shuffles.write_bytes(gzip.compress(b"As Kd\n" + b"x" * (MAX_LINE + 1)))
+    result = CliRunner().invoke(
+        app, ["rng-test", "--source", str(shuffles), "--game", "21-baccarat"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "line 2 is longer than" in result.stderr

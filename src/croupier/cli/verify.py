@@ -26,7 +26,12 @@ from rich.progress import (
 from croupier.cli.common import err_console, fail
 from croupier.errors import CroupierError
 from croupier.hhf.format import HistoryFormatError
-from croupier.packed import READ_ERRORS, open_packed, reading
+from croupier.packed import (
+    READ_ERRORS,
+    bounded_lines,
+    open_packed,
+    reading,
+)
 from croupier.rules import load_rules_file
 from croupier.verify.file import report_json, verify_lines
 
@@ -76,7 +81,7 @@ def verify(
         if str(file) == "-":
             with _progress("stdin", None) as shown:
                 report = verify_lines(
-                    reading(sys.stdin.buffer),
+                    bounded_lines(reading(sys.stdin.buffer)),
                     submission=submission,
                     workers=workers,
                     progress=shown(None),
@@ -87,7 +92,7 @@ def verify(
                 _progress(file.name, file.stat().st_size) as shown,
             ):
                 report = verify_lines(
-                    handle,
+                    bounded_lines(handle),
                     submission=submission,
                     workers=workers,
                     progress=shown(handle),

@@ -40,7 +40,7 @@ import croupier
 from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.history import RoundRecord
-from croupier.packed import open_packed
+from croupier.packed import bounded_lines, open_packed
 from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.scenario import ScenarioResult
@@ -927,7 +927,7 @@ def read_history(
     """
     if isinstance(source, Path | str):
         with open_packed(source) as handle:
-            yield from read_history(handle)
+            yield from read_history(bounded_lines(handle))
         return
     for number, line in enumerate(source, start=1):
         if not line.strip():

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from croupier.cards import parse_cards
 from croupier.errors import CroupierError
 from croupier.events import EventLog
-from croupier.packed import READ_ERRORS, open_packed
+from croupier.packed import READ_ERRORS, bounded_lines, open_packed
 from croupier.registry import GameSpec
 from croupier.rng import Rng, SecureRng, SeededRng
 from croupier.rules import GameRules
@@ -110,7 +110,7 @@ def read_shuffle_file(path: Path, expected: Codes | None) -> list[Codes]:
     """
     try:
         with open_packed(path) as handle:
-            return file_shuffles(_text_lines(handle), expected)
+            return file_shuffles(_text_lines(bounded_lines(handle)), expected)
     except READ_ERRORS as exc:
         raise RngInputError(f"cannot read {path}: {exc}") from None
 

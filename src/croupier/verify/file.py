@@ -23,7 +23,7 @@ from croupier.hhf.format import (
     read_at_line,
     validate,
 )
-from croupier.packed import open_packed
+from croupier.packed import bounded_lines, open_packed
 from croupier.registry import find_game
 from croupier.rules import GameRules
 
@@ -318,7 +318,9 @@ def verify_file(
     The file may be compressed (:func:`croupier.packed.open_packed`).
     """
     with open_packed(path) as handle:
-        return verify_lines(handle, submission=submission, workers=workers)
+        return verify_lines(
+            bounded_lines(handle), submission=submission, workers=workers
+        )
 
 
 def report_json(report: FileReport) -> str:
