@@ -12,10 +12,19 @@ known, a ``TypedDict`` or a dataclass says it instead.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TypeAlias
 
-__all__ = ["JsonMapping", "JsonObject", "JsonScalar", "JsonValue"]
+from croupier.errors import CroupierError
+
+__all__ = [
+    "JsonMapping",
+    "JsonObject",
+    "JsonScalar",
+    "JsonValue",
+    "whole_number",
+]
 
 JsonScalar: TypeAlias = str | int | float | bool | None
 """A JSON string, number, boolean or ``null``."""
@@ -30,3 +39,28 @@ JsonMapping: TypeAlias = Mapping[str, JsonValue]
 
 JsonObject: TypeAlias = dict[str, JsonValue]
 """A JSON object being built (what a function returns)."""
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+"""A whole number written as text."""
+
+
+def whole_number(value: object, what: str) -> int:
+    """``value``, read from a document, as an ``int``; refuse anything else.
+
+    An integer, or text that is one (``"1000"``). Not a bool, and not a
+    float, however whole: ``int(1000.5)`` would quietly stake 1000, and
+    ``int(True)`` a unit.
+
+    >>> whole_number(1000, "amount"), whole_number(" 25 ", "seat")
+    (1000, 25)
+    >>> whole_number(1000.5, "amount")
+    Traceback (most recent call last):
+    croupier.errors.CroupierError: amount is a whole number, not 1000.5
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        return int(value)
+    msg = f"{what} is a whole number, not {value!r}"
+    raise CroupierError(msg)

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Generic, SupportsInt, TypedDict, TypeVar, cast
+from typing import ClassVar, Generic, TypedDict, TypeVar
 
 from croupier.cards import Card
 from croupier.errors import (
@@ -38,6 +38,7 @@ from croupier.events import (
     WagerPlaced,
     WagerSettled,
 )
+from croupier.jsontypes import whole_number
 from croupier.money import (
     Ledger,
     Outcome,
@@ -61,9 +62,6 @@ __all__ = [
     "StakeRow",
     "StakeView",
 ]
-
-_IntLike = SupportsInt | str
-"""What a scenario may give where a whole number is expected."""
 
 PhaseT = TypeVar("PhaseT", bound=StrEnum)
 """A game's phase enum."""
@@ -103,9 +101,11 @@ class Action:
         low = data.get("low", data.get("card"))
         amount = data.get("amount")
         return cls(
-            seat=int(cast("_IntLike", data["seat"])),
+            seat=whole_number(data["seat"], "a decision's seat"),
             name=str(data["action"]),
-            amount=None if amount is None else int(cast("_IntLike", amount)),
+            amount=None
+            if amount is None
+            else whole_number(amount, "a decision's amount"),
             card=None if low is None else Card.parse(str(low)),
         )
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from croupier.cards import Card, parse_cards
 from croupier.errors import CroupierError, ScenarioError, ShoeExhaustedError
+from croupier.jsontypes import whole_number
 from croupier.registry import GameSpec, find_game
 from croupier.rng import SeededRng
 from croupier.round import Action, Round
@@ -109,15 +110,21 @@ def _play(
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,
-        rng=SeededRng(int(data.get("seed", 0))),
+        rng=SeededRng(whole_number(data.get("seed", 0), "seed")),
         new_shoe=bool(data.get("new_shoe", True)),
-        starting_position=None if start is None else int(start),
+        starting_position=None
+        if start is None
+        else whole_number(start, "starting_position"),
     )
     for wager in data.get("wagers", []):
         # "change": true raises, lowers or (0) takes back a wager placed
         # earlier in the list, as a player may before the deal
         verb = rnd.change_wager if wager.get("change") else rnd.place_wager
-        verb(int(wager["seat"]), str(wager["wager"]), int(wager["amount"]))
+        verb(
+            whole_number(wager["seat"], "a wager's seat"),
+            str(wager["wager"]),
+            whole_number(wager["amount"], "a wager's amount"),
+        )
     rnd.deal()
     for decision in data.get("decisions", []):
         if rnd.pending() is None:

@@ -11,10 +11,11 @@ a float) is a deviation, not a conforming round with float settlements.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from croupier.errors import WagerError
+from croupier.errors import CroupierError, WagerError
 from croupier.hhf import HandHistory, HistoryFormatError
 from croupier.hhf.sample import sample_histories
 from croupier.registry import GameSpec, all_games
@@ -85,3 +86,51 @@ def test_json_nested_too_deeply_is_bad_input_not_a_crash() -> None:
     assert "nested too deeply" in result.stderr
     with pytest.raises(HistoryFormatError, match="nested too deeply"):
         HandHistory.loads(deep)
+
+
+def _dbj_scenario() -> dict[str, object]:
+    folder = Path(__file__).resolve().parents[1] / "scenarios"
+    for path in sorted((folder / "double-back-jack").glob("*.json")):
+        doc: dict[str, object] = json.loads(path.read_text("utf-8"))
+        if (
+            doc.get("wagers")
+            and run_scenario_text(json.dumps(doc)).exit_code == 0
+        ):
+            return doc
+    raise AssertionError("no Double Back Jack scenario with a wager")
+
+
+@pytest.mark.parametrize("amount", [1000.5, 1000.0, True, "ten"], ids=repr)
+def test_a_scenario_stake_that_is_not_a_whole_number_is_refused(
+    amount: object,
+) -> None:
+    """``int(1000.5)`` quietly staked 1000, ``int(True)`` one unit."""
+    doc = _dbj_scenario()
+    wagers = doc["wagers"]
+    assert isinstance(wagers, list)
+    wagers[0]["amount"] = amount
+    result = run_scenario_text(json.dumps(doc))
+    assert result.exit_code == 2, result.stdout
+    assert f"a wager's amount is a whole number, not {amount!r}" in (
+        result.stderr
+    )
+
+
+def test_a_scenario_may_write_a_whole_number_as_text() -> None:
+    doc = _dbj_scenario()
+    wagers = doc["wagers"]
+    assert isinstance(wagers, list)
+    plain = run_scenario_text(json.dumps(doc))
+    wagers[0]["amount"] = str(wagers[0]["amount"])
+    assert run_scenario_text(json.dumps(doc)).stdout == plain.stdout
+
+
+@pytest.mark.parametrize("amount", [500.5, False, "5e2"], ids=repr)
+def test_a_decision_read_from_a_document_is_whole_units(
+    amount: object,
+) -> None:
+    with pytest.raises(CroupierError, match="whole number"):
+        Action.from_dict({"seat": 1, "action": "double", "amount": amount})
+    with pytest.raises(CroupierError, match="whole number"):
+        Action.from_dict({"seat": 1.5, "action": "stand"})
+    assert Action.from_dict({"seat": "2", "action": "stand"}).seat == 2

@@ -23,10 +23,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from croupier.cards import Card
 from croupier.cli import app
 from croupier.hhf import read_history
 from croupier.hhf.sample import sample_histories
 from croupier.packed import MAX_LINE, open_packed, reading, writing
+from croupier.registry import find_game
+from croupier.rngtest import fresh_shoe
 from croupier.verify import verify_file
 
 PACKERS: dict[str, Callable[[bytes], bytes]] = {
@@ -183,10 +186,15 @@ def test_17_2_a_line_too_long_is_refused_before_it_is_held(
     code, out, err = _verify(str(path), "--quiet")
     assert code == 2, (out, err)
     assert f"line 2 is longer than {MAX_LINE:,} bytes" in err
+    # a device's shuffle file: one good shuffle of the pai gow deck, then
+    # a line that never ends
+    spec = find_game("six-card-fortune-pai-gow")
+    deck = fresh_shoe(spec, spec.rules_type())
+    good = " ".join(str(Card.from_code(int(c))) for c in deck).encode()
     shuffles = tmp_path / "bomb.txt.gz"
-    shuffles.write_bytes(gzip.compress(b"As Kd\n" + b"x" * (MAX_LINE + 1)))
+    shuffles.write_bytes(gzip.compress(good + b"\n" + b"x" * (MAX_LINE + 1)))
     result = CliRunner().invoke(
-        app, ["rng-test", "--source", str(shuffles), "--game", "21-baccarat"]
+        app, ["rng-test", "--source", str(shuffles), "--game", spec.name]
     )
     assert result.exit_code == 2, result.output
     assert "line 2 is longer than" in result.stderr
