@@ -230,6 +230,13 @@ def test_810a_5_shuffle_files_packed_or_not_utf_8(tmp_path: Path) -> None:
     assert same.pop("source") == str(packed)
     assert verdict.pop("source") == str(plain)
     assert same == verdict
+    # from stdin, plain or packed (a device's tool piped in)
+    for data in (text, gzip.compress(text)):
+        piped = runner.invoke(app, [*args, "--source", "-"], input=data)
+        assert piped.exit_code == 0, piped.output
+        read = json.loads(piped.stdout)
+        assert read.pop("source") == "-"
+        assert read == verdict
     lines = text.splitlines(keepends=True)
     lines[4] = lines[4].replace(b"As", b"A\xa7", 1)  # a Latin-1 byte
     plain.write_bytes(b"".join(lines))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -32,8 +33,8 @@ def rng_test(
         str,
         typer.Option(
             help="live (croupier's shuffler), a file of shuffles (one "
-            "per line, card codes), or a known-bad shuffler: naive-swap, "
-            "riffle-3, cut-region-fixed."
+            "per line, card codes; gzip, bzip2 or xz too; - for stdin), or "
+            "a known-bad shuffler: naive-swap, riffle-3, cut-region-fixed."
         ),
     ] = "live",
     game: Annotated[
@@ -61,13 +62,16 @@ def rng_test(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Run the § 810a.5 statistical tests on shuffled shoes."""
+    from croupier.packed import READ_ERRORS
     from croupier.rngtest.battery import ALPHA, run_battery
     from croupier.rngtest.sources import (
         BAD_SHUFFLERS,
+        RngInputError,
         bad_shuffles,
         fresh_shoe,
         live_shuffles,
         read_shuffle_file,
+        read_shuffle_stream,
     )
 
     try:
@@ -79,6 +83,12 @@ def rng_test(
             drawn = list(
                 bad_shuffles(source, original, shuffles, seed=seed or 0)
             )
+        elif source == "-":
+            try:
+                drawn = read_shuffle_stream(sys.stdin.buffer, original)
+            except READ_ERRORS as exc:
+                msg = f"cannot read stdin: {exc}"
+                raise RngInputError(msg) from None
         else:
             drawn = read_shuffle_file(Path(source), original)
     except CroupierError as exc:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +21,7 @@ import numpy.typing as npt
 from croupier.cards import parse_cards
 from croupier.errors import CroupierError
 from croupier.events import EventLog
-from croupier.packed import READ_ERRORS, bounded_lines, open_packed
+from croupier.packed import READ_ERRORS, bounded_lines, open_packed, reading
 from croupier.registry import GameSpec
 from croupier.rng import Rng, SecureRng, SeededRng
 from croupier.rules import GameRules
@@ -33,6 +34,8 @@ __all__ = [
     "file_shuffles",
     "fresh_shoe",
     "live_shuffles",
+    "read_shuffle_file",
+    "read_shuffle_stream",
 ]
 
 Codes = npt.NDArray[np.int64]
@@ -110,9 +113,21 @@ def read_shuffle_file(path: Path, expected: Codes | None) -> list[Codes]:
     """
     try:
         with open_packed(path) as handle:
-            return file_shuffles(_text_lines(bounded_lines(handle)), expected)
+            return read_shuffle_stream(handle, expected)
     except READ_ERRORS as exc:
         raise RngInputError(f"cannot read {path}: {exc}") from None
+
+
+def read_shuffle_stream(
+    stream: BinaryIO, expected: Codes | None
+) -> list[Codes]:
+    """:func:`file_shuffles` of a stream of bytes (stdin, say), unpacked.
+
+    The stream is unpacked as :func:`croupier.packed.reading` does;
+    its errors of reading are the caller's to word.
+    """
+    lines = bounded_lines(reading(stream))
+    return file_shuffles(_text_lines(lines), expected)
 
 
 def _text_lines(lines: Iterable[bytes]) -> Iterator[str]:
