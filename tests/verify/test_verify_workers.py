@@ -255,6 +255,9 @@ def test_17_2_an_empty_file_conforms_and_says_it_holds_no_rounds(
     assert result.exit_code == 0
     assert "0 rounds, 0 conforming" in result.stdout
     assert "holds no rounds" in result.stderr
+    piped = CliRunner().invoke(app, ["verify", "-"], input="")
+    assert piped.exit_code == 0
+    assert "croupier verify: stdin holds no rounds" in piped.stderr
     full = CliRunner().invoke(app, ["verify", str(tmp_path / "x.jsonl")])
     assert "holds no rounds" not in full.stderr  # a missing file: exit 2
     assert full.exit_code == 2

@@ -123,7 +123,8 @@ def verify(
     if not report.rounds:
         # every one of no rounds conforms (exit 0), but an empty export
         # is more often a mistake than a quiet day: say so
-        sys.stderr.write(f"croupier verify: {file} holds no rounds\n")
+        where = "stdin" if str(file) == "-" else file
+        sys.stderr.write(f"croupier verify: {where} holds no rounds\n")
     raise typer.Exit(0 if report.conforming == report.rounds else 1)
 
 
