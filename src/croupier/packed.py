@@ -31,6 +31,7 @@ __all__ = [
     "READ_ERRORS",
     "LineTooLongError",
     "bounded_lines",
+    "not_text",
     "open_packed",
     "reading",
     "writing",
@@ -86,6 +87,15 @@ def bounded_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes]:
         if len(line) > limit:
             raise LineTooLongError(number, limit)
         yield line
+
+
+def not_text(exc: UnicodeDecodeError) -> str:
+    r"""How bytes that are not UTF-8 are worded wherever they are met.
+
+    >>> not_text(UnicodeDecodeError("utf-8", b"a\xe9", 1, 2, "invalid"))
+    'not UTF-8 text: invalid at byte 1'
+    """
+    return f"not UTF-8 text: {exc.reason} at byte {exc.start}"
 
 
 def reading(raw: BinaryIO) -> BinaryIO:

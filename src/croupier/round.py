@@ -71,6 +71,23 @@ ActionT = TypeVar("ActionT", bound=StrEnum)
 """A game's action enum."""
 
 
+def _verify_minor_units(
+    amount: object, ref: Ref | None, who: str = ""
+) -> None:
+    """Refuse an amount that is not an ``int`` (citing ``ref``).
+
+    The type, not only the sign: a ``2500.0`` (or a ``True``) would
+    carry a float (or a bool) into the ledger and every settlement
+    after it.
+    """
+    if not is_minor_units(amount):
+        msg = (
+            f"{who}an amount is a whole number of minor units (an "
+            f"integer), not {amount!r}"
+        )
+        raise WagerError(msg, ref=ref)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Action:
     """A player's decision, as the scenario contract spells it."""
@@ -88,12 +105,10 @@ class Action:
 
     def __post_init__(self) -> None:
         """Refuse an amount that is not a whole number of minor units."""
-        if self.amount is not None and not is_minor_units(self.amount):
-            msg = (
-                f"seat {self.seat}'s {self.name}: an amount is a whole "
-                f"number of minor units (an integer), not {self.amount!r}"
+        if self.amount is not None:
+            _verify_minor_units(
+                self.amount, None, f"seat {self.seat}'s {self.name}: "
             )
-            raise WagerError(msg)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Action:
@@ -395,12 +410,7 @@ class Round(ABC):
                 f"changed: wagering is closed"
             )
             raise WrongPhaseError(msg, ref=ref)
-        if not is_minor_units(amount):
-            msg = (
-                f"a wager is a whole number of minor units (an integer), "
-                f"not {amount!r}"
-            )
-            raise WagerError(msg, ref=ref)
+        _verify_minor_units(amount, ref)
         if amount < 0:
             msg = f"a wager cannot be negative, not {amount}"
             raise WagerError(msg, ref=ref)
@@ -627,18 +637,8 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
             self._refuse(WagerError, template, ref, wager=wager, known=known)
 
     def _verify_amount(self, amount: int, ref: Ref) -> None:
-        """Refuse an amount that is not a positive number of minor units.
-
-        The type is checked, not only the sign: a ``2500.0`` (or a
-        ``True``) would carry a float (or a bool) into the ledger and
-        every settlement after it.
-        """
-        if not is_minor_units(amount):
-            template = (
-                "a wager is a whole number of minor units (an integer), "
-                "not {amount!r}"
-            )
-            self._refuse(WagerError, template, ref, amount=amount)
+        """Refuse an amount that is not a positive number of minor units."""
+        _verify_minor_units(amount, ref)
         if amount <= 0:
             template = "a wager must be a positive amount, not {amount}"
             self._refuse(WagerError, template, ref, amount=amount)

@@ -13,6 +13,7 @@ from rich.table import Table as RichTable
 
 from croupier.cli.common import console, fail, load_game_rules, output_file
 from croupier.errors import CroupierError
+from croupier.packed import not_text
 from croupier.registry import all_games, find_game
 from croupier.scenario import run_scenario_text
 from croupier.submission import options_markdown, submission_toml
@@ -136,7 +137,7 @@ def scenario(
             else Path(file).read_text(encoding="utf-8")
         )
     except UnicodeDecodeError as exc:
-        msg = f"{file} is not UTF-8 text: {exc.reason} at byte {exc.start}"
+        msg = f"{file} is {not_text(exc)}"
         raise fail(CroupierError(msg)) from None
     if history is not None:
         from croupier.cli.history import scenario_history

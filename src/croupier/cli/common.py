@@ -43,6 +43,7 @@ from typer.core import TyperGroup
 
 from croupier.errors import CroupierError
 from croupier.extras import MissingExtraError, extra_of
+from croupier.packed import not_text
 from croupier.registry import GameSpec, find_game
 from croupier.rules import GameRules, load_rules_file
 
@@ -206,10 +207,7 @@ class GuardedGroup(TyperGroup):
         except UnicodeDecodeError as exc:
             # bytes read from a file or stdin that are not text: input
             where = " ".join([name, *_RUNNING])
-            _say(
-                f"{where}: input that is not UTF-8 text ({exc.reason} at "
-                f"byte {exc.start})"
-            )
+            _say(f"{where}: input that is {not_text(exc)}")
             return 2
         except Exception as exc:
             where = " ".join([name, *_RUNNING])

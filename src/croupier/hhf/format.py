@@ -40,7 +40,7 @@ import croupier
 from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.history import RoundRecord
-from croupier.packed import bounded_lines, open_packed
+from croupier.packed import bounded_lines, not_text, open_packed
 from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.scenario import ScenarioResult
@@ -709,8 +709,7 @@ class HandHistory:
         except json.JSONDecodeError as exc:
             raise HistoryFormatError(f"not JSON: {exc}") from None
         except UnicodeDecodeError as exc:
-            msg = f"not UTF-8 text: {exc.reason} at byte {exc.start}"
-            raise HistoryFormatError(msg) from None
+            raise HistoryFormatError(not_text(exc)) from None
         except RecursionError:
             msg = "not JSON that can be read: nested too deeply"
             raise HistoryFormatError(msg) from None

@@ -21,7 +21,13 @@ import numpy.typing as npt
 from croupier.cards import parse_cards
 from croupier.errors import CroupierError
 from croupier.events import EventLog
-from croupier.packed import READ_ERRORS, bounded_lines, open_packed, reading
+from croupier.packed import (
+    READ_ERRORS,
+    bounded_lines,
+    not_text,
+    open_packed,
+    reading,
+)
 from croupier.registry import GameSpec
 from croupier.rng import Rng, SecureRng, SeededRng
 from croupier.rules import GameRules
@@ -113,21 +119,24 @@ def read_shuffle_file(path: Path, expected: Codes | None) -> list[Codes]:
     """
     try:
         with open_packed(path) as handle:
-            return read_shuffle_stream(handle, expected)
-    except READ_ERRORS as exc:
+            return read_shuffle_stream(handle, expected, name=str(path))
+    except READ_ERRORS as exc:  # the file would not open
         raise RngInputError(f"cannot read {path}: {exc}") from None
 
 
 def read_shuffle_stream(
-    stream: BinaryIO, expected: Codes | None
+    stream: BinaryIO, expected: Codes | None, *, name: str = "stdin"
 ) -> list[Codes]:
     """:func:`file_shuffles` of a stream of bytes (stdin, say), unpacked.
 
-    The stream is unpacked as :func:`croupier.packed.reading` does;
-    its errors of reading are the caller's to word.
+    The stream is unpacked as :func:`croupier.packed.reading` does; a
+    broken or cut-off stream is bad input naming ``name``.
     """
-    lines = bounded_lines(reading(stream))
-    return file_shuffles(_text_lines(lines), expected)
+    try:
+        lines = bounded_lines(reading(stream))
+        return file_shuffles(_text_lines(lines), expected)
+    except READ_ERRORS as exc:
+        raise RngInputError(f"cannot read {name}: {exc}") from None
 
 
 def _text_lines(lines: Iterable[bytes]) -> Iterator[str]:
@@ -136,11 +145,7 @@ def _text_lines(lines: Iterable[bytes]) -> Iterator[str]:
         try:
             yield raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            msg = (
-                f"line {number}: not UTF-8 text: {exc.reason} at byte "
-                f"{exc.start}"
-            )
-            raise RngInputError(msg) from None
+            raise RngInputError(f"line {number}: {not_text(exc)}") from None
 
 
 def _naive_swap(order: Codes, gen: np.random.Generator) -> Codes:
