@@ -399,7 +399,7 @@ def test_issue_15_5_play_blank_amount_is_the_most_allowed() -> None:
 @pytest.mark.parametrize(
     ("args", "target"),
     [
-        (["verify", "-"], "croupier.cli.verify.verify_lines"),
+        (["verify", "-"], "croupier.cli.verify.iter_verdicts"),
         (
             ["rng-test", "--shuffles", "20"],
             "croupier.rngtest.battery.run_battery",
@@ -440,7 +440,7 @@ def test_issue_15_5_files_that_are_not_text_are_bad_input(
         return b"\xe9".decode("utf-8")
 
     # any command that meets such bytes deeper down says the same
-    monkeypatch.setattr("croupier.cli.verify.verify_lines", undecodable)
+    monkeypatch.setattr("croupier.cli.verify.iter_verdicts", undecodable)
     result = CliRunner().invoke(app, ["verify", "-"], input="")
     assert result.exit_code == 2, result.output
     assert "input that is not UTF-8 text" in result.stderr

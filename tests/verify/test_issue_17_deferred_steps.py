@@ -29,8 +29,8 @@ from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
 from croupier.scenario import run_scenario
 from croupier.verify import verify_lines, verify_round
-from croupier.verify.file import report_json
 from croupier.verify.replay import verify_round_strict
+from croupier.verify.report import report_json
 
 GAMES = [spec.name for spec in all_games()]
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

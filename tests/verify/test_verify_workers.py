@@ -9,7 +9,6 @@ here, not read off the verifier.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import multiprocessing
@@ -21,6 +20,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from tests.verify.days import mixed_day as _mixed_day
 from typer.testing import CliRunner
 
 from croupier.cli import app
@@ -29,45 +29,7 @@ from croupier.hhf import HandHistory, HistoryFormatError
 from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
 from croupier.verify import file, verify_lines
-from croupier.verify.file import report_json
-
-
-def _swap_first_two_dealt(history: HandHistory) -> HandHistory:
-    """The first two cards dealt swap destinations (a wrong deal order)."""
-    steps = [dict(s) for s in history.procedure]
-    first, second = [
-        i for i, s in enumerate(steps) if s["type"] == "card_dealt"
-    ][:2]
-    assert steps[first]["to"] != steps[second]["to"]
-    steps[first]["to"], steps[second]["to"] = (
-        steps[second]["to"],
-        steps[first]["to"],
-    )
-    return dataclasses.replace(history, procedure=tuple(steps))
-
-
-def _mixed_day(rounds: int) -> tuple[list[str], set[int]]:
-    """Rounds of every game interleaved, every seventh one broken.
-
-    Returns the lines (a blank line among them, which is skipped) and
-    the numbers of the broken lines.
-    """
-    games = [
-        list(sample_histories(spec.name, rounds, seed=21))
-        for spec in all_games()
-    ]
-    lines: list[str] = []
-    broken: set[int] = set()
-    for i in range(rounds):
-        for histories in games:
-            history = histories[i]
-            if len(lines) % 7 == 3:
-                history = _swap_first_two_dealt(history)
-                broken.add(len(lines) + 1)
-            lines.append(history.dumps() + "\n")
-        if i == 2:
-            lines.append("\n")
-    return lines, broken
+from croupier.verify.report import report_json
 
 
 def test_17_2_workers_give_the_one_process_report() -> None:
@@ -241,7 +203,7 @@ def test_17_2_the_progress_line_runs_no_thread(
     monkeypatch.setattr(command, "err_console", terminal)
     before = threading.active_count()
     with command._progress("day.jsonl", None) as shown:
-        shown(None)(512)
+        shown.progress(None)(512)
         assert threading.active_count() == before
     assert "512 rounds" in screen.getvalue()
 

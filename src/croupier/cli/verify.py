@@ -1,8 +1,9 @@
 """``croupier verify FILE.jsonl``: whether every logged round conforms.
 
 Exit 0 when every round conforms, 1 when any does not, 2 when the file
-is malformed (the line and the schema error on stderr) or the Rules
-Submission is refused.
+is malformed (the line and the schema error on stderr; the report on
+stdout ends with the rounds before it) or the Rules Submission is
+refused.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
@@ -18,6 +19,7 @@ import typer
 from rich.progress import (
     BarColumn,
     Progress,
+    TaskID,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -25,7 +27,6 @@ from rich.progress import (
 
 from croupier.cli.common import err_console, fail
 from croupier.errors import CroupierError
-from croupier.hhf.format import HistoryFormatError
 from croupier.packed import (
     READ_ERRORS,
     bounded_lines,
@@ -33,7 +34,8 @@ from croupier.packed import (
     reading,
 )
 from croupier.rules import load_rules_file
-from croupier.verify.file import report_json, verify_lines
+from croupier.verify.file import iter_verdicts
+from croupier.verify.report import JsonReport, TextReport, write_report
 
 __all__ = ["verify"]
 
@@ -60,7 +62,10 @@ def verify(
     ] = False,
     quiet: Annotated[
         bool,
-        typer.Option("--quiet", help="Print deviations and the summary."),
+        typer.Option(
+            "--quiet",
+            help="Report deviations and the summary (in --json too).",
+        ),
     ] = False,
     workers: Annotated[
         int,
@@ -72,75 +77,139 @@ def verify(
         ),
     ] = 1,
 ) -> None:
-    """Replay every round of a hand history and report its deviations."""
+    """Replay every round of a hand history and report its deviations.
+
+    Each verdict is written as soon as it is known (a live table's log
+    can be piped in), and the summary last; a malformed line or Ctrl-C
+    still ends the report with the summary of the rounds checked.
+    """
     workers = workers if workers > 0 else (os.cpu_count() or 1)
+    live = str(file) == "-"
     try:
         submission = (
             None if rules_file is None else load_rules_file(rules_file)
         )
-        if str(file) == "-":
-            with _progress("stdin", None) as shown:
-                report = verify_lines(
-                    bounded_lines(reading(sys.stdin.buffer)),
-                    submission=submission,
-                    workers=workers,
-                    progress=shown(None),
+        with _opened(file) as (lines, handle, size):
+            name = "stdin" if live else file.name
+            with _progress(name, size, live=live) as screen:
+                kind = JsonReport if as_json else TextReport
+                tally = write_report(
+                    iter_verdicts(
+                        lines,
+                        submission=submission,
+                        workers=workers,
+                        progress=screen.progress(handle),
+                    ),
+                    kind(screen, deviations_only=quiet),
                 )
-        else:
-            with (
-                open_packed(file) as handle,
-                _progress(file.name, file.stat().st_size) as shown,
-            ):
-                report = verify_lines(
-                    bounded_lines(handle),
-                    submission=submission,
-                    workers=workers,
-                    progress=shown(handle),
-                )
-    except HistoryFormatError as exc:
-        raise fail(exc) from None
     except CroupierError as exc:
         raise fail(exc) from None
-    except READ_ERRORS as exc:
-        raise fail(CroupierError(f"cannot read {file}: {exc}")) from None
-    if as_json:
-        print(report_json(report))
-    else:
-        out = []
-        for v in report.verdicts:
-            if v.deviation is None:
-                if not quiet:
-                    out.append(f"line {v.line} round {v.round_id}: conforming")
-            else:
-                out.append(f"line {v.line} round {v.round_id}: {v.deviation}")
-        summary = report.summary()
-        out.append(
-            f"{summary['rounds']} rounds, {summary['conforming']} "
-            f"conforming, {summary['deviations']} with a deviation"
-        )
-        out.extend(f"  {ref}: {n}" for ref, n in summary["by_ref"].items())
-        sys.stdout.write("\n".join(out) + "\n")
-    if not report.rounds:
+    if not tally.rounds:
         # every one of no rounds conforms (exit 0), but an empty export
         # is more often a mistake than a quiet day: say so
-        where = "stdin" if str(file) == "-" else file
+        where = "stdin" if live else file
         sys.stderr.write(f"croupier verify: {where} holds no rounds\n")
-    raise typer.Exit(0 if report.conforming == report.rounds else 1)
-
-
-_Shown = Callable[[BinaryIO | None], Callable[[int], None]]
-"""Given the file being read (or ``None``), the callback for its rounds."""
+    raise typer.Exit(0 if tally.conforming == tally.rounds else 1)
 
 
 @contextmanager
-def _progress(name: str, size: int | None) -> Iterator[_Shown]:
+def _opened(
+    file: Path,
+) -> Iterator[tuple[Iterator[bytes], BinaryIO | None, int | None]]:
+    """The lines of ``file`` (or stdin), the file on disk and its size.
+
+    A file that cannot be opened, or a read that fails on the way (a
+    cut-off archive), is a :class:`CroupierError` naming the file: the
+    report ends there like at a malformed line. Writing the report can
+    fail too, but that is no reading error (a closed pipe exits 141).
+    """
+    if str(file) == "-":
+        yield _reading(reading(sys.stdin.buffer), "stdin"), None, None
+        return
+    with ExitStack() as stack:
+        try:
+            handle = stack.enter_context(open_packed(file))
+            size = file.stat().st_size
+        except READ_ERRORS as exc:
+            raise CroupierError(f"cannot read {file}: {exc}") from None
+        yield _reading(handle, str(file)), handle, size
+
+
+def _reading(stream: BinaryIO, where: str) -> Iterator[bytes]:
+    """:func:`bounded_lines` of ``stream``, a failed read worded as such."""
+    try:
+        yield from bounded_lines(stream)
+    except READ_ERRORS as exc:
+        raise CroupierError(f"cannot read {where}: {exc}") from None
+
+
+class _Screen:
+    """stdout and the progress line on stderr, kept out of each other's way.
+
+    While the progress line is drawn and stdout is a terminal too (the
+    same screen, as a rule), the report's text is held and written when
+    the bar is next drawn, with the bar's line cleared first; else it
+    goes straight to stdout. From stdin (a live log, perhaps) every
+    verdict is flushed as it comes.
+    """
+
+    def __init__(self, bar: Progress, task: TaskID, *, live: bool) -> None:
+        self._bar = bar
+        self._live = live
+        self._task = task
+        self._drawn = not bar.disable
+        self._shared = self._drawn and sys.stdout.isatty()
+        self._held: list[str] = []
+
+    def write(self, text: str, /) -> None:
+        """Write ``text`` to stdout now, or when the bar is next drawn."""
+        if self._shared:
+            self._held.append(text)
+            if self._live:
+                self.drain()
+            return
+        sys.stdout.write(text)
+        if self._live:
+            sys.stdout.flush()
+
+    def drain(self) -> None:
+        """Write what is held, the bar's line cleared first."""
+        if not self._held:
+            return
+        err_console.file.write("\r\x1b[2K")
+        err_console.file.flush()
+        sys.stdout.write("".join(self._held))
+        sys.stdout.flush()
+        self._held.clear()
+
+    def progress(self, handle: BinaryIO | None) -> Callable[[int], None]:
+        """The verifier's callback: draw the rounds checked so far."""
+
+        def update(rounds: int) -> None:
+            self.drain()
+            done = None
+            if handle is not None:
+                # the position in the file on disk, under any unpacking
+                done = os.lseek(handle.fileno(), 0, os.SEEK_CUR)
+            self._bar.update(
+                self._task, completed=done, rounds=rounds, refresh=True
+            )
+
+        return update
+
+
+@contextmanager
+def _progress(
+    name: str, size: int | None, *, live: bool = False
+) -> Iterator[_Screen]:
     """A progress line on stderr while a terminal shows it, else nothing.
 
     The bar is how far into the file on disk the reading is (its bytes,
     compressed or not), with the rounds checked so far; from stdin, the
     rounds alone. It is drawn when the verifier reports, never by a
     thread of its own, so that the checking processes are forked from a
-    process of one thread (D58).
+    process of one thread (D58). Neither stream is redirected: the
+    report goes to stdout (:class:`_Screen`), whatever shows stderr.
     """
     with Progress(
         TextColumn("verifying {task.description}"),
@@ -151,18 +220,13 @@ def _progress(name: str, size: int | None) -> Iterator[_Shown]:
         console=err_console,
         transient=True,
         auto_refresh=False,
+        redirect_stdout=False,
+        redirect_stderr=False,
         disable=not err_console.is_terminal,
     ) as bar:
         task = bar.add_task(name, total=size, rounds=0)
-
-        def shown(handle: BinaryIO | None) -> Callable[[int], None]:
-            def update(rounds: int) -> None:
-                done = None
-                if handle is not None:
-                    # the position in the file on disk, under any unpacking
-                    done = os.lseek(handle.fileno(), 0, os.SEEK_CUR)
-                bar.update(task, completed=done, rounds=rounds, refresh=True)
-
-            return update
-
-        yield shown
+        screen = _Screen(bar, task, live=live)
+        try:
+            yield screen
+        finally:
+            screen.drain()

@@ -2,18 +2,30 @@
 
 :func:`verify_round` replays one round's recorded cards and decisions
 through the engine and returns its first :class:`Deviation` (or
-``None``); :func:`verify_file` does a whole JSON Lines file and sums up.
+``None``); :func:`verify_file` does a whole JSON Lines file and sums up,
+:func:`iter_verdicts` streams a file of any length and
+:func:`~croupier.verify.report.write_report` writes its report as the
+verdicts come.
 """
 
 from __future__ import annotations
 
-from .file import FileReport, RoundVerdict, verify_file, verify_lines
+from .file import (
+    FileReport,
+    RoundVerdict,
+    Tally,
+    iter_verdicts,
+    verify_file,
+    verify_lines,
+)
 from .replay import Deviation, verify_round
 
 __all__ = [
     "Deviation",
     "FileReport",
     "RoundVerdict",
+    "Tally",
+    "iter_verdicts",
     "verify_file",
     "verify_lines",
     "verify_round",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import signal
 import threading
@@ -33,7 +32,8 @@ __all__ = [
     "CHUNK_LINES",
     "FileReport",
     "RoundVerdict",
-    "report_json",
+    "Tally",
+    "iter_verdicts",
     "verify_file",
     "verify_lines",
 ]
@@ -71,6 +71,39 @@ class RoundVerdict:
 
 
 @dataclass(slots=True)
+class Tally:
+    """The summary of the rounds seen so far, kept as they go by.
+
+    What :class:`FileReport` sums up at the end, for a caller that
+    streams the verdicts (:func:`iter_verdicts`) and keeps none.
+    """
+
+    rounds: int = 0
+    """Rounds checked."""
+    conforming: int = 0
+    """Rounds that follow the rules."""
+    refs: Counter[str] = field(default_factory=Counter)
+    """Deviations by the subsection broken."""
+
+    def add(self, verdict: RoundVerdict) -> None:
+        """Count one more round."""
+        self.rounds += 1
+        if verdict.deviation is None:
+            self.conforming += 1
+        else:
+            self.refs[verdict.deviation.ref] += 1
+
+    def summary(self) -> dict[str, Any]:
+        """Rounds, conforming, deviations by subsection."""
+        return {
+            "rounds": self.rounds,
+            "conforming": self.conforming,
+            "deviations": self.rounds - self.conforming,
+            "by_ref": dict(sorted(self.refs.items())),
+        }
+
+
+@dataclass(slots=True)
 class FileReport:
     """Every round's verdict and the summary over the file."""
 
@@ -89,19 +122,17 @@ class FileReport:
 
     def by_ref(self) -> dict[str, int]:
         """Deviations counted by the subsection broken."""
-        counts = Counter(
-            v.deviation.ref for v in self.verdicts if v.deviation is not None
-        )
-        return dict(sorted(counts.items()))
+        return dict(self._tally().summary()["by_ref"])
 
     def summary(self) -> dict[str, Any]:
         """Rounds, conforming, deviations by subsection."""
-        return {
-            "rounds": self.rounds,
-            "conforming": self.conforming,
-            "deviations": self.rounds - self.conforming,
-            "by_ref": self.by_ref(),
-        }
+        return self._tally().summary()
+
+    def _tally(self) -> Tally:
+        tally = Tally()
+        for verdict in self.verdicts:
+            tally.add(verdict)
+        return tally
 
 
 Line = str | bytes
@@ -131,55 +162,125 @@ def verify_lines(
     report (and the malformed line named, when there is one) exactly
     the one process's: rounds are independent of one another, so each
     verdict depends on its own line alone (D58). ``progress`` is told
-    the rounds checked so far after every chunk.
+    the rounds checked so far after every ``chunk_lines`` lines.
+    Every verdict is kept: for a file of any size, stream them with
+    :func:`iter_verdicts`.
     """
-    report = FileReport()
+    return FileReport(
+        list(
+            iter_verdicts(
+                lines,
+                submission=submission,
+                workers=workers,
+                chunk_lines=chunk_lines,
+                progress=progress,
+            )
+        )
+    )
+
+
+def iter_verdicts(
+    lines: Iterable[str | bytes],
+    *,
+    submission: Mapping[str, object] | None = None,
+    workers: int = 1,
+    chunk_lines: int = CHUNK_LINES,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[RoundVerdict]:
+    """Each round's verdict in file order, as soon as it is known.
+
+    The arguments are :func:`verify_lines`'s; nothing is kept, so a file
+    (or a stream that is still being written) of any length is checked
+    in bounded memory. With one process a line's verdict comes as soon
+    as the line is read; with more, a chunk's when its process is done.
+    A malformed line raises :class:`HistoryFormatError` after the
+    verdicts of the lines before it. The arguments are checked here,
+    before the first verdict is asked for.
+    """
     if workers < 1:
         msg = f"workers is a number of processes, 1 or more, not {workers}"
         raise CroupierError(msg)
     if chunk_lines < 1:
         msg = f"chunk_lines is 1 or more, not {chunk_lines}"
         raise CroupierError(msg)
-    chunks = _chunks(enumerate(lines, start=1), chunk_lines)
-    if workers > 1:
-        ahead = [c for c in (next(chunks, None), next(chunks, None)) if c]
-        if len(ahead) == 2:
-            shared = chain(ahead, chunks)
-            _verify_shared(report, shared, submission, workers, progress)
-            return report
+    numbered = enumerate(lines, start=1)
+    if workers == 1:
+        return _verify_alone(numbered, submission, chunk_lines, progress)
+    return _verify_in_processes(
+        numbered, submission, workers, chunk_lines, progress
+    )
+
+
+def _verify_alone(
+    numbered: Iterable[tuple[int, Line]],
+    submission: Mapping[str, object] | None,
+    chunk_lines: int,
+    progress: Callable[[int], None] | None,
+) -> Iterator[RoundVerdict]:
+    """One process: each line's verdict when it is read.
+
+    ``progress`` hears after every ``chunk_lines`` lines and after the
+    last, as it would from the processes' chunks.
+    """
+    held: dict[str, GameRules | None] = {}
+    rounds = last = 0
+    for number, line in numbered:
+        last = number
+        verdict = _verify_line(number, line, submission, held)
+        if verdict is not None:
+            rounds += 1
+            yield verdict
+        if progress is not None and number % chunk_lines == 0:
+            progress(rounds)
+    if progress is not None and last % chunk_lines:
+        progress(rounds)
+
+
+def _verify_in_processes(
+    numbered: Iterator[tuple[int, Line]],
+    submission: Mapping[str, object] | None,
+    workers: int,
+    chunk_lines: int,
+    progress: Callable[[int], None] | None,
+) -> Iterator[RoundVerdict]:
+    chunks = _chunks(numbered, chunk_lines)
+    ahead = [c for c in (next(chunks, None), next(chunks, None)) if c]
+    if len(ahead) < 2:
         # one chunk: starting processes would cost more than it saves
-        chunks = iter(ahead)
-    for chunk in chunks:
-        _add(report, _verify_numbered(chunk, submission), progress)
-    return report
+        yield from _verify_alone(
+            chain.from_iterable(ahead), submission, chunk_lines, progress
+        )
+        return
+    yield from _verify_shared(
+        chain(ahead, chunks), submission, workers, progress
+    )
 
 
 def _verify_shared(
-    report: FileReport,
     chunks: Iterable[list[tuple[int, Line]]],
     submission: Mapping[str, object] | None,
     workers: int,
     progress: Callable[[int], None] | None,
-) -> None:
+) -> Iterator[RoundVerdict]:
     """Check ``chunks`` in ``workers`` processes, verdicts in file order.
 
     A bounded window of chunks is in flight, so that a file of any size
     (or stdin) is never read whole. The processes ignore Ctrl-C: the
     interrupt reaches this one, which stops handing out chunks, lets
-    the running ones finish and raises it.
+    the running ones finish and raises it; so does a caller that stops
+    asking for verdicts.
     """
-    context = _context()
+    rounds = 0
     with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_ignore_interrupts
+        workers, mp_context=_context(), initializer=_ignore_interrupts
     ) as pool:
-        window: deque[Future[_ChunkResult]] = deque()
         try:
-            for chunk in chunks:
-                window.append(pool.submit(_verify_chunk, chunk, submission))
-                if len(window) >= 2 * workers:
-                    _collect(report, window.popleft().result(), progress)
-            while window:
-                _collect(report, window.popleft().result(), progress)
+            for verdicts, error in _in_order(
+                pool, chunks, submission, workers
+            ):
+                yield from verdicts
+                rounds += len(verdicts)
+                _raise_or_tell(error, progress, rounds)
         except BrokenProcessPool as exc:
             msg = f"a process checking the file stopped: {exc}"
             raise CroupierError(msg) from exc
@@ -188,15 +289,33 @@ def _verify_shared(
             raise
 
 
-def _add(
-    report: FileReport,
-    verdicts: Iterable[RoundVerdict],
+def _in_order(
+    pool: ProcessPoolExecutor,
+    chunks: Iterable[list[tuple[int, Line]]],
+    submission: Mapping[str, object] | None,
+    workers: int,
+) -> Iterator[_ChunkResult]:
+    """Each chunk's result in file order, ``2 * workers`` chunks in flight."""
+    window: deque[Future[_ChunkResult]] = deque()
+    for chunk in chunks:
+        window.append(pool.submit(_verify_chunk, chunk, submission))
+        if len(window) >= 2 * workers:
+            yield window.popleft().result()
+    while window:
+        yield window.popleft().result()
+
+
+def _raise_or_tell(
+    error: tuple[str, int | None] | None,
     progress: Callable[[int], None] | None,
+    rounds: int,
 ) -> None:
-    """Append a chunk's verdicts and tell ``progress`` the count."""
-    report.verdicts.extend(verdicts)
+    """Raise a chunk's malformed line again, else report the count."""
+    if error is not None:
+        text, line = error
+        raise HistoryFormatError(text, line=line)
     if progress is not None:
-        progress(len(report.verdicts))
+        progress(rounds)
 
 
 def _ignore_interrupts() -> None:
@@ -243,19 +362,6 @@ def _verify_chunk(
     return verdicts, None
 
 
-def _collect(
-    report: FileReport,
-    result: _ChunkResult,
-    progress: Callable[[int], None] | None,
-) -> None:
-    verdicts, error = result
-    if error is not None:
-        report.verdicts.extend(verdicts)
-        text, line = error
-        raise HistoryFormatError(text, line=line)
-    _add(report, verdicts, progress)
-
-
 def _verify_numbered(
     numbered: Iterable[tuple[int, Line]],
     submission: Mapping[str, object] | None,
@@ -263,36 +369,50 @@ def _verify_numbered(
     """Each non-blank line's verdict, in order (see :func:`verify_lines`)."""
     held: dict[str, GameRules | None] = {}
     for number, line in numbered:
-        if not line.strip():
-            continue
-        history, doc = read_at_line(number, loads_deferring_steps, line)
-        if history.game not in held:
-            try:
-                held[history.game] = _submission(history.game, submission)
-            except CroupierError as exc:
-                msg = (
-                    f"line {number}: the Rules Submission does not fit "
-                    f"{history.game}: {exc}"
-                )
-                raise CroupierError(msg) from None
-        rules = held[history.game]
-        if doc is None:
-            deviation = verify_round(history, submission=rules)
-        else:
-            # the steps are checked against the schema only when they
-            # are not exactly the engine's (whose steps meet it): the
-            # line is malformed, with the same error, exactly when
-            # HandHistory.loads would have said so
-            try:
-                deviation, strict = verify_round_strict(
-                    history, submission=rules
-                )
-            except Exception:
-                read_at_line(number, validate, doc)
-                raise
-            if not strict:
-                read_at_line(number, validate, doc)
-        yield RoundVerdict(number, history.round_id, history.game, deviation)
+        verdict = _verify_line(number, line, submission, held)
+        if verdict is not None:
+            yield verdict
+
+
+def _verify_line(
+    number: int,
+    line: Line,
+    submission: Mapping[str, object] | None,
+    held: dict[str, GameRules | None],
+) -> RoundVerdict | None:
+    """Line ``number``'s verdict (``None`` for a blank line).
+
+    ``held`` keeps each game's rules under the submission, worked out
+    the first time the game appears.
+    """
+    if not line.strip():
+        return None
+    history, doc = read_at_line(number, loads_deferring_steps, line)
+    if history.game not in held:
+        try:
+            held[history.game] = _submission(history.game, submission)
+        except CroupierError as exc:
+            msg = (
+                f"line {number}: the Rules Submission does not fit "
+                f"{history.game}: {exc}"
+            )
+            raise CroupierError(msg) from None
+    rules = held[history.game]
+    if doc is None:
+        deviation = verify_round(history, submission=rules)
+    else:
+        # the steps are checked against the schema only when they are
+        # not exactly the engine's (whose steps meet it): the line is
+        # malformed, with the same error, exactly when
+        # HandHistory.loads would have said so
+        try:
+            deviation, strict = verify_round_strict(history, submission=rules)
+        except Exception:
+            read_at_line(number, validate, doc)
+            raise
+        if not strict:
+            read_at_line(number, validate, doc)
+    return RoundVerdict(number, history.round_id, history.game, deviation)
 
 
 def _submission(
@@ -321,13 +441,3 @@ def verify_file(
         return verify_lines(
             bounded_lines(handle), submission=submission, workers=workers
         )
-
-
-def report_json(report: FileReport) -> str:
-    """The report as one JSON document."""
-    return json.dumps(
-        {
-            "summary": report.summary(),
-            "rounds": [v.to_dict() for v in report.verdicts],
-        }
-    )

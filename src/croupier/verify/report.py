@@ -1,0 +1,167 @@
+"""The verifier's report, written while the verdicts come.
+
+A day of an online operator's tables is millions of rounds: the report
+is written verdict by verdict (:func:`write_report`) and only the
+summary's counts are kept (:class:`~croupier.verify.file.Tally`), so
+memory stays bounded and a reader of a pipe (or of a live table's log,
+``tail -f day.jsonl | croupier verify -``) sees each verdict when it is
+known. Whatever stops the run, a malformed line (exit 2) or Ctrl-C, the
+report is closed: the summary of the rounds checked, and what stopped
+it; the JSON report stays one valid document (D63).
+
+>>> import io
+>>> from croupier.verify.explain import Deviation
+>>> from croupier.verify.file import RoundVerdict
+>>> ok = RoundVerdict(1, "r1", "midibaccarat", None)
+>>> bad = RoundVerdict(2, "r2", "midibaccarat", Deviation("629a.5(f)", "x"))
+>>> out = io.StringIO()
+>>> write_report([ok, bad], TextReport(out, deviations_only=True)).rounds
+2
+>>> print(out.getvalue(), end="")
+line 2 round r2: 629a.5(f): x
+2 rounds, 1 conforming, 1 with a deviation
+  629a.5(f): 1
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from croupier.errors import CroupierError
+
+from .file import FileReport, RoundVerdict, Tally
+
+__all__ = [
+    "JsonReport",
+    "ReportWriter",
+    "Sink",
+    "Stop",
+    "TextReport",
+    "report_json",
+    "write_report",
+]
+
+Stop = dict[str, Any]
+"""What ended a run early: ``{"error": {"line": N, "message": ...}}`` or
+``{"interrupted": True}``; empty when every line was read."""
+
+
+class Sink(Protocol):
+    """Where a report's text goes: a text file, or anything that writes."""
+
+    def write(self, text: str, /) -> object:
+        """Write ``text``."""
+
+
+class ReportWriter(Protocol):
+    """Where :func:`write_report` puts the verdicts and the summary."""
+
+    def verdict(self, verdict: RoundVerdict) -> None:
+        """One round's verdict, in file order."""
+
+    def end(self, tally: Tally, stop: Stop) -> None:
+        """The summary, and what stopped the run (:data:`Stop`)."""
+
+
+def write_report(
+    verdicts: Iterable[RoundVerdict], writer: ReportWriter
+) -> Tally:
+    """Give ``writer`` every verdict, then the summary; return the counts.
+
+    A :class:`~croupier.errors.CroupierError` (a malformed line, a Rules
+    Submission that does not fit a game) or a ``KeyboardInterrupt``
+    from ``verdicts`` ends the report with what stopped it, then goes on
+    up to the caller.
+    """
+    tally = Tally()
+    try:
+        for verdict in verdicts:
+            tally.add(verdict)
+            writer.verdict(verdict)
+    except CroupierError as exc:
+        line = getattr(exc, "line", None)
+        writer.end(tally, {"error": {"line": line, "message": str(exc)}})
+        raise
+    except KeyboardInterrupt:
+        writer.end(tally, {"interrupted": True})
+        raise
+    writer.end(tally, {})
+    return tally
+
+
+class TextReport:
+    """One line a round (deviations only when asked), then the summary."""
+
+    def __init__(self, out: Sink, *, deviations_only: bool = False) -> None:
+        self._out = out
+        self._deviations_only = deviations_only
+
+    def verdict(self, verdict: RoundVerdict) -> None:
+        """``line N round ID: conforming`` or the deviation."""
+        if verdict.deviation is not None:
+            said = str(verdict.deviation)
+        elif self._deviations_only:
+            return
+        else:
+            said = "conforming"
+        self._out.write(
+            f"line {verdict.line} round {verdict.round_id}: {said}\n"
+        )
+
+    def end(self, tally: Tally, stop: Stop) -> None:
+        """The counts, by subsection; what stopped the run, if anything."""
+        summary = tally.summary()
+        head = (
+            f"{summary['rounds']} rounds, {summary['conforming']} "
+            f"conforming, {summary['deviations']} with a deviation"
+        )
+        if "error" in stop:
+            line = stop["error"]["line"]
+            where = "" if line is None else f" at line {line}"
+            head += f" (stopped{where}: the file is malformed)"
+        elif stop.get("interrupted"):
+            head += " (interrupted: the rest of the file is not checked)"
+        lines = [
+            head,
+            *(f"  {ref}: {n}" for ref, n in summary["by_ref"].items()),
+        ]
+        self._out.write("\n".join(lines) + "\n")
+
+
+class JsonReport:
+    """One JSON document: ``{"rounds": [...], [stop,] "summary": {...}}``.
+
+    The text is what :func:`json.dumps` gives for that object, written
+    a verdict at a time. With ``deviations_only`` the rounds listed are
+    those with a deviation; the summary counts every round.
+    """
+
+    def __init__(self, out: Sink, *, deviations_only: bool = False) -> None:
+        self._out = out
+        self._deviations_only = deviations_only
+        self._first = True
+
+    def verdict(self, verdict: RoundVerdict) -> None:
+        """The verdict's JSON form, the next item of ``rounds``."""
+        if self._deviations_only and verdict.deviation is None:
+            return
+        head = '{"rounds": [' if self._first else ", "
+        self._first = False
+        self._out.write(head + json.dumps(verdict.to_dict()))
+
+    def end(self, tally: Tally, stop: Stop) -> None:
+        """Close ``rounds``, then what stopped the run and the summary."""
+        head = '{"rounds": [' if self._first else ""
+        self._first = False
+        rest = json.dumps({**stop, "summary": tally.summary()})
+        self._out.write(head + "], " + rest[1:] + "\n")
+
+
+def report_json(report: FileReport) -> str:
+    """A whole report as the one JSON document :class:`JsonReport` writes."""
+    out = io.StringIO()
+    write_report(report.verdicts, JsonReport(out))
+    return out.getvalue().removesuffix("\n")
