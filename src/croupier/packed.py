@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, TextIO, cast
+from typing import Any, BinaryIO, TextIO, cast
 
 from croupier.errors import CroupierError
 
@@ -98,19 +98,29 @@ def not_text(exc: UnicodeDecodeError) -> str:
     return f"not UTF-8 text: {exc.reason} at byte {exc.start}"
 
 
+_HEAD = max(len(magic) for magic in _MAGIC.values())
+"""Bytes enough to tell every packing from plain text (xz's six)."""
+
+
 def reading(raw: BinaryIO) -> BinaryIO:
     """``raw`` as it reads unpacked.
 
     A stream that cannot look ahead (``peek``) is read through a buffer
-    that can, so that its first bytes are looked at without taking them
-    (as many as its first read gives: a pipe whose writer sends its
-    first bytes one at a time is taken as plain).
+    that can, so that its first bytes are looked at without taking them.
+    A pipe gives what its writer has sent so far: while that is less
+    than the longest magic number, the rest of it is waited for (or the
+    end of the stream), so that an archive sent a byte at a time is
+    still seen as one.
     The unpacking stream is the caller's to close (:func:`open_packed`
     does), hence no ``with`` here.
     """
     if getattr(raw, "peek", None) is None:
         raw = cast(BinaryIO, io.BufferedReader(cast(io.RawIOBase, raw)))
-    head = cast(io.BufferedReader, raw).peek(6)[:6]
+    head = cast(io.BufferedReader, raw).peek(_HEAD)[:_HEAD]
+    if 0 < len(head) < _HEAD:
+        # read(n) of a buffered stream waits for n bytes or the end
+        head = raw.read(_HEAD)
+        raw = cast(BinaryIO, io.BufferedReader(_Replayed(head, raw)))
     if head.startswith(_MAGIC["gzip"]):
         return cast(BinaryIO, gzip.GzipFile(fileobj=raw))
     if head.startswith(_MAGIC["bzip2"]):
@@ -118,6 +128,36 @@ def reading(raw: BinaryIO) -> BinaryIO:
     if head.startswith(_MAGIC["xz"]):
         return cast(BinaryIO, lzma.LZMAFile(raw))
     return raw
+
+
+class _Replayed(io.RawIOBase):
+    """``head`` again, then the rest of ``stream``, as it comes.
+
+    Each read after ``head`` is at most one read of ``stream``
+    (``read1``), so a live stream's lines pass on as soon as they come.
+    Closing this leaves ``stream`` to its owner.
+    """
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        super().__init__()
+        self._head = head
+        self._stream = stream
+
+    def readable(self) -> bool:
+        """Always: this only reads."""
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill ``buffer`` from ``head``, else by one read of the stream."""
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            size = min(len(view), len(self._head))
+            view[:size] = self._head[:size]
+            self._head = self._head[size:]
+            return size
+        data = cast(io.BufferedReader, self._stream).read1(len(view))
+        view[: len(data)] = data
+        return len(data)
 
 
 @contextmanager

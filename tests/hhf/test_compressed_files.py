@@ -15,8 +15,10 @@ import gzip
 import io
 import json
 import lzma
+import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -198,3 +200,39 @@ def test_17_2_a_line_too_long_is_refused_before_it_is_held(
     )
     assert result.exit_code == 2, result.output
     assert "line 2 is longer than" in result.stderr
+
+
+@pytest.mark.parametrize("packing", sorted(PACKERS))
+def test_17_2_an_archive_piped_a_byte_at_a_time_is_still_unpacked(
+    packing: str,
+) -> None:
+    """A writer that sends the magic number in pieces (a slow link).
+
+    The first read of a pipe gives only what has been sent: the first
+    byte alone must not make the stream plain text.
+    """
+    packed = PACKERS[packing](_day())
+    command = Path(sys.executable).with_name("croupier")
+    proc = subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(command), "verify", "-", "--quiet"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    for i in range(3):  # the head, one byte a write, the reader waiting
+        proc.stdin.write(packed[i : i + 1])
+        proc.stdin.flush()
+        time.sleep(0.2)
+    out, err = proc.communicate(packed[3:], timeout=120)
+    assert proc.returncode == 0, err
+    assert b"12 rounds, 12 conforming" in out
+
+
+def test_17_2_a_short_plain_stream_reads_whole() -> None:
+    """Fewer bytes than a magic number, then the end: plain, all of it."""
+    read, write = os.pipe()
+    os.write(write, b"ab")
+    os.close(write)
+    with open(read, "rb") as pipe:
+        assert reading(pipe).read() == b"ab"
