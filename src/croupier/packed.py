@@ -117,8 +117,9 @@ def reading(raw: BinaryIO) -> BinaryIO:
     if getattr(raw, "peek", None) is None:
         raw = cast(BinaryIO, io.BufferedReader(cast(io.RawIOBase, raw)))
     head = cast(io.BufferedReader, raw).peek(_HEAD)[:_HEAD]
-    if 0 < len(head) < _HEAD:
-        # read(n) of a buffered stream waits for n bytes or the end
+    if 0 < len(head) < _HEAD and not raw.seekable():
+        # a pipe, not a file shorter than the head: read(n) of a
+        # buffered stream waits for n bytes or the end
         head = raw.read(_HEAD)
         raw = cast(BinaryIO, io.BufferedReader(_Replayed(head, raw)))
     if head.startswith(_MAGIC["gzip"]):
@@ -146,6 +147,10 @@ class _Replayed(io.RawIOBase):
     def readable(self) -> bool:
         """Always: this only reads."""
         return True
+
+    def fileno(self) -> int:
+        """The stream's file descriptor."""
+        return self._stream.fileno()
 
     def readinto(self, buffer: Any) -> int:
         """Fill ``buffer`` from ``head``, else by one read of the stream."""
