@@ -34,7 +34,8 @@ class GameSpec:
     title: str
     """Human title."""
     section: str
-    """The seed section that governs the round (``591.7``)."""
+    """The seed section that governs the round (``591.7``); it keys the
+    game's tables (the verifier's, the coverage report's)."""
     rules_type: type[GameRules]
     """The frozen options class."""
     new_round: Callable[..., Round]
@@ -62,6 +63,22 @@ class GameSpec:
     transitions: Mapping[Any, Iterable[Any]] | None = None
     """The round's phase transition table: phase to the phases it may
     enter next (``croupier phases GAME`` draws it)."""
+    sections: tuple[str, ...] = ()
+    """The sections shown with the title, the game's own rules first
+    (commission-free Midibaccarat: ``629b.2`` and the ``629a.5`` it is
+    dealt under); empty: ``section`` alone."""
+
+    @property
+    def cites(self) -> str:
+        """The sections a person is shown for the game (``629b.2, 629a.5``).
+
+        >>> from croupier.registry import find_game
+        >>> find_game("midibaccarat-commission-free").cites
+        '629b.2, 629a.5'
+        >>> find_game("double-back-jack").cites
+        '591.7'
+        """
+        return ", ".join(self.sections or (self.section,))
 
 
 _GAMES: dict[str, GameSpec] = {}

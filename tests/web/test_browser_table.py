@@ -611,6 +611,38 @@ def test_issue_13_pai_gow_banner_shows_the_net_of_stacked_rounds(
 # -- point 2: pacing ----------------------------------------------------------
 
 
+# the sections a player reads for each game, from the chapters' own
+# numbering: commission-free Midibaccarat is Chapter 629b's game, dealt
+# under 629a.5; the others are their seed sections
+_SHOWN_SECTIONS = {
+    "double-back-jack": "591.7",
+    "midibaccarat": "629a.5",
+    "midibaccarat-commission-free": "629b.2, 629a.5",
+    "six-card-fortune-pai-gow": "670a.9",
+    "21-baccarat": "681a.7",
+}
+
+
+def test_issue_17_the_lobby_names_each_games_own_sections(
+    srv: LiveServer, browser: Any
+) -> None:
+    page = _page(browser, srv, "Reader")
+    page.wait_for_selector("#tables .table-card")
+    shown = {
+        card.get_attribute("data-game"): card.query_selector(
+            ".meta"
+        ).inner_text()
+        for card in page.query_selector_all("#tables .table-card")
+    }
+    titles = {
+        t["game"]: t["title"] for t in httpx.get(srv.base + "/tables").json()
+    }
+    assert shown == {
+        game: f"{titles[game]} · § {_SHOWN_SECTIONS[game]}" for game in titles
+    }
+    page.close()
+
+
 def test_issue_13_late_player_is_dealt_in_next_round(
     srv: LiveServer, browser: Any
 ) -> None:

@@ -47,6 +47,7 @@ def games(as_json: JsonFlag = False) -> None:
                 "name": spec.name,
                 "title": spec.title,
                 "section": spec.section,
+                "cites": spec.cites,
                 "positions": spec.max_seats,
                 "wagers": list(spec.wagers),
             }
@@ -64,7 +65,7 @@ def games(as_json: JsonFlag = False) -> None:
         table.add_row(
             spec.name,
             spec.title,
-            spec.section,
+            spec.cites,
             str(spec.max_seats),
             "\n".join(spec.wagers),
         )

@@ -316,7 +316,7 @@ def play(
     rng: Rng = SecureRng() if seed is None else SeededRng(seed)
     table = Table(spec, loaded, rng=rng)
     console.print(
-        f"{spec.title} (§ {spec.section}): table limits "
+        f"{spec.title} (§ {spec.cites}): table limits "
         f"{dollars(limits.minimum)} to {dollars(limits.maximum)}; "
         f"balance {dollars(limits.balance)}",
         markup=False,
@@ -407,7 +407,7 @@ def demo(
                 }
             )
             continue
-        console.print(Panel(f"{spec.title} (§ {spec.section})"))
+        console.print(Panel(f"{spec.title} (§ {spec.cites})"))
         _show(table_events, hidden=False)
         _show(round_events, hidden=False)
         _show_settlements(rnd)

@@ -59,10 +59,21 @@ def rng_test(
             dir_okay=False,
         ),
     ] = None,
+    card_map_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--card-map",
+            help="The device's codes to cards (JSON, TOML or 'code card' "
+            "lines), for a file of shuffles in codes of its own.",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Run the § 810a.5 statistical tests on shuffled shoes."""
     from croupier.rngtest.battery import ALPHA, run_battery
+    from croupier.rngtest.cardmap import load_card_map
     from croupier.rngtest.sources import (
         BAD_SHUFFLERS,
         bad_shuffles,
@@ -75,6 +86,16 @@ def rng_test(
     try:
         spec, rules = load_game_rules(game, rules_file, None)
         original = fresh_shoe(spec, rules)
+        generated = source == "live" or source in BAD_SHUFFLERS
+        if card_map_file is not None and generated:
+            msg = (
+                f"--card-map reads a file's device codes; --source {source} "
+                "makes its own shuffles"
+            )
+            raise CroupierError(msg)
+        card_map = (
+            None if card_map_file is None else load_card_map(card_map_file)
+        )
         if source == "live":
             drawn = list(live_shuffles(spec, rules, shuffles, seed=seed))
         elif source in BAD_SHUFFLERS:
@@ -82,9 +103,13 @@ def rng_test(
                 bad_shuffles(source, original, shuffles, seed=seed or 0)
             )
         elif source == "-":
-            drawn = read_shuffle_stream(sys.stdin.buffer, original)
+            drawn = read_shuffle_stream(
+                sys.stdin.buffer, original, card_map=card_map
+            )
         else:
-            drawn = read_shuffle_file(Path(source), original)
+            drawn = read_shuffle_file(
+                Path(source), original, card_map=card_map
+            )
     except CroupierError as exc:
         raise fail(exc) from None
     battery = run_battery(drawn, original, seed=seed or 0)

@@ -30,6 +30,7 @@ from croupier.packed import (
 )
 from croupier.registry import GameSpec
 from croupier.rng import Rng, SecureRng, SeededRng
+from croupier.rngtest.cardmap import CardMap, mapped
 from croupier.rules import GameRules
 from croupier.table import default_prepare_shoe
 
@@ -74,12 +75,17 @@ def live_shuffles(
 
 
 def file_shuffles(
-    lines: Iterable[str], expected: Codes | None = None
+    lines: Iterable[str],
+    expected: Codes | None = None,
+    *,
+    card_map: CardMap | None = None,
 ) -> list[Codes]:
     """Shuffles from text, one per line as card notation (``As Kd ...``).
 
     Every line must hold the same cards (those of ``expected`` when
     given, the game's shoe); blank lines and ``#`` comments are skipped.
+    With ``card_map`` (:func:`~croupier.rngtest.cardmap.load_card_map`)
+    a line is the device's codes, spaces or commas between them.
     """
     out: list[Codes] = []
     reference: Counter[int] | None = (
@@ -90,7 +96,11 @@ def file_shuffles(
         if not text:
             continue
         try:
-            codes = [c.code for c in parse_cards(text)]
+            codes = (
+                [c.code for c in parse_cards(text)]
+                if card_map is None
+                else mapped(text, card_map)
+            )
         except CroupierError as exc:
             raise RngInputError(f"line {number}: {exc}") from None
         counts = Counter(codes)
@@ -110,7 +120,9 @@ def file_shuffles(
     return out
 
 
-def read_shuffle_file(path: Path, expected: Codes | None) -> list[Codes]:
+def read_shuffle_file(
+    path: Path, expected: Codes | None, *, card_map: CardMap | None = None
+) -> list[Codes]:
     """:func:`file_shuffles` of a file, plain or packed (gzip, bzip2, xz).
 
     A line that is not UTF-8 is bad input naming its line, as is any
@@ -119,13 +131,19 @@ def read_shuffle_file(path: Path, expected: Codes | None) -> list[Codes]:
     """
     try:
         with open_packed(path) as handle:
-            return read_shuffle_stream(handle, expected, name=str(path))
+            return read_shuffle_stream(
+                handle, expected, name=str(path), card_map=card_map
+            )
     except READ_ERRORS as exc:  # the file would not open
         raise RngInputError(f"cannot read {path}: {exc}") from None
 
 
 def read_shuffle_stream(
-    stream: BinaryIO, expected: Codes | None, *, name: str = "stdin"
+    stream: BinaryIO,
+    expected: Codes | None,
+    *,
+    name: str = "stdin",
+    card_map: CardMap | None = None,
 ) -> list[Codes]:
     """:func:`file_shuffles` of a stream of bytes (stdin, say), unpacked.
 
@@ -134,7 +152,7 @@ def read_shuffle_stream(
     """
     try:
         lines = bounded_lines(reading(stream))
-        return file_shuffles(_text_lines(lines), expected)
+        return file_shuffles(_text_lines(lines), expected, card_map=card_map)
     except READ_ERRORS as exc:
         raise RngInputError(f"cannot read {name}: {exc}") from None
 

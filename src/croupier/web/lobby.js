@@ -38,7 +38,7 @@ async function refreshTables() {
     card.setAttribute("aria-label", t.name);
     card.appendChild(Croupier.el("h3", "", t.name));
     card.appendChild(Croupier.el("div", "meta",
-      t.title + " · § " + t.section));
+      t.title + " · § " + t.cites));
     card.appendChild(Croupier.el("div", "meta",
       "Limits " + Croupier.money(t.min_bet) + " to " +
       Croupier.money(t.max_bet)));

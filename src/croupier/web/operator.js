@@ -68,7 +68,7 @@ async function tables() {
     a.href = "/play/" + t.id;
     name.appendChild(a);
     tr.appendChild(name);
-    tr.appendChild(Croupier.el("td", "", t.title + " \u00b7 \u00a7 " + t.section));
+    tr.appendChild(Croupier.el("td", "", t.title + " \u00b7 \u00a7 " + t.cites));
     tr.appendChild(Croupier.el("td", "", Croupier.money(t.min_bet) + " to " +
       Croupier.money(t.max_bet)));
     tr.appendChild(Croupier.el("td", "", t.seats.length ? t.seats.map(

@@ -608,7 +608,7 @@ function render(s) {
   document.title = "croupier — " + t.name;
   $("title").textContent = t.name;
   $("section").innerHTML = "";
-  $("section").appendChild(Croupier.el("span", "ref", "\u00a7 " + t.section));
+  $("section").appendChild(Croupier.el("span", "ref", "\u00a7 " + t.cites));
   $("section").appendChild(document.createTextNode(" \u00b7 limits " +
     Croupier.money(t.min_bet) + " to " + Croupier.money(t.max_bet)));
   const shoe = t.shoe || {};

@@ -162,6 +162,7 @@ register_game(
         name=CommissionFreeRound.game,
         title="Commission-free Midibaccarat",
         section="629a.5",
+        sections=("629b.2", "629a.5"),
         rules_type=CommissionFreeRules,
         new_round=_factory(CommissionFreeRound, CommissionFreeRules),
         new_shoe=_new_shoe,
