@@ -26,7 +26,7 @@ from croupier.server import db
 
 from .format import HandHistory, ShoeState, from_record, players_of
 
-__all__ = ["export_rounds"]
+__all__ = ["BATCH_ROUNDS", "export_rounds"]
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -35,73 +35,103 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-def _balances(
-    conn: Session, round_ids: set[int]
-) -> dict[int, dict[int, tuple[int, int]]]:
-    """Per round, per player: balance before and after the round."""
-    running: dict[int, int] = defaultdict(int)
-    out: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    rows = conn.execute(
-        select(
-            db.TransactionRow.player_id,
-            db.TransactionRow.round_id,
-            db.TransactionRow.amount,
-        ).order_by(db.TransactionRow.id)
-    )
-    for player_id, round_id, amount in rows:
-        pid = int(player_id)
-        before = running[pid]
-        running[pid] = before + int(amount)
-        if round_id is None or int(round_id) not in round_ids:
-            continue
-        seen = out[int(round_id)].get(pid)
-        first = before if seen is None else seen[0]
-        out[int(round_id)][pid] = (first, running[pid])
-    return out
+BATCH_ROUNDS = 256
+"""Rounds read from the database at a time (:func:`export_rounds`)."""
 
 
 def export_rounds(
-    url: str, *, since: datetime | None = None
+    url: str, *, since: datetime | None = None, batch: int = BATCH_ROUNDS
 ) -> Iterator[HandHistory]:
     """Every over or voided round of the database at ``url``, by id.
 
     ``since`` keeps the rounds that started at or after it (UTC when it
-    carries no offset).
+    carries no offset). The rounds are read ``batch`` at a time, with
+    their events and transactions alone, so a database of any size is
+    exported in bounded memory; the balances come from one pass over
+    the transactions in order (:class:`_Balances`).
     """
+    if batch < 1:
+        msg = f"batch is 1 or more rounds, not {batch}"
+        raise ValueError(msg)
     engine = db.make_engine(url)
     since = _aware(since)
     with Session(engine) as conn:
-        query = (
-            select(db.RoundRow)
-            .where(db.RoundRow.status.in_(("over", "voided")))
-            .order_by(db.RoundRow.id)
+        balances = _Balances(conn)
+        after = 0
+        while True:
+            heads = conn.execute(
+                select(db.RoundRow.id, db.RoundRow.started_at)
+                .where(
+                    db.RoundRow.status.in_(("over", "voided")),
+                    db.RoundRow.id > after,
+                )
+                .order_by(db.RoundRow.id)
+                .limit(batch)
+            ).all()
+            if not heads:
+                return
+            after = int(heads[-1][0])
+            ids = [
+                int(rid)
+                for rid, started_at in heads
+                if since is None
+                or (
+                    (started := _aware(started_at)) is not None
+                    and started >= since
+                )
+            ]
+            if ids:
+                yield from _export_batch(conn, ids, balances)
+            balances.done_through(after)
+
+
+def _export_batch(
+    conn: Session, ids: list[int], balances: _Balances
+) -> Iterator[HandHistory]:
+    """The rounds ``ids`` (ascending), with their events and money."""
+    rows = conn.scalars(
+        select(db.RoundRow)
+        .where(db.RoundRow.id.in_(ids))
+        .order_by(db.RoundRow.id)
+    ).all()
+    events: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
+    for round_id, scope, text in conn.execute(
+        select(db.EventRow.round_id, db.EventRow.scope, db.EventRow.data_json)
+        .where(db.EventRow.round_id.in_(ids))
+        .order_by(db.EventRow.id)
+    ):
+        events[(int(round_id), str(scope))].append(json.loads(text))
+    moves = conn.execute(
+        select(
+            db.TransactionRow.id,
+            db.TransactionRow.round_id,
+            db.TransactionRow.seat,
+            db.TransactionRow.kind,
+            db.TransactionRow.amount,
+            db.TransactionRow.wager,
         )
-        rows = [
-            row
-            for row in conn.scalars(query)
-            if since is None
-            or (
-                (started := _aware(row.started_at)) is not None
-                and started >= since
+        .where(db.TransactionRow.round_id.in_(ids))
+        .order_by(db.TransactionRow.id)
+    ).all()
+    through = max((int(m[0]) for m in moves), default=0)
+    held = balances.through(through, set(ids))
+    stakes: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for _, moved_in, seat, kind, amount, wager in moves:
+        if seat is not None and moved_in is not None:
+            stakes[int(moved_in)].append(
+                {
+                    "seat": int(seat),
+                    "kind": kind,
+                    "amount": int(amount),
+                    "wager": wager,
+                }
             )
-        ]
-        ids = {row.id for row in rows}
-        events: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
-        for round_id, scope, text in conn.execute(
-            select(
-                db.EventRow.round_id, db.EventRow.scope, db.EventRow.data_json
-            ).order_by(db.EventRow.id)
-        ):
-            if round_id in ids:
-                events[(int(round_id), str(scope))].append(json.loads(text))
-        balances = _balances(conn, ids)
-        stakes = _voided_stakes(conn, ids)
     for row in rows:
         owners = {
             int(seat): str(pid)
             for seat, pid in json.loads(row.owners_json or "{}").items()
         }
-        by_player = balances.get(row.id, {})
+        by_player = held.get(row.id, {})
         seat_balances: dict[int, tuple[int | None, int | None]] = {
             seat: by_player.get(int(pid), (None, None))
             for seat, pid in owners.items()
@@ -123,30 +153,64 @@ def export_rounds(
             yield _voided(row, events, owners, seat_balances, stakes)
 
 
-def _voided_stakes(
-    conn: Session, round_ids: set[int]
-) -> dict[int, list[dict[str, Any]]]:
-    """A voided round's money per seat: staked and refunded."""
-    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for round_id, seat, kind, amount, wager in conn.execute(
-        select(
-            db.TransactionRow.round_id,
-            db.TransactionRow.seat,
-            db.TransactionRow.kind,
-            db.TransactionRow.amount,
-            db.TransactionRow.wager,
-        ).order_by(db.TransactionRow.id)
-    ):
-        if round_id in round_ids and seat is not None:
-            out[int(round_id)].append(
-                {
-                    "seat": int(seat),
-                    "kind": kind,
-                    "amount": int(amount),
-                    "wager": wager,
-                }
+class _Balances:
+    """Each player's balance before and after each round, in one pass.
+
+    The transactions are read once, in id order, as the batches need
+    them: a player's balance before a round is the sum of their
+    movements before its first one, after it the sum through its last
+    (deposits and other tables' rounds in between included). Rounds
+    run side by side on several tables, so a movement read for one
+    batch may belong to a round of a later batch: what is read is kept
+    for every round not yet exported, and dropped once its batch is
+    done (:meth:`done_through`).
+    """
+
+    def __init__(self, conn: Session) -> None:
+        self._rows = iter(
+            conn.execute(
+                select(
+                    db.TransactionRow.id,
+                    db.TransactionRow.player_id,
+                    db.TransactionRow.round_id,
+                    db.TransactionRow.amount,
+                )
+                .order_by(db.TransactionRow.id)
+                .execution_options(yield_per=4096)
             )
-    return out
+        )
+        self._running: dict[int, int] = defaultdict(int)
+        self._read = 0
+        """The id of the last movement read."""
+        self._floor = 0
+        """Rounds at or below this id are done: nothing is kept for them."""
+        self._kept: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+
+    def through(
+        self, last: int, rounds: set[int]
+    ) -> dict[int, dict[int, tuple[int, int]]]:
+        """Read on to movement ``last``; each of ``rounds``' balances."""
+        while self._read < last:
+            row = next(self._rows, None)
+            if row is None:
+                break
+            txn, player_id, round_id, amount = row
+            self._read = int(txn)
+            pid = int(player_id)
+            before = self._running[pid]
+            self._running[pid] = before + int(amount)
+            if round_id is None or int(round_id) <= self._floor:
+                continue
+            seen = self._kept[int(round_id)].get(pid)
+            first = before if seen is None else seen[0]
+            self._kept[int(round_id)][pid] = (first, self._running[pid])
+        return {r: self._kept[r] for r in rounds if r in self._kept}
+
+    def done_through(self, round_id: int) -> None:
+        """Every round up to ``round_id`` is exported or never will be."""
+        self._floor = max(self._floor, round_id)
+        for done in [r for r in self._kept if r <= round_id]:
+            del self._kept[done]
 
 
 def _voided(
