@@ -12,6 +12,7 @@ the transactions table by this test, not by the export.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from tests.server.conftest import (
     seat_player,
     table_of,
 )
+from tests.server.postgres import new_database, postgres_or_skip
 from tests.server.test_api import play_round
 from typer.testing import CliRunner
 
@@ -60,6 +62,12 @@ def interleaved(tmp_path_factory: pytest.TempPathFactory) -> str:
     """Double Back Jack and Midibaccarat rounds overlapping, Ann at both."""
     path = tmp_path_factory.mktemp("interleaved") / "croupier.db"
     url = f"sqlite:///{path}"
+    _play_overlapping(url)
+    return url
+
+
+def _play_overlapping(url: str) -> None:
+    """Six rounds at each table, each Midibaccarat one inside a DBJ one."""
     app_ = create_app(
         url, operator_token=OPERATOR, rate_limits=RateLimits.off()
     )
@@ -88,7 +96,6 @@ def interleaved(tmp_path_factory: pytest.TempPathFactory) -> str:
                 )
                 assert deposit.status_code == 200, deposit.json()
             _finish(ann)
-    return url
 
 
 def _ledger_balances(url: str) -> dict[tuple[str, str], tuple[int, int]]:
@@ -142,6 +149,24 @@ def test_810a_11_balances_of_overlapping_rounds_in_any_batch(
     )
     assert result.exit_code == 0, result.output
     assert [h for _, h in read_history(out)] == histories
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    """A new PostgreSQL database (a throwaway server unless one is given)."""
+    for server in postgres_or_skip():
+        yield new_database(server)
+
+
+@pytest.mark.proves("810a.11")
+def test_810a_11_postgresql_export_in_batches(pg_url: str) -> None:
+    """The same on PostgreSQL, where the transactions are streamed by a
+    server-side cursor while the batches are queried."""
+    _play_overlapping(pg_url)
+    whole = list(export_rounds(pg_url))
+    assert len(whole) == 12
+    assert _balances(whole) == _ledger_balances(pg_url)
+    assert list(export_rounds(pg_url, batch=1)) == whole
 
 
 def test_810a_11_the_rounds_overlap_as_the_fixture_says(
