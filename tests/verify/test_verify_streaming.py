@@ -10,6 +10,7 @@ expected reports are built here from :func:`verify_round` and
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import multiprocessing
@@ -20,6 +21,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -342,3 +344,87 @@ def test_17_2_verdicts_and_progress_on_one_terminal_stay_apart(
     assert b"verifying day.jsonl" in seen  # the bar was drawn
     shown = [line for line in _screen_lines(seen) if line]
     assert shown == piped.stdout.splitlines()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        # the parent is the second field after the command's parentheses
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(entry.name))
+    return out
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # a zombie is gone too: it has exited, only its status is left
+    return (
+        Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        == "Z"
+    )
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_17_2_ctrl_c_with_workers_closes_the_report_and_the_processes() -> (
+    None
+):
+    """``--workers 2 --json`` on a live stdin, stopped by Ctrl-C: exit 130,
+    the JSON report one document that says it was interrupted, and no
+    checking process left behind."""
+    lines, _ = mixed_day(300)
+    lines = [line for line in lines if line.strip()]
+    proc = subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(_COMMAND), "verify", "-", "--workers", "2", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    data = "".join(lines).encode()
+
+    def feed() -> None:
+        # stdin stays open; the write ends when the command has gone
+        assert proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            proc.stdin.write(data)
+            proc.stdin.flush()
+
+    # more than the chunks in flight, so that verdicts come back, written
+    # by a thread while this one reads (the report fills a pipe too)
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not (workers := _children(proc.pid)):
+            assert time.monotonic() < deadline, "no checking process"
+            time.sleep(0.05)
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "no verdict came"
+        proc.send_signal(signal.SIGINT)
+        out = proc.stdout.read()
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130
+    report = json.loads(out)
+    assert report["interrupted"] is True
+    assert report["summary"]["rounds"] == len(report["rounds"]) > 0
+    assert [r["line"] for r in report["rounds"]] == list(
+        range(1, len(report["rounds"]) + 1)
+    )
+    deadline = time.monotonic() + 30
+    while not all(_gone(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a checking process was left"
+        time.sleep(0.05)
