@@ -157,8 +157,7 @@ class _Screen:
         self._bar = bar
         self._live = live
         self._task = task
-        self._drawn = not bar.disable
-        self._shared = self._drawn and sys.stdout.isatty()
+        self._shared = not bar.disable and sys.stdout.isatty()
         self._held: list[str] = []
 
     def write(self, text: str, /) -> None:

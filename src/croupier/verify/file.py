@@ -356,22 +356,10 @@ def _verify_chunk(
     """
     verdicts: list[RoundVerdict] = []
     try:
-        verdicts.extend(_verify_numbered(chunk, submission))
+        verdicts.extend(_verify_alone(chunk, submission, len(chunk), None))
     except HistoryFormatError as exc:
         return verdicts, (str(exc), exc.line)
     return verdicts, None
-
-
-def _verify_numbered(
-    numbered: Iterable[tuple[int, Line]],
-    submission: Mapping[str, object] | None,
-) -> Iterator[RoundVerdict]:
-    """Each non-blank line's verdict, in order (see :func:`verify_lines`)."""
-    held: dict[str, GameRules | None] = {}
-    for number, line in numbered:
-        verdict = _verify_line(number, line, submission, held)
-        if verdict is not None:
-            yield verdict
 
 
 def _verify_line(
