@@ -22,7 +22,7 @@ from sqlalchemy import select
 from tests.server.conftest import (
     OPERATOR,
     Seat,
-    passive_action,
+    finish_round,
     seat_player,
     table_of,
 )
@@ -36,25 +36,6 @@ from croupier.hhf.export import export_rounds
 from croupier.server import db as storage
 from croupier.server.app import create_app
 from croupier.server.edge import RateLimits
-
-
-def _finish(seat: Seat) -> None:
-    """Deal the seat's table and decide passively to the end."""
-    state = seat.post("/deal").json()
-    for _ in range(60):
-        pending = state["round"]["pending"]
-        if pending is None or state["round"]["status"] == "betting":
-            return
-        r = seat.post(
-            "/actions",
-            {
-                "seat": pending["seat"],
-                "action": passive_action(pending["legal"]),
-            },
-        )
-        assert r.status_code == 200, r.json()
-        state = r.json()
-    raise AssertionError("the round did not end")
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +76,7 @@ def _play_overlapping(url: str) -> None:
                     headers={"Authorization": f"Bearer {OPERATOR}"},
                 )
                 assert deposit.status_code == 200, deposit.json()
-            _finish(ann)
+            finish_round(ann)
 
 
 def _ledger_balances(url: str) -> dict[tuple[str, str], tuple[int, int]]:

@@ -54,6 +54,25 @@ def passive_action(legal: list[str]) -> str:
     return legal[0]
 
 
+def finish_round(seat: Seat) -> None:
+    """Deal the seat's table, then decide passively to the end."""
+    state = seat.post("/deal").json()
+    for _ in range(60):
+        pending = state["round"]["pending"]
+        if pending is None or state["round"]["status"] == "betting":
+            return
+        r = seat.post(
+            "/actions",
+            {
+                "seat": pending["seat"],
+                "action": passive_action(pending["legal"]),
+            },
+        )
+        assert r.status_code == 200, r.json()
+        state = r.json()
+    raise AssertionError(state)
+
+
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'croupier.db'}"

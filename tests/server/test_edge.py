@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import (
     OPERATOR,
     Seat,
+    finish_round,
     operator,
-    passive_action,
     seat_player,
     table_of,
 )
@@ -372,16 +372,7 @@ def play_one_round(client: TestClient, seat: Seat, wager: str) -> None:
         "/wagers", {"seat": seat.seat, "wager": wager, "amount": 500}
     )
     assert got.status_code == 200, got.json()
-    state = seat.post("/deal").json()
-    for _ in range(60):
-        pending = state["round"]["pending"]
-        if pending is None or state["round"]["status"] == "betting":
-            return
-        state = seat.post(
-            "/actions",
-            {"seat": seat.seat, "action": passive_action(pending["legal"])},
-        ).json()
-    raise AssertionError(state)
+    finish_round(seat)
 
 
 def test_issue12_point8_a_player_recalls_only_his_rounds(

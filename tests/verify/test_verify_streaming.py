@@ -15,7 +15,6 @@ import itertools
 import json
 import multiprocessing
 import os
-import pty
 import re
 import select
 import signal
@@ -30,6 +29,7 @@ from typing import Any
 
 import pytest
 from tests.verify.days import mixed_day
+from tests.verify.terminal import on_a_terminal
 from typer.testing import CliRunner
 
 from croupier.cli import app
@@ -322,25 +322,10 @@ def test_17_2_verdicts_and_progress_on_one_terminal_stay_apart(
     path = tmp_path / "day.jsonl"
     path.write_text("".join(lines), encoding="utf-8")
     piped = CliRunner().invoke(app, ["verify", str(path), "--quiet"])
-    main, side = pty.openpty()
-    proc = subprocess.Popen(  # noqa: S603 - the project's own command
-        [str(_COMMAND), "verify", str(path), "--quiet"],
-        stdout=side,
-        stderr=side,
-        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"},
+    code, _, seen = on_a_terminal(
+        "verify", str(path), "--quiet", stdout_too=True
     )
-    os.close(side)
-    seen = b""
-    while True:
-        try:
-            data = os.read(main, 65536)
-        except OSError:  # the terminal closed with the process
-            break
-        if not data:
-            break
-        seen += data
-    os.close(main)
-    assert proc.wait() == 1
+    assert code == 1
     assert b"verifying day.jsonl" in seen  # the bar was drawn
     shown = [line for line in _screen_lines(seen) if line]
     assert shown == piped.stdout.splitlines()

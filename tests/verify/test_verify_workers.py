@@ -13,14 +13,12 @@ import io
 import json
 import multiprocessing
 import os
-import pty
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 from tests.verify.days import mixed_day as _mixed_day
+from tests.verify.terminal import on_a_terminal
 from typer.testing import CliRunner
 
 from croupier.cli import app
@@ -150,28 +148,8 @@ def test_17_2_progress_counts_the_rounds_checked(workers: int) -> None:
 
 def _on_a_terminal(*args: str) -> tuple[int, str, str]:
     """``croupier`` with stderr on a pseudo-terminal: (code, stdout, tty)."""
-    main, side = pty.openpty()
-    command = Path(sys.executable).with_name("croupier")
-    proc = subprocess.Popen(  # noqa: S603 - the project's own command
-        [str(command), *args],
-        stdout=subprocess.PIPE,
-        stderr=side,
-        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"},
-    )
-    os.close(side)
-    seen = b""
-    while True:
-        try:
-            data = os.read(main, 65536)
-        except OSError:  # the terminal closed with the process
-            break
-        if not data:
-            break
-        seen += data
-    os.close(main)
-    assert proc.stdout is not None
-    out = proc.stdout.read().decode()
-    return proc.wait(), out, seen.decode(errors="replace")
+    code, out, seen = on_a_terminal(*args)
+    return code, out, seen.decode(errors="replace")
 
 
 def test_17_2_a_terminal_shows_progress_and_a_pipe_does_not(
