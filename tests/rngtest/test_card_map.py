@@ -134,6 +134,7 @@ def test_17_3_a_device_that_tells_the_decks_apart(tmp_path: Path) -> None:
         ("empty.toml", "", "maps no code"),
         ("broken.toml", "1 = ", "not valid TOML"),
         ("comma.json", '{"1,2": "As"}', "holds a space or a comma"),
+        ("hash.json", '{"#1": "As"}', "or a # (which starts a comment)"),
     ],
 )
 def test_17_3_a_card_map_that_cannot_be_used_is_named(

@@ -69,10 +69,11 @@ def card_map_from_pairs(
     """The map of ``(code, card notation)`` pairs, checked as above."""
     out: dict[str, int] = {}
     for code, card in pairs:
-        if not code or any(c.isspace() or c == "," for c in code):
+        if not code or any(c.isspace() or c in ",#" for c in code):
             msg = (
                 f"card map {name}: code {code!r} is empty or holds a space "
-                "or a comma, which separate codes in a shuffle"
+                "or a comma (which separate codes in a shuffle) or a # "
+                "(which starts a comment)"
             )
             raise CardMapError(msg)
         if code in out:
