@@ -27,12 +27,14 @@ from typing import Any, BinaryIO, TextIO, cast
 from croupier.errors import CroupierError
 
 __all__ = [
+    "BOM",
     "MAX_LINE",
     "READ_ERRORS",
     "LineTooLongError",
     "bounded_lines",
     "not_text",
     "open_packed",
+    "read_text",
     "reading",
     "writing",
 ]
@@ -70,23 +72,44 @@ class LineTooLongError(CroupierError):
         """The 1-based line."""
 
 
+BOM = b"\xef\xbb\xbf"
+"""The UTF-8 byte order mark some editors (Windows Notepad among them)
+put at the start of a text file: not part of the text."""
+
+
 def bounded_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes]:
     r"""Each line of ``stream``, refusing one longer than ``limit`` bytes.
+
+    A byte order mark at the start of the stream is left out (:data:`BOM`).
 
     >>> import io
     >>> list(bounded_lines(io.BytesIO(b"ab\ncd"), limit=3))
     [b'ab\n', b'cd']
+    >>> list(bounded_lines(io.BytesIO(BOM + b"ab\n"), limit=3))
+    [b'ab\n']
     >>> list(bounded_lines(io.BytesIO(b"ab\ncdefg\n"), limit=3))
     Traceback (most recent call last):
     croupier.packed.LineTooLongError: line 2 is longer than 3 bytes: ...
     """
     readline = stream.readline
     number = 0
-    while line := readline(limit + 1):
+    while line := readline(limit + 1 + (len(BOM) if number == 0 else 0)):
         number += 1
+        if number == 1 and line.startswith(BOM):
+            line = line[len(BOM) :]
         if len(line) > limit:
             raise LineTooLongError(number, limit)
         yield line
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of a small file a person wrote, byte order mark left out.
+
+    For a Rules Submission, a scenario or a card map: an editor may have
+    saved it with a :data:`BOM`, which no parser takes as part of the
+    text. Bytes that are not UTF-8 raise :class:`UnicodeDecodeError`.
+    """
+    return path.read_text(encoding="utf-8-sig")
 
 
 def not_text(exc: UnicodeDecodeError) -> str:

@@ -29,6 +29,7 @@ from typing import (
 
 from croupier.errors import RulesError, RulesFileError
 from croupier.money import Odds, Rounding
+from croupier.packed import read_text
 
 __all__ = [
     "GameRules",
@@ -327,7 +328,7 @@ def load_rules_file(path: str | Path) -> dict[str, object]:
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_text(file)
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise RulesFileError(reason, path=str(file)) from None

@@ -13,7 +13,7 @@ from rich.table import Table as RichTable
 
 from croupier.cli.common import console, fail, load_game_rules, output_file
 from croupier.errors import CroupierError
-from croupier.packed import not_text
+from croupier.packed import not_text, read_text
 from croupier.registry import all_games, find_game
 from croupier.scenario import run_scenario_text
 from croupier.submission import options_markdown, submission_toml
@@ -133,9 +133,9 @@ def scenario(
     """Run a stacked scenario; print its events, hands and settlements."""
     try:
         text = (
-            sys.stdin.read()
+            sys.stdin.read().removeprefix("\ufeff")
             if file == "-"
-            else Path(file).read_text(encoding="utf-8")
+            else read_text(Path(file))
         )
     except UnicodeDecodeError as exc:
         msg = f"{file} is {not_text(exc)}"

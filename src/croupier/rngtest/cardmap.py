@@ -23,6 +23,7 @@ from pathlib import Path
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
+from croupier.packed import read_text
 
 __all__ = [
     "CardMap",
@@ -46,7 +47,7 @@ def load_card_map(path: Path) -> dict[str, int]:
     Raises :class:`CardMapError` naming the file and what is wrong.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except UnicodeDecodeError as exc:
         msg = f"card map {path} is not UTF-8 text: {exc.reason}"
         raise CardMapError(msg) from None
