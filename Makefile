@@ -64,8 +64,12 @@ lint: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
+# Every test: the fast ones on every core (what `make check` runs), then
+# the slow-marked ones (browsers, several processes, servers on ports of
+# their own) one at a time.
 pytest: setup browser postgres pdf
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto -m "not slow"
+	$(PY) -m pytest -m slow
 
 # The core install (issue 18): `pip install .` with no extra, into a
 # fresh venv, runs every game, scenario and `croupier rules`, and the

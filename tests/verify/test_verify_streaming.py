@@ -359,6 +359,7 @@ def _gone(pid: int) -> bool:
     )
 
 
+@pytest.mark.slow  # several processes
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_17_2_ctrl_c_with_workers_closes_the_report_and_the_processes() -> (
     None
