@@ -222,7 +222,10 @@ def _read_lines(stream: Any, count: int, timeout: float) -> list[str]:
     return got
 
 
-def test_17_2_a_live_log_on_stdin_is_verified_as_it_is_written() -> None:
+@pytest.mark.parametrize("report", ["text", "--jsonl"])
+def test_17_2_a_live_log_on_stdin_is_verified_as_it_is_written(
+    report: str,
+) -> None:
     """``tail -f day.jsonl | croupier verify -``: each verdict at once.
 
     Two rounds are written and stdin is left open: their verdicts must
@@ -233,8 +236,9 @@ def test_17_2_a_live_log_on_stdin_is_verified_as_it_is_written() -> None:
     lines = [line for line in lines if line.strip()]
     # stdout buffered as it is by default: the verdicts must be flushed
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    extra = [] if report == "text" else [report]
     proc = subprocess.Popen(  # noqa: S603 - the project's own command
-        [str(_COMMAND), "verify", "-"],
+        [str(_COMMAND), "verify", "-", *extra],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -247,18 +251,59 @@ def test_17_2_a_live_log_on_stdin_is_verified_as_it_is_written() -> None:
         proc.stdin.flush()
         first = _read_lines(proc.stdout, 2, timeout=60)
         rows = _expected(lines[:2])
-        assert first == [
-            f"line {r['line']} round {r['round_id']}: conforming" for r in rows
-        ]
+        if report == "text":
+            assert first == [
+                f"line {r['line']} round {r['round_id']}: conforming"
+                for r in rows
+            ]
+        else:
+            assert [json.loads(line) for line in first] == rows
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 130
         rest = proc.stdout.read().decode()
-        assert rest.startswith(
-            "2 rounds, 2 conforming, 0 with a deviation (interrupted"
-        ), rest
+        if report == "text":
+            assert rest.startswith(
+                "2 rounds, 2 conforming, 0 with a deviation (interrupted"
+            ), rest
+        else:
+            assert json.loads(rest) == {
+                "interrupted": True,
+                "summary": _summary(rows),
+            }
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_17_2_the_json_lines_report(tmp_path: Path) -> None:
+    """A verdict a line, the summary last; cut short, the stop with it."""
+    lines, _ = mixed_day(3)
+    rows = _expected(lines)
+    path = tmp_path / "day.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(path), "--jsonl"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines() == [
+        *(json.dumps(r) for r in rows),
+        json.dumps({"summary": _summary(rows)}),
+    ]
+    quiet = CliRunner().invoke(
+        app, ["verify", str(path), "--jsonl", "--quiet"]
+    )
+    assert [json.loads(x) for x in quiet.stdout.splitlines()] == [
+        *(r for r in rows if not r["conforming"]),
+        {"summary": _summary(rows)},
+    ]
+    lines.insert(2, "[]\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    cut = CliRunner().invoke(app, ["verify", str(path), "--jsonl"])
+    assert cut.exit_code == 2
+    last = json.loads(cut.stdout.splitlines()[-1])
+    assert last["error"]["line"] == 3
+    assert last["summary"] == _summary(rows[:2])
+    both = CliRunner().invoke(app, ["verify", str(path), "--json", "--jsonl"])
+    assert both.exit_code == 2
+    assert "choose one report" in both.stderr
 
 
 _ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")

@@ -35,7 +35,12 @@ from croupier.packed import (
 )
 from croupier.rules import load_rules_file
 from croupier.verify.file import iter_verdicts
-from croupier.verify.report import JsonReport, TextReport, write_report
+from croupier.verify.report import (
+    JsonLinesReport,
+    JsonReport,
+    TextReport,
+    write_report,
+)
 
 __all__ = ["verify"]
 
@@ -60,11 +65,19 @@ def verify(
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON report.")
     ] = False,
+    as_jsonl: Annotated[
+        bool,
+        typer.Option(
+            "--jsonl",
+            help="JSON Lines: a verdict a line as it comes, the summary last.",
+        ),
+    ] = False,
     quiet: Annotated[
         bool,
         typer.Option(
             "--quiet",
-            help="Report deviations and the summary (in --json too).",
+            help="Report deviations and the summary (in --json and "
+            "--jsonl too).",
         ),
     ] = False,
     workers: Annotated[
@@ -85,6 +98,8 @@ def verify(
     """
     workers = workers if workers > 0 else (os.cpu_count() or 1)
     live = str(file) == "-"
+    if as_json and as_jsonl:
+        raise fail(CroupierError("--json and --jsonl: choose one report"))
     try:
         submission = (
             None if rules_file is None else load_rules_file(rules_file)
@@ -92,7 +107,13 @@ def verify(
         with _opened(file) as (lines, handle, size):
             name = "stdin" if live else file.name
             with _progress(name, size, live=live) as screen:
-                kind = JsonReport if as_json else TextReport
+                kind = (
+                    JsonReport
+                    if as_json
+                    else JsonLinesReport
+                    if as_jsonl
+                    else TextReport
+                )
                 tally = write_report(
                     iter_verdicts(
                         lines,

@@ -35,6 +35,7 @@ from croupier.errors import CroupierError
 from .file import FileReport, RoundVerdict, Tally
 
 __all__ = [
+    "JsonLinesReport",
     "JsonReport",
     "ReportWriter",
     "Sink",
@@ -158,6 +159,32 @@ class JsonReport:
         self._first = False
         rest = json.dumps({**stop, "summary": tally.summary()})
         self._out.write(head + "], " + rest[1:] + "\n")
+
+
+class JsonLinesReport:
+    """One JSON object a line: each verdict, then the summary.
+
+    For a reader that takes the report as it comes (``jq`` on a live
+    table's log): each round's line is the verdict's JSON form; the last
+    line is ``{[stop,] "summary": {...}}``, the only one holding
+    ``summary``. With ``deviations_only`` only deviations get a line.
+    """
+
+    def __init__(self, out: Sink, *, deviations_only: bool = False) -> None:
+        self._out = out
+        self._deviations_only = deviations_only
+
+    def verdict(self, verdict: RoundVerdict) -> None:
+        """The verdict's JSON form, on a line of its own."""
+        if self._deviations_only and verdict.deviation is None:
+            return
+        self._out.write(json.dumps(verdict.to_dict()) + "\n")
+
+    def end(self, tally: Tally, stop: Stop) -> None:
+        """What stopped the run, if anything, and the summary."""
+        self._out.write(
+            json.dumps({**stop, "summary": tally.summary()}) + "\n"
+        )
 
 
 def report_json(report: FileReport) -> str:
