@@ -38,6 +38,7 @@ from croupier.verify.file import iter_verdicts
 from croupier.verify.report import (
     JsonLinesReport,
     JsonReport,
+    ReportWriter,
     TextReport,
     write_report,
 )
@@ -107,13 +108,7 @@ def verify(
         with _opened(file) as (lines, handle, size):
             name = "stdin" if live else file.name
             with _progress(name, size, live=live) as screen:
-                kind = (
-                    JsonReport
-                    if as_json
-                    else JsonLinesReport
-                    if as_jsonl
-                    else TextReport
-                )
+                kind = _REPORTS[as_json, as_jsonl]
                 tally = write_report(
                     iter_verdicts(
                         lines,
@@ -131,6 +126,14 @@ def verify(
         where = "stdin" if live else file
         sys.stderr.write(f"croupier verify: {where} holds no rounds\n")
     raise typer.Exit(0 if tally.conforming == tally.rounds else 1)
+
+
+_REPORTS: dict[tuple[bool, bool], Callable[..., ReportWriter]] = {
+    (False, False): TextReport,
+    (True, False): JsonReport,
+    (False, True): JsonLinesReport,
+}
+"""The report writer for ``(--json, --jsonl)`` (both at once is refused)."""
 
 
 @contextmanager
