@@ -32,6 +32,7 @@ __all__ = [
     "READ_ERRORS",
     "LineTooLongError",
     "bounded_lines",
+    "checked_lines",
     "not_text",
     "open_packed",
     "read_text",
@@ -100,6 +101,25 @@ def bounded_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes]:
         if len(line) > limit:
             raise LineTooLongError(number, limit)
         yield line
+
+
+def checked_lines(
+    stream: BinaryIO,
+    name: str,
+    error: type[CroupierError] = CroupierError,
+    *,
+    unpack: bool = False,
+) -> Iterator[bytes]:
+    """:func:`bounded_lines` of ``stream``, a failed read raised as ``error``.
+
+    A read that fails on the way (a cut-off archive, a broken pipe's
+    reader) is ``error("cannot read NAME: ...")``: bad input, never a
+    crash. ``unpack`` reads ``stream`` through :func:`reading` first.
+    """
+    try:
+        yield from bounded_lines(reading(stream) if unpack else stream)
+    except READ_ERRORS as exc:
+        raise error(f"cannot read {name}: {exc}") from None
 
 
 def read_text(path: Path) -> str:

@@ -29,9 +29,8 @@ from croupier.cli.common import err_console, fail
 from croupier.errors import CroupierError
 from croupier.packed import (
     READ_ERRORS,
-    bounded_lines,
+    checked_lines,
     open_packed,
-    reading,
 )
 from croupier.rules import load_rules_file
 from croupier.verify.file import iter_verdicts
@@ -116,7 +115,8 @@ def verify(
                         workers=workers,
                         progress=screen.progress(handle),
                     ),
-                    kind(screen, deviations_only=quiet),
+                    kind(screen),
+                    deviations_only=quiet,
                 )
     except CroupierError as exc:
         raise fail(exc) from None
@@ -128,7 +128,7 @@ def verify(
     raise typer.Exit(0 if tally.conforming == tally.rounds else 1)
 
 
-_REPORTS: dict[tuple[bool, bool], Callable[..., ReportWriter]] = {
+_REPORTS: dict[tuple[bool, bool], Callable[[_Screen], ReportWriter]] = {
     (False, False): TextReport,
     (True, False): JsonReport,
     (False, True): JsonLinesReport,
@@ -148,7 +148,7 @@ def _opened(
     fail too, but that is no reading error (a closed pipe exits 141).
     """
     if str(file) == "-":
-        yield _reading(reading(sys.stdin.buffer), "stdin"), None, None
+        yield checked_lines(sys.stdin.buffer, "stdin", unpack=True), None, None
         return
     with ExitStack() as stack:
         try:
@@ -156,15 +156,7 @@ def _opened(
             size = file.stat().st_size
         except READ_ERRORS as exc:
             raise CroupierError(f"cannot read {file}: {exc}") from None
-        yield _reading(handle, str(file)), handle, size
-
-
-def _reading(stream: BinaryIO, where: str) -> Iterator[bytes]:
-    """:func:`bounded_lines` of ``stream``, a failed read worded as such."""
-    try:
-        yield from bounded_lines(stream)
-    except READ_ERRORS as exc:
-        raise CroupierError(f"cannot read {where}: {exc}") from None
+        yield checked_lines(handle, str(file)), handle, size
 
 
 class _Screen:

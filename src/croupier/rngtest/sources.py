@@ -23,10 +23,9 @@ from croupier.errors import CroupierError
 from croupier.events import EventLog
 from croupier.packed import (
     READ_ERRORS,
-    bounded_lines,
+    checked_lines,
     not_text,
     open_packed,
-    reading,
 )
 from croupier.registry import GameSpec
 from croupier.rng import Rng, SecureRng, SeededRng
@@ -150,11 +149,8 @@ def read_shuffle_stream(
     The stream is unpacked as :func:`croupier.packed.reading` does; a
     broken or cut-off stream is bad input naming ``name``.
     """
-    try:
-        lines = bounded_lines(reading(stream))
-        return file_shuffles(_text_lines(lines), expected, card_map=card_map)
-    except READ_ERRORS as exc:
-        raise RngInputError(f"cannot read {name}: {exc}") from None
+    lines = checked_lines(stream, name, RngInputError, unpack=True)
+    return file_shuffles(_text_lines(lines), expected, card_map=card_map)
 
 
 def _text_lines(lines: Iterable[bytes]) -> Iterator[str]:

@@ -15,7 +15,7 @@ it; the JSON report stays one valid document (D63).
 >>> ok = RoundVerdict(1, "r1", "midibaccarat", None)
 >>> bad = RoundVerdict(2, "r2", "midibaccarat", Deviation("629a.5(f)", "x"))
 >>> out = io.StringIO()
->>> write_report([ok, bad], TextReport(out, deviations_only=True)).rounds
+>>> write_report([ok, bad], TextReport(out), deviations_only=True).rounds
 2
 >>> print(out.getvalue(), end="")
 line 2 round r2: 629a.5(f): x
@@ -68,9 +68,15 @@ class ReportWriter(Protocol):
 
 
 def write_report(
-    verdicts: Iterable[RoundVerdict], writer: ReportWriter
+    verdicts: Iterable[RoundVerdict],
+    writer: ReportWriter,
+    *,
+    deviations_only: bool = False,
 ) -> Tally:
     """Give ``writer`` every verdict, then the summary; return the counts.
+
+    With ``deviations_only`` (``--quiet``) the writer is given only the
+    verdicts with a deviation; the summary counts every round.
 
     A :class:`~croupier.errors.CroupierError` (a malformed line, a Rules
     Submission that does not fit a game) or a ``KeyboardInterrupt``
@@ -81,7 +87,8 @@ def write_report(
     try:
         for verdict in verdicts:
             tally.add(verdict)
-            writer.verdict(verdict)
+            if not (deviations_only and verdict.deviation is None):
+                writer.verdict(verdict)
     except CroupierError as exc:
         line = getattr(exc, "line", None)
         writer.end(tally, {"error": {"line": line, "message": str(exc)}})
@@ -94,20 +101,18 @@ def write_report(
 
 
 class TextReport:
-    """One line a round (deviations only when asked), then the summary."""
+    """One line a round given, then the summary."""
 
-    def __init__(self, out: Sink, *, deviations_only: bool = False) -> None:
+    def __init__(self, out: Sink) -> None:
         self._out = out
-        self._deviations_only = deviations_only
 
     def verdict(self, verdict: RoundVerdict) -> None:
         """``line N round ID: conforming`` or the deviation."""
-        if verdict.deviation is not None:
-            said = str(verdict.deviation)
-        elif self._deviations_only:
-            return
-        else:
-            said = "conforming"
+        said = (
+            "conforming"
+            if verdict.deviation is None
+            else str(verdict.deviation)
+        )
         self._out.write(
             f"line {verdict.line} round {verdict.round_id}: {said}\n"
         )
@@ -136,19 +141,15 @@ class JsonReport:
     """One JSON document: ``{"rounds": [...], [stop,] "summary": {...}}``.
 
     The text is what :func:`json.dumps` gives for that object, written
-    a verdict at a time. With ``deviations_only`` the rounds listed are
-    those with a deviation; the summary counts every round.
+    a verdict at a time; ``rounds`` lists the verdicts given.
     """
 
-    def __init__(self, out: Sink, *, deviations_only: bool = False) -> None:
+    def __init__(self, out: Sink) -> None:
         self._out = out
-        self._deviations_only = deviations_only
         self._first = True
 
     def verdict(self, verdict: RoundVerdict) -> None:
         """The verdict's JSON form, the next item of ``rounds``."""
-        if self._deviations_only and verdict.deviation is None:
-            return
         head = '{"rounds": [' if self._first else ", "
         self._first = False
         self._out.write(head + json.dumps(verdict.to_dict()))
@@ -167,17 +168,14 @@ class JsonLinesReport:
     For a reader that takes the report as it comes (``jq`` on a live
     table's log): each round's line is the verdict's JSON form; the last
     line is ``{[stop,] "summary": {...}}``, the only one holding
-    ``summary``. With ``deviations_only`` only deviations get a line.
+    ``summary``.
     """
 
-    def __init__(self, out: Sink, *, deviations_only: bool = False) -> None:
+    def __init__(self, out: Sink) -> None:
         self._out = out
-        self._deviations_only = deviations_only
 
     def verdict(self, verdict: RoundVerdict) -> None:
         """The verdict's JSON form, on a line of its own."""
-        if self._deviations_only and verdict.deviation is None:
-            return
         self._out.write(json.dumps(verdict.to_dict()) + "\n")
 
     def end(self, tally: Tally, stop: Stop) -> None:
