@@ -20,6 +20,7 @@ from enum import IntEnum, StrEnum, unique
 from croupier.errors import CardParseError
 
 __all__ = [
+    "CARD_TEXTS",
     "JOKER",
     "Card",
     "Rank",
@@ -189,6 +190,13 @@ JOKER_CODE = 52
 
 JOKER = Card(Rank.JOKER, None)
 """The joker."""
+
+CARD_TEXTS: tuple[str, ...] = tuple(
+    str(Card.from_code(code)) for code in range(JOKER_CODE + 1)
+)
+"""Each card's text by its code (``CARD_TEXTS[card.code] == str(card)``):
+a card's code and its text are both functions of its rank and suit, the
+code one-to-one; for writing many cards without a call per card."""
 
 
 def parse_cards(raw: str | Iterable[str]) -> tuple[Card, ...]:

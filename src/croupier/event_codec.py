@@ -38,7 +38,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from croupier.cards import JOKER_CODE, Card
+from croupier.cards import CARD_TEXTS, Card
 
 __all__ = [
     "compiled_appender",
@@ -60,14 +60,6 @@ identity (the object is held in the entry, so its identity is not
 reused while the entry lives; references are immutable, so the text
 never changes). Read without calling the object's ``__str__``
 (nor, for a reference, its ``__hash__``)."""
-
-
-_CARD_TEXTS: tuple[str, ...] = tuple(
-    str(Card.from_code(code)) for code in range(JOKER_CODE + 1)
-)
-"""Each card's text by its code: a card's code and its text are both
-functions of its rank and suit (the code one-to-one), so a card of
-code ``n`` is written ``_CARD_TEXTS[n]``, as ``str`` writes it."""
 
 
 def _ref_text(ref: object) -> str:
@@ -118,7 +110,7 @@ def _tuple_text(
     spaces; a tuple of anything else (or of a card type of its own) goes
     to ``encode``.
     """
-    texts = [_CARD_TEXTS[c.code] for c in value if type(c) is Card]
+    texts = [CARD_TEXTS[c.code] for c in value if type(c) is Card]
     if texts and len(texts) == len(value):
         return " ".join(texts)
     return encode(value)
@@ -202,7 +194,7 @@ def compiled_to_dict(
         "_str": str,
         "_plain": _kept_types(plain),
         "_card": Card,
-        "_card_text": _CARD_TEXTS,
+        "_card_text": CARD_TEXTS,
         "_tuple": tuple,
         "_tuple_text": partial(
             _tuple_text,

@@ -196,6 +196,52 @@ def test_croupier_verify_passes_a_whole_server_export(
     )
 
 
+def test_591_7_a_server_export_carries_its_shoes_over(
+    served: str, tmp_path: Path
+) -> None:
+    """D64 on a server's own day: its rounds link, and a tamper is found.
+
+    A table's rounds after the first deal on from its shoe; the card at
+    the bottom of that shoe (below the cover card, so no round reaches
+    it) is taken out from the second round on: each round still
+    conforms by itself, but the second no longer begins with the shoe
+    the first left.
+    """
+    out = tmp_path / "day.jsonl"
+    docs = [json.loads(line) for line in _lines(out, served)]
+    by_table: dict[tuple[str, Any], list[int]] = {}
+    for n, doc in enumerate(docs):
+        by_table.setdefault((doc["game"]["id"], doc["table"]), []).append(n)
+    linked = [
+        rows
+        for (game, _), rows in by_table.items()
+        if game == "double-back-jack"
+        and len(rows) >= 2
+        and not docs[rows[1]]["shoe"]["new_shoe"]
+    ]
+    assert linked, "no Double Back Jack table dealt on from its shoe"
+    rows = linked[0]
+    for n in rows[1:]:
+        tokens = docs[n]["shoe"]["stack"].split(" ")
+        assert "CC" in tokens[:-1]
+        docs[n]["shoe"]["stack"] = " ".join(tokens[:-1])
+    out.write_text("".join(json.dumps(d) + "\n" for d in docs), "utf-8")
+    runner = CliRunner()
+    alone = runner.invoke(app, ["verify", str(out), "--rounds-alone"])
+    assert alone.exit_code == 0, alone.output
+    found = runner.invoke(app, ["verify", str(out), "--quiet", "--json"])
+    assert found.exit_code == 1, found.output
+    report = json.loads(found.stdout)
+    assert [(r["line"], r["deviation"]["ref"]) for r in report["rounds"]] == [
+        (rows[1] + 1, "591.7(a)")
+    ]
+
+
+def _lines(out: Path, served: str) -> list[str]:
+    _export(served, out)
+    return out.read_text(encoding="utf-8").splitlines()
+
+
 def test_export_to_a_packed_file_is_the_plain_export_packed(
     served: str, tmp_path: Path
 ) -> None:

@@ -67,7 +67,7 @@ def test_issue_17_2_engine_steps_meet_the_schema_both_modes(game: str) -> None:
     strict_rounds = 0
     for history in sample_histories(game, 60, seed=11, seats=3):
         for mode in (history, _as_dealt(history)):
-            deviation, strict = verify_round_strict(mode)
+            deviation, strict, _ = verify_round_strict(mode)
             assert deviation is None, mode.round_id
             assert deviation == verify_round(mode)
             if strict:
@@ -90,7 +90,7 @@ def test_issue_17_2_engine_steps_of_every_scenario_meet_the_schema() -> None:
             for v in s.values()
         )
         for mode in (history, _as_dealt(history)):
-            deviation, strict = verify_round_strict(mode)
+            deviation, strict, _ = verify_round_strict(mode)
             assert deviation == verify_round(mode)
             if strict:
                 _REFERENCE.validate(json.loads(mode.dumps()))

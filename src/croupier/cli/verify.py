@@ -89,6 +89,15 @@ def verify(
             "is the same.",
         ),
     ] = 1,
+    rounds_alone: Annotated[
+        bool,
+        typer.Option(
+            "--rounds-alone",
+            help="Check each round by itself: leave out the checks across "
+            "rounds (unique round ids; the shoe one round left is the one "
+            "the next round of its table began with).",
+        ),
+    ] = False,
 ) -> None:
     """Replay every round of a hand history and report its deviations.
 
@@ -114,6 +123,7 @@ def verify(
                         submission=submission,
                         workers=workers,
                         progress=screen.progress(handle),
+                        across=not rounds_alone,
                     ),
                     kind(screen),
                     deviations_only=quiet,

@@ -909,7 +909,9 @@ def from_scenario(
     return from_record(
         record,
         round_id=round_id,
-        table="scenario",
+        # each scenario deals from a shoe of its own: a table of its own,
+        # so that no check across rounds links two scenarios (D64)
+        table=round_id,
         started_at=started_at,
         ended_at=ended_at,
         irregularity_test=bool(doc.get("irregularity_test", False)),

@@ -5,7 +5,10 @@ through the engine and returns its first :class:`Deviation` (or
 ``None``); :func:`verify_file` does a whole JSON Lines file and sums up,
 :func:`iter_verdicts` streams a file of any length and
 :func:`~croupier.verify.report.write_report` writes its report as the
-verdicts come.
+verdicts come. A file's rounds are also checked against one another
+(:mod:`croupier.verify.across`: unique ids, the shoe carried from one
+round to the next) and each record against itself
+(:mod:`croupier.verify.record`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 from multiprocessing.context import BaseContext
 from pathlib import Path
@@ -26,7 +26,8 @@ from croupier.packed import bounded_lines, open_packed
 from croupier.registry import find_game
 from croupier.rules import GameRules
 
-from .replay import Deviation, verify_round, verify_round_strict
+from .across import AcrossRounds, ShoeEnds
+from .replay import Deviation, verify_round_strict
 
 __all__ = [
     "CHUNK_LINES",
@@ -51,6 +52,9 @@ class RoundVerdict:
     """The game."""
     deviation: Deviation | None
     """The first deviation, or ``None`` when the round conforms."""
+    ends: ShoeEnds | None = field(default=None, compare=False, repr=False)
+    """The round's shoe at either end, for the checks across rounds (not
+    part of the verdict's JSON form)."""
 
     @property
     def conforming(self) -> bool:
@@ -153,6 +157,7 @@ def verify_lines(
     workers: int = 1,
     chunk_lines: int = CHUNK_LINES,
     progress: Callable[[int], None] | None = None,
+    across: bool = True,
 ) -> FileReport:
     """Check every line; a malformed line raises :class:`HistoryFormatError`.
 
@@ -160,9 +165,12 @@ def verify_lines(
     to those rules: the game's defaults overridden by them. ``workers``
     processes share the work, ``chunk_lines`` lines at a time, with the
     report (and the malformed line named, when there is one) exactly
-    the one process's: rounds are independent of one another, so each
-    verdict depends on its own line alone (D58). ``progress`` is told
-    the rounds checked so far after every ``chunk_lines`` lines.
+    the one process's: each round is replayed from its own line alone
+    (D58), and the checks across rounds (unique round ids, the shoe
+    carried from one round to the next: D64, :mod:`croupier.verify.across`)
+    run here, on the verdicts in file order; ``across=False`` leaves
+    them out. ``progress`` is told the rounds checked so far after every
+    ``chunk_lines`` lines.
     Every verdict is kept: for a file of any size, stream them with
     :func:`iter_verdicts`.
     """
@@ -174,6 +182,7 @@ def verify_lines(
                 workers=workers,
                 chunk_lines=chunk_lines,
                 progress=progress,
+                across=across,
             )
         )
     )
@@ -186,6 +195,7 @@ def iter_verdicts(
     workers: int = 1,
     chunk_lines: int = CHUNK_LINES,
     progress: Callable[[int], None] | None = None,
+    across: bool = True,
 ) -> Iterator[RoundVerdict]:
     """Each round's verdict in file order, as soon as it is known.
 
@@ -204,11 +214,36 @@ def iter_verdicts(
         msg = f"chunk_lines is 1 or more, not {chunk_lines}"
         raise CroupierError(msg)
     numbered = enumerate(lines, start=1)
-    if workers == 1:
-        return _verify_alone(numbered, submission, chunk_lines, progress)
-    return _verify_in_processes(
-        numbered, submission, workers, chunk_lines, progress
+    verdicts = (
+        _verify_alone(numbered, submission, chunk_lines, progress)
+        if workers == 1
+        else _verify_in_processes(
+            numbered, submission, workers, chunk_lines, progress
+        )
     )
+    return _across(verdicts) if across else verdicts
+
+
+def _across(verdicts: Iterator[RoundVerdict]) -> Iterator[RoundVerdict]:
+    """``verdicts`` with the checks across rounds (D64) applied in order.
+
+    Closing this closes ``verdicts`` at once (its processes end with it).
+    """
+    rounds = AcrossRounds()
+    try:
+        for verdict in verdicts:
+            found = rounds.check(
+                verdict.line, verdict.round_id, verdict.deviation, verdict.ends
+            )
+            yield (
+                verdict
+                if found is verdict.deviation
+                else replace(verdict, deviation=found)
+            )
+    finally:
+        close = getattr(verdicts, "close", None)
+        if close is not None:
+            close()
 
 
 def _verify_alone(
@@ -387,20 +422,22 @@ def _verify_line(
             raise CroupierError(msg) from None
     rules = held[history.game]
     if doc is None:
-        deviation = verify_round(history, submission=rules)
+        checked = verify_round_strict(history, submission=rules)
     else:
         # the steps are checked against the schema only when they are
         # not exactly the engine's (whose steps meet it): the line is
         # malformed, with the same error, exactly when
         # HandHistory.loads would have said so
         try:
-            deviation, strict = verify_round_strict(history, submission=rules)
+            checked = verify_round_strict(history, submission=rules)
         except Exception:
             read_at_line(number, validate, doc)
             raise
-        if not strict:
+        if not checked.strict:
             read_at_line(number, validate, doc)
-    return RoundVerdict(number, history.round_id, history.game, deviation)
+    return RoundVerdict(
+        number, history.round_id, history.game, checked.deviation, checked.ends
+    )
 
 
 def _submission(
@@ -420,12 +457,16 @@ def verify_file(
     *,
     submission: Mapping[str, object] | None = None,
     workers: int = 1,
+    across: bool = True,
 ) -> FileReport:
-    """Check every round of a CHH file (``workers`` as :func:`verify_lines`).
+    """Check every round of a CHH file (the rest as :func:`verify_lines`).
 
     The file may be compressed (:func:`croupier.packed.open_packed`).
     """
     with open_packed(path) as handle:
         return verify_lines(
-            bounded_lines(handle), submission=submission, workers=workers
+            bounded_lines(handle),
+            submission=submission,
+            workers=workers,
+            across=across,
         )

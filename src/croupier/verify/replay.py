@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -37,12 +37,12 @@ from croupier.rules import GameRules
 from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
+from .across import FROM_THE_SHOE, ShoeEnds, ends_of
 from .explain import Deviation, describe, explain, explain_missing
+from .record import RECORD_REF, record_problem
 
-__all__ = ["Deviation", "verify_round", "verify_round_strict"]
+__all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
 
-RECORD_REF = "810a.11"
-"""The game-record rule (what a round's record must hold)."""
 
 _LOOSE: dict[str, tuple[str, ...]] = {
     "shuffled": ("source", "seed", "cards"),
@@ -376,7 +376,12 @@ def _tail(
 
 def _shoe(
     spec: GameSpec, rules: GameRules, history: HandHistory
-) -> tuple[Shoe | None, Deviation | None]:
+) -> tuple[Shoe | None, Deviation | None, int | None]:
+    """The shoe to replay on, or the deviation that the log's cards are.
+
+    Also how many items (cards and cover cards) the round drew from the
+    top of the stack, ``None`` when it reshuffled.
+    """
     procedure = history.procedure
     drawn, drawn_texts = _draws(procedure)
     drawn_cards = [c for c in drawn if isinstance(c, Card)]
@@ -416,12 +421,13 @@ def _shoe(
                 (top := _card(order[i])) is not card and top != card
             ):
                 want = order[i] if i < len(order) else "no card"
-                return None, Deviation(
-                    _FROM_THE_SHOE.get(spec.section, spec.section),
+                not_top = Deviation(
+                    FROM_THE_SHOE.get(spec.section, spec.section),
                     f"card {i + 1} out of the shoe is {card}, but the "
                     f"recorded stack has {want} there: a card did not come "
                     f"from the top of the shoe",
                 )
+                return None, not_top, None
         within = _held(spec, rules, stack_text, discard_text)
 
         def held() -> list[str]:
@@ -448,12 +454,12 @@ def _shoe(
     if not history.shoe.irregularity_test:
         problem = _possible(spec, rules, within, held)
         if problem is not None:
-            return None, problem
+            return None, problem, None
     shoe = Shoe(items)
     if discard:
         shoe.discard = discard
         shoe.account_for(discard)
-    return shoe, None
+    return shoe, None, None if reshuffles else len(drawn)
 
 
 _SHUFFLE_REFS = {
@@ -463,15 +469,6 @@ _SHUFFLE_REFS = {
     "670a.9": "670a.9(a)(1)",
 }
 """Where each game requires the shuffle before the cards are dealt."""
-
-
-_FROM_THE_SHOE = {
-    "591.7": "591.7(a)",
-    "681a.7": "681a.7(a)",
-    "629a.5": "629a.8(c)",
-    "670a.9": "670a.9(c)",
-}
-"""Where each game has the cards dealt from the top of the stack."""
 
 
 def _preparation(spec: GameSpec, history: HandHistory) -> Deviation | None:
@@ -638,36 +635,6 @@ def _compare(
     return None
 
 
-def _books(history: HandHistory) -> Deviation | None:
-    bet: Counter[int] = Counter()
-    won: Counter[int] = Counter()
-    for s in history.settlements:
-        bet[int(s["seat"])] += int(s["amount"])
-        won[int(s["seat"])] += max(int(s["amount"]) + int(s["net"]), 0)
-    for player in history.players:
-        seat = player.seat
-        if player.total_bet != bet[seat] or player.total_won != won[seat]:
-            return Deviation(
-                RECORD_REF,
-                f"seat {seat}: total bet {player.total_bet} and total won "
-                f"{player.total_won} recorded; the settlements give "
-                f"{bet[seat]} and {won[seat]}",
-            )
-        before, after = player.balance_before, player.balance_after
-        if (
-            before is not None
-            and after is not None
-            and after != before - player.total_bet + player.total_won
-        ):
-            return Deviation(
-                RECORD_REF,
-                f"seat {seat}: balance {before} before and {after} after "
-                f"do not differ by the total won less the total bet "
-                f"({player.total_won - player.total_bet})",
-            )
-    return None
-
-
 @implements("591.7(u)", "681a.7(l)")
 def verify_round(
     history: HandHistory, *, submission: GameRules | None = None
@@ -684,25 +651,42 @@ def verify_round(
     return verify_round_strict(history, submission=submission)[0]
 
 
+class Checked(NamedTuple):
+    """One round's verdict, as :func:`verify_round_strict` gives it."""
+
+    deviation: Deviation | None
+    """The first deviation, or ``None``."""
+    strict: bool
+    """Whether the steps were the engine's own, as JSON."""
+    ends: ShoeEnds | None = None
+    """Which shoe the round began with and left, for the checks across
+    the rounds of a file (:mod:`croupier.verify.across`); ``None`` when
+    the record could not be read that far."""
+
+
 def verify_round_strict(
     history: HandHistory, *, submission: GameRules | None = None
-) -> tuple[Deviation | None, bool]:
-    """:func:`verify_round`, and whether the steps were the engine's own.
+) -> Checked:
+    """:func:`verify_round`, with what the checks of a file need too.
 
-    The flag is true when the replay ran to the end and the recorded
-    procedure is, as JSON, exactly the engine's (:func:`_same_json`):
-    then its steps meet the schema because the engine's do.
+    That is whether the steps were the engine's own, and the round's
+    shoe at either end (:class:`Checked`). The flag is true when the
+    replay ran to the end and the recorded procedure is, as JSON,
+    exactly the engine's (:func:`_same_json`): then its steps meet the
+    schema because the engine's do.
     """
     try:
         return _verify(history, submission)
     except InvariantError as exc:
-        return Deviation(
-            RECORD_REF, f"the cards or chips do not add up: {exc}"
-        ), False
+        return Checked(
+            Deviation(RECORD_REF, f"the cards or chips do not add up: {exc}"),
+            False,
+        )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        return Deviation(
-            RECORD_REF, f"the record cannot be replayed: {exc!r}"
-        ), False
+        return Checked(
+            Deviation(RECORD_REF, f"the record cannot be replayed: {exc!r}"),
+            False,
+        )
 
 
 _INPUTS = frozenset({"wager_placed", "decision_made"})
@@ -748,31 +732,39 @@ def _same_json(
         return False
 
 
-def _verify(
-    history: HandHistory, submission: GameRules | None
-) -> tuple[Deviation | None, bool]:
+def _verify(history: HandHistory, submission: GameRules | None) -> Checked:
     try:
         spec = find_game(history.game)
     except CroupierError as exc:
-        return Deviation(RECORD_REF, str(exc)), False
+        return Checked(Deviation(RECORD_REF, str(exc)), False)
+    found, strict, drawn, racked = _replayed(spec, history, submission)
+    return Checked(
+        found,
+        strict,
+        ends_of(spec, history, drawn, racked if found is None else None),
+    )
+
+
+_Replayed = tuple[Deviation | None, bool, int | None, list[Card] | None]
+"""A round's first deviation, whether its steps were the engine's own, the
+items it drew from the stack (``None``: it reshuffled) and the cards it
+put in the discard rack (``None``: not replayed)."""
+
+
+def _replayed(
+    spec: GameSpec, history: HandHistory, submission: GameRules | None
+) -> _Replayed:
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
-        return problem, False
+        return problem, False, None, None
     if history.status == "voided":
-        for row in history.settlements:
-            if row["outcome"] != "void" or row["net"] != 0:
-                return Deviation(
-                    str(row["ref"]),
-                    f"a voided round settled {_text(row)}; every wager "
-                    f"must be returned",
-                ), False
-        return _books(history), False
+        return _voided_problem(history), False, None, None
     problem = _preparation(spec, history)
     if problem is not None:
-        return problem, False
-    shoe, problem = _shoe(spec, rules, history)
+        return problem, False, None, None
+    shoe, problem, drawn = _shoe(spec, rules, history)
     if problem is not None or shoe is None:
-        return problem, False
+        return problem, False, None, None
     rnd, stop = _run(spec, rules, shoe, history)
     engine = [e.to_dict() for e in rnd.events]
     strict = (
@@ -785,22 +777,41 @@ def _verify(
         loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
         found = _compare(spec, engine, history.procedure, stop, loosened)
         if found is not None:
-            return found, False
+            return found, False, None, None
+    found = _settlements_problem(rnd, history)
+    if found is not None:
+        return found, strict, None, None
+    return record_problem(history), strict, drawn, shoe.discard
+
+
+def _voided_problem(history: HandHistory) -> Deviation | None:
+    """A voided round is checked for its books only: every wager returned."""
+    for row in history.settlements:
+        if row["outcome"] != "void" or row["net"] != 0:
+            return Deviation(
+                str(row["ref"]),
+                f"a voided round settled {_text(row)}; every wager must be "
+                f"returned",
+            )
+    return record_problem(history)
+
+
+def _settlements_problem(rnd: Round, history: HandHistory) -> Deviation | None:
+    """The first recorded settlement that is not the engine's, if any."""
     settled = [s.to_dict() for s in rnd.settlements]
-    if settled != list(history.settlements):
-        for i, want in enumerate(history.settlements):
-            got = settled[i] if i < len(settled) else None
-            if got != want:
-                ref = str((got or want)["ref"])
-                return Deviation(
-                    ref,
-                    f"settlement {i + 1} is recorded as {_text(want)}; the "
-                    f"rule gives "
-                    f"{_text(got) if got else 'no further settlement'}",
-                ), strict
-        return Deviation(
-            str(settled[len(history.settlements)]["ref"]),
-            f"the settlements stop at {len(history.settlements)}; the rule "
-            f"also requires {_text(settled[len(history.settlements)])}",
-        ), strict
-    return _books(history), strict
+    if settled == list(history.settlements):
+        return None
+    for i, want in enumerate(history.settlements):
+        got = settled[i] if i < len(settled) else None
+        if got != want:
+            return Deviation(
+                str((got or want)["ref"]),
+                f"settlement {i + 1} is recorded as {_text(want)}; the rule "
+                f"gives {_text(got) if got else 'no further settlement'}",
+            )
+    extra = settled[len(history.settlements)]
+    return Deviation(
+        str(extra["ref"]),
+        f"the settlements stop at {len(history.settlements)}; the rule "
+        f"also requires {_text(extra)}",
+    )

@@ -1,0 +1,163 @@
+"""Checks across the rounds of one file (D64).
+
+Each round is replayed by itself (:mod:`croupier.verify.replay`); two
+things only the file as a whole can show are checked here, on the
+verdicts in file order:
+
+- **Round ids are unique** (§ 810a.11): a line whose round id an earlier
+  line already had deviates, citing that line.
+- **The shoe carries over.** Between two rounds of one table dealt from
+  one shoe, nothing happens to the cards: the round after begins with
+  the stack the round before left (its stack less the cards it drew) and
+  the discard rack it left (its rack and the cards it put there). When
+  the round before conformed, ran without a reshuffle and recorded its
+  stack, and the round after continues that shoe (not ``new_shoe``, no
+  shuffle in its preparation) and records its stack, the two must agree
+  token for token, as written. A card added, taken out or moved between
+  the rounds (or a round missing from the log between them) is a
+  deviation of the later round, citing the rule that cards come from
+  the shoe as shuffled. A round that reaches the cover card leaves no
+  shoe to compare: its reshuffle gathers every card, and a card missing
+  then is its own deviation.
+
+A table is its game and its ``table`` field; rounds of one table must
+appear in the order dealt (as ``croupier history export`` writes them),
+tables may interleave. Only a digest of each shoe and each id's first
+line are kept: memory grows with the number of round ids (some 150
+bytes a round), not with the shoes.
+
+>>> shoe_key("As Kd 7c", "2h") == shoe_key("As 7c Kd", "2h")
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from hashlib import blake2b
+
+from croupier.cards import CARD_TEXTS, Card
+from croupier.hhf.format import HandHistory
+from croupier.registry import GameSpec
+
+from .explain import Deviation
+from .record import RECORD_REF
+
+__all__ = ["AcrossRounds", "ShoeEnds", "ends_of", "shoe_key"]
+
+FROM_THE_SHOE = {
+    "591.7": "591.7(a)",
+    "681a.7": "681a.7(a)",
+    "629a.5": "629a.8(c)",
+    "670a.9": "670a.9(c)",
+}
+"""Where each game has the cards dealt from the top of the stack."""
+
+
+def shoe_key(stack: str, discard: str) -> bytes:
+    """A digest of a stack and a discard rack, as the schema writes them.
+
+    The schema fixes their text (card codes, one space between two), so
+    equal texts are equal cards in equal order.
+    """
+    return blake2b(f"{stack}|{discard}".encode(), digest_size=16).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEnds:
+    """Which shoe a round began with and which it left, as digests."""
+
+    table: str
+    """The table: its game and its ``table`` field."""
+    found: bytes | None
+    """The shoe the round began with, when it deals on from the round
+    before (``None``: a new shoe, a shuffle first, or no stack)."""
+    left: bytes | None
+    """The shoe it left for the next round (``None``: not known, for a
+    round that deviated, reshuffled, was voided or has no stack)."""
+    ref: str
+    """The rule cited when the shoe did not carry over."""
+
+
+def ends_of(
+    spec: GameSpec,
+    history: HandHistory,
+    drawn: int | None,
+    racked: Iterable[Card] | None,
+) -> ShoeEnds:
+    """The ends of ``history``'s shoe.
+
+    ``drawn`` is how many items (cards and cover cards) the round took
+    from the top of its stack, ``None`` when it reshuffled; ``racked``
+    the cards it put in the discard rack, ``None`` when the round did
+    not conform (then what it left is not known).
+    """
+    shoe = history.shoe
+    stack = shoe.stack
+    table = f"{history.game}\x1f{history.table}"
+    ref = FROM_THE_SHOE.get(spec.section, spec.section)
+    if stack is None:
+        return ShoeEnds(table, None, None, ref)
+    rack = shoe.discard or ""
+    continues = not shoe.new_shoe and not any(
+        step.get("type") == "shuffled" for step in shoe.preparation
+    )
+    found = shoe_key(stack, rack) if continues else None
+    left = None
+    if (
+        drawn is not None
+        and racked is not None
+        and history.status == "over"
+        and not spec.reshuffle_every_round
+    ):
+        rest = stack.split(" ", drawn)
+        put = [CARD_TEXTS[card.code] for card in racked]
+        left = shoe_key(
+            rest[drawn] if len(rest) > drawn else "",
+            " ".join([rack, *put] if rack else put),
+        )
+    return ShoeEnds(table, found, left, ref)
+
+
+class AcrossRounds:
+    """The file's rounds so far: each id's first line, each table's shoe."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, int] = {}
+        self._left: dict[str, tuple[bytes | None, int, str]] = {}
+
+    def check(
+        self,
+        line: int,
+        round_id: str,
+        deviation: Deviation | None,
+        ends: ShoeEnds | None,
+    ) -> Deviation | None:
+        """The round's deviation: its own first, else one across rounds."""
+        first = self._lines.setdefault(round_id, line)
+        found = deviation
+        if found is None and first != line:
+            found = Deviation(
+                RECORD_REF,
+                f"the round id {round_id!r} is already the id of the round "
+                f"on line {first}; each round's id is unique",
+            )
+        if ends is None:
+            return found
+        before = self._left.get(ends.table)
+        if (
+            found is None
+            and ends.found is not None
+            and before is not None
+            and before[0] is not None
+            and before[0] != ends.found
+        ):
+            found = Deviation(
+                ends.ref,
+                f"the shoe this round began with is not the one round "
+                f"{before[2]!r} (line {before[1]}) of the same table left: "
+                f"cards were added, taken out or moved between the rounds, "
+                f"or a round between them is missing from the log",
+            )
+        self._left[ends.table] = (ends.left, line, round_id)
+        return found

@@ -1,0 +1,119 @@
+"""What a round's record says of itself (§ 810a.11), beside its procedure.
+
+The replay checks the steps and the settlements; here the rest of the
+record must agree with them and with itself (D39, D64):
+
+- one player entry for each seat that wagered, and no seat twice;
+- each player's total bet and total won as the settlements give them,
+  and the balance after equal to the balance before less the total bet
+  plus the total won (when both balances are recorded);
+- the start and end times real instants, the end not before the start.
+
+>>> from croupier.hhf.sample import sample_histories
+>>> history = next(sample_histories("midibaccarat", 1, seed=2))
+>>> record_problem(history) is None
+True
+>>> import dataclasses
+>>> late = dataclasses.replace(history, started_at="2026-12-01T10:00:00Z",
+...     ended_at="2026-12-01T09:59:59Z")
+>>> print(record_problem(late).message)  # doctest: +NORMALIZE_WHITESPACE
+the round is recorded as ending at 2026-12-01T09:59:59Z,
+before it started at 2026-12-01T10:00:00Z
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+from croupier.hhf.format import HandHistory
+
+from .explain import Deviation
+
+__all__ = ["RECORD_REF", "record_problem"]
+
+RECORD_REF = "810a.11"
+"""The game-record rule (what a round's record must hold)."""
+
+
+def record_problem(history: HandHistory) -> Deviation | None:
+    """The first fact of the record that its settlements or times belie."""
+    return _players(history) or _times(history)
+
+
+def _players(history: HandHistory) -> Deviation | None:
+    bet: Counter[int] = Counter()
+    won: Counter[int] = Counter()
+    for s in history.settlements:
+        bet[int(s["seat"])] += int(s["amount"])
+        won[int(s["seat"])] += max(int(s["amount"]) + int(s["net"]), 0)
+    listed: set[int] = set()
+    for player in history.players:
+        seat = player.seat
+        if seat in listed:
+            return Deviation(
+                RECORD_REF,
+                f"seat {seat} has two player entries; the record holds one "
+                f"per seat",
+            )
+        listed.add(seat)
+        if player.total_bet != bet[seat] or player.total_won != won[seat]:
+            return Deviation(
+                RECORD_REF,
+                f"seat {seat}: total bet {player.total_bet} and total won "
+                f"{player.total_won} recorded; the settlements give "
+                f"{bet[seat]} and {won[seat]}",
+            )
+        before, after = player.balance_before, player.balance_after
+        if (
+            before is not None
+            and after is not None
+            and after != before - player.total_bet + player.total_won
+        ):
+            return Deviation(
+                RECORD_REF,
+                f"seat {seat}: balance {before} before and {after} after "
+                f"do not differ by the total won less the total bet "
+                f"({player.total_won - player.total_bet})",
+            )
+    unlisted = sorted(bet.keys() - listed)
+    if unlisted:
+        seat = unlisted[0]
+        return Deviation(
+            RECORD_REF,
+            f"seat {seat} wagered {bet[seat]} but the record has no player "
+            f"entry for it (its player's id, balances and totals)",
+        )
+    return None
+
+
+def _instant(text: str | None, what: str) -> datetime | Deviation | None:
+    """The moment ``text`` names, or the deviation of one that is none.
+
+    The schema fixes the form (date, time, offset); a form such as
+    ``2026-02-30T25:00:00Z`` still names no moment.
+    """
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return Deviation(
+            RECORD_REF, f"the {what} time {text!r} is not a date and time"
+        )
+
+
+def _times(history: HandHistory) -> Deviation | None:
+    start = _instant(history.started_at, "start")
+    if isinstance(start, Deviation):
+        return start
+    end = _instant(history.ended_at, "end")
+    if isinstance(end, Deviation):
+        return end
+    if start is not None and end is not None and end < start:
+        return Deviation(
+            RECORD_REF,
+            f"the round is recorded as ending at {history.ended_at}, before "
+            f"it started at {history.started_at}",
+        )
+    return None
