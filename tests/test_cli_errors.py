@@ -470,3 +470,38 @@ def test_issue_17_a_reader_that_goes_is_not_a_verdict(tmp_path: Path) -> None:
     proc.stdout.close()
     assert proc.wait(timeout=120) == 141
     assert proc.stderr.read() == b""  # silently
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "needle"),
+    [
+        ("rules", "hit soft 17", "the rules are a table of options"),
+        ("rules", ["decks", 6], "not list"),
+        ("wagers", "blackjack 500", "'wagers' is a list of objects"),
+        (
+            "wagers",
+            [{"seat": 1, "wager": "blackjack", "amount": 500}, 7],
+            "'wagers' item 2 is 7",
+        ),
+        ("decisions", [True], "'decisions' item 1 is true"),
+    ],
+)
+def test_scenario_of_the_wrong_shape_is_bad_input(
+    tmp_path: Path, field: str, value: object, needle: str
+) -> None:
+    """Found by mutating scenario files at random: each was exit 70."""
+    base = json.loads(
+        (
+            Path(__file__).parent
+            / "scenarios"
+            / "21-baccarat"
+            / "audit-681a-7-f-2-bonus-only-card-never-counts.json"
+        ).read_text(encoding="utf-8")
+    )
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps({**base, field: value}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["scenario", str(path)])
+    assert result.exit_code == 2, result.output
+    (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+    assert "internal error" not in line
+    assert needle in line, line

@@ -53,6 +53,14 @@ class RulesFileError(RulesError):
         CroupierError.__init__(self, f"rules file {path}: {message}")
 
 
+class RulesShapeError(RulesError):
+    """Rules given as something other than a table of options."""
+
+    def __init__(self, message: str) -> None:
+        self.key = ""
+        CroupierError.__init__(self, message)
+
+
 class ProcedureError(CroupierError):
     """An action that the dealing procedure does not allow now."""
 

@@ -27,7 +27,7 @@ from typing import (
     get_type_hints,
 )
 
-from croupier.errors import RulesError, RulesFileError
+from croupier.errors import RulesError, RulesFileError, RulesShapeError
 from croupier.money import Odds, Rounding
 from croupier.packed import read_text
 
@@ -38,6 +38,7 @@ __all__ = [
     "Provenance",
     "load_rules_file",
     "option",
+    "options_table",
     "parse_settings",
 ]
 
@@ -161,6 +162,27 @@ def _to_plain(value: object) -> object:
     return value
 
 
+def options_table(mapping: object) -> Mapping[str, object]:
+    """``mapping``, refused unless it is a table of options (a mapping).
+
+    A scenario's ``"rules": "hit soft 17"`` or a Rules Submission that is
+    a list gets a :class:`RulesShapeError`, not an attribute error.
+
+    >>> options_table(["decks", 6])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RulesShapeError: the rules are a table of options \
+(name = value), not list ['decks', 6]
+    """
+    if not isinstance(mapping, Mapping):
+        msg = (
+            f"the rules are a table of options (name = value), not "
+            f"{type(mapping).__name__} {mapping!r:.60}"
+        )
+        raise RulesShapeError(msg)
+    return mapping
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRules:
     """Base of every game's options.
@@ -195,6 +217,7 @@ class GameRules:
 
     def with_overrides(self, mapping: Mapping[str, object]) -> Self:
         """A copy with the options in ``mapping`` replaced, validated."""
+        mapping = options_table(mapping)
         known = {f.name: f for f in fields(self)}
         hints = get_type_hints(type(self))
         changes: dict[str, object] = {}

@@ -116,7 +116,7 @@ def _play(
         if start is None
         else whole_number(start, "starting_position"),
     )
-    for wager in data.get("wagers", []):
+    for wager in _objects(data, "wagers", "wager"):
         # "change": true raises, lowers or (0) takes back a wager placed
         # earlier in the list, as a player may before the deal
         verb = rnd.change_wager if wager.get("change") else rnd.place_wager
@@ -126,13 +126,31 @@ def _play(
             whole_number(wager["amount"], "a wager's amount"),
         )
     rnd.deal()
-    for decision in data.get("decisions", []):
+    for decision in _objects(data, "decisions", "decision"):
         if rnd.pending() is None:
             msg = f"decision {decision} given but no decision is pending"
             raise ScenarioError(msg)
         rnd.apply(Action.from_dict(decision))
     pending = rnd.pending()
     return rnd, None if pending is None else pending.to_dict()
+
+
+def _objects(
+    data: Mapping[str, Any], key: str, what: str
+) -> list[Mapping[str, Any]]:
+    """``data[key]``: a list of JSON objects (one per ``what``), or refused."""
+    items = data.get(key, [])
+    if isinstance(items, list):
+        for n, item in enumerate(items, start=1):
+            if not isinstance(item, dict):
+                msg = (
+                    f"{key!r} item {n} is {json.dumps(item)[:60]}: each "
+                    f"{what} is an object"
+                )
+                raise ScenarioError(msg)
+        return items
+    msg = f"{key!r} is a list of objects, one per {what}, not {items!r:.60}"
+    raise ScenarioError(msg)
 
 
 def _missing_cards(spec: GameSpec, data: Mapping[str, Any]) -> int:

@@ -19,7 +19,13 @@ from croupier.hands.bonus21 import (
     BonusCategory,
 )
 from croupier.money import Odds, Outcome, Rounding
-from croupier.rules import GameRules, Paytable, Provenance, option
+from croupier.rules import (
+    GameRules,
+    Paytable,
+    Provenance,
+    option,
+    options_table,
+)
 
 __all__ = [
     "DEFAULT_SEATS",
@@ -143,6 +149,7 @@ class Baccarat21Rules(GameRules):
         >>> rules.bonus_paytable == BONUS_PAYTABLES["B"]
         True
         """
+        mapping = options_table(mapping)
         raw = mapping.get("bonus_paytable")
         if isinstance(raw, str):
             table = BONUS_PAYTABLES.get(raw.strip().upper())
