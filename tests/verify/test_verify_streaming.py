@@ -275,6 +275,42 @@ def test_17_2_a_live_log_on_stdin_is_verified_as_it_is_written(
         proc.wait()
 
 
+@pytest.mark.slow  # several processes
+def test_17_2_a_live_log_with_workers_is_verified_as_it_is_written() -> None:
+    """``tail -f day.jsonl | croupier verify - --workers 2``.
+
+    Three rounds are written and stdin is left open, far fewer than a
+    chunk: their verdicts must still come (a chunk of a live stdin is
+    handed out after half a second), then three more. Ctrl-C ends it.
+    """
+    lines, _ = mixed_day(2)
+    lines = [line for line in lines if line.strip()][:6]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(_COMMAND), "verify", "-", "--jsonl", "--workers", "2"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    rows = _expected(lines)
+    try:
+        for start in (0, 3):
+            proc.stdin.write("".join(lines[start : start + 3]).encode())
+            proc.stdin.flush()
+            got = _read_lines(proc.stdout, 3, timeout=60)
+            assert [json.loads(line) for line in got] == rows[
+                start : start + 3
+            ]
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_17_2_the_json_lines_report(tmp_path: Path) -> None:
     """A verdict a line, the summary last; cut short, the stop with it."""
     lines, _ = mixed_day(3)

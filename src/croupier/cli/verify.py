@@ -9,6 +9,7 @@ refused.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -124,6 +125,7 @@ def verify(
                         workers=workers,
                         progress=screen.progress(handle),
                         across=not rounds_alone,
+                        wait=LIVE_WAIT if live and _still_written() else None,
                     ),
                     kind(screen),
                     deviations_only=quiet,
@@ -136,6 +138,37 @@ def verify(
         where = "stdin" if live else file
         sys.stderr.write(f"croupier verify: {where} holds no rounds\n")
     raise typer.Exit(0 if tally.conforming == tally.rounds else 1)
+
+
+LIVE_WAIT = 0.5
+"""Seconds a chunk of a live stdin waits to fill before its processes
+take it (``--workers``): a verdict comes within about that of its line."""
+
+
+def _stdin() -> BinaryIO:
+    """The bytes of stdin; of a pipe or a terminal, by a file of its own.
+
+    With ``--workers`` a live stdin is read by a thread
+    (:mod:`croupier.verify.chunks`) that may still be waiting for a line
+    when the command ends; a thread waiting in ``sys.stdin`` itself would
+    hold the lock the interpreter takes to close it on the way out
+    ("could not acquire lock ... at interpreter shutdown", SIGABRT). A
+    duplicate of its descriptor is left open instead.
+    """
+    if _still_written():
+        try:
+            return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+        except (OSError, ValueError):
+            pass  # no descriptor (a test's stdin): read it as it is
+    return sys.stdin.buffer
+
+
+def _still_written() -> bool:
+    """Whether stdin is a pipe or a terminal (not a file: may never end)."""
+    try:
+        return not stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode)
+    except (OSError, ValueError):
+        return True
 
 
 _REPORTS: dict[tuple[bool, bool], Callable[[_Screen], ReportWriter]] = {
@@ -158,7 +191,7 @@ def _opened(
     fail too, but that is no reading error (a closed pipe exits 141).
     """
     if str(file) == "-":
-        yield checked_lines(sys.stdin.buffer, "stdin", unpack=True), None, None
+        yield checked_lines(_stdin(), "stdin", unpack=True), None, None
         return
     with ExitStack() as stack:
         try:

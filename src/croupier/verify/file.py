@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
-from itertools import chain, islice
+from itertools import chain
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,8 @@ from croupier.registry import find_game
 from croupier.rules import GameRules
 
 from .across import AcrossRounds, ShoeEnds
+from .chunks import chunks as chunked
+from .chunks import timed_chunks
 from .replay import Deviation, verify_round_strict
 
 __all__ = [
@@ -196,14 +198,19 @@ def iter_verdicts(
     chunk_lines: int = CHUNK_LINES,
     progress: Callable[[int], None] | None = None,
     across: bool = True,
+    wait: float | None = None,
 ) -> Iterator[RoundVerdict]:
     """Each round's verdict in file order, as soon as it is known.
 
     The arguments are :func:`verify_lines`'s; nothing is kept, so a file
     (or a stream that is still being written) of any length is checked
     in bounded memory. With one process a line's verdict comes as soon
-    as the line is read; with more, a chunk's when its process is done.
-    A malformed line raises :class:`HistoryFormatError` after the
+    as the line is read; with more, a chunk's when its process is done,
+    and ``wait`` (seconds) hands a chunk out that long after its first
+    line even when it has not filled: for a log still being written,
+    whose next line may be hours away (:mod:`croupier.verify.chunks`;
+    its lines are then read by a thread, so the processes are spawned,
+    not forked). A malformed line raises :class:`HistoryFormatError` after the
     verdicts of the lines before it. The arguments are checked here,
     before the first verdict is asked for.
     """
@@ -213,12 +220,15 @@ def iter_verdicts(
     if chunk_lines < 1:
         msg = f"chunk_lines is 1 or more, not {chunk_lines}"
         raise CroupierError(msg)
+    if wait is not None and not wait > 0:
+        msg = f"wait is a number of seconds above 0, not {wait}"
+        raise CroupierError(msg)
     numbered = enumerate(lines, start=1)
     verdicts = (
         _verify_alone(numbered, submission, chunk_lines, progress)
         if workers == 1
         else _verify_in_processes(
-            numbered, submission, workers, chunk_lines, progress
+            numbered, submission, workers, chunk_lines, progress, wait
         )
     )
     return _across(verdicts) if across else verdicts
@@ -277,8 +287,21 @@ def _verify_in_processes(
     workers: int,
     chunk_lines: int,
     progress: Callable[[int], None] | None,
+    wait: float | None,
 ) -> Iterator[RoundVerdict]:
-    chunks = _chunks(numbered, chunk_lines)
+    if wait is not None:
+        # a log still being written: no look-ahead (its second chunk may
+        # be hours away), and the processes spawned, not forked, since a
+        # thread reads the lines
+        yield from _verify_shared(
+            timed_chunks(numbered, chunk_lines, wait=wait),
+            submission,
+            workers,
+            progress,
+            multiprocessing.get_context("spawn"),
+        )
+        return
+    chunks = chunked(numbered, chunk_lines)
     ahead = [c for c in (next(chunks, None), next(chunks, None)) if c]
     if len(ahead) < 2:
         # one chunk: starting processes would cost more than it saves
@@ -287,7 +310,7 @@ def _verify_in_processes(
         )
         return
     yield from _verify_shared(
-        chain(ahead, chunks), submission, workers, progress
+        chain(ahead, chunks), submission, workers, progress, _context()
     )
 
 
@@ -296,6 +319,7 @@ def _verify_shared(
     submission: Mapping[str, object] | None,
     workers: int,
     progress: Callable[[int], None] | None,
+    context: BaseContext,
 ) -> Iterator[RoundVerdict]:
     """Check ``chunks`` in ``workers`` processes, verdicts in file order.
 
@@ -307,7 +331,7 @@ def _verify_shared(
     """
     rounds = 0
     with ProcessPoolExecutor(
-        workers, mp_context=_context(), initializer=_ignore_interrupts
+        workers, mp_context=context, initializer=_ignore_interrupts
     ) as pool:
         try:
             for verdicts, error in _in_order(
@@ -330,11 +354,17 @@ def _in_order(
     submission: Mapping[str, object] | None,
     workers: int,
 ) -> Iterator[_ChunkResult]:
-    """Each chunk's result in file order, ``2 * workers`` chunks in flight."""
+    """Each chunk's result in file order, ``2 * workers`` chunks in flight.
+
+    A result is also taken as soon as it is done and all before it were
+    (an empty chunk, which ``chunks`` gives while a live log is quiet,
+    is only a chance to look).
+    """
     window: deque[Future[_ChunkResult]] = deque()
     for chunk in chunks:
-        window.append(pool.submit(_verify_chunk, chunk, submission))
-        if len(window) >= 2 * workers:
+        if chunk:
+            window.append(pool.submit(_verify_chunk, chunk, submission))
+        while window and (len(window) >= 2 * workers or window[0].done()):
             yield window.popleft().result()
     while window:
         yield window.popleft().result()
@@ -370,15 +400,6 @@ def _context() -> BaseContext:
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
-
-
-def _chunks(
-    numbered: Iterable[tuple[int, Line]], size: int
-) -> Iterator[list[tuple[int, Line]]]:
-    """``numbered`` in lists of ``size`` (the last one shorter)."""
-    items = iter(numbered)
-    while chunk := list(islice(items, size)):
-        yield chunk
 
 
 def _verify_chunk(
