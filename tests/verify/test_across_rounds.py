@@ -123,12 +123,19 @@ def _deviating(lines: list[str], **options: object) -> dict[int, str]:
 
 
 @pytest.mark.parametrize("game", sorted(SHOE_GAMES))
-def test_591_7_a_card_taken_from_the_stack_between_rounds(game: str) -> None:
+@pytest.mark.parametrize(
+    "change",
+    [_without_bottom_card, _without_first_racked],
+    ids=["stack", "rack"],
+)
+def test_591_7_a_card_taken_out_between_rounds(
+    game: str, change: Callable[[HandHistory], HandHistory]
+) -> None:
+    """A card gone from the stack, or from the rack, after a round."""
     day = _day(game)
     i = _first_link(day)
     altered = _same_shoe(day, i + 1)
-    changed = _alter(day, altered, _without_bottom_card)
-    lines = _lines(changed)
+    lines = _lines(_alter(day, altered, change))
     assert _deviating(lines, across=False) == {}
     # line i + 2 holds round i + 1, the first with the card gone
     want = _found_at(day, altered, SHOE_GAMES[game])
@@ -136,17 +143,6 @@ def test_591_7_a_card_taken_from_the_stack_between_rounds(game: str) -> None:
     assert _deviating(lines) == want
     assert _deviating(lines, workers=2, chunk_lines=3) == want
     assert _deviating(_lines(day)) == {}
-
-
-@pytest.mark.parametrize("game", sorted(SHOE_GAMES))
-def test_591_7_a_card_taken_from_the_rack_between_rounds(game: str) -> None:
-    day = _day(game)
-    i = _first_link(day)
-    altered = _same_shoe(day, i + 1)
-    changed = _alter(day, altered, _without_first_racked)
-    lines = _lines(changed)
-    assert _deviating(lines, across=False) == {}
-    assert _deviating(lines) == _found_at(day, altered, SHOE_GAMES[game])
 
 
 @pytest.mark.parametrize("game", sorted(SHOE_GAMES))

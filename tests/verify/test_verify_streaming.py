@@ -222,6 +222,22 @@ def _read_lines(stream: Any, count: int, timeout: float) -> list[str]:
     return got
 
 
+def _verify_live(*args: str) -> subprocess.Popen[bytes]:
+    """``croupier verify - ARGS`` reading a pipe this test writes to.
+
+    stdout is buffered as it is by default (this machine's
+    ``PYTHONUNBUFFERED`` left out): the verdicts must be flushed.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(_COMMAND), "verify", "-", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+
+
 @pytest.mark.parametrize("report", ["text", "--jsonl"])
 def test_17_2_a_live_log_on_stdin_is_verified_as_it_is_written(
     report: str,
@@ -234,16 +250,7 @@ def test_17_2_a_live_log_on_stdin_is_verified_as_it_is_written(
     """
     lines, _ = mixed_day(1)
     lines = [line for line in lines if line.strip()]
-    # stdout buffered as it is by default: the verdicts must be flushed
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    extra = [] if report == "text" else [report]
-    proc = subprocess.Popen(  # noqa: S603 - the project's own command
-        [str(_COMMAND), "verify", "-", *extra],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
+    proc = _verify_live(*([] if report == "text" else [report]))
     assert proc.stdin is not None
     assert proc.stdout is not None
     try:
@@ -285,14 +292,7 @@ def test_17_2_a_live_log_with_workers_is_verified_as_it_is_written() -> None:
     """
     lines, _ = mixed_day(2)
     lines = [line for line in lines if line.strip()][:6]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    proc = subprocess.Popen(  # noqa: S603 - the project's own command
-        [str(_COMMAND), "verify", "-", "--jsonl", "--workers", "2"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
+    proc = _verify_live("--jsonl", "--workers", "2")
     assert proc.stdin is not None
     assert proc.stdout is not None
     rows = _expected(lines)
