@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,44 @@ def test_scenarios_appended_to_one_file_do_not_link(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["verify", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
+
+
+def _timed(day: list[HandHistory], start: datetime) -> list[HandHistory]:
+    """Each round 50 s long, a minute after the one before."""
+    return [
+        dataclasses.replace(
+            h,
+            started_at=(start + timedelta(minutes=n)).isoformat(),
+            ended_at=(start + timedelta(minutes=n, seconds=50)).isoformat(),
+        )
+        for n, h in enumerate(day)
+    ]
+
+
+def test_810a_11_a_table_deals_one_round_at_a_time() -> None:
+    start = datetime(2026, 12, 1, 18, tzinfo=UTC)
+    day = _timed(list(sample_histories("midibaccarat", 8, seed=5)), start)
+    assert _deviating(_lines(day)) == {}
+    # round 5 back-dated to begin 20 s before round 4 ended
+    early = start + timedelta(minutes=3, seconds=30)
+    back = dataclasses.replace(
+        day[4],
+        started_at=early.isoformat(),
+        ended_at=(early + timedelta(seconds=50)).isoformat(),
+    )
+    lines = _lines([*day[:4], back, *day[5:]])
+    assert _deviating(lines, across=False) == {}
+    report = verify_lines(lines)
+    assert _deviating(lines) == {5: "810a.11"}
+    (bad,) = [v for v in report.verdicts if v.deviation]
+    assert bad.deviation is not None
+    assert f"{day[3].round_id!r} (line 4)" in bad.deviation.message
+    # another table's rounds at the same times are no overlap
+    other = [
+        dataclasses.replace(h, table="another", round_id=f"b-{h.round_id}")
+        for h in _timed(
+            list(sample_histories("midibaccarat", 8, seed=6)), start
+        )
+    ]
+    both = [h for pair in zip(day, other, strict=True) for h in pair]
+    assert _deviating(_lines(both)) == {}

@@ -6,6 +6,9 @@ verdicts in file order:
 
 - **Round ids are unique** (§ 810a.11): a line whose round id an earlier
   line already had deviates, citing that line.
+- **A table deals one round at a time**: a round that begins before the
+  one before it at its table ended (both times recorded) deviates
+  (§ 810a.11: the record's times).
 - **The shoe carries over.** Between two rounds of one table dealt from
   one shoe, nothing happens to the cards: the round after begins with
   the stack the round before left (its stack less the cards it drew) and
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from hashlib import blake2b
 
 from croupier.cards import CARD_TEXTS, Card
@@ -43,7 +47,7 @@ from croupier.registry import GameSpec
 from .explain import Deviation
 from .record import RECORD_REF
 
-__all__ = ["AcrossRounds", "ShoeEnds", "ends_of", "shoe_key"]
+__all__ = ["AcrossRounds", "RoundEnds", "ends_of", "shoe_key"]
 
 FROM_THE_SHOE = {
     "591.7": "591.7(a)",
@@ -64,8 +68,8 @@ def shoe_key(stack: str, discard: str) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
-class ShoeEnds:
-    """Which shoe a round began with and which it left, as digests."""
+class RoundEnds:
+    """Which shoe a round began with and left (as digests), and its times."""
 
     table: str
     """The table: its game and its ``table`` field."""
@@ -77,6 +81,10 @@ class ShoeEnds:
     round that deviated, reshuffled, was voided or has no stack)."""
     ref: str
     """The rule cited when the shoe did not carry over."""
+    started: datetime | None = None
+    """When the round began, when recorded (and a real instant)."""
+    ended: datetime | None = None
+    """When it ended, likewise."""
 
 
 def ends_of(
@@ -84,7 +92,7 @@ def ends_of(
     history: HandHistory,
     drawn: int | None,
     racked: Iterable[Card] | None,
-) -> ShoeEnds:
+) -> RoundEnds:
     """The ends of ``history``'s shoe.
 
     ``drawn`` is how many items (cards and cover cards) the round took
@@ -96,8 +104,9 @@ def ends_of(
     stack = shoe.stack
     table = f"{history.game}\x1f{history.table}"
     ref = FROM_THE_SHOE.get(spec.section, spec.section)
+    started, ended = _moment(history.started_at), _moment(history.ended_at)
     if stack is None:
-        return ShoeEnds(table, None, None, ref)
+        return RoundEnds(table, None, None, ref, started, ended)
     rack = shoe.discard or ""
     continues = not shoe.new_shoe and not any(
         step.get("type") == "shuffled" for step in shoe.preparation
@@ -116,22 +125,32 @@ def ends_of(
             rest[drawn] if len(rest) > drawn else "",
             " ".join([rack, *put] if rack else put),
         )
-    return ShoeEnds(table, found, left, ref)
+    return RoundEnds(table, found, left, ref, started, ended)
+
+
+def _moment(text: str | None) -> datetime | None:
+    """The instant ``text`` names (``None``: not recorded, or none)."""
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None  # the round's own deviation (croupier.verify.record)
 
 
 class AcrossRounds:
-    """The file's rounds so far: each id's first line, each table's shoe."""
+    """The file's rounds so far: each id's first line, each table's last."""
 
     def __init__(self) -> None:
         self._lines: dict[str, int] = {}
-        self._left: dict[str, tuple[bytes | None, int, str]] = {}
+        self._last: dict[str, _Last] = {}
 
     def check(
         self,
         line: int,
         round_id: str,
         deviation: Deviation | None,
-        ends: ShoeEnds | None,
+        ends: RoundEnds | None,
     ) -> Deviation | None:
         """The round's deviation: its own first, else one across rounds."""
         first = self._lines.setdefault(round_id, line)
@@ -144,20 +163,46 @@ class AcrossRounds:
             )
         if ends is None:
             return found
-        before = self._left.get(ends.table)
-        if (
-            found is None
-            and ends.found is not None
-            and before is not None
-            and before[0] is not None
-            and before[0] != ends.found
-        ):
-            found = Deviation(
-                ends.ref,
-                f"the shoe this round began with is not the one round "
-                f"{before[2]!r} (line {before[1]}) of the same table left: "
-                f"cards were added, taken out or moved between the rounds, "
-                f"or a round between them is missing from the log",
-            )
-        self._left[ends.table] = (ends.left, line, round_id)
+        before = self._last.get(ends.table)
+        if found is None and before is not None:
+            found = _after(before, ends)
+        self._last[ends.table] = _Last(ends.left, line, round_id, ends.ended)
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Last:
+    """A table's last round: the shoe it left, where it is, when it ended."""
+
+    left: bytes | None
+    line: int
+    round_id: str
+    ended: datetime | None
+
+
+def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
+    """What is wrong with a round that follows ``before`` at its table."""
+    where = f"round {before.round_id!r} (line {before.line}) of the same table"
+    if (
+        ends.found is not None
+        and before.left is not None
+        and before.left != ends.found
+    ):
+        return Deviation(
+            ends.ref,
+            f"the shoe this round began with is not the one {where} left: "
+            f"cards were added, taken out or moved between the rounds, or "
+            f"a round between them is missing from the log",
+        )
+    if (
+        ends.started is not None
+        and before.ended is not None
+        and ends.started < before.ended
+    ):
+        return Deviation(
+            RECORD_REF,
+            f"the round began at {ends.started.isoformat()}, before {where} "
+            f"ended at {before.ended.isoformat()}: a table deals one round "
+            f"at a time, and its rounds are logged in that order",
+        )
+    return None

@@ -26,7 +26,7 @@ from croupier.packed import bounded_lines, open_packed
 from croupier.registry import find_game
 from croupier.rules import GameRules
 
-from .across import AcrossRounds, ShoeEnds
+from .across import AcrossRounds, RoundEnds
 from .chunks import chunks as chunked
 from .chunks import timed_chunks
 from .replay import Deviation, verify_round_strict
@@ -54,7 +54,7 @@ class RoundVerdict:
     """The game."""
     deviation: Deviation | None
     """The first deviation, or ``None`` when the round conforms."""
-    ends: ShoeEnds | None = field(default=None, compare=False, repr=False)
+    ends: RoundEnds | None = field(default=None, compare=False, repr=False)
     """The round's shoe at either end, for the checks across rounds (not
     part of the verdict's JSON form)."""
 

@@ -37,7 +37,7 @@ from croupier.rules import GameRules
 from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
-from .across import FROM_THE_SHOE, ShoeEnds, ends_of
+from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import Deviation, describe, explain, explain_missing
 from .record import RECORD_REF, record_problem
 
@@ -658,7 +658,7 @@ class Checked(NamedTuple):
     """The first deviation, or ``None``."""
     strict: bool
     """Whether the steps were the engine's own, as JSON."""
-    ends: ShoeEnds | None = None
+    ends: RoundEnds | None = None
     """Which shoe the round began with and left, for the checks across
     the rounds of a file (:mod:`croupier.verify.across`); ``None`` when
     the record could not be read that far."""
