@@ -10,7 +10,6 @@ or, for reproducible runs, a :class:`~croupier.rng.SeededRng`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -18,7 +17,7 @@ from typing import BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from croupier.cards import parse_cards
+from croupier.cards import CARD_TEXTS, JOKER_CODE, parse_cards
 from croupier.errors import CroupierError
 from croupier.events import EventLog
 from croupier.packed import (
@@ -87,8 +86,8 @@ def file_shuffles(
     a line is the device's codes, spaces or commas between them.
     """
     out: list[Codes] = []
-    reference: Counter[int] | None = (
-        None if expected is None else Counter(expected.tolist())
+    reference: Codes | None = (
+        None if expected is None else np.bincount(expected, minlength=_CODES)
     )
     for number, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].strip()
@@ -96,27 +95,54 @@ def file_shuffles(
             continue
         try:
             codes = (
-                [c.code for c in parse_cards(text)]
+                _card_codes(text)
                 if card_map is None
-                else mapped(text, card_map)
+                else np.array(mapped(text, card_map))
             )
         except CroupierError as exc:
             raise RngInputError(f"line {number}: {exc}") from None
-        counts = Counter(codes)
+        counts = np.bincount(codes, minlength=_CODES)
         if reference is None:
             reference = counts
-        elif counts != reference:
-            missing = sorted((reference - counts).elements())
-            extra = sorted((counts - reference).elements())
+        elif not np.array_equal(counts, reference):
+            missing = np.repeat(
+                np.arange(_CODES), np.maximum(reference - counts, 0)
+            ).tolist()
+            extra = np.repeat(
+                np.arange(_CODES), np.maximum(counts - reference, 0)
+            ).tolist()
             msg = (
                 f"line {number}: not a shuffle of the same cards "
                 f"(missing codes {missing[:5]}, extra codes {extra[:5]})"
             )
             raise RngInputError(msg)
-        out.append(np.array(codes))
+        out.append(codes)
     if len(out) < 2:
         raise RngInputError("a shuffle file needs at least two shuffles")
     return out
+
+
+_CODES = JOKER_CODE + 1
+"""Card codes there are (the joker's the last)."""
+
+_TOKEN_CODES = {text: code for code, text in enumerate(CARD_TEXTS)}
+"""Each card's code by its text as croupier writes it (``As``, ``JK``)."""
+
+
+def _card_codes(text: str) -> Codes:
+    """The card codes of one shuffle line in card notation.
+
+    The tokens as croupier writes them are looked up; any other spelling
+    (``10h``) or separator goes through :func:`parse_cards`, which reads
+    it or names what it cannot read.
+
+    >>> _card_codes("As 10h,Kd").tolist() == _card_codes("As Th Kd").tolist()
+    True
+    """
+    codes = [_TOKEN_CODES.get(token, -1) for token in text.split(" ")]
+    if -1 in codes:
+        codes = [card.code for card in parse_cards(text)]
+    return np.array(codes)
 
 
 def read_shuffle_file(
