@@ -33,6 +33,7 @@ import numpy.typing as npt
 from scipy import stats
 
 from croupier.errors import CroupierError
+from croupier.jit import jit
 
 __all__ = [
     "ALPHA",
@@ -107,34 +108,82 @@ def holm(p_values: Sequence[float]) -> list[float]:
 # -- preparing the data ---------------------------------------------------
 
 
+_BLOCK = 256
+"""Shoes worked on at once: a block's arrays stay small (the Lehmer
+code compares every pair of places, ``n * n`` per shoe)."""
+
+
 def _labels(shoes: Ints, original: Ints, gen: np.random.Generator) -> Ints:
     """Each shoe as a permutation of the original positions.
 
     Copies of a card get the original positions of that card's copies in
     a random order, so a uniform multiset shuffle gives a uniform
-    permutation.
+    permutation. (The random keys are drawn a block of shoes at a time,
+    the same numbers in the same order as one shoe at a time.)
     """
-    count, n = shoes.shape
+    count = shoes.shape[0]
     by_code = np.argsort(original, kind="stable")
     perms = np.empty_like(shoes)
-    for k in range(count):
-        idx = np.lexsort((gen.random(n), shoes[k]))
-        perms[k, idx] = by_code
+    for start in range(0, count, _BLOCK):
+        block = shoes[start : start + _BLOCK]
+        keys = gen.random(block.shape)
+        idx = np.lexsort((keys, block), axis=-1)
+        np.put_along_axis(
+            perms[start : start + _BLOCK],
+            idx,
+            np.broadcast_to(by_code, block.shape),
+            axis=1,
+        )
     return perms
 
 
 def _stream(perms: Ints, gen: np.random.Generator) -> Floats:
-    """The jittered Lehmer-code stream (i.i.d. U(0, 1) if uniform)."""
+    """The jittered Lehmer-code stream (i.i.d. U(0, 1) if uniform).
+
+    Place ``i``'s digit is how many later places hold a smaller label;
+    with ``U(0, 1)`` jitter and divided by the ``n - i`` values it can
+    take, each digit is uniform exactly when the permutation is.
+    """
     count, n = perms.shape
-    later = np.triu(np.ones((n, n), dtype=bool), k=1)
     ranges = n - np.arange(n - 1)
+    digits = _lehmer_digits(perms)
     out = np.empty((count, n - 1))
-    for k in range(count):
-        p = perms[k]
-        smaller = (p[None, :] < p[:, None]) & later
-        digits = smaller.sum(axis=1)[:-1]
-        out[k] = (digits + gen.random(n - 1)) / ranges
+    for start in range(0, count, _BLOCK):
+        jitter = gen.random((min(_BLOCK, count - start), n - 1))
+        out[start : start + _BLOCK] = (
+            digits[start : start + _BLOCK] + jitter
+        ) / ranges
     return out.ravel()
+
+
+@jit
+def _lehmer_digits(perms: Ints) -> Ints:
+    """Each permutation's Lehmer code but its last digit (always 0).
+
+    Digit ``i`` counts the later places holding a smaller label, read
+    from the right with a Fenwick tree of the labels seen: ``n log n``
+    a permutation, where comparing every pair is ``n * n``.
+    """
+    count, n = perms.shape
+    out = np.empty((count, n - 1), dtype=np.int64)
+    tree = np.zeros(n + 1, dtype=np.int64)
+    for k in range(count):
+        tree[:] = 0
+        for i in range(n - 1, -1, -1):
+            label = perms[k, i]
+            # labels below this one seen so far (later places)
+            below = 0
+            j = label
+            while j > 0:
+                below += tree[j]
+                j -= j & -j
+            if i < n - 1:
+                out[k, i] = below
+            j = label + 1
+            while j <= n:
+                tree[j] += 1
+                j += j & -j
+    return out
 
 
 class TooFewShufflesError(CroupierError):
@@ -249,10 +298,17 @@ def _overlaps(u: Floats) -> TestResult:
     )
 
 
+def _distinct(hands: Ints) -> Ints:
+    """How many distinct digits each row (a poker hand) holds."""
+    ordered = np.sort(hands, axis=1)
+    changes: Ints = (np.diff(ordered, axis=1) != 0).sum(axis=1)
+    return changes + 1
+
+
 def _poker(u: Floats) -> TestResult:
     d, k = 10, 5
     digits = (u[: len(u) // k * k] * d).astype(int).reshape(-1, k)
-    distinct = np.array([len(set(row)) for row in digits.tolist()])
+    distinct = _distinct(digits)
     counts = np.bincount(distinct, minlength=k + 1)[1:]
     probs = [
         np.prod([d - i for i in range(r)]) / d**k * _stirling2(k, r)
@@ -267,24 +323,42 @@ def _poker(u: Floats) -> TestResult:
     )
 
 
-def _coupon(u: Floats) -> TestResult:
-    d, t = 5, 20
-    digits = (u * d).astype(int).tolist()
-    lengths: list[int] = []
-    seen: set[int] = set()
+@jit
+def _coupon_lengths(digits: Ints, d: int, t: int) -> Ints:
+    """The length of each segment that sees all ``d`` digits, up to ``t``.
+
+    Segments follow one another; the tail that never sees them all is
+    left out. (A loop over the stream, compiled: numba.)
+    """
+    out = np.empty(len(digits) // d + 1, dtype=np.int64)
+    seen = np.zeros(d, dtype=np.bool_)
+    found = 0
     length = 0
+    count = 0
     for digit in digits:
         length += 1
-        seen.add(digit)
-        if len(seen) == d:
-            lengths.append(min(length, t))
-            seen = set()
+        if not seen[digit]:
+            seen[digit] = True
+            found += 1
+        if found == d:
+            out[count] = min(length, t)
+            count += 1
+            seen[:] = False
+            found = 0
             length = 0
-    if not lengths:  # never saw every digit: as far from uniform as can be
+    return out[:count]
+
+
+def _coupon(u: Floats) -> TestResult:
+    d, t = 5, 20
+    lengths = _coupon_lengths((u * d).astype(np.int64), d, t)
+    if not len(
+        lengths
+    ):  # never saw every digit: as far from uniform as can be
         return TestResult(
             "coupon collector", float("inf"), 0.0, "no segment completed"
         )
-    counts = np.bincount(np.array(lengths, dtype=int), minlength=t + 1)[d:]
+    counts = np.bincount(lengths, minlength=t + 1)[d:]
     probs = [
         factorial(d) / d**r * _stirling2(r - 1, d - 1) for r in range(d, t)
     ]
@@ -492,8 +566,10 @@ def _interplay(shoes: Ints) -> TestResult:
 
 def _position_correlation(perms: Ints) -> TestResult:
     count, n = perms.shape
-    place = np.arange(n)
-    rs = [float(stats.spearmanr(place, p).statistic) for p in perms]
+    # a permutation has no ties: its ranks are its labels, and Spearman's
+    # correlation is Pearson's of the ranks (all shoes in one call)
+    place = np.broadcast_to(np.arange(n), perms.shape)
+    rs = stats.pearsonr(place, perms, axis=1).statistic
     z = float(np.sum(rs) * np.sqrt(n - 1) / np.sqrt(count))
     return TestResult(
         "position correlation (additional)",

@@ -1,0 +1,98 @@
+"""The battery's array kernels equal their one-shoe-at-a-time definitions.
+
+Each is compared with the plain reading of its definition, written here:
+the Lehmer digits by comparing every pair of places, the coupon
+collector's segments by walking the stream, the poker test's distinct
+digits by a set, Spearman's correlation by :func:`scipy.stats.spearmanr`
+shoe by shoe, and the labelling by a sort per shoe with the same random
+numbers drawn one shoe at a time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from croupier.rngtest import battery
+
+
+def _perms(seed: int, count: int, n: int) -> np.ndarray:
+    gen = np.random.default_rng(seed)
+    return np.array([gen.permutation(n) for _ in range(count)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 9), st.integers(2, 60))
+def test_lehmer_digits_count_the_smaller_labels_after(
+    seed: int, count: int, n: int
+) -> None:
+    perms = _perms(seed, count, n)
+    want = [
+        [int((p[i + 1 :] < p[i]).sum()) for i in range(n - 1)] for p in perms
+    ]
+    assert battery._lehmer_digits(perms).tolist() == want
+
+
+def _segments(digits: list[int], d: int, t: int) -> list[int]:
+    lengths, seen, length = [], set(), 0
+    for digit in digits:
+        length += 1
+        seen.add(digit)
+        if len(seen) == d:
+            lengths.append(min(length, t))
+            seen, length = set(), 0
+    return lengths
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=300))
+def test_coupon_segments_walk_the_stream(digits: list[int]) -> None:
+    got = battery._coupon_lengths(np.array(digits, dtype=np.int64), 5, 20)
+    assert got.tolist() == _segments(digits, 5, 20)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 9), min_size=5, max_size=5), min_size=1)
+)
+def test_poker_hands_count_their_distinct_digits(
+    hands: list[list[int]],
+) -> None:
+    got = battery._distinct(np.array(hands))
+    assert got.tolist() == [len(set(hand)) for hand in hands]
+
+
+def test_position_correlation_is_spearmans_shoe_by_shoe() -> None:
+    perms = _perms(7, 300, 52)
+    result = battery._position_correlation(perms)
+    place = np.arange(52)
+    rs = [stats.spearmanr(place, p).statistic for p in perms]
+    assert np.isclose(result.statistic, np.mean(rs), rtol=1e-12, atol=0)
+    z = np.sum(rs) * np.sqrt(51) / np.sqrt(300)
+    assert np.isclose(
+        result.p_value, 2 * stats.norm.sf(abs(z)), rtol=1e-9, atol=0
+    )
+
+
+def test_labels_and_stream_equal_one_shoe_at_a_time() -> None:
+    """The same random numbers, drawn a shoe at a time, give the same."""
+    original = np.repeat(np.arange(13), 4)  # four copies of each code
+    gen = np.random.default_rng(3)
+    shoes = np.array([gen.permutation(original) for _ in range(600)])
+    by_code = np.argsort(original, kind="stable")
+    mine = np.random.default_rng(11)
+    want = np.empty_like(shoes)
+    for k in range(len(shoes)):
+        idx = np.lexsort((mine.random(52), shoes[k]))
+        want[k, idx] = by_code
+    stream = []
+    for p in want:
+        digits = [(p[i + 1 :] < p[i]).sum() for i in range(51)]
+        jitter = mine.random(51)
+        stream.extend((digits + jitter) / (52 - np.arange(51)))
+    theirs = np.random.default_rng(11)
+    perms = battery._labels(shoes, original, theirs)
+    assert perms.tolist() == want.tolist()
+    assert battery._stream(perms, theirs).tolist() == stream
