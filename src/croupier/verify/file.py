@@ -55,8 +55,8 @@ class RoundVerdict:
     deviation: Deviation | None
     """The first deviation, or ``None`` when the round conforms."""
     ends: RoundEnds | None = field(default=None, compare=False, repr=False)
-    """The round's shoe at either end, for the checks across rounds (not
-    part of the verdict's JSON form)."""
+    """The round's shoe at either end and its times, for the checks across
+    rounds (not part of the verdict's JSON form)."""
 
     @property
     def conforming(self) -> bool:
