@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from croupier.cards import Card
 from croupier.cli import app
+from croupier.hhf import write_history
 from croupier.hhf.sample import sample_histories
 from croupier.registry import find_game
 from croupier.rngtest import fresh_shoe, live_shuffles
@@ -58,13 +59,8 @@ def test_a_rules_submission_with_a_byte_order_mark(
     tmp_path: Path, name: str, text: str
 ) -> None:
     log = tmp_path / "day.jsonl"
-    log.write_text(
-        "".join(
-            h.dumps() + "\n"
-            for h in sample_histories("midibaccarat", 2, seed=2)
-        ),
-        encoding="utf-8",
-    )
+    with log.open("w", encoding="utf-8") as handle:
+        write_history(sample_histories("midibaccarat", 2, seed=2), handle)
     plain, marked = _both(tmp_path / name, text.encode())
     want = _run("verify", str(log), "--rules", str(plain))
     # held to 6 decks, an 8-deck log deviates: the rules were read

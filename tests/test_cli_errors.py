@@ -23,6 +23,7 @@ import typer.testing
 from typer.testing import CliRunner, Result
 
 from croupier.cli import app
+from croupier.hhf import write_history
 from croupier.hhf.sample import sample_histories
 
 runner = CliRunner()
@@ -449,13 +450,8 @@ def test_issue_15_5_files_that_are_not_text_are_bad_input(
 def test_issue_17_a_reader_that_goes_is_not_a_verdict(tmp_path: Path) -> None:
     """``croupier verify ... | head``: 141 as SIGPIPE, never 1 (a verdict)."""
     path = tmp_path / "day.jsonl"
-    path.write_text(
-        "".join(
-            h.dumps() + "\n"
-            for h in sample_histories("midibaccarat", 2000, seed=1)
-        ),
-        encoding="utf-8",
-    )
+    with path.open("w", encoding="utf-8") as handle:
+        write_history(sample_histories("midibaccarat", 2000, seed=1), handle)
     command = Path(sys.executable).with_name("croupier")
     proc = subprocess.Popen(  # noqa: S603 - the project's own command
         [str(command), "verify", str(path), "--json"],

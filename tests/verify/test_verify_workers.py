@@ -106,7 +106,9 @@ def test_17_2_cli_workers(tmp_path: Path) -> None:
         assert "--workers" in result.output
 
 
-def _dies(chunk: list[tuple[int, str]], submission: object) -> object:
+def _dies(
+    chunk: list[tuple[int, str]], submission: object, ends: bool
+) -> object:
     """A checking process killed mid-file (out of memory, say)."""
     os._exit(9)
 

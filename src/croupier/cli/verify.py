@@ -108,13 +108,14 @@ def verify(
     """
     workers = workers if workers > 0 else (os.cpu_count() or 1)
     live = str(file) == "-"
+    written = live and _still_written()
     if as_json and as_jsonl:
         raise fail(CroupierError("--json and --jsonl: choose one report"))
     try:
         submission = (
             None if rules_file is None else load_rules_file(rules_file)
         )
-        with _opened(file) as (lines, handle, size):
+        with _opened(file, written) as (lines, handle, size):
             name = "stdin" if live else file.name
             with _progress(name, size, live=live) as screen:
                 kind = _REPORTS[as_json, as_jsonl]
@@ -125,7 +126,7 @@ def verify(
                         workers=workers,
                         progress=screen.progress(handle),
                         across=not rounds_alone,
-                        wait=LIVE_WAIT if live and _still_written() else None,
+                        wait=LIVE_WAIT if written else None,
                     ),
                     kind(screen),
                     deviations_only=quiet,
@@ -145,7 +146,7 @@ LIVE_WAIT = 0.5
 take it (``--workers``): a verdict comes within about that of its line."""
 
 
-def _stdin() -> BinaryIO:
+def _stdin(written: bool) -> BinaryIO:
     """The bytes of stdin; of a pipe or a terminal, by a file of its own.
 
     With ``--workers`` a live stdin is read by a thread
@@ -153,9 +154,10 @@ def _stdin() -> BinaryIO:
     when the command ends; a thread waiting in ``sys.stdin`` itself would
     hold the lock the interpreter takes to close it on the way out
     ("could not acquire lock ... at interpreter shutdown", SIGABRT). A
-    duplicate of its descriptor is left open instead.
+    duplicate of its descriptor is left open instead (``written``: stdin
+    is still being written, :func:`_still_written`).
     """
-    if _still_written():
+    if written:
         try:
             return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
         except (OSError, ValueError):
@@ -181,7 +183,7 @@ _REPORTS: dict[tuple[bool, bool], Callable[[_Screen], ReportWriter]] = {
 
 @contextmanager
 def _opened(
-    file: Path,
+    file: Path, written: bool
 ) -> Iterator[tuple[Iterator[bytes], BinaryIO | None, int | None]]:
     """The lines of ``file`` (or stdin), the file on disk and its size.
 
@@ -191,7 +193,7 @@ def _opened(
     fail too, but that is no reading error (a closed pipe exits 141).
     """
     if str(file) == "-":
-        yield checked_lines(_stdin(), "stdin", unpack=True), None, None
+        yield checked_lines(_stdin(written), "stdin", unpack=True), None, None
         return
     with ExitStack() as stack:
         try:

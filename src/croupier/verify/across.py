@@ -45,7 +45,7 @@ from croupier.hhf.format import HandHistory
 from croupier.registry import GameSpec
 
 from .explain import Deviation
-from .record import RECORD_REF
+from .record import RECORD_REF, instant
 
 __all__ = ["AcrossRounds", "RoundEnds", "ends_of", "shoe_key"]
 
@@ -104,7 +104,7 @@ def ends_of(
     stack = shoe.stack
     table = f"{history.game}\x1f{history.table}"
     ref = FROM_THE_SHOE.get(spec.section, spec.section)
-    started, ended = _moment(history.started_at), _moment(history.ended_at)
+    started, ended = instant(history.started_at), instant(history.ended_at)
     if stack is None:
         return RoundEnds(table, None, None, ref, started, ended)
     rack = shoe.discard or ""
@@ -126,16 +126,6 @@ def ends_of(
             " ".join([rack, *put] if rack else put),
         )
     return RoundEnds(table, found, left, ref, started, ended)
-
-
-def _moment(text: str | None) -> datetime | None:
-    """The instant ``text`` names (``None``: not recorded, or none)."""
-    if text is None:
-        return None
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None  # the round's own deviation (croupier.verify.record)
 
 
 class AcrossRounds:

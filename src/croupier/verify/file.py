@@ -6,7 +6,7 @@ import multiprocessing
 import signal
 import threading
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -225,16 +225,18 @@ def iter_verdicts(
         raise CroupierError(msg)
     numbered = enumerate(lines, start=1)
     verdicts = (
-        _verify_alone(numbered, submission, chunk_lines, progress)
+        _verify_alone(numbered, submission, chunk_lines, progress, across)
         if workers == 1
         else _verify_in_processes(
-            numbered, submission, workers, chunk_lines, progress, wait
+            numbered, submission, workers, chunk_lines, progress, wait, across
         )
     )
     return _across(verdicts) if across else verdicts
 
 
-def _across(verdicts: Iterator[RoundVerdict]) -> Iterator[RoundVerdict]:
+def _across(
+    verdicts: Generator[RoundVerdict, None, None],
+) -> Iterator[RoundVerdict]:
     """``verdicts`` with the checks across rounds (D64) applied in order.
 
     Closing this closes ``verdicts`` at once (its processes end with it).
@@ -251,9 +253,7 @@ def _across(verdicts: Iterator[RoundVerdict]) -> Iterator[RoundVerdict]:
                 else replace(verdict, deviation=found)
             )
     finally:
-        close = getattr(verdicts, "close", None)
-        if close is not None:
-            close()
+        verdicts.close()
 
 
 def _verify_alone(
@@ -261,17 +261,19 @@ def _verify_alone(
     submission: Mapping[str, object] | None,
     chunk_lines: int,
     progress: Callable[[int], None] | None,
-) -> Iterator[RoundVerdict]:
+    ends: bool,
+) -> Generator[RoundVerdict, None, None]:
     """One process: each line's verdict when it is read.
 
     ``progress`` hears after every ``chunk_lines`` lines and after the
-    last, as it would from the processes' chunks.
+    last, as it would from the processes' chunks; with ``ends`` each
+    verdict carries what the checks across rounds read.
     """
     held: dict[str, GameRules | None] = {}
     rounds = last = 0
     for number, line in numbered:
         last = number
-        verdict = _verify_line(number, line, submission, held)
+        verdict = _verify_line(number, line, submission, held, ends)
         if verdict is not None:
             rounds += 1
             yield verdict
@@ -288,7 +290,8 @@ def _verify_in_processes(
     chunk_lines: int,
     progress: Callable[[int], None] | None,
     wait: float | None,
-) -> Iterator[RoundVerdict]:
+    ends: bool,
+) -> Generator[RoundVerdict, None, None]:
     if wait is not None:
         # a log still being written: no look-ahead (its second chunk may
         # be hours away), and the processes spawned, not forked, since a
@@ -299,6 +302,7 @@ def _verify_in_processes(
             workers,
             progress,
             multiprocessing.get_context("spawn"),
+            ends,
         )
         return
     chunks = chunked(numbered, chunk_lines)
@@ -306,11 +310,11 @@ def _verify_in_processes(
     if len(ahead) < 2:
         # one chunk: starting processes would cost more than it saves
         yield from _verify_alone(
-            chain.from_iterable(ahead), submission, chunk_lines, progress
+            chain.from_iterable(ahead), submission, chunk_lines, progress, ends
         )
         return
     yield from _verify_shared(
-        chain(ahead, chunks), submission, workers, progress, _context()
+        chain(ahead, chunks), submission, workers, progress, _context(), ends
     )
 
 
@@ -320,6 +324,7 @@ def _verify_shared(
     workers: int,
     progress: Callable[[int], None] | None,
     context: BaseContext,
+    ends: bool,
 ) -> Iterator[RoundVerdict]:
     """Check ``chunks`` in ``workers`` processes, verdicts in file order.
 
@@ -335,7 +340,7 @@ def _verify_shared(
     ) as pool:
         try:
             for verdicts, error in _in_order(
-                pool, chunks, submission, workers
+                pool, chunks, submission, workers, ends
             ):
                 yield from verdicts
                 rounds += len(verdicts)
@@ -353,6 +358,7 @@ def _in_order(
     chunks: Iterable[list[tuple[int, Line]]],
     submission: Mapping[str, object] | None,
     workers: int,
+    ends: bool,
 ) -> Iterator[_ChunkResult]:
     """Each chunk's result in file order, ``2 * workers`` chunks in flight.
 
@@ -363,7 +369,7 @@ def _in_order(
     window: deque[Future[_ChunkResult]] = deque()
     for chunk in chunks:
         if chunk:
-            window.append(pool.submit(_verify_chunk, chunk, submission))
+            window.append(pool.submit(_verify_chunk, chunk, submission, ends))
         while window and (len(window) >= 2 * workers or window[0].done()):
             yield window.popleft().result()
     while window:
@@ -403,7 +409,9 @@ def _context() -> BaseContext:
 
 
 def _verify_chunk(
-    chunk: list[tuple[int, Line]], submission: Mapping[str, object] | None
+    chunk: list[tuple[int, Line]],
+    submission: Mapping[str, object] | None,
+    ends: bool,
 ) -> _ChunkResult:
     """One process's share: the verdicts up to a malformed line, if any.
 
@@ -412,7 +420,9 @@ def _verify_chunk(
     """
     verdicts: list[RoundVerdict] = []
     try:
-        verdicts.extend(_verify_alone(chunk, submission, len(chunk), None))
+        verdicts.extend(
+            _verify_alone(chunk, submission, len(chunk), None, ends)
+        )
     except HistoryFormatError as exc:
         return verdicts, (str(exc), exc.line)
     return verdicts, None
@@ -423,6 +433,7 @@ def _verify_line(
     line: Line,
     submission: Mapping[str, object] | None,
     held: dict[str, GameRules | None],
+    ends: bool,
 ) -> RoundVerdict | None:
     """Line ``number``'s verdict (``None`` for a blank line).
 
@@ -443,14 +454,14 @@ def _verify_line(
             raise CroupierError(msg) from None
     rules = held[history.game]
     if doc is None:
-        checked = verify_round_strict(history, submission=rules)
+        checked = verify_round_strict(history, submission=rules, ends=ends)
     else:
         # the steps are checked against the schema only when they are
         # not exactly the engine's (whose steps meet it): the line is
         # malformed, with the same error, exactly when
         # HandHistory.loads would have said so
         try:
-            checked = verify_round_strict(history, submission=rules)
+            checked = verify_round_strict(history, submission=rules, ends=ends)
         except Exception:
             read_at_line(number, validate, doc)
             raise

@@ -30,7 +30,7 @@ from croupier.hhf.format import HandHistory
 
 from .explain import Deviation
 
-__all__ = ["RECORD_REF", "record_problem"]
+__all__ = ["RECORD_REF", "instant", "record_problem"]
 
 RECORD_REF = "810a.11"
 """The game-record rule (what a round's record must hold)."""
@@ -87,8 +87,8 @@ def _players(history: HandHistory) -> Deviation | None:
     return None
 
 
-def _instant(text: str | None, what: str) -> datetime | Deviation | None:
-    """The moment ``text`` names, or the deviation of one that is none.
+def instant(text: str | None) -> datetime | None:
+    """The moment ``text`` names; ``None`` when not recorded or none.
 
     The schema fixes the form (date, time, offset); a form such as
     ``2026-02-30T25:00:00Z`` still names no moment.
@@ -98,18 +98,19 @@ def _instant(text: str | None, what: str) -> datetime | Deviation | None:
     try:
         return datetime.fromisoformat(text)
     except ValueError:
-        return Deviation(
-            RECORD_REF, f"the {what} time {text!r} is not a date and time"
-        )
+        return None
 
 
 def _times(history: HandHistory) -> Deviation | None:
-    start = _instant(history.started_at, "start")
-    if isinstance(start, Deviation):
-        return start
-    end = _instant(history.ended_at, "end")
-    if isinstance(end, Deviation):
-        return end
+    start, end = instant(history.started_at), instant(history.ended_at)
+    for text, moment, what in (
+        (history.started_at, start, "start"),
+        (history.ended_at, end, "end"),
+    ):
+        if text is not None and moment is None:
+            return Deviation(
+                RECORD_REF, f"the {what} time {text!r} is not a date and time"
+            )
     if start is not None and end is not None and end < start:
         return Deviation(
             RECORD_REF,
