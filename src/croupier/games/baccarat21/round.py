@@ -44,7 +44,6 @@ _BONUS_SIDE = {
     Wager.BONUS_BANKER: Side.BANKER,
 }
 _BONUS_WAGER = {side: wager for wager, side in _BONUS_SIDE.items()}
-_MAIN_SIDE = {Wager.PLAYER: Side.PLAYER, Wager.BANKER: Side.BANKER}
 _MAIN_REFS: dict[tuple[Side, str], Ref] = {
     (Side.PLAYER, "(1)"): Ref.parse("681a.7(i)(1)"),
     (Side.PLAYER, "(2)(i)"): Ref.parse("681a.7(i)(2)(i)"),
@@ -83,6 +82,16 @@ _INITIAL_DEAL = (
 )
 """The four cards of (e), in order, each with its numbered clause."""
 _WAGERS = tuple(wager.value for wager in Wager)
+_SIDES = (Side.PLAYER, Side.BANKER)
+"""Player first, then Banker: the order of every step that takes both
+(a tuple: iterating an enum class walks Python code every time)."""
+_SETTLED_FIRST = ((Wager.PLAYER, Side.PLAYER), (Wager.BANKER, Side.BANKER))
+"""The even-money wagers and their hands, settled first at a seat (h)."""
+_SETTLED_THEN = (
+    (Wager.BONUS_PLAYER, Side.PLAYER),
+    (Wager.BONUS_BANKER, Side.BANKER),
+)
+"""The Bonus Wagers and their hands, settled after the Tie (k)."""
 _WAGER_REF = Ref.parse("681a.7(e)")
 
 
@@ -115,8 +124,8 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         super().__init__(
             rules=rules, shoe=shoe, rng=rng, new_shoe=new_shoe, phases=PHASES
         )
-        self._cards: dict[Side, list[Card]] = {s: [] for s in Side}
-        self._bonus_only: dict[Side, list[Card]] = {s: [] for s in Side}
+        self._cards: dict[Side, list[Card]] = {s: [] for s in _SIDES}
+        self._bonus_only: dict[Side, list[Card]] = {s: [] for s in _SIDES}
         self._collected = False
         self.needs_new_shoe = False
         """Whether the shoe was reshuffled (d): burn first next round."""
@@ -168,7 +177,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         the dealer (b).
         """
         card = self._deal_to(
-            f"{side.value} hand", ref, face_up=True, purpose=purpose
+            f"{side} hand", ref, face_up=True, purpose=purpose
         )
         if purpose:
             self._bonus_only[side].append(card)
@@ -217,9 +226,6 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     def _wager_ref(self, wager: str) -> Ref:
         """Every wager is placed before the deal (e)."""
         return _WAGER_REF
-
-    def _has(self, seat: int, wager: Wager) -> bool:
-        return WagerKey(seat, wager.value) in self.ledger.stakes
 
     def _seats_counter_clockwise(self) -> Iterator[int]:
         """Seats with a wager, from the dealer's right (h)."""
@@ -275,7 +281,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     @implements("681a.7(f)")
     def _declare_natural(self) -> None:
         """A natural stops the counting draws (f); Bonus-only cards (f)(2)."""
-        holders = [s.value.title() for s in Side if self.is_natural(s)]
+        holders = [s.title() for s in _SIDES if self.is_natural(s)]
         self.log.emit(
             Announced,
             ref=Ref.parse("681a.7(f)"),
@@ -284,7 +290,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         if not self.bonus_on_table:
             return  # (f)(1): straight on to settlement
         self._enter_phase(Phase.BONUS_DRAWING)
-        for side in Side:  # Player first, then Banker (D17)
+        for side in _SIDES:  # Player first, then Banker (D17)
             if self.total(side).value < DRAW_BELOW:
                 self._deal_card(
                     side, Ref.parse("681a.7(f)(2)"), purpose="bonus only"
@@ -294,7 +300,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     @implements("681a.7(g)")
     def _draw_counting_cards(self) -> None:
         """One card to each hand under 17, Player first (g)."""
-        for side in Side:
+        for side in _SIDES:
             if self.total(side).value < DRAW_BELOW:
                 self._deal_card(side, Ref.parse("681a.7(g)"))
         self.verify_conservation()
@@ -320,7 +326,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     @property
     def natural(self) -> bool:
         """Whether either hand is a natural (f)."""
-        return any(self.is_natural(side) for side in Side)
+        return any(self.is_natural(side) for side in _SIDES)
 
     @property
     def winner(self) -> Side | None:
@@ -333,36 +339,41 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
 
     @implements("681a.7(h)")
     def _settle_round(self) -> None:
-        """Compare, then settle from the dealer's right (h), then (k)."""
+        """Compare, then settle from the dealer's right (h), then (k).
+
+        The hands are final here: their totals are counted once.
+        """
         player = self.total(Side.PLAYER).value
         banker = self.total(Side.BANKER).value
-        winner = self.winner
-        result = "tie" if winner is None else f"{winner.value.title()} wins"
+        winner = compare_totals(player, banker)
+        result = "tie" if winner is None else f"{winner.title()} wins"
         self.log.emit(
             Announced,
             ref=Ref.parse("681a.7(h)"),
             text=f"Player {player}, Banker {banker}: {result}",
         )
+        totals = {Side.PLAYER: player, Side.BANKER: banker}
+        stakes = self.ledger.stakes
         seats = list(self._seats_counter_clockwise())
         for seat in seats:
-            for wager in (Wager.PLAYER, Wager.BANKER):
-                if self._has(seat, wager):
-                    self._settle_main(seat, _MAIN_SIDE[wager])
+            for wager, side in _SETTLED_FIRST:
+                if WagerKey(seat, wager) in stakes:
+                    self._settle_main(seat, side, totals)
         self._announce_bonus()
         for seat in seats:
-            if self._has(seat, Wager.TIE):
-                self._settle_tie(seat)
-            for wager in (Wager.BONUS_PLAYER, Wager.BONUS_BANKER):
-                if self._has(seat, wager):
-                    self._settle_bonus(seat, _BONUS_SIDE[wager])
+            if WagerKey(seat, Wager.TIE) in stakes:
+                self._settle_tie(seat, winner)
+            for wager, side in _SETTLED_THEN:
+                if WagerKey(seat, wager) in stakes:
+                    self._settle_bonus(seat, side)
 
     @implements("681a.7(i)", "681a.7(j)")
-    def _settle_main(self, seat: int, side: Side) -> Settlement:
+    def _settle_main(
+        self, seat: int, side: Side, totals: dict[Side, int]
+    ) -> Settlement:
         """Settle a Player (i) or Banker (j) Wager at ``seat``."""
         key = WagerKey(seat, side.value)
-        outcome, clause = main_wager_outcome(
-            self.total(side).value, self.total(side.other).value
-        )
+        outcome, clause = main_wager_outcome(totals[side], totals[side.other])
         ref = _MAIN_REFS[side, clause]
         amount = self.ledger.stakes[key]
         if outcome is Outcome.WIN:
@@ -372,17 +383,19 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
                 else self.rules.banker_payout
             )
             net = odds.winnings(amount, self.rules.rounding)
-            commission = max(0, amount - net) if odds.fraction < 1 else 0
+            # less than even money: what it falls short by is commission
+            short = odds.numerator < odds.denominator
+            commission = max(0, amount - net) if short else 0
             return self._settle(key, outcome, net, ref, commission=commission)
         net = -amount if outcome is Outcome.LOSE else 0
         return self._settle(key, outcome, net, ref)
 
     @implements("681a.7(k)")
-    def _settle_tie(self, seat: int) -> Settlement:
+    def _settle_tie(self, seat: int, winner: Side | None) -> Settlement:
         """Settle a Tie Wager (k)(1): equal totals win, busts included."""
         key = WagerKey(seat, Wager.TIE.value)
         amount = self.ledger.stakes[key]
-        if self.winner is None:
+        if winner is None:
             net = self.rules.tie_payout.winnings(amount, self.rules.rounding)
             return self._settle(
                 key, Outcome.WIN, net, Ref.parse("681a.7(k)(1)(i)")
@@ -396,8 +409,8 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         return bonus_payout(self.bonus_cards(side), self.rules.bonus_paytable)
 
     def _announce_bonus(self) -> None:
-        for side in Side:
-            wager = _BONUS_WAGER[side].value
+        for side in _SIDES:
+            wager = _BONUS_WAGER[side]
             if not any(k.wager == wager for k in self.ledger.stakes):
                 continue
             result = self.bonus_result(side)
@@ -405,7 +418,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
             self.log.emit(
                 Announced,
                 ref=_BONUS_REFS[side],
-                text=f"{side.value.title()} Bonus: {text}",
+                text=f"{side.title()} Bonus: {text}",
             )
 
     @implements("681a.7(k)")
@@ -431,7 +444,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         last, so the rack alone rebuilds both hands.
         """
         events: list[Event] = []
-        for side in Side:
+        for side in _SIDES:
             cards = self.bonus_cards(side)
             self.shoe.discard_cards(cards)
             events.append(
@@ -468,7 +481,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         """Cards on the layout now (none once collected)."""
         if self._collected:
             return []
-        return [c for side in Side for c in self.bonus_cards(side)]
+        return [c for side in _SIDES for c in self.bonus_cards(side)]
 
     def hands(self) -> dict[str, list[str]]:
         """Each hand's counting cards; Bonus-only cards under their own key.
@@ -477,9 +490,9 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         ``banker bonus only`` when (f)(2) dealt one.
         """
         out: dict[str, list[str]] = {}
-        for side in Side:
+        for side in _SIDES:
             out[side.value] = cards_text(self._cards[side])
-        for side in Side:
+        for side in _SIDES:
             if self._bonus_only[side]:
                 out[f"{side.value} bonus only"] = cards_text(
                     self._bonus_only[side]
