@@ -195,4 +195,16 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
             f"ended at {before.ended.isoformat()}: a table deals one round "
             f"at a time, and its rounds are logged in that order",
         )
+    if (
+        ends.ended is not None
+        and before.ended is not None
+        and ends.ended < before.ended
+    ):
+        # with no start recorded, the end alone shows the order broken
+        return Deviation(
+            RECORD_REF,
+            f"the round ended at {ends.ended.isoformat()}, before {where} "
+            f"ended at {before.ended.isoformat()}: a table deals one round "
+            f"at a time, and its rounds are logged in that order",
+        )
     return None

@@ -7,7 +7,8 @@ record must agree with them and with itself (D39, D64):
 - each player's total bet and total won as the settlements give them,
   and the balance after equal to the balance before less the total bet
   plus the total won (when both balances are recorded);
-- the start and end times real instants, the end not before the start.
+- the start and end times real instants, the end not before the start;
+- the game's section the game's own, and a stacked shoe with its stack.
 
 >>> from croupier.hhf.sample import sample_histories
 >>> history = next(sample_histories("midibaccarat", 1, seed=2))
@@ -27,6 +28,7 @@ from collections import Counter
 from datetime import datetime
 
 from croupier.hhf.format import HandHistory
+from croupier.registry import find_game
 
 from .explain import Deviation
 
@@ -38,7 +40,24 @@ RECORD_REF = "810a.11"
 
 def record_problem(history: HandHistory) -> Deviation | None:
     """The first fact of the record that its settlements or times belie."""
-    return _players(history) or _times(history)
+    return _players(history) or _times(history) or _itself(history)
+
+
+def _itself(history: HandHistory) -> Deviation | None:
+    """The record's game and shoe, against themselves (D65)."""
+    section = find_game(history.game).section
+    if history.section != section:
+        return Deviation(
+            RECORD_REF,
+            f"the record names section {history.section!r} for "
+            f"{history.game}, whose section is {section}",
+        )
+    if history.shoe.known == "stacked" and history.shoe.stack is None:
+        return Deviation(
+            RECORD_REF,
+            "the shoe is recorded as stacked but its stack is missing",
+        )
+    return None
 
 
 def _players(history: HandHistory) -> Deviation | None:

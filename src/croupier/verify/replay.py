@@ -29,6 +29,7 @@ from croupier.errors import (
 )
 from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
+from croupier.procedures.ch670a import DEALER, POSITIONS
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
@@ -40,6 +41,7 @@ from croupier.shoe import COVER_CARD, Shoe, StackItem
 from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import Deviation, describe, explain, explain_missing
 from .record import RECORD_REF, record_problem
+from .voided import voided_problem
 
 __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
 
@@ -145,6 +147,44 @@ def _possible(
     except CroupierError as exc:
         return Deviation(_option_ref(spec, "decks"), exc.message)
     return None
+
+
+def _short(
+    spec: GameSpec,
+    rules: GameRules,
+    counts: Mapping[str, int],
+    shuffled: Mapping[str, Any],
+) -> Deviation | None:
+    """Refuse a freshly shuffled shoe that is not the rules' whole shoe (D65).
+
+    The round's preparation records the shuffle (``shuffled``): the
+    cards shuffled are the rules' decks, every one of them in the
+    recorded stack or discard rack. ``counts`` (of the stack and the
+    rack, ``CC`` among them) is known to hold no card too often. A
+    scenario's stacked shoe, with no shuffle recorded, may be just the
+    cards its round deals.
+    """
+    complement = _complement(spec, rules)
+    held = sum(counts.values()) - counts.get("CC", 0)
+    owed = sum(complement.values())
+    ref = _option_ref(spec, "decks")
+    if shuffled.get("cards") != owed:
+        return Deviation(
+            ref,
+            f"the shuffle is recorded as {shuffled.get('cards')!r} cards; "
+            f"the rules' shoe has {owed}",
+        )
+    if held == owed:
+        return None
+    missing = sorted((Counter(complement) - Counter(counts)).items())
+    listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
+    more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
+    return Deviation(
+        ref,
+        f"the recorded stack and discard rack hold {held} cards; the rules' "
+        f"shoe has {owed}: missing {listed}{more} (mark the file "
+        f'"irregularity_test": true if this is deliberate)',
+    )
 
 
 def _within(
@@ -433,6 +473,19 @@ def _shoe(
         def held() -> list[str]:
             return [*stack_text.split(), *discard_text.split()]
 
+        shuffled = [
+            step
+            for step in history.shoe.preparation
+            if step.get("type") == "shuffled"
+        ]
+        if shuffled and within and not history.shoe.irregularity_test:
+            # a shoe shuffled for this round is the whole shoe; none too
+            # many, so as many cards as the decks hold is all of them
+            # (the count of stack and rack is the one _held just kept)
+            short = _short(spec, rules, _LAST_HELD[0].counts, shuffled[0])
+            if short is not None:
+                return None, short, None
+
         if not reshuffles:
             # no reshuffle in the round: the rest of the stack is unused
             tokens = tokens[: len(drawn) + _MARGIN]
@@ -535,6 +588,96 @@ def _start(history: HandHistory) -> int | None:
     for step in history.procedure:
         if step["type"] == "starting_position_determined":
             return int(step["position"])
+    return None
+
+
+_MARKER_REFS = {
+    "591.7": "591.7(d)",
+    "681a.7": "681a.7(d)",
+    "629a.5": "629a.5(d)",
+}
+"""The subsection that places each shoe game's reshuffle cover card."""
+
+
+def _marker(
+    spec: GameSpec, rules: GameRules, history: HandHistory
+) -> Deviation | None:
+    """The preparation's reshuffle cover card, against stack and rules (D65).
+
+    The preparation's steps are not replayed: the cover card it records
+    must lie where the recorded stack has one (position ``p``: ``p``
+    cards above it), and where the rules' penetration puts it in the
+    cards shuffled when the game places it by penetration (D8).
+    """
+    steps = history.shoe.preparation
+    markers = [
+        step
+        for step in steps
+        if step.get("type") == "cover_card_inserted"
+        and step.get("purpose") == "reshuffle marker"
+    ]
+    ref = _MARKER_REFS.get(spec.section)
+    if not markers or ref is None:
+        return None
+    position = markers[-1].get("position")
+    stack = history.shoe.stack
+    if stack is not None:
+        tokens = stack.split()
+        if not (
+            type(position) is int
+            and 0 <= position < len(tokens)
+            and tokens[position] == "CC"
+        ):
+            where = [i for i, t in enumerate(tokens) if t == "CC"]
+            return Deviation(
+                ref,
+                f"the preparation puts the cover card {position!r} cards "
+                f"down; the recorded stack has cover cards at {where}",
+            )
+    penetration = getattr(rules, "penetration", None)
+    shuffled = [s for s in steps if s.get("type") == "shuffled"]
+    if penetration is not None and shuffled:
+        size = shuffled[-1].get("cards")
+        if type(size) is int and position != int(size * penetration):
+            return Deviation(
+                _option_ref(spec, "penetration"),
+                f"the cover card went {position!r} cards down in a shoe of "
+                f"{size}; the rules' penetration {penetration} puts it "
+                f"{int(size * penetration)} down",
+            )
+    return None
+
+
+@implements("670a.9(b)")
+def _drawn_start(history: HandHistory) -> Deviation | None:
+    """A position drawn by number must be where that number counts (D65).
+
+    The draw is not replayed (the engine is given the position), but
+    the number recorded is what decided it: 1 to 7, counted from the
+    dealer as 1 counter-clockwise, so number ``n`` is position
+    ``8 - n`` (7 the dealer's).
+    """
+    for step in history.procedure:
+        kind = step["type"]
+        if kind == "card_dealt":
+            break
+        if kind != "starting_position_determined" or step.get("method") != (
+            "rng"
+        ):
+            continue
+        number, position = step.get("number"), step.get("position")
+        if type(number) is int and 1 <= number <= len(POSITIONS):
+            if position == DEALER + 1 - number:
+                continue
+            counted = f"which counts to position {DEALER + 1 - number}"
+        else:
+            counted = f"where the draw gives 1 to {len(POSITIONS)}"
+        return Deviation(
+            "670a.9(b)",
+            f"the starting position {position} is recorded as drawn "
+            f"number {number!r}, {counted} (the dealer 1, then "
+            f"counter-clockwise)",
+        )
     return None
 
 
@@ -686,7 +829,9 @@ def verify_round_strict(
             Deviation(RECORD_REF, f"the cards or chips do not add up: {exc}"),
             False,
         )
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
+        # OverflowError: a number past every integer (``1e400``, read as
+        # infinity) where the replay needs a count or a position
         return Checked(
             Deviation(RECORD_REF, f"the record cannot be replayed: {exc!r}"),
             False,
@@ -766,8 +911,10 @@ def _replayed(
     if problem is not None or rules is None:
         return problem, False, None, None
     if history.status == "voided":
-        return _voided_problem(history), False, None, None
-    problem = _preparation(spec, history)
+        return voided_problem(history), False, None, None
+    problem = _preparation(spec, history) or _marker(spec, rules, history)
+    if problem is None and spec.uses_starting_position:
+        problem = _drawn_start(history)
     if problem is not None:
         return problem, False, None, None
     shoe, problem, drawn = _shoe(spec, rules, history)
@@ -790,18 +937,6 @@ def _replayed(
     if found is not None:
         return found, strict, None, None
     return record_problem(history), strict, drawn, shoe.discard
-
-
-def _voided_problem(history: HandHistory) -> Deviation | None:
-    """A voided round is checked for its books only: every wager returned."""
-    for row in history.settlements:
-        if row["outcome"] != "void" or row["net"] != 0:
-            return Deviation(
-                str(row["ref"]),
-                f"a voided round settled {_text(row)}; every wager must be "
-                f"returned",
-            )
-    return record_problem(history)
 
 
 def _settlements_problem(rnd: Round, history: HandHistory) -> Deviation | None:

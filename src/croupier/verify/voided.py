@@ -1,0 +1,85 @@
+"""A round the server voided (D25): every chip on the layout goes back.
+
+A voided round is not replayed (it stopped where the server could not
+carry it on); its record must still add up. Every settlement is a void
+one that nets nothing, and what they return to each seat is what the
+procedure shows on the layout there when the round stopped: the stakes
+placed and changed, less those the procedure settled already (a
+Blackjack paid at once, 591.7(f), left the layout before the void).
+Then the record's own checks (:mod:`croupier.verify.record`).
+
+>>> from croupier.hhf.sample import sample_histories
+>>> import dataclasses
+>>> history = next(sample_histories("midibaccarat", 1, seed=2))
+>>> kinds = [s["type"] for s in history.procedure]
+>>> before = history.procedure[: kinds.index("card_dealt")]  # voided here
+>>> placed = [s for s in before if s["type"] == "wager_placed"]
+>>> def void(stakes):
+...     return dataclasses.replace(history, status="voided",
+...         procedure=before, settlements=tuple(
+...             {"seat": s["seat"], "wager": s["wager"], "amount": s["amount"],
+...              "outcome": "void", "net": 0, "ref": "D25"} for s in stakes))
+>>> print(voided_problem(void(placed[1:])).message)
+... # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+seat ... had ... on the layout when the round was voided; the void
+settlements return 0: every stake goes back to its player
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from croupier.hhf.format import HandHistory
+
+from .explain import Deviation
+from .record import record_problem
+
+__all__ = ["VOID_REF", "voided_problem"]
+
+VOID_REF = "D25"
+"""The decision that a round the server cannot finish returns every stake."""
+
+
+def voided_problem(history: HandHistory) -> Deviation | None:
+    """The first way a voided round's record fails to return every stake."""
+    for row in history.settlements:
+        if row["outcome"] != "void" or row["net"] != 0:
+            return Deviation(
+                str(row["ref"]),
+                f"a voided round settled {_text(row)}; every wager must be "
+                f"returned",
+            )
+    on_layout = _on_layout(history.procedure)
+    returned: Counter[int] = Counter()
+    for row in history.settlements:
+        returned[int(row["seat"])] += int(row["amount"])
+    for seat in sorted(on_layout.keys() | returned.keys()):
+        if on_layout[seat] != returned[seat]:
+            return Deviation(
+                VOID_REF,
+                f"seat {seat} had {on_layout[seat]} on the layout when the "
+                f"round was voided; the void settlements return "
+                f"{returned[seat]}: every stake goes back to its player",
+            )
+    return record_problem(history)
+
+
+def _on_layout(procedure: tuple[Mapping[str, Any], ...]) -> Counter[int]:
+    """Each seat's chips on the layout at the end of ``procedure``."""
+    layout: Counter[int] = Counter()
+    for step in procedure:
+        kind = step["type"]
+        if kind == "wager_placed":
+            layout[int(step["seat"])] += int(step["amount"])
+        elif kind == "wager_changed":
+            change = int(step["amount"]) - int(step["previous"])
+            layout[int(step["seat"])] += change
+        elif kind == "wager_settled":
+            layout[int(step["seat"])] -= int(step["amount"])
+    return +layout
+
+
+def _text(data: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in data.items())

@@ -1,0 +1,222 @@
+"""Logs an adversarial audit of ``croupier verify`` found passed or crashed.
+
+Each case starts from conforming sample rounds and changes them as a
+faulty table or log would; the verdict expected is read off the rule
+(the subsection, decision or record rule that the change breaks), not
+off the verifier. Before this change each of them was reported
+conforming, except the first, which raised.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from croupier.hhf.format import HistoryFormatError
+from croupier.hhf.sample import sample_histories
+from croupier.verify import verify_lines
+
+
+def _docs(game: str, count: int = 1, seed: int = 3) -> list[dict[str, Any]]:
+    return [
+        json.loads(h.dumps()) for h in sample_histories(game, count, seed=seed)
+    ]
+
+
+def _verdict(*docs: dict[str, Any]) -> list[tuple[bool, str | None]]:
+    report = verify_lines([json.dumps(d) for d in docs])
+    return [
+        (v.conforming, None if v.deviation is None else v.deviation.ref)
+        for v in report.verdicts
+    ]
+
+
+def _first(doc: dict[str, Any], kind: str) -> dict[str, Any]:
+    step: dict[str, Any] = next(
+        s for s in doc["procedure"] if s["type"] == kind
+    )
+    return step
+
+
+def test_810a_11_a_number_past_every_integer_is_no_crash() -> None:
+    """``1e400`` (infinity to the standard parser) where a count belongs."""
+    [doc] = _docs("six-card-fortune-pai-gow")
+    doc["shoe"]["starting_position"] = None
+    step = _first(doc, "starting_position_determined")
+    text = json.dumps(doc).replace(
+        f'"position": {step["position"]}', '"position": 1e400', 1
+    )
+    [verdict] = verify_lines([text]).verdicts
+    assert not verdict.conforming
+    assert verdict.deviation is not None
+    assert verdict.deviation.ref == "810a.11"
+
+
+@pytest.mark.parametrize("where", ["balance_before", "amount"])
+def test_810a_11_integers_past_64_bits_are_malformed(where: str) -> None:
+    """orjson reads such integers as floats: the format bounds them."""
+    [doc] = _docs("midibaccarat")
+    if where == "amount":
+        _first(doc, "wager_placed")["amount"] = 10**30
+    else:
+        player = doc["players"][0]
+        player["balance_before"] = 2**64 + 4096
+        player["balance_after"] = 2**64 + 4096 + 2000  # 2000 too many
+    with pytest.raises(HistoryFormatError, match="maximum"):
+        verify_lines([json.dumps(doc)])
+
+
+def _voided(
+    doc: dict[str, Any], returned: list[tuple[int, int]]
+) -> dict[str, Any]:
+    """``doc`` stopped before its deal and voided, returning ``returned``."""
+    kinds = [s["type"] for s in doc["procedure"]]
+    doc["procedure"] = doc["procedure"][: kinds.index("card_dealt")]
+    doc["status"], doc["void_reason"] = "voided", "table closed"
+    doc["settlements"] = [
+        {
+            "seat": seat,
+            "wager": "blackjack",
+            "amount": amount,
+            "outcome": "void",
+            "net": 0,
+            "ref": "D25",
+        }
+        for seat, amount in returned
+    ]
+    seats = sorted({seat for seat, _ in returned})
+    doc["players"] = [
+        {
+            "seat": seat,
+            "player_id": f"p{seat}",
+            "balance_before": None,
+            "balance_after": None,
+            "total_bet": sum(a for s, a in returned if s == seat),
+            "total_won": sum(a for s, a in returned if s == seat),
+        }
+        for seat in seats
+    ]
+    return doc
+
+
+def test_d25_a_voided_round_returns_every_stake_to_its_seat() -> None:
+    [doc] = _docs("double-back-jack")
+    placed = [
+        (s["seat"], s["amount"])
+        for s in doc["procedure"]
+        if s["type"] == "wager_placed"
+    ]
+    assert len(placed) >= 2
+    first_seat, first_amount = placed[0]
+    whole = _voided(json.loads(json.dumps(doc)), placed)
+    short = _voided(
+        json.loads(json.dumps(doc)), [(first_seat, 1), *placed[1:]]
+    )
+    nothing = _voided(json.loads(json.dumps(doc)), [])
+    elsewhere = _voided(json.loads(json.dumps(doc)), [(6, first_amount)])
+    assert first_seat != 6
+    assert _verdict(whole) == [(True, None)]
+    assert _verdict(short) == [(False, "D25")]
+    assert _verdict(nothing) == [(False, "D25")]
+    assert _verdict(elsewhere) == [(False, "D25")]
+
+
+def _stacked(doc: dict[str, Any], tokens: list[str]) -> dict[str, Any]:
+    doc["shoe"]["stack"] = " ".join(tokens)
+    return doc
+
+
+def test_673a_3_a_a_shuffled_shoe_holds_every_card_of_the_decks() -> None:
+    """Aces missing below the cards the round uses: the shoe is short."""
+    [doc] = _docs("double-back-jack")
+    assert any(s["type"] == "shuffled" for s in doc["shoe"]["preparation"])
+    tokens = doc["shoe"]["stack"].split()
+    # below the cover card: far under the round's cards, and the cover
+    # card keeps its place
+    keep = max(i for i, t in enumerate(tokens) if t == "CC") + 1
+    lower = [t for t in tokens[keep:] if not t.startswith("A")]
+    assert len(lower) < len(tokens) - keep
+    short = _stacked(json.loads(json.dumps(doc)), tokens[:keep] + lower)
+    assert _verdict(doc) == [(True, None)]
+    assert _verdict(short) == [(False, "673a.3(a)")]
+    # a deliberate irregularity test may hold a short shoe
+    short["shoe"]["irregularity_test"] = True
+    assert _verdict(short) == [(True, None)]
+
+
+@pytest.mark.parametrize(
+    ("game", "ref"),
+    [("midibaccarat", "629a.5(d)"), ("double-back-jack", "591.7(d)")],
+)
+def test_cover_card_where_the_preparation_says(game: str, ref: str) -> None:
+    """The stack's reshuffle cover card where the recorded preparation put it.
+
+    (Midibaccarat: 629a.5(d); Double Back Jack: 591.7(d).)
+    """
+    [doc] = _docs(game)
+    tokens = doc["shoe"]["stack"].split()
+    cut_at_bottom = tokens[-1] == "CC"
+    cards = [t for t in tokens if t != "CC"]
+    moved = [*cards[:-3], "CC", *cards[-3:]] + (
+        ["CC"] if cut_at_bottom else []
+    )
+    gone = cards + (["CC"] if cut_at_bottom else [])
+    assert _verdict(doc) == [(True, None)]
+    for tokens_now in (moved, gone):
+        changed = _stacked(json.loads(json.dumps(doc)), tokens_now)
+        assert _verdict(changed) == [(False, ref)]
+
+
+def test_d8_cover_card_at_the_rules_penetration() -> None:
+    """Stack and preparation agree, at 309 of 312: the rules say 3/4 (D8)."""
+    [doc] = _docs("double-back-jack")
+    assert doc["rules"]["values"]["penetration"] == "3/4"
+    cards = [t for t in doc["shoe"]["stack"].split() if t != "CC"]
+    doc = _stacked(doc, [*cards[:309], "CC", *cards[309:]])
+    for step in doc["shoe"]["preparation"]:
+        if step["type"] == "cover_card_inserted":
+            step["position"] = 309
+    [verdict] = verify_lines([json.dumps(doc)]).verdicts
+    assert verdict.deviation is not None
+    assert verdict.deviation.ref == "591.7(d)"  # where the option applies
+    assert "penetration 3/4 puts it 234 down" in verdict.deviation.message
+
+
+@pytest.mark.parametrize("number", [1, 7, 99, -5])
+def test_670a_9_b_the_drawn_number_counts_to_the_position(number: int) -> None:
+    """Number ``n`` counts from the dealer (1): position ``8 - n``."""
+    [doc] = _docs("six-card-fortune-pai-gow")
+    step = _first(doc, "starting_position_determined")
+    position = step["position"]
+    good = json.loads(json.dumps(doc))
+    good_step = _first(good, "starting_position_determined")
+    good_step.update(method="rng", number=8 - position)
+    assert _verdict(good) == [(True, None)]
+    if 8 - number == position:
+        return
+    step.update(method="rng", number=number)
+    assert _verdict(doc) == [(False, "670a.9(b)")]
+
+
+def test_810a_11_a_round_that_ended_before_the_last_one_ended() -> None:
+    first, second = _docs("double-back-jack", 2)
+    first["started_at"] = "2026-12-01T10:00:00Z"
+    first["ended_at"] = "2026-12-01T10:05:00Z"
+    second["started_at"] = None
+    second["ended_at"] = "2026-12-01T09:00:00Z"
+    assert _verdict(first, second) == [(True, None), (False, "810a.11")]
+
+
+def test_810a_11_the_record_names_its_own_game_section() -> None:
+    [doc] = _docs("double-back-jack")
+    doc["game"]["section"] = "629a.5"
+    assert _verdict(doc) == [(False, "810a.11")]
+
+
+def test_810a_11_a_stacked_shoe_records_its_stack() -> None:
+    [doc] = _docs("21-baccarat")
+    doc["shoe"]["stack"] = None
+    doc["shoe"]["discard"] = None
+    assert _verdict(doc) == [(False, "810a.11")]
