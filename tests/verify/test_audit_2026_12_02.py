@@ -220,3 +220,19 @@ def test_810a_11_a_stacked_shoe_records_its_stack() -> None:
     doc["shoe"]["stack"] = None
     doc["shoe"]["discard"] = None
     assert _verdict(doc) == [(False, "810a.11")]
+
+
+@pytest.mark.parametrize(
+    ("written", "holds"), [("6:4", True), ("3:2", True), ("7:5", False)]
+)
+def test_591_7_f_submission_odds_of_equal_ratio_agree(
+    written: str, holds: bool
+) -> None:
+    """A Rules Submission's ``6:4`` pays what a round's ``3:2`` pays."""
+    docs = _docs("double-back-jack", 3)
+    assert all(d["rules"]["values"]["blackjack_payout"] == "3:2" for d in docs)
+    report = verify_lines(
+        [json.dumps(d) for d in docs],
+        submission={"blackjack_payout": written},
+    )
+    assert (report.conforming == report.rounds) is holds

@@ -28,6 +28,7 @@ from croupier.errors import (
     ShoeExhaustedError,
 )
 from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
+from croupier.money import Odds
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.procedures.ch670a import DEALER, POSITIONS
 from croupier.registry import GameSpec, find_game
@@ -167,10 +168,9 @@ def _short(
     complement = _complement(spec, rules)
     held = sum(counts.values()) - counts.get("CC", 0)
     owed = sum(complement.values())
-    ref = _option_ref(spec, "decks")
     if shuffled.get("cards") != owed:
         return Deviation(
-            ref,
+            _option_ref(spec, "decks"),
             f"the shuffle is recorded as {shuffled.get('cards')!r} cards; "
             f"the rules' shoe has {owed}",
         )
@@ -180,7 +180,7 @@ def _short(
     listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
     more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
     return Deviation(
-        ref,
+        _option_ref(spec, "decks"),
         f"the recorded stack and discard rack hold {held} cards; the rules' "
         f"shoe has {owed}: missing {listed}{more} (mark the file "
         f'"irregularity_test": true if this is deliberate)',
@@ -322,13 +322,42 @@ def _disagreement(
     """The first option in which the round departs from the submission."""
     mine, theirs = submission.to_dict(), logged.to_dict()
     for key, value in mine.items():
-        if theirs.get(key) != value:
+        if not _same_value(value, theirs.get(key)):
             return Deviation(
                 _option_ref(spec, key),
                 f"the round ran with {key}={theirs.get(key)!r}; the Rules "
                 f"Submission says {value!r}",
             )
     return None
+
+
+def _same_value(mine: object, theirs: object) -> bool:
+    """Whether two option values say the same: equal, or equal ratios.
+
+    Odds and fractions are written as two integers (``6:4``, ``3/4``);
+    ``6:4`` pays what ``3:2`` pays on every stake, so a Rules Submission
+    of one holds a round logged with the other. Paytables and lists
+    agree entry by entry.
+
+    >>> _same_value("6:4", "3:2"), _same_value("3:2", "7:5")
+    (True, False)
+    >>> _same_value({"flush": "10:1"}, {"flush": "20:2"})
+    True
+    """
+    if mine == theirs:
+        return True
+    if isinstance(mine, str) and isinstance(theirs, str):
+        try:
+            return Odds.parse(mine).fraction == Odds.parse(theirs).fraction
+        except CroupierError:
+            return False
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        return mine.keys() == theirs.keys() and all(
+            _same_value(value, theirs[key]) for key, value in mine.items()
+        )
+    if isinstance(mine, list) and isinstance(theirs, list):
+        return len(mine) == len(theirs) and all(map(_same_value, mine, theirs))
+    return False
 
 
 _CANONICAL: dict[bytes, str] = {}
