@@ -1,0 +1,195 @@
+"""A round's shoe preparation and starting position, as its record shows.
+
+The preparation's steps (the shuffle, the cut, the cover cards placed
+before a new shoe's first round) and a pai gow starting position's draw
+are not replayed; here they are held to the rules and to the recorded
+stack (D65): the shuffle before the cut, Midibaccarat's cut and second
+cover card away from the ends (629a.5(c), (d)), the reshuffle cover card
+where the stack has one and at the rules' penetration, and a drawn
+starting number counting to the position dealt from (670a.9(b)).
+"""
+
+from __future__ import annotations
+
+from croupier.hhf.format import HandHistory
+from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
+from croupier.procedures.ch670a import DEALER, POSITIONS
+from croupier.registry import GameSpec
+from croupier.regs import implements
+from croupier.rules import GameRules
+
+from .explain import Deviation, describe
+
+__all__ = ["drawn_start_problem", "option_ref", "preparation_problem"]
+
+
+def option_ref(spec: GameSpec, name: str) -> str:
+    """The subsection a rules option applies (the game's section if none)."""
+    for info in spec.rules_type.options():
+        if info.name == name and info.ref:
+            return info.ref
+    return spec.section
+
+
+_SHUFFLE_REFS = {
+    "591.7": "591.7(a)",
+    "629a.5": "629a.5(a)",
+    "681a.7": "681a.7(a)",
+    "670a.9": "670a.9(a)(1)",
+}
+"""Where each game requires the shuffle before the cards are dealt."""
+
+
+def _shuffle_and_cut(spec: GameSpec, history: HandHistory) -> Deviation | None:
+    """The shoe's shuffle and cut before a new shoe's first round.
+
+    The shuffle comes first; for Midibaccarat the cut's cover card lies
+    at least 10 cards from either end (629a.5(c)) and the second cover
+    card at least 14 above the bottom (629a.5(d)).
+    """
+    steps = history.shoe.preparation
+    kinds = [str(step.get("type")) for step in steps]
+    placed = [
+        i
+        for i, k in enumerate(kinds)
+        if k in ("cut_offered", "cover_card_inserted")
+    ]
+    shuffled = [i for i, k in enumerate(kinds) if k == "shuffled"]
+    # A reshuffle may happen inside the previous round (591.7(d)(2),
+    # 681a.7(d)(2)), leaving only the cover card to place; Midibaccarat
+    # always shuffles in the preparation, before the cut (629a.5(a)).
+    needs_shuffle = spec.section == "629a.5" and bool(placed)
+    if (needs_shuffle and not shuffled) or (
+        shuffled and placed and shuffled[0] > placed[0]
+    ):
+        ref = _SHUFFLE_REFS.get(spec.section, spec.section)
+        first = steps[placed[0]]
+        return Deviation(
+            ref,
+            f"the shoe's preparation has {describe(first)} before any "
+            f"shuffle; the rule requires the shuffle first",
+            None,
+        )
+    if spec.section != "629a.5" or not shuffled:
+        return None
+    size = int(steps[shuffled[0]].get("cards", 0))
+    for step in steps:
+        if step.get("type") != "cover_card_inserted":
+            continue
+        position = int(step["position"])
+        if step.get("purpose") == "cut" and (
+            position < CUT_MARGIN or size - position < CUT_MARGIN
+        ):
+            return Deviation(
+                "629a.5(c)",
+                f"the cut's cover card went {position} cards from the top "
+                f"and {size - position} from the bottom; the rule requires "
+                f"at least {CUT_MARGIN} from either end",
+            )
+        if step.get("purpose") == "reshuffle marker" and (
+            size - position < SECOND_COVER_MARGIN
+        ):
+            return Deviation(
+                "629a.5(d)",
+                f"the second cover card went {size - position} cards above "
+                f"the bottom; the rule requires at least "
+                f"{SECOND_COVER_MARGIN}",
+            )
+    return None
+
+
+def preparation_problem(
+    spec: GameSpec, rules: GameRules, history: HandHistory
+) -> Deviation | None:
+    """The first way the record's shoe preparation breaks the rules."""
+    return _shuffle_and_cut(spec, history) or _marker(spec, rules, history)
+
+
+_MARKER_REFS = {
+    "591.7": "591.7(d)",
+    "681a.7": "681a.7(d)",
+    "629a.5": "629a.5(d)",
+}
+"""The subsection that places each shoe game's reshuffle cover card."""
+
+
+def _marker(
+    spec: GameSpec, rules: GameRules, history: HandHistory
+) -> Deviation | None:
+    """The preparation's reshuffle cover card, against stack and rules (D65).
+
+    The preparation's steps are not replayed: the cover card it records
+    must lie where the recorded stack has one (position ``p``: ``p``
+    cards above it), and where the rules' penetration puts it in the
+    cards shuffled when the game places it by penetration (D8).
+    """
+    steps = history.shoe.preparation
+    markers = [
+        step
+        for step in steps
+        if step.get("type") == "cover_card_inserted"
+        and step.get("purpose") == "reshuffle marker"
+    ]
+    ref = _MARKER_REFS.get(spec.section)
+    if not markers or ref is None:
+        return None
+    position = markers[-1].get("position")
+    stack = history.shoe.stack
+    if stack is not None:
+        tokens = stack.split()
+        if not (
+            type(position) is int
+            and 0 <= position < len(tokens)
+            and tokens[position] == "CC"
+        ):
+            where = [i for i, t in enumerate(tokens) if t == "CC"]
+            return Deviation(
+                ref,
+                f"the preparation puts the cover card {position!r} cards "
+                f"down; the recorded stack has cover cards at {where}",
+            )
+    penetration = getattr(rules, "penetration", None)
+    shuffled = [s for s in steps if s.get("type") == "shuffled"]
+    if penetration is not None and shuffled:
+        size = shuffled[-1].get("cards")
+        if type(size) is int and position != int(size * penetration):
+            return Deviation(
+                option_ref(spec, "penetration"),
+                f"the cover card went {position!r} cards down in a shoe of "
+                f"{size}; the rules' penetration {penetration} puts it "
+                f"{int(size * penetration)} down",
+            )
+    return None
+
+
+@implements("670a.9(b)")
+def drawn_start_problem(history: HandHistory) -> Deviation | None:
+    """A position drawn by number must be where that number counts (D65).
+
+    The draw is not replayed (the engine is given the position), but
+    the number recorded is what decided it: 1 to 7, counted from the
+    dealer as 1 counter-clockwise, so number ``n`` is position
+    ``8 - n`` (7 the dealer's).
+    """
+    for step in history.procedure:
+        kind = step["type"]
+        if kind == "card_dealt":
+            break
+        if kind != "starting_position_determined" or step.get("method") != (
+            "rng"
+        ):
+            continue
+        number, position = step.get("number"), step.get("position")
+        if type(number) is int and 1 <= number <= len(POSITIONS):
+            if position == DEALER + 1 - number:
+                continue
+            counted = f"which counts to position {DEALER + 1 - number}"
+        else:
+            counted = f"where the draw gives 1 to {len(POSITIONS)}"
+        return Deviation(
+            "670a.9(b)",
+            f"the starting position {position} is recorded as drawn "
+            f"number {number!r}, {counted} (the dealer 1, then "
+            f"counter-clockwise)",
+        )
+    return None
