@@ -184,27 +184,17 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
             f"cards were added, taken out or moved between the rounds, or "
             f"a round between them is missing from the log",
         )
-    if (
-        ends.started is not None
-        and before.ended is not None
-        and ends.started < before.ended
-    ):
-        return Deviation(
-            RECORD_REF,
-            f"the round began at {ends.started.isoformat()}, before {where} "
-            f"ended at {before.ended.isoformat()}: a table deals one round "
-            f"at a time, and its rounds are logged in that order",
-        )
-    if (
-        ends.ended is not None
-        and before.ended is not None
-        and ends.ended < before.ended
-    ):
-        # with no start recorded, the end alone shows the order broken
-        return Deviation(
-            RECORD_REF,
-            f"the round ended at {ends.ended.isoformat()}, before {where} "
-            f"ended at {before.ended.isoformat()}: a table deals one round "
-            f"at a time, and its rounds are logged in that order",
-        )
+    # a round's start, or its end when no start is recorded, comes after
+    # the table's last round ended
+    for said, when in (("began", ends.started), ("ended", ends.ended)):
+        if when is not None and before.ended is not None:
+            if when < before.ended:
+                return Deviation(
+                    RECORD_REF,
+                    f"the round {said} at {when.isoformat()}, before "
+                    f"{where} ended at {before.ended.isoformat()}: a table "
+                    f"deals one round at a time, and its rounds are logged "
+                    f"in that order",
+                )
+            break
     return None
