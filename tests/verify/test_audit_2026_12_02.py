@@ -14,8 +14,12 @@ from typing import Any
 
 import pytest
 
+from croupier.cards import Card
 from croupier.hhf.format import HistoryFormatError
 from croupier.hhf.sample import sample_histories
+from croupier.registry import find_game
+from croupier.round import Action
+from croupier.shoe import COVER_CARD, Shoe
 from croupier.verify import verify_lines
 
 
@@ -236,3 +240,92 @@ def test_591_7_f_submission_odds_of_equal_ratio_agree(
         submission={"blackjack_payout": written},
     )
     assert (report.conforming == report.rounds) is holds
+
+
+def _redealt(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc``'s wagers dealt again by the engine on its recorded shoe.
+
+    Every decision is the first legal one of stand / no insurance /
+    decline; the steps, settlements and players are the engine's, so the
+    round is consistent in itself whatever its shoe and flags say.
+    """
+    spec = find_game(doc["game"]["id"])
+    rules = spec.rules_type.from_mapping(doc["rules"]["values"])
+    shoe = Shoe(
+        COVER_CARD if t == "CC" else Card.parse(t)
+        for t in doc["shoe"]["stack"].split()
+    )
+    rack = [Card.parse(t) for t in (doc["shoe"]["discard"] or "").split()]
+    if rack:
+        shoe.discard = rack
+        shoe.account_for(rack)
+    rnd = spec.new_round(
+        rules=rules, shoe=shoe, new_shoe=doc["shoe"]["new_shoe"]
+    )
+    for step in doc["procedure"]:
+        if step["type"] == "card_dealt":
+            break
+        if step["type"] == "wager_placed":
+            rnd.place_wager(step["seat"], step["wager"], step["amount"])
+    rnd.deal()
+    while (pending := rnd.pending()) is not None:
+        name = next(
+            n
+            for n in pending.legal
+            if n in ("stand", "no_insurance", "decline")
+        )
+        rnd.apply(Action(seat=pending.seat, name=name))
+    doc["procedure"] = [e.to_dict() for e in rnd.events]
+    doc["settlements"] = [s.to_dict() for s in rnd.settlements]
+    for player in doc["players"]:
+        seat = player["seat"]
+        rows = [s for s in doc["settlements"] if s["seat"] == seat]
+        player["total_bet"] = sum(s["amount"] for s in rows)
+        player["total_won"] = sum(max(s["amount"] + s["net"], 0) for s in rows)
+        player["balance_before"] = player["balance_after"] = None
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("game", "ref"),
+    [
+        ("double-back-jack", "591.7(c)"),
+        ("21-baccarat", "681a.7(c)"),
+        ("midibaccarat", "629a.5(f)"),
+    ],
+)
+def test_a_shoe_shuffled_for_the_round_begins_with_its_burn(
+    game: str, ref: str
+) -> None:
+    """A shuffle in the preparation is a new shoe: no burn is a deviation.
+
+    (Double Back Jack 591.7(c), 21 Baccarat 681a.7(c), Midibaccarat
+    629a.5(f).)
+    """
+    [doc] = _docs(game)
+    assert doc["shoe"]["new_shoe"]
+    assert any(s["type"] == "shuffled" for s in doc["shoe"]["preparation"])
+    doc["shoe"]["new_shoe"] = False
+    doc = _redealt(doc)
+    assert not any(s["type"] == "card_burned" for s in doc["procedure"])
+    assert _verdict(doc) == [(False, ref)]
+
+
+def test_591_7_a_a_new_shoe_is_shuffled_whole() -> None:
+    """A round after a round of the same shoe claims a new, unshuffled one.
+
+    Its rack still holds the first round's cards: a deviation of the round
+    alone; with the rack emptied, the round after a round that left its
+    shoe to be dealt on, with no shuffle recorded, deviates across rounds.
+    """
+    first, second = _docs("double-back-jack", 2, seed=4)
+    assert not second["shoe"]["new_shoe"]
+    assert second["shoe"]["discard"]
+    second["shoe"]["new_shoe"] = True
+    racked = _redealt(json.loads(json.dumps(second)))
+    assert _verdict(first, racked) == [(True, None), (False, "591.7(a)")]
+    second["shoe"]["discard"] = ""
+    emptied = _redealt(second)
+    alone = verify_lines([json.dumps(emptied)], across=False).verdicts
+    assert [v.conforming for v in alone] == [True]
+    assert _verdict(first, emptied) == [(True, None), (False, "591.7(a)")]

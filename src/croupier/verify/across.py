@@ -85,6 +85,9 @@ class RoundEnds:
     """When the round began, when recorded (and a real instant)."""
     ended: datetime | None = None
     """When it ended, likewise."""
+    unshuffled: bool = False
+    """Whether it begins a new shoe with no shuffle in its preparation:
+    then the round before it at the table must have reshuffled (D65)."""
 
 
 def ends_of(
@@ -108,10 +111,12 @@ def ends_of(
     if stack is None:
         return RoundEnds(table, None, None, ref, started, ended)
     rack = shoe.discard or ""
-    continues = not shoe.new_shoe and not any(
-        step.get("type") == "shuffled" for step in shoe.preparation
-    )
+    shuffled = any(step.get("type") == "shuffled" for step in shoe.preparation)
+    continues = not shoe.new_shoe and not shuffled
     found = shoe_key(stack, rack) if continues else None
+    unshuffled = (
+        shoe.new_shoe and not shuffled and not spec.reshuffle_every_round
+    )
     left = None
     if (
         drawn is not None
@@ -125,7 +130,7 @@ def ends_of(
             rest[drawn] if len(rest) > drawn else "",
             " ".join([rack, *put] if rack else put),
         )
-    return RoundEnds(table, found, left, ref, started, ended)
+    return RoundEnds(table, found, left, ref, started, ended, unshuffled)
 
 
 class AcrossRounds:
@@ -183,6 +188,13 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
             f"the shoe this round began with is not the one {where} left: "
             f"cards were added, taken out or moved between the rounds, or "
             f"a round between them is missing from the log",
+        )
+    if ends.unshuffled and before.left is not None:
+        return Deviation(
+            ends.ref,
+            f"the round begins a new shoe with no shuffle recorded, but "
+            f"{where} left its shoe to be dealt on (it did not reach the "
+            f"cover card): a new shoe is shuffled before it is dealt",
         )
     # a round's start, or its end when no start is recorded, comes after
     # the table's last round ended

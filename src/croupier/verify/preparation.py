@@ -102,7 +102,46 @@ def preparation_problem(
     spec: GameSpec, rules: GameRules, history: HandHistory
 ) -> Deviation | None:
     """The first way the record's shoe preparation breaks the rules."""
-    return _shuffle_and_cut(spec, history) or _marker(spec, rules, history)
+    return (
+        _new_shoe(spec, history)
+        or _shuffle_and_cut(spec, history)
+        or _marker(spec, rules, history)
+    )
+
+
+_BURN_REFS = {
+    "591.7": "591.7(c)",
+    "681a.7": "681a.7(c)",
+    "629a.5": "629a.5(f)",
+}
+"""Where each shoe game burns the first cards of a new shoe."""
+
+
+def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
+    """A shoe shuffled for the round is a new one; a new one, a whole one.
+
+    A shuffle in the round's preparation begins a new shoe, whose burn
+    comes first (the record's ``new_shoe``); a new shoe is the whole
+    shoe shuffled, its discard rack empty.
+    """
+    shoe = history.shoe
+    shuffled = any(step.get("type") == "shuffled" for step in shoe.preparation)
+    burn = _BURN_REFS.get(spec.section)
+    if shuffled and not shoe.new_shoe and burn is not None:
+        return Deviation(
+            burn,
+            "the shoe was shuffled for this round (its preparation records "
+            "the shuffle), so the round begins a new shoe and its burn; the "
+            "record says it deals on from a shoe (new_shoe false)",
+        )
+    if shoe.new_shoe and shoe.discard:
+        held = len(shoe.discard.split())
+        return Deviation(
+            _SHUFFLE_REFS.get(spec.section, spec.section),
+            f"the round begins a new shoe with {held} cards in the discard "
+            f"rack; a new shoe is shuffled whole, its rack empty",
+        )
+    return None
 
 
 _MARKER_REFS = {
