@@ -305,3 +305,54 @@ def test_810a_5_sparse_tails_are_pooled(
     run_battery(short, fresh_shoe(PAI_GOW, PAI_GOW.rules_type()), seed=1)
     assert seen["gap"].min() >= 5
     assert len(seen["gap"]) < 13
+
+
+@pytest.mark.proves("810a.5")
+def test_810a_5_one_order_every_time_fails_not_too_few(
+    tmp_path: Path,
+) -> None:
+    """The deck reversed in every shuffle: a FAIL, not "give more shuffles".
+
+    Every Lehmer digit is its largest, so no value of the stream falls
+    below 1/2 and the gap test has no gaps to count: that is the stream's
+    fault, which its number of values below 1/2 (binomial) shows.
+    """
+    rules = PAI_GOW.rules_type()
+    backwards = fresh_shoe(PAI_GOW, rules)[::-1]
+    result = run_battery([backwards] * SHUFFLES, fresh_shoe(PAI_GOW, rules))
+    assert not result.passed
+    [gap] = [r for r in result.results if r.name == "gap"]
+    assert gap.statistic == 0
+    # none of 800 x 52 values below 1/2: p = 2 / 2**41600, below any float
+    assert gap.p_value < 1e-300
+    assert "binomial" in gap.detail
+    path = tmp_path / "backwards.txt"
+    line = " ".join(str(Card.from_code(int(c))) for c in backwards)
+    path.write_text((line + "\n") * SHUFFLES, encoding="utf-8")
+    run = CliRunner().invoke(
+        app,
+        ["rng-test", "--source", str(path), "--game", PAI_GOW.name],
+    )
+    assert run.exit_code == 1, run.output
+    assert "give more shuffles" not in run.output
+
+
+def test_810a_5_a_line_of_other_cards_is_named_in_card_notation(
+    tmp_path: Path,
+) -> None:
+    """A line short of a card names the card, not its internal code."""
+    rules = PAI_GOW.rules_type()
+    cards = [str(Card.from_code(int(c))) for c in fresh_shoe(PAI_GOW, rules)]
+    path = tmp_path / "short.txt"
+    path.write_text(
+        " ".join(cards)
+        + "\n"
+        + " ".join(c for c in cards if c != "Ad")
+        + "\n",
+        encoding="utf-8",
+    )
+    run = CliRunner().invoke(
+        app, ["rng-test", "--source", str(path), "--game", PAI_GOW.name]
+    )
+    assert run.exit_code == 2
+    assert "line 2: not a shuffle of the same cards (missing Ad;" in run.output

@@ -105,15 +105,11 @@ def file_shuffles(
         if reference is None:
             reference = counts
         elif not np.array_equal(counts, reference):
-            missing = np.repeat(
-                np.arange(_CODES), np.maximum(reference - counts, 0)
-            ).tolist()
-            extra = np.repeat(
-                np.arange(_CODES), np.maximum(counts - reference, 0)
-            ).tolist()
+            missing = _cards_text(np.maximum(reference - counts, 0))
+            extra = _cards_text(np.maximum(counts - reference, 0))
             msg = (
                 f"line {number}: not a shuffle of the same cards "
-                f"(missing codes {missing[:5]}, extra codes {extra[:5]})"
+                f"(missing {missing}; extra {extra})"
             )
             raise RngInputError(msg)
         out.append(codes)
@@ -127,6 +123,19 @@ _CODES = JOKER_CODE + 1
 
 _TOKEN_CODES = {text: code for code, text in enumerate(CARD_TEXTS)}
 """Each card's code by its text as croupier writes it (``As``, ``JK``)."""
+
+
+def _cards_text(counts: Codes) -> str:
+    """Cards counted by code, in card notation: ``5 x 2c, JK``, or none.
+
+    >>> _cards_text(np.bincount([0, 0, 52], minlength=_CODES))
+    '2 x 2c, JK'
+    """
+    held = [(int(n), CARD_TEXTS[code]) for code, n in enumerate(counts) if n]
+    words = [text if n == 1 else f"{n} x {text}" for n, text in held]
+    shown = ", ".join(words[:8])
+    more = f" and {len(words) - 8} more" if len(words) > 8 else ""
+    return (shown + more) or "none"
 
 
 def _card_codes(text: str) -> Codes:
