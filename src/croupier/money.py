@@ -126,7 +126,8 @@ class WagerKey(NamedTuple):
     A named tuple rather than a frozen dataclass: the engine builds and
     looks up keys for every wager at every step, and a tuple's
     construction, hash and comparison run in C (a lookup of a new key
-    costs under half a dataclass's). Keys order as their fields do.
+    costs under half a dataclass's). Keys order as their fields do, and a
+    key equals the plain tuple of its fields.
     """
 
     seat: int
