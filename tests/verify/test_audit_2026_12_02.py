@@ -3,8 +3,9 @@
 Each case starts from conforming sample rounds and changes them as a
 faulty table or log would; the verdict expected is read off the rule
 (the subsection, decision or record rule that the change breaks), not
-off the verifier. Before this change each of them was reported
-conforming, except the first, which raised.
+off the verifier. Every case failed before this change (D65): a broken
+log was reported conforming, a number crashed the verifier or was read
+as a float, or, under a Rules Submission, equal odds were refused.
 """
 
 from __future__ import annotations
