@@ -580,6 +580,10 @@ class ShoeState:
     preparation: tuple[dict[str, Any], ...] = ()
     """Shuffle and cut steps of the table before the round."""
 
+    def shuffles(self) -> list[dict[str, Any]]:
+        """The preparation's ``shuffled`` steps (none: no shuffle recorded)."""
+        return [s for s in self.preparation if s.get("type") == "shuffled"]
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
         out: dict[str, Any] = {

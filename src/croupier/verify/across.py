@@ -111,7 +111,7 @@ def ends_of(
     if stack is None:
         return RoundEnds(table, None, None, ref, started, ended)
     rack = shoe.discard or ""
-    shuffled = any(step.get("type") == "shuffled" for step in shoe.preparation)
+    shuffled = bool(shoe.shuffles())
     continues = not shoe.new_shoe and not shuffled
     found = shoe_key(stack, rack) if continues else None
     unshuffled = (

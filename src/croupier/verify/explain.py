@@ -18,7 +18,13 @@ from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
 from croupier.registry import GameSpec
 
-__all__ = ["Deviation", "describe", "explain", "explain_missing"]
+__all__ = [
+    "Deviation",
+    "describe",
+    "explain",
+    "explain_missing",
+    "fields_text",
+]
 
 Step = Mapping[str, Any]
 
@@ -44,6 +50,15 @@ class Deviation:
 
 _ORDER_REFS = ("591.7(t)(1)", "591.7(t)(2)")
 """Announcements that fix the order of collection and payment."""
+
+
+def fields_text(data: Mapping[str, Any]) -> str:
+    """A step's or settlement's fields as ``key=value, ...`` for a message.
+
+    >>> fields_text({"seat": 1, "wager": "tie"})
+    'seat=1, wager=tie'
+    """
+    return ", ".join(f"{k}={v}" for k, v in data.items())
 
 
 def describe(step: Step) -> str:

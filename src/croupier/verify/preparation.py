@@ -125,7 +125,7 @@ def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
     shoe shuffled, its discard rack empty.
     """
     shoe = history.shoe
-    shuffled = any(step.get("type") == "shuffled" for step in shoe.preparation)
+    shuffled = bool(shoe.shuffles())
     burn = _BURN_REFS.get(spec.section)
     if shuffled and not shoe.new_shoe and burn is not None:
         return Deviation(
@@ -188,7 +188,7 @@ def _marker(
                 f"down; the recorded stack has cover cards at {where}",
             )
     penetration = getattr(rules, "penetration", None)
-    shuffled = [s for s in steps if s.get("type") == "shuffled"]
+    shuffled = history.shoe.shuffles()
     if penetration is not None and shuffled:
         size = shuffled[-1].get("cards")
         if type(size) is int and position != int(size * penetration):

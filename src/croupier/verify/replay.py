@@ -38,7 +38,7 @@ from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
 from .across import FROM_THE_SHOE, RoundEnds, ends_of
-from .explain import Deviation, explain, explain_missing
+from .explain import Deviation, explain, explain_missing, fields_text
 from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .record import RECORD_REF, record_problem
 from .voided import voided_problem
@@ -230,8 +230,8 @@ _LAST_HELD: list[_Held] = []
 differs from it by the cards the round took and the rack gained."""
 
 
-def _held(spec: GameSpec, rules: GameRules, stack: str, discard: str) -> bool:
-    """Whether the tokens of ``stack`` and ``discard`` fit the rules' decks.
+def _held(spec: GameSpec, rules: GameRules, stack: str, discard: str) -> _Held:
+    """The count of ``stack`` and ``discard``, and whether it fits the decks.
 
     A day's log deals round after round from one shoe: each round's
     stack is the end of the one before (its top cards were dealt) and
@@ -265,12 +265,12 @@ def _held(spec: GameSpec, rules: GameRules, stack: str, discard: str) -> bool:
                 else _within(complement, counts)
             )
             _LAST_HELD[:] = [_Held(rules, stack, discard, counts, within)]
-            return within
+            return _LAST_HELD[0]
     counts = Counter(stack.split())
     counts.update(discard.split())
     within = _within(complement, counts)
     _LAST_HELD[:] = [_Held(rules, stack, discard, counts, within)]
-    return within
+    return _LAST_HELD[0]
 
 
 def _rules(
@@ -489,21 +489,17 @@ def _shoe(
                     f"from the top of the shoe",
                 )
                 return None, not_top, None
-        within = _held(spec, rules, stack_text, discard_text)
+        counted = _held(spec, rules, stack_text, discard_text)
+        within = counted.within
 
         def held() -> list[str]:
             return [*stack_text.split(), *discard_text.split()]
 
-        shuffled = [
-            step
-            for step in history.shoe.preparation
-            if step.get("type") == "shuffled"
-        ]
+        shuffled = history.shoe.shuffles()
         if shuffled and within and not history.shoe.irregularity_test:
             # a shoe shuffled for this round is the whole shoe; none too
             # many, so as many cards as the decks hold is all of them
-            # (the count of stack and rack is the one _held just kept)
-            short = _short(spec, rules, _LAST_HELD[0].counts, shuffled[0])
+            short = _short(spec, rules, counted.counts, shuffled[0])
             if short is not None:
                 return None, short, None
 
@@ -563,7 +559,7 @@ def _run(
             try:
                 rnd.place_wager(w["seat"], w["wager"], w["amount"])
             except CroupierError as exc:
-                raise _StopError(exc, f"the wager {_text(w)}") from None
+                raise _StopError(exc, f"the wager {fields_text(w)}") from None
         try:
             rnd.deal()
         except ShoeExhaustedError as exc:
@@ -572,19 +568,16 @@ def _run(
             if rnd.pending() is None:
                 raise _StopError(
                     CroupierError("no decision was pending"),
-                    f"the decision {_text(d)}",
+                    f"the decision {fields_text(d)}",
                 )
             try:
                 rnd.apply(Action.from_dict(d))
             except CroupierError as exc:
-                raise _StopError(exc, f"the decision {_text(d)}") from None
+                what = f"the decision {fields_text(d)}"
+                raise _StopError(exc, what) from None
     except _StopError as stop:
         return rnd, stop
     return rnd, None
-
-
-def _text(data: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in data.items())
 
 
 _UNKNOWN_SHOE: dict[str, tuple[str, ...]] = {
@@ -816,12 +809,13 @@ def _settlements_problem(rnd: Round, history: HandHistory) -> Deviation | None:
         if got != want:
             return Deviation(
                 str((got or want)["ref"]),
-                f"settlement {i + 1} is recorded as {_text(want)}; the rule "
-                f"gives {_text(got) if got else 'no further settlement'}",
+                f"settlement {i + 1} is recorded as {fields_text(want)}; "
+                f"the rule gives "
+                f"{fields_text(got) if got else 'no further settlement'}",
             )
     extra = settled[len(history.settlements)]
     return Deviation(
         str(extra["ref"]),
         f"the settlements stop at {len(history.settlements)}; the rule "
-        f"also requires {_text(extra)}",
+        f"also requires {fields_text(extra)}",
     )

@@ -33,7 +33,7 @@ from typing import Any
 
 from croupier.hhf.format import HandHistory
 
-from .explain import Deviation
+from .explain import Deviation, fields_text
 from .record import record_problem
 
 __all__ = ["VOID_REF", "voided_problem"]
@@ -48,8 +48,8 @@ def voided_problem(history: HandHistory) -> Deviation | None:
         if row["outcome"] != "void" or row["net"] != 0:
             return Deviation(
                 str(row["ref"]),
-                f"a voided round settled {_text(row)}; every wager must be "
-                f"returned",
+                f"a voided round settled {fields_text(row)}; every wager "
+                f"must be returned",
             )
     on_layout = _on_layout(history.procedure)
     returned: Counter[int] = Counter()
@@ -79,7 +79,3 @@ def _on_layout(procedure: tuple[Mapping[str, Any], ...]) -> Counter[int]:
         elif kind == "wager_settled":
             layout[int(step["seat"])] -= int(step["amount"])
     return +layout
-
-
-def _text(data: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in data.items())

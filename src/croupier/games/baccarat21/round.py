@@ -87,10 +87,7 @@ _SIDES = (Side.PLAYER, Side.BANKER)
 (a tuple: iterating an enum class walks Python code every time)."""
 _SETTLED_FIRST = ((Wager.PLAYER, Side.PLAYER), (Wager.BANKER, Side.BANKER))
 """The even-money wagers and their hands, settled first at a seat (h)."""
-_SETTLED_THEN = (
-    (Wager.BONUS_PLAYER, Side.PLAYER),
-    (Wager.BONUS_BANKER, Side.BANKER),
-)
+_SETTLED_THEN = tuple(_BONUS_SIDE.items())
 """The Bonus Wagers and their hands, settled after the Tie (k)."""
 _WAGER_REF = Ref.parse("681a.7(e)")
 
