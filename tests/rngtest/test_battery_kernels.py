@@ -10,12 +10,16 @@ numbers drawn one shoe at a time.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
 from croupier.rngtest import battery
+from croupier.rngtest.card_tests import CardTests
+from croupier.rngtest.stream_tests import coupon_lengths, distinct_digits
 
 
 def _perms(seed: int, count: int, n: int) -> np.ndarray:
@@ -47,10 +51,22 @@ def _segments(digits: list[int], d: int, t: int) -> list[int]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(0, 4), max_size=300))
-def test_coupon_segments_walk_the_stream(digits: list[int]) -> None:
-    got = battery._coupon_lengths(np.array(digits, dtype=np.int64), 5, 20)
-    assert got.tolist() == _segments(digits, 5, 20)
+@given(
+    st.lists(st.integers(0, 4), max_size=300),
+    st.lists(st.integers(0, 300), max_size=6),
+)
+def test_coupon_segments_walk_the_stream(
+    digits: list[int], cuts: list[int]
+) -> None:
+    """Read in pieces cut anywhere, the state carried: the same segments."""
+    seen = np.zeros(5, dtype=np.int64)
+    state = np.zeros(2, dtype=np.int64)
+    bounds = [0, *sorted(c for c in cuts if c <= len(digits)), len(digits)]
+    got: list[int] = []
+    for a, b in itertools.pairwise(bounds):
+        piece = np.array(digits[a:b], dtype=np.int64)
+        got.extend(coupon_lengths(piece, 5, 20, seen, state).tolist())
+    assert got == _segments(digits, 5, 20)
 
 
 @settings(max_examples=40, deadline=None)
@@ -60,13 +76,17 @@ def test_coupon_segments_walk_the_stream(digits: list[int]) -> None:
 def test_poker_hands_count_their_distinct_digits(
     hands: list[list[int]],
 ) -> None:
-    got = battery._distinct(np.array(hands))
+    got = distinct_digits(np.array(hands))
     assert got.tolist() == [len(set(hand)) for hand in hands]
 
 
 def test_position_correlation_is_spearmans_shoe_by_shoe() -> None:
     perms = _perms(7, 300, 52)
-    result = battery._position_correlation(perms)
+    tests = CardTests(np.arange(52))
+    for start in range(0, 300, 128):  # blocks, as the battery reads them
+        block = perms[start : start + 128]
+        tests.add(block, block)
+    result = tests.position_correlation()
     place = np.arange(52)
     rs = [stats.spearmanr(place, p).statistic for p in perms]
     assert np.isclose(result.statistic, np.mean(rs), rtol=1e-12, atol=0)

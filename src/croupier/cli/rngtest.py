@@ -97,11 +97,9 @@ def rng_test(
             None if card_map_file is None else load_card_map(card_map_file)
         )
         if source == "live":
-            drawn = list(live_shuffles(spec, rules, shuffles, seed=seed))
+            drawn = live_shuffles(spec, rules, shuffles, seed=seed)
         elif source in BAD_SHUFFLERS:
-            drawn = list(
-                bad_shuffles(source, original, shuffles, seed=seed or 0)
-            )
+            drawn = bad_shuffles(source, original, shuffles, seed=seed or 0)
         elif source == "-":
             drawn = read_shuffle_stream(
                 sys.stdin.buffer, original, card_map=card_map
@@ -110,9 +108,11 @@ def rng_test(
             drawn = read_shuffle_file(
                 Path(source), original, card_map=card_map
             )
+        # the shuffles are read as the battery runs: a bad line of a file
+        # is found there (exit 2, as before any test)
+        battery = run_battery(drawn, original, seed=seed or 0)
     except CroupierError as exc:
         raise fail(exc) from None
-    battery = run_battery(drawn, original, seed=seed or 0)
     if as_json:
         print(
             json.dumps(

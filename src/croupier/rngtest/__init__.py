@@ -1,7 +1,8 @@
 """``croupier rng-test``: the § 810a.5 battery on shuffled shoes.
 
 :mod:`.sources` yields shuffles (the live shuffler, a file, known-bad
-shufflers); :mod:`.battery` runs the tests with Holm's correction.
+shufflers); :mod:`.battery` runs the tests (:mod:`.card_tests`,
+:mod:`.stream_tests`) with Holm's correction, reading the shuffles once.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from .sources import (
     bad_shuffles,
     file_shuffles,
     fresh_shoe,
+    iter_file_shuffles,
     live_shuffles,
 )
 
@@ -26,6 +28,7 @@ __all__ = [
     "file_shuffles",
     "fresh_shoe",
     "holm",
+    "iter_file_shuffles",
     "live_shuffles",
     "run_battery",
 ]

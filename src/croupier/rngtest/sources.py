@@ -38,6 +38,7 @@ __all__ = [
     "bad_shuffles",
     "file_shuffles",
     "fresh_shoe",
+    "iter_file_shuffles",
     "live_shuffles",
     "read_shuffle_file",
     "read_shuffle_stream",
@@ -83,12 +84,27 @@ def file_shuffles(
     Every line must hold the same cards (those of ``expected`` when
     given, the game's shoe); blank lines and ``#`` comments are skipped.
     With ``card_map`` (:func:`~croupier.rngtest.cardmap.load_card_map`)
-    a line is the device's codes, spaces or commas between them.
+    a line is the device's codes, spaces or commas between them. All of
+    them at once: :func:`iter_file_shuffles` yields them as it reads.
     """
-    out: list[Codes] = []
+    return list(iter_file_shuffles(lines, expected, card_map=card_map))
+
+
+def iter_file_shuffles(
+    lines: Iterable[str],
+    expected: Codes | None = None,
+    *,
+    card_map: CardMap | None = None,
+) -> Iterator[Codes]:
+    """:func:`file_shuffles`, each shuffle as soon as its line is read.
+
+    A bad line raises :class:`RngInputError` when it is reached; fewer
+    than two shuffles, when the lines end.
+    """
     reference: Codes | None = (
         None if expected is None else np.bincount(expected, minlength=_CODES)
     )
+    shuffles = 0
     for number, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].strip()
         if not text:
@@ -112,10 +128,10 @@ def file_shuffles(
                 f"(missing {missing}; extra {extra})"
             )
             raise RngInputError(msg)
-        out.append(codes)
-    if len(out) < 2:
+        shuffles += 1
+        yield codes
+    if shuffles < 2:
         raise RngInputError("a shuffle file needs at least two shuffles")
-    return out
 
 
 _CODES = JOKER_CODE + 1
@@ -156,7 +172,7 @@ def _card_codes(text: str) -> Codes:
 
 def read_shuffle_file(
     path: Path, expected: Codes | None, *, card_map: CardMap | None = None
-) -> list[Codes]:
+) -> Iterator[Codes]:
     """:func:`file_shuffles` of a file, plain or packed (gzip, bzip2, xz).
 
     A line that is not UTF-8 is bad input naming its line, as is any
@@ -165,7 +181,7 @@ def read_shuffle_file(
     """
     try:
         with open_packed(path) as handle:
-            return read_shuffle_stream(
+            yield from read_shuffle_stream(
                 handle, expected, name=str(path), card_map=card_map
             )
     except READ_ERRORS as exc:  # the file would not open
@@ -178,14 +194,14 @@ def read_shuffle_stream(
     *,
     name: str = "stdin",
     card_map: CardMap | None = None,
-) -> list[Codes]:
-    """:func:`file_shuffles` of a stream of bytes (stdin, say), unpacked.
+) -> Iterator[Codes]:
+    """:func:`iter_file_shuffles` of a stream of bytes (stdin, say), unpacked.
 
     The stream is unpacked as :func:`croupier.packed.reading` does; a
     broken or cut-off stream is bad input naming ``name``.
     """
     lines = checked_lines(stream, name, RngInputError, unpack=True)
-    return file_shuffles(_text_lines(lines), expected, card_map=card_map)
+    return iter_file_shuffles(_text_lines(lines), expected, card_map=card_map)
 
 
 def _text_lines(lines: Iterable[bytes]) -> Iterator[str]:
