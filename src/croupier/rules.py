@@ -114,11 +114,15 @@ def option(
     minimum: int | Fraction | None = None,
     maximum: int | Fraction | None = None,
     choices: Iterable[str] | None = None,
+    round_input: bool = False,
 ) -> _T:
     """Declare a Rules Submission option (a dataclass field with metadata).
 
     ``choices`` restricts a string option, or names the categories a
-    :class:`Paytable` may have.
+    :class:`Paytable` may have. ``round_input`` marks a value that is
+    the round's state or a replay's input (the progressive meter now, a
+    dealer's slip), not a rule of the casino's: a Rules Submission does
+    not fix it (:func:`round_inputs`).
     """
     metadata = {
         "provenance": provenance,
@@ -128,8 +132,23 @@ def option(
         "minimum": minimum,
         "maximum": maximum,
         "choices": tuple(choices) if choices is not None else None,
+        "round_input": round_input,
     }
     return field(default=default, metadata=metadata)
+
+
+def round_inputs(rules_type: type[object]) -> frozenset[str]:
+    """The options of ``rules_type`` that are a round's state or input.
+
+    A round logged with another progressive meter than the Rules
+    Submission's default, or replaying a dealer's slip, still runs under
+    that submission.
+    """
+    return frozenset(
+        f.name
+        for f in fields(rules_type)  # type: ignore[arg-type]
+        if f.metadata.get("round_input")
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,14 @@ def _voided(
     """``doc`` stopped before its deal and voided, returning ``returned``."""
     kinds = [s["type"] for s in doc["procedure"]]
     doc["procedure"] = doc["procedure"][: kinds.index("card_dealt")]
+    doc["procedure"].append(
+        {
+            "seq": len(doc["procedure"]) + 1,
+            "ref": "D25",
+            "type": "round_voided",
+            "reason": "table closed",
+        }
+    )
     doc["status"], doc["void_reason"] = "voided", "table closed"
     doc["settlements"] = [
         {

@@ -24,7 +24,13 @@ from croupier.history import RoundRecord
 from croupier.registry import find_game
 from croupier.server import db
 
-from .format import HandHistory, ShoeState, from_record, players_of
+from .format import (
+    HandHistory,
+    ShoeState,
+    from_record,
+    players_of,
+    settled_rows,
+)
 
 __all__ = ["BATCH_ROUNDS", "export_rounds"]
 
@@ -236,18 +242,23 @@ def _voided(
         ),
         "D25",
     )
-    # every stake went back (D25): one void settlement per stake
+    # what the procedure settled before the void (a Blackjack paid at
+    # once), as it settled it; then every stake still on the layout went
+    # back (D25): one void settlement per refund the server made
     settlements = [
-        {
-            "seat": m["seat"],
-            "wager": str(m["wager"] or "stake"),
-            "amount": -m["amount"],
-            "outcome": "void",
-            "net": 0,
-            "ref": void_ref,
-        }
-        for m in stakes.get(row.id, [])
-        if m["kind"] == "stake" and m["amount"] < 0
+        *settled_rows(steps),
+        *(
+            {
+                "seat": m["seat"],
+                "wager": str(m["wager"] or "stake"),
+                "amount": m["amount"],
+                "outcome": "void",
+                "net": 0,
+                "ref": void_ref,
+            }
+            for m in stakes.get(row.id, [])
+            if m["kind"] == "refund" and m["amount"] > 0
+        ),
     ]
     players = players_of(settlements, owners, balances)
     return HandHistory(

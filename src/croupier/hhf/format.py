@@ -61,6 +61,7 @@ __all__ = [
     "read_history",
     "rules_digest",
     "schema",
+    "settled_rows",
     "validate",
     "write_history",
 ]
@@ -765,6 +766,7 @@ def inputs_of(
 
     A wager is an input when it comes before the first card dealt; later
     ones follow from decisions (a double, a Second Chance, insurance).
+    A wager changed before the deal is one too, marked ``change``.
     A decision keeps the amount it wagered and, for a pai gow setting,
     the low hand (``detail`` ``"...; low: 7d"``).
     """
@@ -781,6 +783,17 @@ def inputs_of(
                     "seat": step["seat"],
                     "wager": step["wager"],
                     "amount": step["amount"],
+                }
+            )
+        elif kind == "wager_changed" and not dealt:
+            # raised, lowered or taken back before the deal (D34): in
+            # order with the placements, as RoundRecord.wagers keeps it
+            wagers.append(
+                {
+                    "seat": step["seat"],
+                    "wager": step["wager"],
+                    "amount": step["amount"],
+                    "change": True,
                 }
             )
         elif kind == "decision_made":
@@ -812,6 +825,30 @@ def _low_card(detail: str) -> str | None:
 
 def _iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
+
+
+def settled_rows(
+    steps: Iterable[Mapping[str, Any]],
+) -> list[dict[str, Any]]:
+    """Each ``wager_settled`` step of ``steps`` as a settlement row.
+
+    The row is the scenario output's (``seat``, ``wager``, ``amount``,
+    ``outcome``, ``net``, ``ref``, and ``hand`` and ``commission`` when
+    not 0), what :meth:`croupier.money.Settlement.to_dict` writes.
+    """
+    rows: list[dict[str, Any]] = []
+    for step in steps:
+        if step.get("type") != "wager_settled":
+            continue
+        row = {
+            key: step[key]
+            for key in ("seat", "wager", "amount", "outcome", "net", "ref")
+        }
+        for key in ("hand", "commission"):
+            if step.get(key):
+                row[key] = step[key]
+        rows.append(row)
+    return rows
 
 
 def players_of(

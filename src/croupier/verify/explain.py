@@ -18,7 +18,11 @@ from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
 from croupier.registry import GameSpec
 
+RECORD_REF = "810a.11"
+"""The game-record rule (what a round's record must hold, its numbering)."""
+
 __all__ = [
+    "RECORD_REF",
     "Deviation",
     "describe",
     "explain",
@@ -160,6 +164,17 @@ def explain(
             return Deviation(
                 ref, f"step {seq} cites {want['ref']}, the rule is {ref}", seq
             )
+        numbered = {k: v for k, v in got.items() if k != "seq"} == {
+            k: v for k, v in want.items() if k != "seq"
+        }
+        if numbered:
+            # the record's numbering, not the dealer's procedure
+            return Deviation(
+                RECORD_REF,
+                f"step {i + 1} is numbered {want.get('seq')!r}; the steps "
+                f"are numbered from 1 in order",
+                seq,
+            )
     if "card_burned" in (kind, their) and kind != their:
         return Deviation(ref, _burn_message(engine, log, i), seq)
     if (
@@ -173,7 +188,31 @@ def explain(
             f"the next card to {got['to']}",
             seq,
         )
-    if kind == "card_dealt" and their != "card_dealt":
+    if kind == "wager_placed" and their != "wager_placed":
+        placed = (got["seat"], got["wager"], got["amount"])
+        if any(
+            (s.get("seat"), s.get("wager"), s.get("amount")) == placed
+            for s in log[i + 1 :]
+            if s.get("type") == "wager_placed"
+        ):
+            return Deviation(
+                ref,
+                f"{describe(got)} is placed after {describe(want)}: "
+                f"wagering had closed",
+                seq,
+            )
+    if their == "wager_placed" and kind != "wager_placed":
+        return Deviation(
+            ref,
+            f"{describe(want)} placed after wagering closed; the rule "
+            f"requires {describe(got)}",
+            seq,
+        )
+    if (
+        kind == "card_dealt"
+        and their != "card_dealt"
+        and not spec.section.startswith("670a")  # pai gow hands never draw
+    ):
         who = str(got["to"])
         if who in ("dealer", "player", "banker", "player hand", "banker hand"):
             total = _total(spec, log[:i], who)
@@ -215,10 +254,17 @@ def explain(
                 f"seat {got['seat']}'s {got['wager']} first",
                 seq,
             )
+    mine, theirs = describe(want), describe(got)
+    if mine == theirs:
+        # the words are the same: name the fields that are not
+        differ = [
+            f"{k}={want.get(k)!r} (the rule: {got.get(k)!r})"
+            for k in dict.fromkeys([*want, *got])
+            if k not in ("seq", "ref") and want.get(k) != got.get(k)
+        ]
+        mine = f"{mine} with {', '.join(differ)}"
     return Deviation(
-        ref,
-        f"the log has {describe(want)}; the rule requires {describe(got)}",
-        seq,
+        ref, f"the log has {mine}; the rule requires {theirs}", seq
     )
 
 

@@ -170,35 +170,64 @@ def _marker(
         and step.get("purpose") == "reshuffle marker"
     ]
     ref = _MARKER_REFS.get(spec.section)
-    if not markers or ref is None:
+    if ref is None:
         return None
-    position = markers[-1].get("position")
-    stack = history.shoe.stack
-    if stack is not None:
-        tokens = stack.split()
-        if not (
-            type(position) is int
-            and 0 <= position < len(tokens)
-            and tokens[position] == "CC"
-        ):
-            where = [i for i, t in enumerate(tokens) if t == "CC"]
+    shuffled = history.shoe.shuffles()
+    if not markers:
+        if shuffled and not history.shoe.irregularity_test:
+            # a shoe shuffled for the round is dealt with its reshuffle
+            # cover card in it: without one it is never reshuffled
             return Deviation(
                 ref,
-                f"the preparation puts the cover card {position!r} cards "
-                f"down; the recorded stack has cover cards at {where}",
+                "the shoe is shuffled, but no reshuffle cover card is "
+                "inserted in it",
             )
+        return None
+    position = _whole(markers[-1].get("position"))
+    stack = history.shoe.stack
+    tokens = stack.split() if stack is not None else None
+    if tokens is not None and not (
+        type(position) is int
+        and 0 <= position < len(tokens)
+        and tokens[position] == "CC"
+    ):
+        where = [i for i, t in enumerate(tokens) if t == "CC"]
+        return Deviation(
+            ref,
+            f"the preparation puts the cover card {position!r} cards "
+            f"down; the recorded stack has cover cards at {where}",
+        )
     penetration = getattr(rules, "penetration", None)
-    shuffled = history.shoe.shuffles()
-    if penetration is not None and shuffled:
-        size = shuffled[-1].get("cards")
-        if type(size) is int and position != int(size * penetration):
-            return Deviation(
-                option_ref(spec, "penetration"),
-                f"the cover card went {position!r} cards down in a shoe of "
-                f"{size}; the rules' penetration {penetration} puts it "
-                f"{int(size * penetration)} down",
-            )
+    if penetration is None:
+        return None
+    if shuffled:
+        size = _whole(shuffled[-1].get("cards"))
+    elif tokens is not None:
+        # reshuffled at the end of the round before (the cover card came
+        # out there): the whole shoe is in the stack, its rack empty
+        size = len(tokens) - tokens.count("CC")
+        if history.shoe.discard:
+            size += len(history.shoe.discard.split())
+    else:
+        return None
+    if type(size) is int and position != int(size * penetration):
+        return Deviation(
+            option_ref(spec, "penetration"),
+            f"the cover card went {position!r} cards down in a shoe of "
+            f"{size}; the rules' penetration {penetration} puts it "
+            f"{int(size * penetration)} down",
+        )
     return None
+
+
+def _whole(value: object) -> object:
+    """A count written ``402.0`` as the integer it is, else ``value``.
+
+    The schema's integers include ``402.0``.
+    """
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
 
 
 @implements("670a.9(b)")

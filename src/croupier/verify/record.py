@@ -30,12 +30,9 @@ from datetime import datetime
 from croupier.hhf.format import HandHistory
 from croupier.registry import find_game
 
-from .explain import Deviation
+from .explain import RECORD_REF, Deviation
 
 __all__ = ["RECORD_REF", "instant", "record_problem"]
-
-RECORD_REF = "810a.11"
-"""The game-record rule (what a round's record must hold)."""
 
 
 def record_problem(history: HandHistory) -> Deviation | None:

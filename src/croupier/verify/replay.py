@@ -25,7 +25,6 @@ from croupier.cards import Card, parse_cards
 from croupier.errors import (
     CroupierError,
     InvariantError,
-    ShoeExhaustedError,
 )
 from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
 from croupier.money import Odds
@@ -33,7 +32,7 @@ from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
 from croupier.round import Action, Round
-from croupier.rules import GameRules
+from croupier.rules import GameRules, round_inputs
 from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
@@ -41,7 +40,7 @@ from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import Deviation, explain, explain_missing, fields_text
 from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .record import RECORD_REF, record_problem
-from .voided import voided_problem
+from .voided import VOID_REF, voided_problem
 
 __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
 
@@ -297,7 +296,9 @@ def _rules(
             _AGREED.clear()
         _AGREED[(id(submission), id(logged))] = found
     problem = found[2]
-    return (None, problem) if problem is not None else (submission, None)
+    # agreed: the round's own rules say what the submission says (ratios
+    # of equal value, its round inputs its own), and are replayed
+    return (None, problem) if problem is not None else (logged, None)
 
 
 _AGREED: dict[
@@ -311,10 +312,16 @@ alive here, so an id is not reused while its entry lives)."""
 def _disagreement(
     spec: GameSpec, submission: GameRules, logged: GameRules
 ) -> Deviation | None:
-    """The first option in which the round departs from the submission."""
+    """The first option in which the round departs from the submission.
+
+    Options that are the round's state or a replay's input (the meter,
+    a dealer's slip: :func:`croupier.rules.round_inputs`) are the
+    round's own.
+    """
     mine, theirs = submission.to_dict(), logged.to_dict()
+    inputs = round_inputs(type(submission))
     for key, value in mine.items():
-        if not _same_value(value, theirs.get(key)):
+        if key not in inputs and not _same_value(value, theirs.get(key)):
             return Deviation(
                 option_ref(spec, key),
                 f"the round ran with {key}={theirs.get(key)!r}; the Rules "
@@ -556,13 +563,20 @@ def _run(
     wagers, decisions = inputs_of(history.procedure)
     try:
         for w in wagers:
+            verb = rnd.change_wager if w.get("change") else rnd.place_wager
             try:
-                rnd.place_wager(w["seat"], w["wager"], w["amount"])
+                verb(w["seat"], w["wager"], w["amount"])
             except CroupierError as exc:
-                raise _StopError(exc, f"the wager {fields_text(w)}") from None
+                what = "change" if w.get("change") else "wager"
+                shown = {k: v for k, v in w.items() if k != "change"}
+                raise _StopError(
+                    exc, f"the {what} {fields_text(shown)}"
+                ) from None
         try:
             rnd.deal()
-        except ShoeExhaustedError as exc:
+        except CroupierError as exc:
+            # the deal refused (the shoe ran out, no wager the deal needs,
+            # a progressive count that does not agree): its own rule
             raise _StopError(exc, "the deal") from None
         for d in decisions:
             if rnd.pending() is None:
@@ -770,8 +784,6 @@ def _replayed(
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
         return problem, False, None, None
-    if history.status == "voided":
-        return voided_problem(history), False, None, None
     problem = preparation_problem(spec, rules, history)
     if problem is None and spec.uses_starting_position:
         problem = drawn_start_problem(history)
@@ -781,6 +793,12 @@ def _replayed(
     if problem is not None or shoe is None:
         return problem, False, None, None
     rnd, stop = _run(spec, rules, shoe, history)
+    if history.status == "voided":
+        return _voided(spec, rnd, stop, history), False, None, None
+    if stop is None and not rnd.is_over:
+        # every input replayed, and the round still waits: a decision
+        # the log never made (its stakes never settled)
+        return _unfinished(rnd), False, None, None
     engine = [e.to_dict() for e in rnd.events]
     strict = (
         stop is None
@@ -797,6 +815,67 @@ def _replayed(
     if found is not None:
         return found, strict, None, None
     return record_problem(history), strict, drawn, shoe.discard
+
+
+def _voided(
+    spec: GameSpec, rnd: Round, stop: _StopError | None, history: HandHistory
+) -> Deviation | None:
+    """A voided round's steps up to its void replayed, then its books.
+
+    The steps before the ``round_voided`` step are the engine's (as any
+    round's: cards from the shoe, decisions legal, payments at once
+    right); the engine may have gone on past them (the void stopped the
+    round there), but not have finished before it (a round over is not
+    voided). The settlements made before the void come first in the
+    record, as the engine made them; then the returns (D25).
+    """
+    procedure = history.procedure
+    cut = next(
+        (i for i, s in enumerate(procedure) if s["type"] == "round_voided"),
+        None,
+    )
+    if cut is None:
+        return Deviation(
+            VOID_REF,
+            "the round is recorded as voided, but no step voids it "
+            "(round_voided)",
+        )
+    engine = [e.to_dict() for e in rnd.events]
+    before = procedure[:cut]
+    if rnd.is_over and len(engine) <= cut and stop is None:
+        return Deviation(
+            VOID_REF,
+            "the round was over, every wager settled, before it was "
+            "voided: a finished round is not voided",
+        )
+    loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
+    # (a log going on where the engine waits for a decision is found
+    # where the engine's steps end)
+    found = _compare(spec, engine[:cut], before, stop, loosened)
+    if found is not None:
+        return found
+    settled = sum(1 for s in before if s["type"] == "wager_settled")
+    made = [s.to_dict() for s in rnd.settlements][:settled]
+    return voided_problem(history, made)
+
+
+def _unfinished(rnd: Round) -> Deviation:
+    """The deviation of a round over by its status but not by its steps."""
+    pending = rnd.pending()
+    if pending is None:
+        return Deviation(
+            RECORD_REF,
+            f"the round is recorded as over, but its steps stop in the "
+            f"{rnd.phase} phase",
+        )
+    hand = f", hand {pending.hand}" if pending.hand else ""
+    legal = ", ".join(action.value for action in pending.legal)
+    return Deviation(
+        str(pending.ref),
+        f"the round is recorded as over, but seat {pending.seat}{hand} "
+        f"never made the decision the rule asks for ({legal}); its "
+        f"stakes were never settled",
+    )
 
 
 def _settlements_problem(rnd: Round, history: HandHistory) -> Deviation | None:

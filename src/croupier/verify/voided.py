@@ -1,12 +1,14 @@
 """A round the server voided (D25): every chip on the layout goes back.
 
-A voided round is not replayed (it stopped where the server could not
-carry it on); its record must still add up. Every settlement is a void
-one that nets nothing, and what they return to each seat is what the
-procedure shows on the layout there when the round stopped: the stakes
-placed and changed, less those the procedure settled already (a
-Blackjack paid at once, 591.7(f), left the layout before the void).
-Then the record's own checks (:mod:`croupier.verify.record`).
+A voided round is replayed up to its ``round_voided`` step (it stopped
+where the server could not carry it on, :mod:`croupier.verify.replay`);
+its record must then add up. The settlements the procedure made before
+the void come first, as it made them (a Blackjack paid at once,
+591.7(f)); every other settlement is a void one that nets nothing, and
+what they return to each seat is what the procedure shows on the layout
+there when the round stopped: the stakes placed and changed, less those
+it settled already. Then the record's own checks
+(:mod:`croupier.verify.record`).
 
 >>> from croupier.hhf.sample import sample_histories
 >>> import dataclasses
@@ -28,7 +30,7 @@ settlements return 0: every stake goes back to its player
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from croupier.hhf.format import HandHistory
@@ -42,9 +44,27 @@ VOID_REF = "D25"
 """The decision that a round the server cannot finish returns every stake."""
 
 
-def voided_problem(history: HandHistory) -> Deviation | None:
-    """The first way a voided round's record fails to return every stake."""
-    for row in history.settlements:
+def voided_problem(
+    history: HandHistory, settled: Sequence[Mapping[str, Any]] = ()
+) -> Deviation | None:
+    """The first way a voided round's record fails to return every stake.
+
+    ``settled`` are the settlements the procedure made before the void
+    (the replay's): the record lists them first, as they were made, and
+    every other settlement is a void one that nets nothing.
+    """
+    rows = list(history.settlements)
+    for i, want in enumerate(settled):
+        got = rows[i] if i < len(rows) else None
+        if got != want:
+            shown = fields_text(got) if got else "nothing"
+            return Deviation(
+                str(want["ref"]),
+                f"settlement {i + 1} of a voided round is recorded as "
+                f"{shown}; the procedure settled {fields_text(want)} "
+                f"before the void",
+            )
+    for row in rows[len(settled) :]:
         if row["outcome"] != "void" or row["net"] != 0:
             return Deviation(
                 str(row["ref"]),
@@ -53,7 +73,7 @@ def voided_problem(history: HandHistory) -> Deviation | None:
             )
     on_layout = _on_layout(history.procedure)
     returned: Counter[int] = Counter()
-    for row in history.settlements:
+    for row in rows[len(settled) :]:
         returned[int(row["seat"])] += int(row["amount"])
     for seat in sorted(on_layout.keys() | returned.keys()):
         if on_layout[seat] != returned[seat]:

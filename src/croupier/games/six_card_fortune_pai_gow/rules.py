@@ -229,6 +229,7 @@ class SixCardRules(GameRules):
         decision="D23",
         minimum=0,
         doc="the meter at the start of the round (round input state)",
+        round_input=True,
     )
     progressive_contribution: Fraction = option(
         Fraction(1, 5),
@@ -244,6 +245,7 @@ class SixCardRules(GameRules):
         ref="670a.9(a)(3)(ii)",
         doc="replay input: the progressive system's accepted count minus "
         "the wagers on the layout (non-zero refuses the deal)",
+        round_input=True,
     )
     dealing_irregularities: tuple[str, ...] = option(
         (),
@@ -254,4 +256,5 @@ class SixCardRules(GameRules):
         "'skip:N' (position N passed over on its first turn) or "
         "'double:N' (two cards on its first turn); N is a seat 1-6 or "
         "7 for the dealer",
+        round_input=True,
     )

@@ -1,0 +1,117 @@
+"""The server's own rounds with a wager changed, or voided after a payment.
+
+Both were refused by ``croupier verify`` before (audit of 2026-12-02):
+the replay left out the ``wager_changed`` steps (D34), and the export of
+a round the operator voided after a Blackjack was paid at once (591.7(f))
+wrote a void return for that stake too and left its win out of the
+books. Here a real server deals them (its shoes are the CSPRNG's, so the
+voided round is dealt until a Blackjack is paid while a decision is
+pending), they are exported, and every round must conform; the voided
+round's record lists the payment as made, then the returns.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.conftest import OPERATOR, Seat, passive_action, seat_player
+from typer.testing import CliRunner
+
+from croupier.cli import app
+from croupier.server.app import create_app
+from croupier.server.edge import RateLimits
+
+_GAME = "double-back-jack"
+
+
+def _play_out(players: list[Seat], state: dict[str, Any]) -> None:
+    for _ in range(60):
+        pending = state["round"]["pending"]
+        if pending is None or state["round"]["status"] == "betting":
+            return
+        actor = next(p for p in players if p.seat == pending["seat"])
+        action = passive_action(pending["legal"])
+        reply = actor.post("/actions", {"seat": actor.seat, "action": action})
+        assert reply.status_code == 200, reply.json()
+        state = reply.json()
+
+
+def _deal(players: list[Seat]) -> dict[str, Any]:
+    for p in players:
+        wager = {"seat": p.seat, "wager": "blackjack", "amount": 500}
+        assert p.post("/wagers", wager).status_code == 200
+    state: dict[str, Any] = {}
+    for p in players:  # the last seat ready deals
+        state = p.post("/deal").json()
+    return state
+
+
+@pytest.mark.slow
+@pytest.mark.proves("591.7(f)")
+def test_591_7_f_a_void_after_a_blackjack_paid_at_once_conforms(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'croupier.db'}"
+    server = create_app(
+        url, operator_token=OPERATOR, rate_limits=RateLimits.off()
+    )
+    with TestClient(server) as client:
+        players = [
+            seat_player(client, _GAME, 1, "ann"),
+            seat_player(client, _GAME, 2, "bob"),
+        ]
+        # a wager raised before the deal (D34), then the round played out
+        placed = {"seat": 1, "wager": "blackjack", "amount": 500}
+        assert players[0].post("/wagers", placed).status_code == 200
+        raised = {**placed, "amount": 1500}
+        assert players[0].post("/wagers/change", raised).status_code == 200
+        other = {"seat": 2, "wager": "blackjack", "amount": 500}
+        assert players[1].post("/wagers", other).status_code == 200
+        state: dict[str, Any] = {}
+        for p in players:
+            state = p.post("/deal").json()
+        _play_out(players, state)
+        for _ in range(1000):
+            state = _deal(players)
+            settled = state["round"].get("settlements") or []
+            paid = [s for s in settled if s.get("ref") == "591.7(f)"]
+            if paid and state["round"]["pending"] is not None:
+                voided = client.post(
+                    f"/tables/{players[0].table_id}/void",
+                    json={"reason": "a test of a void after a payment"},
+                    headers={"Authorization": f"Bearer {OPERATOR}"},
+                )
+                assert voided.status_code == 200, voided.json()
+                break
+            _play_out(players, state)
+        else:
+            pytest.fail("no Blackjack was paid with a decision pending")
+    out = tmp_path / "day.jsonl"
+    runner = CliRunner()
+    exported = runner.invoke(
+        app, ["history", "export", "--db", url, "--out", str(out)]
+    )
+    assert exported.exit_code == 0, exported.output
+    checked = runner.invoke(app, ["verify", str(out), "--quiet"])
+    assert checked.exit_code == 0, checked.output
+    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert any(s["type"] == "wager_changed" for s in docs[0]["procedure"]), (
+        "the first round's change is in its steps"
+    )
+    [void] = [d for d in docs if d["status"] == "voided"]
+    rows = void["settlements"]
+    win = next(r for r in rows if r["outcome"] != "void")
+    assert (win["ref"], win["net"]) == ("591.7(f)", 750)
+    # the winner's stake left the layout with its payment: no return
+    returns = {r["seat"] for r in rows if r["outcome"] == "void"}
+    assert win["seat"] not in returns
+    assert rows.index(win) < min(
+        i for i, r in enumerate(rows) if r["outcome"] == "void"
+    )
+    entry = next(p for p in void["players"] if p["seat"] == win["seat"])
+    assert entry["total_won"] == 1250
+    assert entry["balance_after"] - entry["balance_before"] == 750
