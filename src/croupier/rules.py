@@ -271,6 +271,19 @@ def _convert(
     key: str, hint: object, raw: object, meta: Mapping[str, Any]
 ) -> object:
     value = _convert_type(key, hint, raw)
+    paid = (
+        [value]
+        if isinstance(value, Odds)
+        else [odds for _, odds in value.entries]
+        if isinstance(value, Paytable)
+        else []
+    )
+    for odds in paid:
+        if odds.fraction <= 0:
+            # a win paying nothing is a push under another name: a
+            # submission that says so is a mistake, never a rule
+            msg = f"odds of {odds} pay nothing; payout odds are above 0"
+            raise RulesError(msg, key=key)
     minimum, maximum = meta.get("minimum"), meta.get("maximum")
     if isinstance(value, int | Fraction) and not isinstance(value, bool):
         if minimum is not None and value < minimum:

@@ -21,7 +21,8 @@ verdicts in file order:
   deviation of the later round, citing the rule that cards come from
   the shoe as shuffled. A round that reaches the cover card leaves no
   shoe to compare: its reshuffle gathers every card, and a card missing
-  then is its own deviation.
+  then is its own deviation, and the round after it must begin a new
+  shoe, as must the round after a voided one (D29, D67).
 
 A table is its game and its ``table`` field; rounds of one table must
 appear in the order dealt (as ``croupier history export`` writes them),
@@ -48,6 +49,13 @@ from .explain import Deviation
 from .record import RECORD_REF, instant
 
 __all__ = ["AcrossRounds", "RoundEnds", "ends_of", "shoe_key"]
+
+_COVER_REFS = {
+    "591.7": "591.7(d)",
+    "681a.7": "681a.7(d)",
+    "629a.5": "629a.5(d)",
+}
+"""Where each shoe game's reshuffle cover card ends the shoe."""
 
 FROM_THE_SHOE = {
     "591.7": "591.7(a)",
@@ -88,6 +96,10 @@ class RoundEnds:
     unshuffled: bool = False
     """Whether it begins a new shoe with no shuffle in its preparation:
     then the round before it at the table must have reshuffled (D65)."""
+    ends_shoe: str | None = None
+    """The rule by which the shoe ends with this round (its cover card
+    came out, or it was voided: D29), so that the next round at the
+    table must begin a new one (D67); ``None``: it does not."""
 
 
 def ends_of(
@@ -130,7 +142,14 @@ def ends_of(
             rest[drawn] if len(rest) > drawn else "",
             " ".join([rack, *put] if rack else put),
         )
-    return RoundEnds(table, found, left, ref, started, ended, unshuffled)
+    ends_shoe = None
+    if history.status == "voided":
+        ends_shoe = "D29"  # the table takes a new shoe after a void
+    elif drawn is None and racked is not None and history.status == "over":
+        ends_shoe = _COVER_REFS.get(spec.section)  # the cover card came out
+    return RoundEnds(
+        table, found, left, ref, started, ended, unshuffled, ends_shoe
+    )
 
 
 class AcrossRounds:
@@ -161,7 +180,9 @@ class AcrossRounds:
         before = self._last.get(ends.table)
         if found is None and before is not None:
             found = _after(before, ends)
-        self._last[ends.table] = _Last(ends.left, line, round_id, ends.ended)
+        self._last[ends.table] = _Last(
+            ends.left, line, round_id, ends.ended, ends.ends_shoe
+        )
         return found
 
 
@@ -173,6 +194,7 @@ class _Last:
     line: int
     round_id: str
     ended: datetime | None
+    ends_shoe: str | None = None
 
 
 def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
@@ -188,6 +210,17 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
             f"the shoe this round began with is not the one {where} left: "
             f"cards were added, taken out or moved between the rounds, or "
             f"a round between them is missing from the log",
+        )
+    if before.ends_shoe is not None and ends.found is not None:
+        why = (
+            "was voided: the table takes a new shoe"
+            if before.ends_shoe == "D29"
+            else "reached the cover card: the shoe ended with it"
+        )
+        return Deviation(
+            before.ends_shoe,
+            f"the round deals on from the shoe of {where}, which {why}; "
+            f"the next round begins a new shoe",
         )
     if ends.unshuffled and before.left is not None:
         return Deviation(

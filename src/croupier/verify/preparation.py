@@ -18,6 +18,7 @@ from croupier.registry import GameSpec
 from croupier.regs import implements
 from croupier.rules import GameRules
 
+from .cut import cut_problem
 from .explain import Deviation, describe
 
 __all__ = ["drawn_start_problem", "option_ref", "preparation_problem"]
@@ -106,6 +107,7 @@ def preparation_problem(
         _new_shoe(spec, history)
         or _shuffle_and_cut(spec, history)
         or _marker(spec, rules, history)
+        or cut_problem(spec, rules, history)
     )
 
 
@@ -230,30 +232,49 @@ def _whole(value: object) -> object:
     return value
 
 
+_STARTS = {"rng": (1, 7), "dice": (3, 18)}
+"""The 670a.5(i) draws a number decides (D24): the table's random number,
+1 to 7, or three dice in a shaker, 3 to 18; either is counted from the
+dealer as 1, counter-clockwise. ``given`` (a scenario's or a replay's
+position, no draw recorded) is not checked."""
+
+
 @implements("670a.9(b)")
 def drawn_start_problem(history: HandHistory) -> Deviation | None:
     """A position drawn by number must be where that number counts (D65).
 
     The draw is not replayed (the engine is given the position), but
-    the number recorded is what decided it: 1 to 7, counted from the
-    dealer as 1 counter-clockwise, so number ``n`` is position
-    ``8 - n`` (7 the dealer's).
+    the number recorded is what decided it: counted from the dealer as
+    1, counter-clockwise round the seven places, number ``n`` is
+    position ``7 - (n - 1) % 7`` (7 the dealer's). A method that is not
+    one of the draws 670a.5(i) authorizes deviates (D67).
     """
     for step in history.procedure:
         kind = step["type"]
         if kind == "card_dealt":
             break
-        if kind != "starting_position_determined" or step.get("method") != (
-            "rng"
-        ):
+        if kind != "starting_position_determined":
             continue
-        number, position = step.get("number"), step.get("position")
-        if type(number) is int and 1 <= number <= len(POSITIONS):
-            if position == DEALER + 1 - number:
+        method = step.get("method")
+        if method == "given":
+            continue
+        number, position = _whole(step.get("number")), step.get("position")
+        if method not in _STARTS:
+            known = ", ".join(sorted(_STARTS))
+            return Deviation(
+                "670a.9(b)",
+                f"the starting position is recorded as determined by "
+                f"{method!r}; the draws 670a.5(i) authorizes are {known}",
+            )
+        low, high = _STARTS[str(method)]
+        places = len(POSITIONS)
+        if type(number) is int and low <= number <= high:
+            counts = DEALER - (number - 1) % places
+            if position == counts:
                 continue
-            counted = f"which counts to position {DEALER + 1 - number}"
+            counted = f"which counts to position {counts}"
         else:
-            counted = f"where the draw gives 1 to {len(POSITIONS)}"
+            counted = f"where the {method} draw gives {low} to {high}"
         return Deviation(
             "670a.9(b)",
             f"the starting position {position} is recorded as drawn "

@@ -11,6 +11,7 @@ step the rule required (:func:`explain`).
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -46,7 +47,7 @@ __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
 
 
 _LOOSE: dict[str, tuple[str, ...]] = {
-    "shuffled": ("source", "seed", "cards"),
+    "shuffled": ("source", "seed"),
     "starting_position_determined": ("number", "method"),
 }
 """Fields that say where randomness came from, not what it decided."""
@@ -561,11 +562,25 @@ def _run(
         else None,
     )
     wagers, decisions = inputs_of(history.procedure)
+    # who plays each box, for a game that limits one player's boxes
+    # (673a.6(e)): the record's player ids
+    owners = (
+        {p.seat: p.player_id for p in history.players}
+        if _names_players(type(rnd))
+        else {}
+    )
     try:
         for w in wagers:
-            verb = rnd.change_wager if w.get("change") else rnd.place_wager
             try:
-                verb(w["seat"], w["wager"], w["amount"])
+                if w.get("change"):
+                    rnd.change_wager(w["seat"], w["wager"], w["amount"])
+                elif w["seat"] in owners:
+                    place: Callable[..., object] = rnd.place_wager
+                    place(
+                        w["seat"], w["wager"], w["amount"], owners[w["seat"]]
+                    )
+                else:
+                    rnd.place_wager(w["seat"], w["wager"], w["amount"])
             except CroupierError as exc:
                 what = "change" if w.get("change") else "wager"
                 shown = {k: v for k, v in w.items() if k != "change"}
@@ -594,13 +609,21 @@ def _run(
     return rnd, None
 
 
+@lru_cache(maxsize=16)
+def _names_players(round_type: type[Round]) -> bool:
+    """Whether the game's ``place_wager`` takes who plays the box."""
+    return "player" in inspect.signature(round_type.place_wager).parameters
+
+
 _UNKNOWN_SHOE: dict[str, tuple[str, ...]] = {
     **_LOOSE,
+    "shuffled": ("source", "seed", "cards"),
     "cover_card_inserted": ("position",),
 }
 """Also loose when the stack is not recorded: a reshuffle within the
-round gathers a discard rack the log does not show, so the new cover
-card's position (a share of the whole shoe) cannot be checked."""
+round gathers a discard rack the log does not show, so the cards it
+shuffles and the new cover card's position (a share of the whole shoe)
+cannot be checked. With the stack recorded, the count shuffled is."""
 
 
 def _same(

@@ -216,3 +216,18 @@ class CommissionFreeRules(BaccaratRules):
         doc="a winning Panda 8 wager pays these odds",
         ref="629b.2",
     )
+
+    def check(self) -> None:
+        """No commission on a winning Banker Wager (629b.2), and 629a.5(d).
+
+        Commission-free Midibaccarat pays a winning Banker Wager at least
+        even money (the Dragon 7 push or the Banker 6 paying half are its
+        own rules): a ``banker_payout`` under 1:1 is a commission.
+        """
+        BaccaratRules.check(self)
+        if self.banker_payout.fraction < 1:
+            msg = (
+                f"a Banker payout of {self.banker_payout} takes a "
+                f"commission; the commission-free game pays at least 1:1"
+            )
+            raise RulesError(msg, key="banker_payout", ref=Ref.parse("629b.2"))
