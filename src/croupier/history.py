@@ -14,13 +14,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from croupier.errors import WrongPhaseError
 from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
 from croupier.round import Action, Round
 from croupier.shoe import Shoe
 
-__all__ = ["Recorder", "ReplayResult", "RoundRecord", "replay"]
+__all__ = [
+    "Recorder",
+    "ReplayResult",
+    "RoundRecord",
+    "change_dealer",
+    "replay",
+]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -92,6 +99,20 @@ class RoundRecord:
         )
 
 
+def change_dealer(rnd: Round) -> None:
+    """A new dealer's burn before the deal, in a game that has one.
+
+    Double Back Jack and 21 Baccarat burn one card when a new dealer
+    comes to the table (591.7(c), 681a.7(c)); a game without that burn
+    refuses it, citing no rule of its own.
+    """
+    change = getattr(rnd, "change_dealer", None)
+    if change is None:
+        msg = "this game burns no card for a new dealer"
+        raise WrongPhaseError(msg)
+    change()
+
+
 class Recorder:
     """Drives a round and records its inputs, for storage and replay."""
 
@@ -128,6 +149,16 @@ class Recorder:
         self.record.wagers.append(
             {"seat": seat, "wager": wager, "amount": amount, "change": True}
         )
+
+    def change_dealer(self) -> None:
+        """A new dealer burns a card before the deal, recorded in order.
+
+        The record keeps it in :attr:`RoundRecord.wagers` as
+        ``{"new_dealer": true}`` (591.7(c), 681a.7(c)); a game without
+        the burn refuses it.
+        """
+        change_dealer(self.round)
+        self.record.wagers.append({"new_dealer": True})
 
     def deal(self) -> None:
         """Close wagering and deal."""
@@ -222,6 +253,9 @@ def replay(record: RoundRecord) -> ReplayResult:
         starting_position=record.starting_position,
     )
     for wager in record.wagers:
+        if wager.get("new_dealer"):
+            change_dealer(rnd)
+            continue
         verb = rnd.change_wager if wager.get("change") else rnd.place_wager
         verb(wager["seat"], wager["wager"], wager["amount"])
     rnd.deal()

@@ -4,18 +4,22 @@ Each case starts from a conforming round (a sample round or a scenario)
 and changes it as a faulty table, a faulty log or a legitimate one would;
 the verdict expected is read off the rule the change breaks (or keeps),
 not off the verifier. Every case below failed before this change (D67;
-the controls, rounds that still conform, passed either way): a
-legitimate round was refused (a wager changed before the deal, D34; a
-progressive meter that grew, under a Rules Submission; a position
-written ``402.0``), a broken one was passed (a round cut off at a
-pending decision; anything before a void; a shuffled shoe with no cover
-card, or with one anywhere after a reshuffle; Midibaccarat's cut offered
-out of turn or made by another; a round dealt on from a shoe that had
-ended; a starting position drawn by a method 670a.5(i) does not know;
-a pai gow shuffle of the wrong count; odds paying nothing, or a
-commission in the commission-free game; one player on more boxes than
-the rules allow) or cited under the wrong rule (a deal the engine
-refuses; a step numbered out of order).
+the controls, rounds that still conform, passed either way):
+
+- a legitimate round was refused: a wager changed before the deal
+  (D34), a new dealer's burn, a progressive meter that grew (under a
+  Rules Submission), a position written ``402.0``;
+- a broken one was passed: a round cut off at a pending decision;
+  anything before a void; a shuffled shoe with no cover card, or with
+  one anywhere after a reshuffle; Midibaccarat's cut offered out of
+  turn or made by another; a round dealt on from a shoe that had ended;
+  a starting position drawn by a method 670a.5(i) does not know; a pai
+  gow shuffle of the wrong count; odds paying nothing, or a commission
+  in the commission-free game; one player on more boxes than the rules
+  allow;
+- or it was cited under the wrong rule: a deal the engine refuses, a
+  step numbered out of order, a dealer drawing on 17, a fourth card in
+  21 Baccarat, settlements out of order, a wager after the first card.
 """
 
 from __future__ import annotations
@@ -537,3 +541,163 @@ def test_673a_6_e_one_player_on_more_boxes_than_the_rules_allow() -> None:
     doc["rules"]["digest"] = rules_digest(doc["rules"]["values"])
     [(ref, _)] = _verdicts(doc)
     assert ref == "673a.6(e)"
+
+
+def _new_dealer(doc: dict[str, Any], ref: str) -> dict[str, Any]:
+    """A new dealer burns the top card while the wagers are open: the
+    lowest card of the stack moved to its top, so the shoe stays whole."""
+    tokens = doc["shoe"]["stack"].split()
+    last = max(i for i, t in enumerate(tokens) if t != "CC")
+    bottom = tokens.pop(last)
+    doc["shoe"]["stack"] = " ".join([bottom, *tokens])
+    steps = doc["procedure"]
+    at = next(
+        i + 1
+        for i, s in enumerate(steps)
+        if s["type"] == "phase_entered" and s["phase"] == "wagering"
+    )
+    burn = {"seq": 0, "ref": ref, "type": "card_burned", "card": bottom}
+    steps.insert(at, {**burn, "face_up": False})
+    for n, step in enumerate(steps, start=1):
+        step["seq"] = n
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("game", "ref"),
+    [("double-back-jack", "591.7(c)"), ("21-baccarat", "681a.7(c)")],
+)
+def test_a_new_dealer_burns_one_card_before_the_deal(
+    game: str, ref: str
+) -> None:
+    """591.7(c), 681a.7(c): the burn ``change_dealer`` makes conforms."""
+    doc = next(d for d in _docs(game, 10, seed=3) if not d["shoe"]["new_shoe"])
+    burned = _new_dealer(doc, ref)
+    step = next(s for s in burned["procedure"] if s["type"] == "card_burned")
+    assert step["ref"] == ref
+    assert _verdicts(burned) == [(None, "")]
+
+
+def test_629a_midibaccarat_has_no_new_dealer_burn() -> None:
+    doc = next(
+        d
+        for d in _docs("midibaccarat", 10, seed=3)
+        if not d["shoe"]["new_shoe"]
+    )
+    [(ref, _)] = _verdicts(_new_dealer(doc, "629a.5(f)"))
+    assert ref is not None
+
+
+def _as_dealt(doc: dict[str, Any]) -> dict[str, Any]:
+    """The shoe not recorded: only the cards as they came out."""
+    doc["shoe"].update(known="as_dealt", stack=None, discard=None)
+    return doc
+
+
+def _insert(doc: dict[str, Any], at: int, step: dict[str, Any]) -> None:
+    doc["procedure"].insert(at, {"seq": 0, **step})
+    for n, each in enumerate(doc["procedure"], start=1):
+        each["seq"] = n
+
+
+def _card(to: str, ref: str) -> dict[str, Any]:
+    return {
+        "ref": ref,
+        "type": "card_dealt",
+        "to": to,
+        "card": "2c",
+        "face_up": True,
+        "hand": 0,
+        "purpose": "",
+    }
+
+
+def test_591_7_o_a_dealer_drawing_on_17_breaks_the_drawing_rule() -> None:
+    """Not the settlement's subsection the engine went on to."""
+    for doc in _docs("double-back-jack", 40, seed=3):
+        stands = [
+            i
+            for i, s in enumerate(doc["procedure"])
+            if s["type"] == "announced" and s["text"] == "dealer hard 17"
+        ]
+        if stands:
+            break
+    else:
+        raise AssertionError("no dealer stood on hard 17")
+    _insert(_as_dealt(doc), stands[-1] + 1, _card("dealer", "591.7(o)"))
+    [(ref, message)] = _verdicts(doc)
+    assert ref == "591.7(o)"
+    assert "drew 2c on 17" in message
+
+
+def test_681a_7_g_one_additional_card_only() -> None:
+    doc = next(
+        d
+        for d in _docs("21-baccarat", 40, seed=3)
+        if not any(
+            s["type"] == "announced" and s["text"].startswith("natural")
+            for s in d["procedure"]
+        )
+    )
+    last = max(
+        i for i, s in enumerate(doc["procedure"]) if s["type"] == "card_dealt"
+    )
+    _insert(_as_dealt(doc), last + 1, _card("banker hand", "681a.7(g)"))
+    [(ref, _)] = _verdicts(doc)
+    assert ref == "681a.7(g)"
+
+
+def test_681a_7_h_settled_out_of_order() -> None:
+    """From the dealer's right, counter-clockwise: (h), not an outcome."""
+    for doc in _docs("21-baccarat", 40, seed=3):
+        settled = [
+            i
+            for i, s in enumerate(doc["procedure"])
+            if s["type"] == "wager_settled"
+            and s["wager"] in ("player", "banker")
+        ]
+        seats = {doc["procedure"][i]["seat"] for i in settled}
+        if len(seats) >= 2:
+            break
+    else:
+        raise AssertionError("no round settles two seats' main wagers")
+    steps = doc["procedure"]
+    a, b = (
+        settled[0],
+        next(
+            i for i in settled if steps[i]["seat"] != steps[settled[0]]["seat"]
+        ),
+    )
+    steps[a], steps[b] = steps[b], steps[a]
+    steps[a]["seq"], steps[b]["seq"] = steps[b]["seq"], steps[a]["seq"]
+    [(ref, message)] = _verdicts(doc)
+    assert ref == "681a.7(h)"
+    assert "out of order" in message
+
+
+@pytest.mark.parametrize(
+    ("game", "ref", "wager"),
+    [
+        ("double-back-jack", "673a.6(c)", "blackjack"),
+        ("21-baccarat", "681a.7(e)", "player"),
+    ],
+)
+def test_a_wager_after_the_first_card_breaks_the_wagering_rule(
+    game: str, ref: str, wager: str
+) -> None:
+    [doc] = _docs(game, seed=3)
+    first = next(
+        i for i, s in enumerate(doc["procedure"]) if s["type"] == "card_dealt"
+    )
+    late = {
+        "ref": ref,
+        "type": "wager_placed",
+        "seat": 6,
+        "wager": wager,
+        "amount": 100,
+        "hand": 0,
+    }
+    _insert(doc, first + 1, late)
+    [(got, message)] = _verdicts(doc)
+    assert got == ref
+    assert "after wagering closed" in message

@@ -766,17 +766,26 @@ def inputs_of(
 
     A wager is an input when it comes before the first card dealt; later
     ones follow from decisions (a double, a Second Chance, insurance).
-    A wager changed before the deal is one too, marked ``change``.
+    A wager changed before the deal is one too, marked ``change``, and
+    so is a new dealer's burn while the wagers are open
+    (``{"new_dealer": true}``).
     A decision keeps the amount it wagered and, for a pai gow setting,
     the low hand (``detail`` ``"...; low: 7d"``).
     """
     wagers: list[dict[str, Any]] = []
     decisions: list[dict[str, Any]] = []
     dealt = False
+    wagering = False
     for step in procedure:
         kind = step.get("type")
+        if kind == "phase_entered":
+            wagering = step.get("phase") == "wagering"
         if kind == "card_dealt":
             dealt = True
+        elif kind == "card_burned" and wagering and not dealt:
+            # a new dealer's burn while the wagers are open (591.7(c),
+            # 681a.7(c)); a new shoe's burn comes before wagering opens
+            wagers.append({"new_dealer": True})
         elif kind == "wager_placed" and not dealt:
             wagers.append(
                 {

@@ -55,6 +55,22 @@ class Deviation:
 _ORDER_REFS = ("591.7(t)(1)", "591.7(t)(2)")
 """Announcements that fix the order of collection and payment."""
 
+_ORDER_RULES = {"681a.7": "681a.7(h)"}
+"""The rule of the settlement order, in a game that announces none (21
+Baccarat: from the dealer's right, counter-clockwise)."""
+
+_DRAW_REFS: dict[str, dict[str, str]] = {
+    "591.7": {"dealer": "591.7(o)"},
+    "681a.7": {"player hand": "681a.7(g)", "banker hand": "681a.7(g)"},
+    "629a.5": {"player": "629a.10", "banker": "629a.10"},
+}
+"""The rule that says when a hand draws, by game and hand: a card the
+log deals where the rule deals none breaks it."""
+
+_WAGERS_CLOSE = {"670a.9": "670a.7(c)"}
+"""Where wagers close, in a game whose round opens no wagering phase
+(pai gow: all but the Double Down before "no more bets")."""
+
 
 def fields_text(data: Mapping[str, Any]) -> str:
     """A step's or settlement's fields as ``key=value, ...`` for a message.
@@ -202,8 +218,17 @@ def explain(
                 seq,
             )
     if their == "wager_placed" and kind != "wager_placed":
+        opened = next(
+            (
+                str(e["ref"])
+                for e in engine[:i]
+                if e.get("type") == "phase_entered"
+                and e.get("phase") == "wagering"
+            ),
+            _WAGERS_CLOSE.get(spec.section, ref),
+        )
         return Deviation(
-            ref,
+            opened,
             f"{describe(want)} placed after wagering closed; the rule "
             f"requires {describe(got)}",
             seq,
@@ -225,8 +250,16 @@ def explain(
     if their == "card_dealt" and kind != "card_dealt":
         who = str(want["to"])
         total = _total(spec, log[:i], who)
+        # the engine went on to settle: the drawing rule said no card
+        # (any other step of the engine's, a cover card or an
+        # announcement that no card is drawn, is the rule broken)
+        drew = (
+            _DRAW_REFS.get(spec.section, {}).get(who, ref)
+            if kind in ("phase_entered", "wager_settled")
+            else ref
+        )
         return Deviation(
-            ref,
+            drew,
             f"{who} drew {want['card']} on {total}; the rule requires "
             f"{describe(got)} instead",
             seq,
@@ -246,7 +279,7 @@ def explain(
                     for e in reversed(engine[:i])
                     if str(e.get("ref")) in _ORDER_REFS
                 ),
-                ref,
+                _ORDER_RULES.get(spec.section, ref),
             )
             return Deviation(
                 order,

@@ -28,6 +28,7 @@ from croupier.errors import (
     InvariantError,
 )
 from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
+from croupier.history import change_dealer
 from croupier.money import Odds
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
@@ -572,7 +573,9 @@ def _run(
     try:
         for w in wagers:
             try:
-                if w.get("change"):
+                if w.get("new_dealer"):
+                    change_dealer(rnd)
+                elif w.get("change"):
                     rnd.change_wager(w["seat"], w["wager"], w["amount"])
                 elif w["seat"] in owners:
                     place: Callable[..., object] = rnd.place_wager
@@ -584,9 +587,12 @@ def _run(
             except CroupierError as exc:
                 what = "change" if w.get("change") else "wager"
                 shown = {k: v for k, v in w.items() if k != "change"}
-                raise _StopError(
-                    exc, f"the {what} {fields_text(shown)}"
-                ) from None
+                text = (
+                    "the new dealer's burn"
+                    if w.get("new_dealer")
+                    else f"the {what} {fields_text(shown)}"
+                )
+                raise _StopError(exc, text) from None
         try:
             rnd.deal()
         except CroupierError as exc:
