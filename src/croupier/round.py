@@ -329,6 +329,17 @@ class Round(ABC):
     def table_cards(self) -> list[Card]:
         """Cards on the layout now (not in the shoe or discard rack)."""
 
+    def carried(self) -> dict[str, object]:
+        """Round inputs the next round at the table begins with.
+
+        The options a round changes as it goes that are the table's
+        state, not the casino's rules (:func:`croupier.rules.round_inputs`):
+        a progressive meter the round contributed to or paid from. The
+        table takes them into its rules when the round ends
+        (:meth:`croupier.table.Table.carry`). None for most games.
+        """
+        return {}
+
     @abstractmethod
     def hands(self) -> dict[str, list[str]]:
         """Every hand's cards in notation, for the scenario output."""

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from fractions import Fraction
 
 from croupier.errors import ProcedureError
@@ -198,6 +199,18 @@ class Table:
         self._current = rnd
         self._new_shoe_due = False
 
+    def carry(self, rnd: Round) -> None:
+        """Take the round's carried state into the rules in force.
+
+        A progressive meter the round grew or paid is the next round's
+        starting meter (:meth:`croupier.round.Round.carried`, D23).
+        """
+        changes = rnd.carried()
+        if changes and any(
+            getattr(self.rules, key) != value for key, value in changes.items()
+        ):
+            self.rules = replace(self.rules, **changes)
+
     def finish_round(self, rnd: Round) -> None:
         """Record the end of a round; a cover card makes a new shoe due."""
         if not rnd.is_over:
@@ -205,5 +218,6 @@ class Table:
             raise ProcedureError(msg)
         rnd.ledger.verify()
         rnd.verify_conservation()
+        self.carry(rnd)
         if rnd.cover_card_reached:
             self._new_shoe_due = True

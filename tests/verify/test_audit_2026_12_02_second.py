@@ -701,3 +701,11 @@ def test_a_wager_after_the_first_card_breaks_the_wagering_rule(
     [(got, message)] = _verdicts(doc)
     assert got == ref
     assert "after wagering closed" in message
+
+
+def test_810a_11_only_a_voided_round_has_a_void_reason() -> None:
+    [doc] = _docs("double-back-jack", seed=3)
+    doc["void_reason"] = "table closed"
+    [(ref, message)] = _verdicts(doc)
+    assert ref == "810a.11"
+    assert "void reason" in message

@@ -783,6 +783,7 @@ class Dealer:
         if live.detached:
             rnd.ledger.verify()
             rnd.verify_conservation()
+            rt.table.carry(rnd)  # the meter goes on (D23)
         else:
             rt.table.finish_round(rnd)
         retired = (

@@ -583,6 +583,11 @@ def load_table(
             log.exception(
                 "table %s: round %s not shown", table_id, last_row.id
             )
+        else:
+            if rt.live is None:
+                # the next round begins where the last one left the
+                # table's state: its progressive meter (D23)
+                rt.table.carry(rt.last.round)
     if rt.live is None and writable:
         house.dealer.open_round(conn, rt)
     house.tables[table_id] = rt

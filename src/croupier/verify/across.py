@@ -23,6 +23,8 @@ verdicts in file order:
   shoe to compare: its reshuffle gathers every card, and a card missing
   then is its own deviation, and the round after it must begin a new
   shoe, as must the round after a voided one (D29, D67).
+- **The progressive meter carries over**: a round begins with the meter
+  the round before it at its table left (D23, D68).
 
 A table is its game and its ``table`` field; rounds of one table must
 appear in the order dealt (as ``croupier history export`` writes them),
@@ -100,6 +102,10 @@ class RoundEnds:
     """The rule by which the shoe ends with this round (its cover card
     came out, or it was voided: D29), so that the next round at the
     table must begin a new one (D67); ``None``: it does not."""
+    meter: tuple[int, int] | None = None
+    """The progressive meter the round began with and left (D23), for a
+    game whose rules carry one; the next round at the table begins with
+    the meter this one left (D68)."""
 
 
 def ends_of(
@@ -148,8 +154,32 @@ def ends_of(
     elif drawn is None and racked is not None and history.status == "over":
         ends_shoe = _COVER_REFS.get(spec.section)  # the cover card came out
     return RoundEnds(
-        table, found, left, ref, started, ended, unshuffled, ends_shoe
+        table,
+        found,
+        left,
+        ref,
+        started,
+        ended,
+        unshuffled,
+        ends_shoe,
+        _meter(history),
     )
+
+
+def _meter(history: HandHistory) -> tuple[int, int] | None:
+    """The meter a round began with and left, when both are integers.
+
+    It began with its rules' ``progressive_meter`` and left its last
+    ``meter_changed`` step's meter, else the one it began with.
+    """
+    start = history.rules.get("progressive_meter")
+    if type(start) is not int:
+        return None
+    end: object = start
+    for step in history.procedure:
+        if step.get("type") == "meter_changed":
+            end = step.get("meter")
+    return (start, end) if type(end) is int else None
 
 
 class AcrossRounds:
@@ -181,7 +211,12 @@ class AcrossRounds:
         if found is None and before is not None:
             found = _after(before, ends)
         self._last[ends.table] = _Last(
-            ends.left, line, round_id, ends.ended, ends.ends_shoe
+            ends.left,
+            line,
+            round_id,
+            ends.ended,
+            ends.ends_shoe,
+            None if ends.meter is None else ends.meter[1],
         )
         return found
 
@@ -195,6 +230,7 @@ class _Last:
     round_id: str
     ended: datetime | None
     ends_shoe: str | None = None
+    meter: int | None = None
 
 
 def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
@@ -221,6 +257,17 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
             before.ends_shoe,
             f"the round deals on from the shoe of {where}, which {why}; "
             f"the next round begins a new shoe",
+        )
+    if (
+        before.meter is not None
+        and ends.meter is not None
+        and ends.meter[0] != before.meter
+    ):
+        return Deviation(
+            "D23",
+            f"the round begins with the progressive meter at "
+            f"{ends.meter[0]}, but {where} left it at {before.meter}: the "
+            f"meter is the table's, carried from round to round",
         )
     if ends.unshuffled and before.left is not None:
         return Deviation(

@@ -41,7 +41,7 @@ def record_problem(history: HandHistory) -> Deviation | None:
 
 
 def _itself(history: HandHistory) -> Deviation | None:
-    """The record's game and shoe, against themselves (D65)."""
+    """The record's game, shoe and status, against themselves (D65, D67)."""
     section = find_game(history.game).section
     if history.section != section:
         return Deviation(
@@ -53,6 +53,12 @@ def _itself(history: HandHistory) -> Deviation | None:
         return Deviation(
             RECORD_REF,
             "the shoe is recorded as stacked but its stack is missing",
+        )
+    if history.status != "voided" and history.void_reason:
+        return Deviation(
+            RECORD_REF,
+            f"the round is recorded as {history.status} with a void "
+            f"reason ({history.void_reason!r}); only a voided round has one",
         )
     return None
 

@@ -774,6 +774,15 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                 MeterChanged, ref=SETTLE_REF, meter=self.meter, reason="payout"
             )
 
+    def carried(self) -> dict[str, object]:
+        """The meter after this round's contributions and payouts (D23).
+
+        The next round at the table begins with it: the meter is the
+        table's, carried from round to round, not reset to the Rules
+        Submission's starting value.
+        """
+        return {"progressive_meter": self.meter}
+
     # -- views -------------------------------------------------------
 
     def table_cards(self) -> list[Card]:
