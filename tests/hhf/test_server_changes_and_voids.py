@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,22 @@ from croupier.server.app import create_app
 from croupier.server.edge import RateLimits
 
 _GAME = "double-back-jack"
+
+
+@contextmanager
+def _table(url: str, game: str) -> Iterator[tuple[TestClient, list[Seat]]]:
+    """A server on ``url`` with two players seated at a ``game`` table."""
+    server = create_app(
+        url, operator_token=OPERATOR, rate_limits=RateLimits.off()
+    )
+    with TestClient(server) as client:
+        yield (
+            client,
+            [
+                seat_player(client, game, 1, "ann"),
+                seat_player(client, game, 2, "bob"),
+            ],
+        )
 
 
 def _play_out(players: list[Seat], state: dict[str, Any]) -> None:
@@ -58,14 +76,7 @@ def test_591_7_f_a_void_after_a_blackjack_paid_at_once_conforms(
     tmp_path: Path,
 ) -> None:
     url = f"sqlite:///{tmp_path / 'croupier.db'}"
-    server = create_app(
-        url, operator_token=OPERATOR, rate_limits=RateLimits.off()
-    )
-    with TestClient(server) as client:
-        players = [
-            seat_player(client, _GAME, 1, "ann"),
-            seat_player(client, _GAME, 2, "bob"),
-        ]
+    with _table(url, _GAME) as (client, players):
         # a wager raised before the deal (D34), then the round played out
         placed = {"seat": 1, "wager": "blackjack", "amount": 500}
         assert players[0].post("/wagers", placed).status_code == 200
@@ -135,14 +146,7 @@ def test_d23_the_progressive_meter_is_carried_from_round_to_round(
     day, and a round that begins at another meter deviates (D23).
     """
     url = f"sqlite:///{tmp_path / 'croupier.db'}"
-    server = create_app(
-        url, operator_token=OPERATOR, rate_limits=RateLimits.off()
-    )
-    with TestClient(server) as client:
-        players = [
-            seat_player(client, _PAI_GOW, 1, "ann"),
-            seat_player(client, _PAI_GOW, 2, "bob"),
-        ]
+    with _table(url, _PAI_GOW) as (_, players):
         for _ in range(3):
             for p in players:
                 for wager, amount in (("pai_gow", 500), ("progressive", 100)):

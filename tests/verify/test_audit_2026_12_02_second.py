@@ -78,6 +78,11 @@ def _books(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _void_step(seq: int, reason: str = "a test") -> dict[str, Any]:
+    """The ``round_voided`` step a voided round ends with (D25)."""
+    return {"seq": seq, "ref": "D25", "type": "round_voided", "reason": reason}
+
+
 def _scenario_history(tmp_path: Path, scenario: dict[str, Any]) -> str:
     path, out = tmp_path / "s.json", tmp_path / "s.jsonl"
     path.write_text(json.dumps(scenario), encoding="utf-8")
@@ -194,13 +199,7 @@ def _void_after_payment(doc: dict[str, Any]) -> dict[str, Any]:
         for seat, amount in sorted(layout.items())
         if amount
     ]
-    void = {
-        "seq": len(before) + 1,
-        "ref": "D25",
-        "type": "round_voided",
-        "reason": "a test",
-    }
-    doc["procedure"] = [*before, void]
+    doc["procedure"] = [*before, _void_step(len(before) + 1)]
     doc["settlements"] = rows
     doc["status"], doc["void_reason"] = "voided", "a test"
     return _books(doc)
@@ -234,12 +233,7 @@ def test_d25_a_void_is_a_step_and_a_finished_round_is_not_voided() -> None:
     [doc] = _docs("double-back-jack", seed=3)
     finished = json.loads(json.dumps(doc))
     finished["procedure"].append(
-        {
-            "seq": len(finished["procedure"]) + 1,
-            "ref": "D25",
-            "type": "round_voided",
-            "reason": "late",
-        }
+        _void_step(len(finished["procedure"]) + 1, "late")
     )
     finished["status"], finished["void_reason"] = "voided", "late"
     finished["settlements"] = []
@@ -440,15 +434,7 @@ def test_d29_the_round_after_a_void_begins_a_new_shoe() -> None:
     voided = docs[j]
     steps = voided["procedure"]
     before = steps[: [s["type"] for s in steps].index("card_dealt")]
-    voided["procedure"] = [
-        *before,
-        {
-            "seq": len(before) + 1,
-            "ref": "D25",
-            "type": "round_voided",
-            "reason": "a test",
-        },
-    ]
+    voided["procedure"] = [*before, _void_step(len(before) + 1)]
     voided["settlements"] = [
         {
             "seat": s["seat"],

@@ -29,10 +29,11 @@ from croupier.hhf.format import HandHistory
 from croupier.procedures.ch629a import prepare_shoe
 from croupier.registry import GameSpec
 from croupier.regs import implements
-from croupier.rng import SeededRng
 from croupier.rules import GameRules
+from croupier.shoe import Shoe, StackItem
 
 from .explain import Deviation, describe
+from .quiet import QUIET_RNG
 
 __all__ = ["cut_problem"]
 
@@ -51,6 +52,22 @@ def _plain(step: Mapping[str, Any]) -> dict[str, Any]:
     if step.get("type") != "shuffled":
         return {k: v for k, v in step.items() if k != "seq"}
     return {k: v for k, v in step.items() if k not in _LOOSE}
+
+
+_SHOES: dict[int, tuple[GameRules, tuple[StackItem, ...]]] = {}
+"""Each rules object's new shoe, by identity (the rules are cached, so
+the same object comes back; it is kept alive here)."""
+
+
+def _cards(spec: GameSpec, rules: GameRules) -> tuple[StackItem, ...]:
+    """The rules' new shoe, built once (only its size matters here)."""
+    found = _SHOES.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_SHOES) > 64:
+            _SHOES.clear()
+        cards = tuple(spec.new_shoe(rules, QUIET_RNG).stack)
+        found = _SHOES[id(rules)] = (rules, cards)
+    return found[1]
 
 
 @implements("629a.5(b)", "629a.5(c)", "629a.5(d)")
@@ -92,12 +109,12 @@ def cut_problem(
     if type(position) is not int:
         return None  # the record's own check names the field
     log = EventLog()
-    shoe = spec.new_shoe(rules, SeededRng(0))
+    shoe = Shoe(list(_cards(spec, rules)))
     try:
         prepare_shoe(
             shoe,
             log,
-            rng=SeededRng(0),
+            rng=QUIET_RNG,
             occupied_seats=seats,
             accepting=accepting,
             cut_position=position,

@@ -41,6 +41,7 @@ from croupier.shoe import COVER_CARD, Shoe, StackItem
 from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import Deviation, explain, explain_missing, fields_text
 from .preparation import drawn_start_problem, option_ref, preparation_problem
+from .quiet import QUIET_RNG
 from .record import RECORD_REF, record_problem
 from .voided import VOID_REF, voided_problem
 
@@ -105,26 +106,7 @@ def _complement(spec: GameSpec, rules: GameRules) -> Counter[str]:
     return found[1]
 
 
-class _QuietRng:
-    """The replay's randomness: only a reshuffle after the round uses it.
-
-    A recorded round's cards are given; a reshuffle that the cover card
-    calls for happens after the last card of the round, and what it
-    decides is not compared (:data:`_LOOSE`). So every draw is the top
-    of the range: Fisher-Yates then leaves the gathered cards in order,
-    the same for every replay, without a random stream's cost per card.
-    """
-
-    def randbelow(self, n: int) -> int:
-        """The largest integer in ``[0, n)``."""
-        return n - 1
-
-    def describe(self) -> dict[str, object]:
-        """What the source is (a replay)."""
-        return {"kind": "seeded", "generator": "numpy.PCG64", "seed": 0}
-
-
-_RNG = _QuietRng()
+_RNG = QUIET_RNG
 
 
 def _possible(
