@@ -582,8 +582,12 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
 
     @property
     def is_over(self) -> bool:
-        """Whether the round is in a terminal phase of its table."""
-        return self._phase in self.phases.terminal
+        """Whether the round is in a terminal phase of its table.
+
+        A terminal phase has no edge out (:attr:`PhaseTable.terminal`),
+        read off the current phase's edges without building the set.
+        """
+        return not self.phases.edges[self._phase]
 
     def _open(self) -> None:
         """Enter the starting phase (its event, if the table cites one)."""
