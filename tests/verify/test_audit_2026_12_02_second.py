@@ -695,3 +695,25 @@ def test_810a_11_only_a_voided_round_has_a_void_reason() -> None:
     [(ref, message)] = _verdicts(doc)
     assert ref == "810a.11"
     assert "void reason" in message
+
+
+def test_d25_the_servers_own_steps_before_a_void_are_not_replayed() -> None:
+    """A seat the pacing left out (D27) is the server's step, not the
+    dealer's: the voided round still conforms (the third audit found
+    the server's own voided rounds refused)."""
+    voided = _void_after_payment(_paid_then_pending())
+    steps = voided["procedure"]
+    steps.insert(
+        len(steps) - 1,
+        {
+            "seq": 0,
+            "scope": "server",
+            "type": "seats_left_out",
+            "ref": "D27",
+            "seats": [6],
+            "reason": "no wager when betting closed",
+        },
+    )
+    for n, step in enumerate(steps, start=1):
+        step["seq"] = n
+    assert _verdicts(voided) == [(None, "")]

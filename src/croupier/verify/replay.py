@@ -852,7 +852,10 @@ def _voided(
             "(round_voided)",
         )
     engine = [e.to_dict() for e in rnd.events]
-    before = procedure[:cut]
+    # the dealer's steps before the void; the server's own (a seat left
+    # out or freed by the pacing, D29) are not the engine's to replay
+    before = [s for s in procedure[:cut] if s.get("scope") != "server"]
+    cut = len(before)
     if rnd.is_over and len(engine) <= cut and stop is None:
         return Deviation(
             VOID_REF,
