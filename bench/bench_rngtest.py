@@ -16,7 +16,7 @@ what the code did before:
   the shuffles and on a quarter of them, and what the three quarters
   more added, in bytes a card: it reads its source once and keeps about
   seven bytes a card (D66) over a few MiB a block costs, where holding
-  the shoes as arrays grew by over a hundred a card.
+  the shoes as arrays grew by some 80 a card.
 
 Each pair is checked to agree.
 

@@ -315,3 +315,29 @@ def test_the_shuffles_are_read_once_and_never_held(
     # no block was labelled with more than its own shoes read ahead
     assert max(ahead) == 0
     assert len(read) == 300
+
+
+class _TopJitter:
+    """A generator whose every draw is the largest double below 1."""
+
+    def random(self, shape: tuple[int, int]) -> np.ndarray:
+        return np.full(shape, 1 - 2.0**-53)
+
+
+def test_a_stream_value_never_rounds_up_to_one() -> None:
+    """The top digit with the top jitter rounded to 1.0, a 65th cell of
+    the equidistribution test (a crash, about once in 2.5e7 values)."""
+    reverse = np.array([list(range(51, -1, -1))])  # every digit the top
+    u = battery._stream(reverse, _TopJitter())  # type: ignore[arg-type]
+    assert (u < 1).all()
+    assert (310 + (1 - 2.0**-53)) / 311 == 1.0  # the rounding it avoids
+    tests = stream_tests(len(u))
+    tests[0].add(u)  # equidistribution: 64 cells, no 65th
+    assert tests[0].counts.sum() == len(u)  # type: ignore[attr-defined]
+
+
+def test_a_short_shuffle_is_named_by_its_number_in_the_source() -> None:
+    original, shuffles = _six_decks()
+    broken = [*shuffles[:299], shuffles[299][1:]]
+    with pytest.raises(ValueError, match="shuffle 300 holds 311 cards"):
+        run_battery(broken, original)

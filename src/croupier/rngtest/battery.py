@@ -29,11 +29,11 @@ counts the card tests, and keeps only the labelled permutations, in two
 bytes a card; the second turns them into the stream, block by block,
 for the stream tests. The random numbers are drawn in the order a
 battery of all the shoes at once draws them (every label, then every
-jitter), so a seed gives the same statistics however the shoes arrive.
+jitter), so a seed gives the same statistics (to rounding) however the shoes arrive.
 Memory is about seven bytes a card (the permutations kept, and the
 Kolmogorov–Smirnov samples: :class:`.stream_tests.QuantizedSample`),
 where holding the shoes, their labels, digits and stream as arrays of
-8-byte numbers took over a hundred (D66).
+8-byte numbers took some 80 (D66).
 """
 
 from __future__ import annotations
@@ -116,7 +116,15 @@ def _stream(perms: Ints, gen: np.random.Generator) -> Floats:
         out[start : start + _BLOCK] = (
             digits[start : start + _BLOCK] + jitter
         ) / ranges
+    # the top digit with a jitter within 2**-53 of 1 can round to 1.0
+    # itself (about once in 2.5e7 values): kept below 1, as U(0, 1) is,
+    # one unit in the last place down
+    np.minimum(out, _BELOW_ONE, out=out)
     return out.ravel()
+
+
+_BELOW_ONE = np.nextafter(1.0, 0.0)
+"""The largest float below 1."""
 
 
 @jit
@@ -155,13 +163,10 @@ _Kept = npt.NDArray[np.signedinteger[npt.NBitBase]]
 def _blocks(shuffles: Iterable[npt.ArrayLike], n: int) -> Iterator[Ints]:
     """The shuffles, ``_BLOCK`` at a time, as rows of ``n`` card codes."""
     rows: list[Ints] = []
-    for shuffle in shuffles:
+    for number, shuffle in enumerate(shuffles, start=1):
         row = np.asarray(shuffle, dtype=np.int64)
         if row.shape != (n,):
-            msg = (
-                f"shuffle {len(rows) + 1} holds {row.size} cards; the "
-                f"shoe has {n}"
-            )
+            msg = f"shuffle {number} holds {row.size} cards; the shoe has {n}"
             raise ValueError(msg)
         rows.append(row)
         if len(rows) == _BLOCK:
