@@ -31,9 +31,10 @@ for the stream tests. The random numbers are drawn in the order a
 battery of all the shoes at once draws them (every label, then every
 jitter), so a seed gives the same statistics (to rounding) however the
 shoes arrive. Memory is about seven bytes a card (the permutations
-kept, and the Kolmogorov–Smirnov samples: :class:`.stream_tests.QuantizedSample`),
-where holding the shoes, their labels, digits and stream as arrays of
-8-byte numbers took some 80 (D66).
+kept, and the Kolmogorov–Smirnov samples:
+:class:`.stream_tests.QuantizedSample`), where holding the shoes, their
+labels, digits and stream as arrays of 8-byte numbers took some 80
+(D66).
 """
 
 from __future__ import annotations
