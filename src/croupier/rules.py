@@ -115,6 +115,7 @@ def option(
     maximum: int | Fraction | None = None,
     choices: Iterable[str] | None = None,
     round_input: bool = False,
+    carried: bool = False,
 ) -> _T:
     """Declare a Rules Submission option (a dataclass field with metadata).
 
@@ -122,7 +123,9 @@ def option(
     :class:`Paytable` may have. ``round_input`` marks a value that is
     the round's state or a replay's input (the progressive meter now, a
     dealer's slip), not a rule of the casino's: a Rules Submission does
-    not fix it (:func:`round_inputs`).
+    not fix it (:func:`round_inputs`). ``carried`` marks a round input
+    the table carries from one round to the next (the meter:
+    :func:`carried_options`).
     """
     metadata = {
         "provenance": provenance,
@@ -132,9 +135,23 @@ def option(
         "minimum": minimum,
         "maximum": maximum,
         "choices": tuple(choices) if choices is not None else None,
-        "round_input": round_input,
+        "round_input": round_input or carried,
+        "carried": carried,
     }
     return field(default=default, metadata=metadata)
+
+
+def carried_options(rules_type: type[object]) -> frozenset[str]:
+    """The round inputs of ``rules_type`` a table carries between rounds.
+
+    A round that is voided leaves them where it began: the next round
+    at the table begins with the voided round's values (D68).
+    """
+    return frozenset(
+        f.name
+        for f in fields(rules_type)  # type: ignore[arg-type]
+        if f.metadata.get("carried")
+    )
 
 
 def round_inputs(rules_type: type[object]) -> frozenset[str]:

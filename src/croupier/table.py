@@ -29,7 +29,7 @@ from croupier.registry import GameSpec
 from croupier.regs import Ref
 from croupier.rng import Rng, SecureRng
 from croupier.round import Round
-from croupier.rules import GameRules
+from croupier.rules import GameRules, carried_options
 from croupier.shoe import CoverCard, Shoe
 
 __all__ = ["Table", "default_prepare_shoe", "place_cover_card"]
@@ -209,6 +209,18 @@ class Table:
         if changes and any(
             getattr(self.rules, key) != value for key, value in changes.items()
         ):
+            self.rules = replace(self.rules, **changes)
+
+    def carry_from(self, rules: GameRules) -> None:
+        """Take the carried options of ``rules`` (a voided round's own).
+
+        A round voided before it settled left the table's state where it
+        began (:func:`croupier.rules.carried_options`, D68).
+        """
+        changes = {
+            key: getattr(rules, key) for key in carried_options(type(rules))
+        }
+        if any(getattr(self.rules, k) != v for k, v in changes.items()):
             self.rules = replace(self.rules, **changes)
 
     def finish_round(self, rnd: Round) -> None:

@@ -207,3 +207,53 @@ def test_d23_the_progressive_meter_is_carried_from_round_to_round(
     assert [(r["line"], r["deviation"]["ref"]) for r in report["rounds"]] == [
         (3, "D23")
     ]
+
+
+@pytest.mark.slow
+def test_d68_the_meter_survives_a_restart_that_voids_the_open_round(
+    tmp_path: Path,
+) -> None:
+    """Recovery voids the round in play (``recovery="void"``): the next
+    round begins with the meter the table had, not the starting one."""
+    url = f"sqlite:///{tmp_path / 'croupier.db'}"
+    with _table(url, _PAI_GOW) as (_, players):
+        for _ in range(2):
+            for p in players:
+                for wager, amount in (("pai_gow", 500), ("progressive", 100)):
+                    body = {"seat": p.seat, "wager": wager, "amount": amount}
+                    assert p.post("/wagers", body).status_code == 200
+            state: dict[str, Any] = {}
+            for p in players:
+                state = p.post("/deal").json()
+            _play_out(players, state)
+        # a round with a wager is open when the server stops
+        body = {"seat": 1, "wager": "pai_gow", "amount": 500}
+        assert players[0].post("/wagers", body).status_code == 200
+    again = create_app(
+        url,
+        operator_token=OPERATOR,
+        rate_limits=RateLimits.off(),
+        recovery="void",
+    )
+    with TestClient(again) as client:
+        for p in players:
+            p.client = client
+        for p in players:
+            for wager, amount in (("pai_gow", 500), ("progressive", 100)):
+                body = {"seat": p.seat, "wager": wager, "amount": amount}
+                assert p.post("/wagers", body).status_code == 200
+        for p in players:
+            state = p.post("/deal").json()
+        _play_out(players, state)
+    out = tmp_path / "day.jsonl"
+    runner = CliRunner()
+    exported = runner.invoke(
+        app, ["history", "export", "--db", url, "--out", str(out)]
+    )
+    assert exported.exit_code == 0, exported.output
+    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [d["status"] for d in docs] == ["over", "over", "voided", "over"]
+    began = [d["rules"]["values"]["progressive_meter"] for d in docs]
+    assert began[3] == began[2] == began[1] + 40 == began[0] + 80
+    checked = runner.invoke(app, ["verify", str(out), "--quiet"])
+    assert checked.exit_code == 0, checked.output

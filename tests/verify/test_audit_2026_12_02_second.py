@@ -717,3 +717,34 @@ def test_d25_the_servers_own_steps_before_a_void_are_not_replayed() -> None:
     for n, step in enumerate(steps, start=1):
         step["seq"] = n
     assert _verdicts(voided) == [(None, "")]
+
+
+def test_d25_a_round_voided_before_a_deal_the_engine_would_refuse() -> None:
+    """The progressive system's count disagrees, the deal may not begin
+    (670a.9(a)(3)(ii)) and the round is voided: the refusal comes after
+    the void, so the round conforms (a third audit's finding)."""
+    [doc] = _docs("six-card-fortune-pai-gow", seed=3)
+    doc["rules"]["values"]["progressive_system_count_offset"] = 1
+    doc["rules"]["digest"] = rules_digest(doc["rules"]["values"])
+    steps = doc["procedure"]
+    before = steps[: [s["type"] for s in steps].index("phase_entered")]
+    assert {s["type"] for s in before} == {"wager_placed"}
+    doc["procedure"] = [*before, _void_step(len(before) + 1)]
+    doc["settlements"] = [
+        {
+            "seat": s["seat"],
+            "wager": s["wager"],
+            "amount": s["amount"],
+            "outcome": "void",
+            "net": 0,
+            "ref": "D25",
+        }
+        for s in before
+    ]
+    doc["status"], doc["void_reason"] = "voided", "the deal may not begin"
+    assert _verdicts(_books(doc)) == [(None, "")]
+    # dealt all the same, the same round deviates under that rule
+    [dealt] = _docs("six-card-fortune-pai-gow", seed=3)
+    dealt["rules"] = doc["rules"]
+    [(ref, _)] = _verdicts(dealt)
+    assert ref == "670a.9(a)(3)(ii)"

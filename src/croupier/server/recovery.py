@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from croupier.history import Recorder
 from croupier.registry import GameSpec
 from croupier.round import Action
+from croupier.rules import GameRules
 from croupier.server import db, shared
 from croupier.server.errors import NotFoundError
 from croupier.server.play import Dealer
@@ -133,7 +134,7 @@ def restore_round(
         with engine.connect() as own:
             return restore_round(engine, rt, row, conn=own, attach=attach)
     spec = rt.spec
-    rules = spec.rules_type.from_mapping(json.loads(row.rules_json))
+    rules = rules_of(spec, row)
     attach = attach and row.discard is not None
     # the rack too when detached: a shuffle in play gathers it (591.7(d))
     shoe = Shoe.stacked(row.shoe, discard=row.discard or "")
@@ -255,6 +256,11 @@ def restore_round(
     return live
 
 
+def rules_of(spec: GameSpec, row: db.RoundRow) -> GameRules:
+    """The rules a stored round ran under (its own, as stored)."""
+    return spec.rules_type.from_mapping(json.loads(row.rules_json))
+
+
 def void_round(
     dealer: Dealer,
     rt: TableRuntime,
@@ -353,6 +359,9 @@ def void_round(
             ),
         )
     )
+    # the table's state goes on from where the voided round began (its
+    # progressive meter, D68), whatever rebuilt the table before
+    rt.table.carry_from(rules_of(rt.spec, row))
     returned = ", ".join(
         f"{r['amount']} to player {r['player_id']} (seat {r['seat']})"
         for r in refunds

@@ -864,8 +864,13 @@ def _voided(
         )
     loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
     # (a log going on where the engine waits for a decision is found
-    # where the engine's steps end)
-    found = _compare(spec, engine[:cut], before, stop, loosened)
+    # where the engine's steps end); a refusal the engine met past the
+    # void (a deal it would not make, the round voided before it) is not
+    # the log's
+    late = stop is not None and len(engine) >= cut
+    found = _compare(
+        spec, engine[:cut], before, None if late else stop, loosened
+    )
     if found is not None:
         return found
     settled = sum(1 for s in before if s["type"] == "wager_settled")

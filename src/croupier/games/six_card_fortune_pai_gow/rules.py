@@ -229,7 +229,7 @@ class SixCardRules(GameRules):
         decision="D23",
         minimum=0,
         doc="the meter at the start of the round (round input state)",
-        round_input=True,
+        carried=True,
     )
     progressive_contribution: Fraction = option(
         Fraction(1, 5),
