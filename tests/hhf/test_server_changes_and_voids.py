@@ -60,6 +60,28 @@ def _play_out(players: list[Seat], state: dict[str, Any]) -> None:
         state = reply.json()
 
 
+def _progressive_round(players: list[Seat]) -> None:
+    """A pai gow round, every seat on the Six-Card and the progressive."""
+    for p in players:
+        for wager, amount in (("pai_gow", 500), ("progressive", 100)):
+            body = {"seat": p.seat, "wager": wager, "amount": amount}
+            placed = p.post("/wagers", body)
+            assert placed.status_code == 200, placed.json()
+    state: dict[str, Any] = {}
+    for p in players:
+        state = p.post("/deal").json()
+    _play_out(players, state)
+
+
+def _exported(url: str, out: Path) -> list[dict[str, Any]]:
+    """The database's day, exported to ``out``, line by line."""
+    exported = CliRunner().invoke(
+        app, ["history", "export", "--db", url, "--out", str(out)]
+    )
+    assert exported.exit_code == 0, exported.output
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
 def _deal(players: list[Seat]) -> dict[str, Any]:
     for p in players:
         wager = {"seat": p.seat, "wager": "blackjack", "amount": 500}
@@ -104,14 +126,9 @@ def test_591_7_f_a_void_after_a_blackjack_paid_at_once_conforms(
         else:
             pytest.fail("no Blackjack was paid with a decision pending")
     out = tmp_path / "day.jsonl"
-    runner = CliRunner()
-    exported = runner.invoke(
-        app, ["history", "export", "--db", url, "--out", str(out)]
-    )
-    assert exported.exit_code == 0, exported.output
-    checked = runner.invoke(app, ["verify", str(out), "--quiet"])
+    docs = _exported(url, out)
+    checked = CliRunner().invoke(app, ["verify", str(out), "--quiet"])
     assert checked.exit_code == 0, checked.output
-    docs = [json.loads(line) for line in out.read_text().splitlines()]
     assert any(s["type"] == "wager_changed" for s in docs[0]["procedure"]), (
         "the first round's change is in its steps"
     )
@@ -148,22 +165,10 @@ def test_d23_the_progressive_meter_is_carried_from_round_to_round(
     url = f"sqlite:///{tmp_path / 'croupier.db'}"
     with _table(url, _PAI_GOW) as (_, players):
         for _ in range(3):
-            for p in players:
-                for wager, amount in (("pai_gow", 500), ("progressive", 100)):
-                    body = {"seat": p.seat, "wager": wager, "amount": amount}
-                    placed = p.post("/wagers", body)
-                    assert placed.status_code == 200, placed.json()
-            state: dict[str, Any] = {}
-            for p in players:
-                state = p.post("/deal").json()
-            _play_out(players, state)
+            _progressive_round(players)
     out = tmp_path / "day.jsonl"
     runner = CliRunner()
-    exported = runner.invoke(
-        app, ["history", "export", "--db", url, "--out", str(out)]
-    )
-    assert exported.exit_code == 0, exported.output
-    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    docs = _exported(url, out)
     assert len(docs) == 3
     meters = [d["rules"]["values"]["progressive_meter"] for d in docs]
     for before, after in itertools.pairwise(docs):
@@ -218,14 +223,7 @@ def test_d68_the_meter_survives_a_restart_that_voids_the_open_round(
     url = f"sqlite:///{tmp_path / 'croupier.db'}"
     with _table(url, _PAI_GOW) as (_, players):
         for _ in range(2):
-            for p in players:
-                for wager, amount in (("pai_gow", 500), ("progressive", 100)):
-                    body = {"seat": p.seat, "wager": wager, "amount": amount}
-                    assert p.post("/wagers", body).status_code == 200
-            state: dict[str, Any] = {}
-            for p in players:
-                state = p.post("/deal").json()
-            _play_out(players, state)
+            _progressive_round(players)
         # a round with a wager is open when the server stops
         body = {"seat": 1, "wager": "pai_gow", "amount": 500}
         assert players[0].post("/wagers", body).status_code == 200
@@ -238,20 +236,10 @@ def test_d68_the_meter_survives_a_restart_that_voids_the_open_round(
     with TestClient(again) as client:
         for p in players:
             p.client = client
-        for p in players:
-            for wager, amount in (("pai_gow", 500), ("progressive", 100)):
-                body = {"seat": p.seat, "wager": wager, "amount": amount}
-                assert p.post("/wagers", body).status_code == 200
-        for p in players:
-            state = p.post("/deal").json()
-        _play_out(players, state)
+        _progressive_round(players)
     out = tmp_path / "day.jsonl"
     runner = CliRunner()
-    exported = runner.invoke(
-        app, ["history", "export", "--db", url, "--out", str(out)]
-    )
-    assert exported.exit_code == 0, exported.output
-    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    docs = _exported(url, out)
     assert [d["status"] for d in docs] == ["over", "over", "voided", "over"]
     began = [d["rules"]["values"]["progressive_meter"] for d in docs]
     assert began[3] == began[2] == began[1] + 40 == began[0] + 80

@@ -83,6 +83,30 @@ def _void_step(seq: int, reason: str = "a test") -> dict[str, Any]:
     return {"seq": seq, "ref": "D25", "type": "round_voided", "reason": reason}
 
 
+def _void_before(
+    doc: dict[str, Any], kind: str, reason: str
+) -> dict[str, Any]:
+    """Void ``doc`` just before its first step of ``kind``: every wager
+    placed so far returned (D25)."""
+    steps = doc["procedure"]
+    before = steps[: [s["type"] for s in steps].index(kind)]
+    doc["procedure"] = [*before, _void_step(len(before) + 1, reason)]
+    doc["settlements"] = [
+        {
+            "seat": s["seat"],
+            "wager": s["wager"],
+            "amount": s["amount"],
+            "outcome": "void",
+            "net": 0,
+            "ref": "D25",
+        }
+        for s in before
+        if s["type"] == "wager_placed"
+    ]
+    doc["status"], doc["void_reason"] = "voided", reason
+    return doc
+
+
 def _scenario_history(tmp_path: Path, scenario: dict[str, Any]) -> str:
     path, out = tmp_path / "s.json", tmp_path / "s.jsonl"
     path.write_text(json.dumps(scenario), encoding="utf-8")
@@ -431,23 +455,7 @@ def test_d29_the_round_after_a_void_begins_a_new_shoe() -> None:
     j = next(
         i for i in range(len(docs) - 1) if not docs[i + 1]["shoe"]["new_shoe"]
     )
-    voided = docs[j]
-    steps = voided["procedure"]
-    before = steps[: [s["type"] for s in steps].index("card_dealt")]
-    voided["procedure"] = [*before, _void_step(len(before) + 1)]
-    voided["settlements"] = [
-        {
-            "seat": s["seat"],
-            "wager": s["wager"],
-            "amount": s["amount"],
-            "outcome": "void",
-            "net": 0,
-            "ref": "D25",
-        }
-        for s in before
-        if s["type"] == "wager_placed"
-    ]
-    voided["status"], voided["void_reason"] = "voided", "a test"
+    voided = _void_before(docs[j], "card_dealt", "a test")
     [first, (ref, message)] = _file(_books(voided), docs[j + 1])
     assert first == (None, "")
     assert ref == "D29"
@@ -726,22 +734,9 @@ def test_d25_a_round_voided_before_a_deal_the_engine_would_refuse() -> None:
     [doc] = _docs("six-card-fortune-pai-gow", seed=3)
     doc["rules"]["values"]["progressive_system_count_offset"] = 1
     doc["rules"]["digest"] = rules_digest(doc["rules"]["values"])
-    steps = doc["procedure"]
-    before = steps[: [s["type"] for s in steps].index("phase_entered")]
-    assert {s["type"] for s in before} == {"wager_placed"}
-    doc["procedure"] = [*before, _void_step(len(before) + 1)]
-    doc["settlements"] = [
-        {
-            "seat": s["seat"],
-            "wager": s["wager"],
-            "amount": s["amount"],
-            "outcome": "void",
-            "net": 0,
-            "ref": "D25",
-        }
-        for s in before
-    ]
-    doc["status"], doc["void_reason"] = "voided", "the deal may not begin"
+    kinds = [s["type"] for s in doc["procedure"]]
+    assert set(kinds[: kinds.index("phase_entered")]) == {"wager_placed"}
+    _void_before(doc, "phase_entered", "the deal may not begin")
     assert _verdicts(_books(doc)) == [(None, "")]
     # dealt all the same, the same round deviates under that rule
     [dealt] = _docs("six-card-fortune-pai-gow", seed=3)
