@@ -2,11 +2,13 @@
 
 The preparation's steps (the shuffle, the cut, the cover cards placed
 before a new shoe's first round) and a pai gow starting position's draw
-are not replayed; here they are held to the rules and to the recorded
-stack (D65): the shuffle before the cut, Midibaccarat's cut and second
-cover card away from the ends (629a.5(c), (d)), the reshuffle cover card
-where the stack has one and at the rules' penetration, and a drawn
-starting number counting to the position dealt from (670a.9(b)).
+are held to the rules and to the recorded stack (D65, D67): the shuffle
+before the cut, Midibaccarat's cut and second cover card away from the
+ends (629a.5(c), (d)) and its whole cut replayed from what was decided
+(:mod:`croupier.verify.cut`), the reshuffle cover card where the stack
+has one and at the rules' penetration, and a drawn starting number
+counting to the position dealt from (670a.9(b)); the draw itself is not
+replayed.
 """
 
 from __future__ import annotations

@@ -668,7 +668,8 @@ def verify_round(
 
     ``submission`` is the Rules Submission to hold the round to; without
     it the round is held to the rules it records (which must be valid).
-    A round the server voided is checked for its books only. A record
+    A round the server voided is replayed up to its void, then its
+    books are checked (D67). A record
     that fits the schema but cannot be replayed at all (a card the
     engine cannot account for, a step missing a field it needs) is a
     deviation of the record itself.
