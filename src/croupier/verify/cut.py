@@ -13,9 +13,9 @@ record's, but for what the shuffle's randomness decided. So an offer
 out of order, a cut by another than the one who accepted, a completion
 that moves other cards than the cut's, a second cover card elsewhere
 than the rules put it, or a shuffled shoe never cut, is a deviation of
-(b), (c) or (d). (Who else was seated is not recorded: a seat skipped
-altogether is not seen.) A recut
-(629a.5(e)) is not replayed: its floorperson's order is not recorded.
+(b), (c) or (d). Who else was seated is not recorded, so a seat skipped
+altogether is not seen; a recut (629a.5(e)) is not replayed, its
+floorperson's order not being recorded.
 """
 
 from __future__ import annotations
