@@ -205,11 +205,7 @@ class Table:
         A progressive meter the round grew or paid is the next round's
         starting meter (:meth:`croupier.round.Round.carried`, D23).
         """
-        changes = rnd.carried()
-        if changes and any(
-            getattr(self.rules, key) != value for key, value in changes.items()
-        ):
-            self.rules = replace(self.rules, **changes)
+        self._take(rnd.carried())
 
     def carry_from(self, rules: GameRules) -> None:
         """Take the carried options of ``rules`` (a voided round's own).
@@ -217,9 +213,12 @@ class Table:
         A round voided before it settled left the table's state where it
         began (:func:`croupier.rules.carried_options`, D68).
         """
-        changes = {
-            key: getattr(rules, key) for key in carried_options(type(rules))
-        }
+        self._take(
+            {key: getattr(rules, key) for key in carried_options(type(rules))}
+        )
+
+    def _take(self, changes: dict[str, object]) -> None:
+        """The rules in force with ``changes``, when any of them changes."""
         if any(getattr(self.rules, k) != v for k, v in changes.items()):
             self.rules = replace(self.rules, **changes)
 
