@@ -25,6 +25,7 @@ from croupier.errors import (
     IllegalActionError,
     InvariantError,
     OutOfTurnError,
+    ShoeExhaustedError,
     WagerError,
     WrongPhaseError,
 )
@@ -52,6 +53,7 @@ from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
 __all__ = [
+    "SHOE_RAN_OUT",
     "Action",
     "GameRound",
     "Pending",
@@ -62,6 +64,9 @@ __all__ = [
     "StakeRow",
     "StakeView",
 ]
+
+SHOE_RAN_OUT = "the shoe ran out of cards before the round was complete"
+"""The reason a round voided for want of cards gives (D69)."""
 
 PhaseT = TypeVar("PhaseT", bound=StrEnum)
 """A game's phase enum."""
@@ -296,6 +301,8 @@ class Round(ABC):
         """The shoe as it stood when the round began (for replay)."""
         self.initial_discard = shoe.discard_notation()
         """The discard rack when the round began (for replay)."""
+        self.shoe_ran_out = False
+        """Whether the shoe had no card for a step and the round was void."""
 
     # -- the interface every game implements --------------------------
 
@@ -738,7 +745,10 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         """Close wagering and run the procedure to the first decision."""
         self.verify_deal()
         start = len(self.log)
-        self._run_deal()
+        try:
+            self._run_deal()
+        except ShoeExhaustedError as exc:
+            self._shoe_empty(exc)
         return self.log.since(start)
 
     @abstractmethod
@@ -754,8 +764,22 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         """Apply a decision; refuse it, state unchanged, if illegal."""
         self.verify_action(action)
         start = len(self.log)
-        self._carry_out(action)
+        try:
+            self._carry_out(action)
+        except ShoeExhaustedError as exc:
+            self._shoe_empty(exc)
         return self.log.since(start)
+
+    def _shoe_empty(self, exc: ShoeExhaustedError) -> None:
+        """The shoe had no card for a step of :meth:`deal` or :meth:`apply`.
+
+        The draw raised before any card left the shoe, so every card is
+        still in the shoe, on the layout or in the rack. A game whose
+        shoe may run out in play voids the round here (D69: a missing
+        card, D25); the others' shoes cannot run out in play (a scenario
+        stacked too short), and the error stands.
+        """
+        raise exc
 
     def can_place_wager(self, seat: int, wager: str, amount: int) -> bool:
         """Whether :meth:`place_wager` would accept the wager now."""

@@ -12,7 +12,7 @@ these as the conforming rounds a server would produce.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -30,11 +30,24 @@ _AMOUNTS = (500, 1000, 2500)
 
 
 def sample_histories(
-    game: str, rounds: int, *, seed: int = 0, seats: int = 2
+    game: str,
+    rounds: int,
+    *,
+    seed: int = 0,
+    seats: int = 2,
+    rules: Mapping[str, object] | None = None,
 ) -> Iterator[HandHistory]:
-    """``rounds`` consecutive rounds of ``game`` at one seeded table."""
+    """``rounds`` consecutive rounds of ``game`` at one seeded table.
+
+    ``rules`` are Rules Submission options (the game's defaults if
+    ``None``).
+    """
     spec = find_game(game)
-    table = Table(spec, rng=SeededRng(seed))
+    table = Table(
+        spec,
+        rules=None if rules is None else spec.rules_type.from_mapping(rules),
+        rng=SeededRng(seed),
+    )
     choose = np.random.default_rng(seed + 1)
     occupied = tuple(range(1, min(seats, spec.max_seats) + 1))
     for n in range(1, rounds + 1):

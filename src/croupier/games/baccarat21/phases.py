@@ -32,6 +32,8 @@ class Phase(StrEnum):
     """Totals compared and every wager settled (h)-(k)."""
     COLLECTING = "collecting"
     """The hands go to the discard rack (l)."""
+    VOID = "void"
+    """The shoe ran out mid-round: the round is void (a), D69."""
     RESHUFFLING = "reshuffling"
     """The cover card came out: collect and reshuffle (d)."""
     COMPLETE = "complete"
@@ -46,14 +48,22 @@ PHASES: PhaseTable[Phase] = PhaseTable(
             Phase.DRAWING: Ref.parse("681a.7(g)"),
             Phase.BONUS_DRAWING: Ref.parse("681a.7(f)(2)"),
             Phase.SETTLING: Ref.parse("681a.7(f)(1)"),
+            Phase.VOID: Ref.parse("681a.7(a)"),
         },
-        Phase.DRAWING: {Phase.SETTLING: Ref.parse("681a.7(h)")},
-        Phase.BONUS_DRAWING: {Phase.SETTLING: Ref.parse("681a.7(h)")},
+        Phase.DRAWING: {
+            Phase.SETTLING: Ref.parse("681a.7(h)"),
+            Phase.VOID: Ref.parse("681a.7(a)"),
+        },
+        Phase.BONUS_DRAWING: {
+            Phase.SETTLING: Ref.parse("681a.7(h)"),
+            Phase.VOID: Ref.parse("681a.7(a)"),
+        },
         Phase.SETTLING: {Phase.COLLECTING: Ref.parse("681a.7(l)")},
         Phase.COLLECTING: {
             Phase.RESHUFFLING: Ref.parse("681a.7(d)"),
             Phase.COMPLETE: Ref.parse("681a.7(l)"),
         },
+        Phase.VOID: {Phase.RESHUFFLING: Ref.parse("681a.7(d)")},
         Phase.RESHUFFLING: {Phase.COMPLETE: Ref.parse("681a.7(d)(2)")},
         Phase.COMPLETE: {},
     },

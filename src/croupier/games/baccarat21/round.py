@@ -9,8 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from croupier.cards import Card
-from croupier.errors import CroupierError, IllegalActionError, WagerError
-from croupier.events import Announced, CardsCollected, Event
+from croupier.errors import (
+    CroupierError,
+    IllegalActionError,
+    ShoeExhaustedError,
+    WagerError,
+)
+from croupier.events import Announced, CardsCollected, Event, RoundVoided
 from croupier.hands.blackjack import Total, blackjack_total, is_blackjack
 from croupier.hands.bonus21 import BonusCategory, bonus_payout
 from croupier.money import Odds, Outcome, Settlement, WagerKey
@@ -22,7 +27,13 @@ from croupier.procedures.shoe_games import (
 )
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import Action, GameRound, Pending, cards_text
+from croupier.round import (
+    SHOE_RAN_OUT,
+    Action,
+    GameRound,
+    Pending,
+    cards_text,
+)
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
@@ -90,6 +101,10 @@ _SETTLED_FIRST = ((Wager.PLAYER, Side.PLAYER), (Wager.BANKER, Side.BANKER))
 _SETTLED_THEN = tuple(_BONUS_SIDE.items())
 """The Bonus Wagers and their hands, settled after the Tie (k)."""
 _WAGER_REF = Ref.parse("681a.7(e)")
+_REF_FROM_SHOE = Ref.parse("681a.7(a)")
+"""Every card comes from the dealing shoe (an empty shoe voids, D69)."""
+_REF_COLLECT = Ref.parse("681a.7(l)")
+"""The hands go to the discard rack."""
 
 
 class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
@@ -190,6 +205,27 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
             self.shoe, self.log, SECTION, self.rules.penetration
         )
         self.needs_new_shoe = True
+
+    @implements("681a.7(a)")
+    def _shoe_empty(self, exc: ShoeExhaustedError) -> None:
+        """The shoe has no card for the deal: the round is void (D69).
+
+        Every card comes from the shoe (a); a shoe of few decks with the
+        cover card deep may hold too few beneath it to finish a round.
+        As for any card missing (D25), every wager goes back, the hands
+        go to the rack and the shoe is reshuffled (d).
+        """
+        ref = _REF_FROM_SHOE
+        self.shoe_ran_out = True
+        self._enter_phase(Phase.VOID)
+        del exc  # the draw that found the shoe empty
+        self.log.emit(RoundVoided, ref=ref, reason=SHOE_RAN_OUT)
+        self._return_all_open(Outcome.VOID, ref)
+        self._collect(ref)
+        self._reshuffle()
+        self._enter_phase(Phase.COMPLETE)
+        self.ledger.verify()
+        self.verify_conservation()
 
     # -- wagers ------------------------------------------------------------
 
@@ -434,7 +470,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     # -- (l): the discard rack -----------------------------------------------
 
     @implements("681a.7(l)")
-    def _collect(self) -> list[Event]:
+    def _collect(self, ref: Ref = _REF_COLLECT) -> list[Event]:
         """Each hand to the discard rack as a unit, Player first (l).
 
         Within a hand the cards keep dealing order, the Bonus-only card
@@ -447,7 +483,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
             events.append(
                 self.log.emit(
                     CardsCollected,
-                    ref=Ref.parse("681a.7(l)"),
+                    ref=ref,
                     source=f"{side.value} hand",
                     cards=cards,
                 )

@@ -49,6 +49,8 @@ class Phase(StrEnum):
     """Remaining hands compared and settled (591.7(q)-(t))."""
     CLEARING = "clearing"
     """Cards to the discard rack, hand by hand (591.7(u))."""
+    VOID = "void"
+    """The shoe ran out mid-round: the round is void (591.7(a), D69)."""
     RESHUFFLE = "reshuffle"
     """The cover card came out: collect and reshuffle (591.7(d))."""
     COMPLETE = "complete"
@@ -59,7 +61,10 @@ PHASES: PhaseTable[Phase] = PhaseTable(
     Phase.WAGERING,
     {
         Phase.WAGERING: {Phase.DEALING: Ref.parse("591.7(e)")},
-        Phase.DEALING: {Phase.PLAYER_BLACKJACKS: Ref.parse("591.7(f)")},
+        Phase.DEALING: {
+            Phase.PLAYER_BLACKJACKS: Ref.parse("591.7(f)"),
+            Phase.VOID: Ref.parse("591.7(a)"),
+        },
         Phase.PLAYER_BLACKJACKS: {
             Phase.INSURANCE: Ref.parse("591.7(g)"),
             Phase.CARD_READER: Ref.parse("591.7(h)"),
@@ -74,15 +79,23 @@ PHASES: PhaseTable[Phase] = PhaseTable(
         Phase.PLAYER_DECISIONS: {
             Phase.SECOND_CHANCE: Ref.parse("591.7(l)"),
             Phase.HOLE_CARD: Ref.parse("591.7(n)"),
+            Phase.VOID: Ref.parse("591.7(a)"),
         },
-        Phase.SECOND_CHANCE: {Phase.PLAYER_DECISIONS: Ref.parse("591.7(i)")},
+        Phase.SECOND_CHANCE: {
+            Phase.PLAYER_DECISIONS: Ref.parse("591.7(i)"),
+            Phase.VOID: Ref.parse("591.7(a)"),
+        },
         Phase.HOLE_CARD: {Phase.DEALER_DRAW: Ref.parse("591.7(o)")},
-        Phase.DEALER_DRAW: {Phase.SETTLEMENT: Ref.parse("591.7(q)")},
+        Phase.DEALER_DRAW: {
+            Phase.SETTLEMENT: Ref.parse("591.7(q)"),
+            Phase.VOID: Ref.parse("591.7(a)"),
+        },
         Phase.SETTLEMENT: {Phase.CLEARING: Ref.parse("591.7(u)")},
         Phase.CLEARING: {
             Phase.RESHUFFLE: Ref.parse("591.7(d)"),
             Phase.COMPLETE: Ref.parse("591.7(u)"),
         },
+        Phase.VOID: {Phase.RESHUFFLE: Ref.parse("591.7(d)")},
         Phase.RESHUFFLE: {Phase.COMPLETE: Ref.parse("591.7(u)")},
         Phase.COMPLETE: {},
     },

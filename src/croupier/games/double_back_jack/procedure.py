@@ -14,13 +14,14 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from croupier.cards import Card, Rank
-from croupier.errors import ProcedureError, WagerError
+from croupier.errors import ProcedureError, ShoeExhaustedError, WagerError
 from croupier.events import (
     Announced,
     CardExposed,
     CardsCollected,
     DecisionMade,
     Event,
+    RoundVoided,
     WagerPlaced,
 )
 from croupier.hands.blackjack import (
@@ -36,7 +37,7 @@ from croupier.procedures.shoe_games import (
 )
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import GameRound
+from croupier.round import SHOE_RAN_OUT, GameRound
 from croupier.shoe import Shoe
 
 from .events import CardReaderChecked
@@ -58,6 +59,7 @@ from .refs import (
     REF_DEALER_22,
     REF_DEALER_DRAWS,
     REF_DEALER_DRAWS_NOTHING,
+    REF_FROM_SHOE,
     REF_HOLE_CARD,
     REF_INSURANCE,
     REF_LOSE,
@@ -159,7 +161,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         card (591.5) and the next round created with ``new_shoe=True``
         so that its (c) burn runs.
         """
-        return self.cover_card_reached
+        return self.cover_card_reached or self.shoe_ran_out
 
     def verify_change_dealer(self) -> None:
         """Raise unless a new dealer may burn now: before the deal (c)."""
@@ -617,6 +619,41 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._enter_phase(
             Phase.RESHUFFLE if self.cover_card_reached else Phase.COMPLETE
         )
+
+    @implements("591.7(a)")
+    def _shoe_empty(self, exc: ShoeExhaustedError) -> None:
+        """The shoe has no card for the step: the round is void (D69).
+
+        Every card comes from the shoe (a); when none is left (a shoe of
+        few decks, many boxes and splits) the round cannot be completed.
+        As for any card missing (D25), every wager still on the layout
+        goes back; those settled already (a Blackjack paid at once, a
+        busted hand collected) stand. The cards go to the rack, hands
+        right to left, and the shoe is reshuffled (d) for the next round.
+        """
+        ref = REF_FROM_SHOE
+        self.shoe_ran_out = True
+        self._current = None
+        self._insurance_queue.clear()
+        self._enter_phase(Phase.VOID)
+        del exc  # the draw that found the shoe empty
+        self.log.emit(RoundVoided, ref=ref, reason=SHOE_RAN_OUT)
+        self._return_all_open(Outcome.VOID, ref)
+        for hand in reversed(self._in_order()):
+            if hand.on_table:
+                self._collect(hand, ref)
+        if self._dealer_on_table:
+            self._dealer_on_table = False
+            self.shoe.discard_cards(self._dealer)
+            self._emit_collected(
+                ref=ref,
+                source="dealer",
+                cards=tuple(self._dealer),
+                exposed=self._hole_exposed,
+            )
+        self.ledger.verify()
+        self._enter_phase(Phase.RESHUFFLE)
+        self._step_reshuffle()
 
     @implements("591.7(d)")
     def _step_reshuffle(self) -> None:

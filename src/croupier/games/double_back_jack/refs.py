@@ -12,6 +12,8 @@ from __future__ import annotations
 from croupier.regs import Ref
 
 # 591.7: dealing and completion of each round
+REF_FROM_SHOE = Ref.parse("591.7(a)")
+"""Every card comes from the dealing shoe (an empty shoe voids, D69)."""
 REF_NEW_DEALER_BURN = Ref.parse("591.7(c)")
 """A new dealer (and each loaded batch) burns one card."""
 REF_COVER_CARD = Ref.parse("591.7(d)")

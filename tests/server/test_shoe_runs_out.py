@@ -1,0 +1,113 @@
+"""D69 through the server: a one-deck shoe that runs out voids the round.
+
+Six players hit at a one-deck Double Back Jack table whose cover card
+lies deep (19/20): the shoe runs out within a few rounds. The round is
+void (591.7(a)), every open stake goes back to its player, the books
+balance, and the next round deals from the reshuffled shoe: the table
+does not stall.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from tests.server.conftest import Seat, balanced_books, operator
+
+GAME = "double-back-jack"
+
+
+def _table(client: TestClient) -> int:
+    r = client.post(
+        "/tables",
+        json={"game": GAME, "rules": {"decks": 1, "penetration": "19/20"}},
+        headers=operator(client),
+    )
+    assert r.status_code == 200, r.json()
+    return int(r.json()["id"])
+
+
+def _players(client: TestClient, table_id: int) -> list[Seat]:
+    players = []
+    for seat in range(1, 7):
+        made = client.post("/players", json={"name": f"p{seat}"}).json()
+        player = Seat(client, table_id, seat, made["token"], made["id"])
+        r = player.post("/seats", {"seat": seat})
+        assert r.status_code == 200, r.json()
+        players.append(player)
+    return players
+
+
+def _balance(player: Seat) -> int:
+    me = player.client.get("/me", headers=player.headers).json()
+    return int(me["balance"])
+
+
+def _play(players: list[Seat]) -> dict[str, Any]:
+    """Each wagers 500 and hits while it may; the last ready one deals."""
+    for p in players:
+        r = p.post(
+            "/wagers", {"seat": p.seat, "wager": "blackjack", "amount": 500}
+        )
+        assert r.status_code == 200, r.json()
+    state: dict[str, Any] = {}
+    for p in players:
+        state = p.post("/deal").json()
+    for _ in range(200):
+        pending = state["round"]["pending"]
+        if pending is None or state["round"]["status"] == "betting":
+            return state
+        legal = pending["legal"]
+        name = next(
+            (
+                n
+                for n in ("hit", "no_second_chance", "no_insurance")
+                if n in legal
+            ),
+            legal[0],
+        )
+        actor = players[pending["seat"] - 1]
+        r = actor.post("/actions", {"seat": actor.seat, "action": name})
+        assert r.status_code == 200, r.json()
+        state = r.json()
+    raise AssertionError(state)
+
+
+def test_591_7_a_the_server_voids_a_round_the_shoe_cannot_finish(
+    client: TestClient,
+) -> None:
+    table_id = _table(client)
+    players = _players(client, table_id)
+    op = operator(client)
+    for _ in range(15):
+        before = [_balance(p) for p in players]
+        state = _play(players)
+        balanced_books(client)
+        last = state["last"]
+        detail = client.get(f"/rounds/{last['id']}", headers=op).json()
+        types = [e["type"] for e in detail["events"]]
+        if "round_voided" not in types:
+            continue
+        # each player's balance moved by what was settled before the void
+        # (a Blackjack paid, a bust collected); what was open came back
+        void_at = types.index("round_voided")
+        nets = [0] * 6
+        for e in detail["events"][:void_at]:
+            if e["type"] == "wager_settled":
+                nets[e["seat"] - 1] += e["net"]
+        returned = [
+            e
+            for e in detail["events"][void_at:]
+            if e["type"] == "wager_settled"
+        ]
+        assert returned
+        assert all(e["outcome"] == "void" and e["net"] == 0 for e in returned)
+        assert [
+            _balance(p) - b for p, b in zip(players, before, strict=True)
+        ] == nets
+        # the table goes on: the next round is dealt from the new shoe
+        after = _play(players)
+        assert after["last"]["id"] != last["id"]
+        balanced_books(client)
+        return
+    raise AssertionError("six players hitting ran a one-deck shoe out")
