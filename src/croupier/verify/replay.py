@@ -40,6 +40,7 @@ from croupier.shoe import COVER_CARD, Shoe, StackItem
 
 from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import Deviation, explain, explain_missing, fields_text
+from .numbering import first_reading, second_reading
 from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .quiet import QUIET_RNG
 from .record import RECORD_REF, record_problem
@@ -774,7 +775,13 @@ def _verify(
         spec = find_game(history.game)
     except CroupierError as exc:
         return Checked(Deviation(RECORD_REF, str(exc)), False)
+    # a Double Back Jack log may cite 673a.7 for 591.7 (D70)
+    history = first_reading(history)
     found, strict, drawn, racked = _replayed(spec, history, submission)
+    renumbered = None if found is None else second_reading(history)
+    if renumbered is not None:
+        history = renumbered
+        found, strict, drawn, racked = _replayed(spec, history, submission)
     if not ends:
         return Checked(found, strict)
     return Checked(

@@ -101,6 +101,12 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         Wager.FORTUNE_BONUS,
         Wager.PROGRESSIVE,
     )
+    fault: DealFault | None = None
+    """What voided the round, if anything (670a.9(e)).
+
+    A class default, set on the round only for a misdeal: a round keeps
+    its attributes in the class's shared-key table only while it has few
+    enough (:attr:`croupier.round.Round.shoe_ran_out`)."""
 
     def __init__(
         self,
@@ -137,8 +143,6 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         """The progressive meter (input: the rules; output: now)."""
         self.progressive_system_count: int | None = None
         """The count the progressive system accepted, once locked."""
-        self.fault: DealFault | None = None
-        """What voided the round, if anything."""
         self.exposed: set[int] = set()
         """Positions whose cards have been exposed."""
         self._order: tuple[int, ...] = ()
@@ -379,8 +383,9 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                 self.shoe, self.log, start, slips
             )
         self.spread = ch670a.count_remaining(self.shoe, self.log, refs.count)
-        self.fault = ch670a.find_fault(self.deal_record, self.spread)
-        if self.fault is not None:
+        fault = ch670a.find_fault(self.deal_record, self.spread)
+        if fault is not None:
+            self.fault = fault
             self._void(refs.void)
         else:
             self._after_correct_deal(refs)
