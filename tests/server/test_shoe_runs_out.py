@@ -9,10 +9,14 @@ does not stall.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 from tests.server.conftest import Seat, balanced_books, operator
+from typer.testing import CliRunner
+
+from croupier.cli import app
 
 GAME = "double-back-jack"
 
@@ -74,7 +78,7 @@ def _play(players: list[Seat]) -> dict[str, Any]:
 
 
 def test_591_7_a_the_server_voids_a_round_the_shoe_cannot_finish(
-    client: TestClient,
+    client: TestClient, db_url: str, tmp_path: Path
 ) -> None:
     table_id = _table(client)
     players = _players(client, table_id)
@@ -109,5 +113,13 @@ def test_591_7_a_the_server_voids_a_round_the_shoe_cannot_finish(
         after = _play(players)
         assert after["last"]["id"] != last["id"]
         balanced_books(client)
+        # the exported log, voided round included, verifies
+        out = tmp_path / "day.jsonl"
+        runner = CliRunner()
+        export = ["history", "export", "--db", db_url, "--out", str(out)]
+        assert runner.invoke(app, export).exit_code == 0
+        verified = runner.invoke(app, ["verify", str(out)])
+        assert verified.exit_code == 0, verified.output
+        assert "0 with a deviation" in verified.output
         return
     raise AssertionError("six players hitting ran a one-deck shoe out")

@@ -600,7 +600,13 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
 
     @implements("591.7(u)")
     def _step_clearing(self) -> None:
-        ref = REF_CLEARING
+        self._clear_layout(REF_CLEARING)
+        self._enter_phase(
+            Phase.RESHUFFLE if self.cover_card_reached else Phase.COMPLETE
+        )
+
+    def _clear_layout(self, ref: Ref) -> None:
+        """Every card on the layout to the rack, the dealer's last (u)."""
         # right to left, the second hand of a box before the first: the
         # clockwise order reversed (no two hands share seat and index)
         for hand in reversed(self._in_order()):
@@ -616,9 +622,6 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 exposed=self._hole_exposed,
             )
         self.ledger.verify()
-        self._enter_phase(
-            Phase.RESHUFFLE if self.cover_card_reached else Phase.COMPLETE
-        )
 
     @implements("591.7(a)")
     def _shoe_empty(self, exc: ShoeExhaustedError) -> None:
@@ -639,19 +642,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         del exc  # the draw that found the shoe empty
         self.log.emit(RoundVoided, ref=ref, reason=SHOE_RAN_OUT)
         self._return_all_open(Outcome.VOID, ref)
-        for hand in reversed(self._in_order()):
-            if hand.on_table:
-                self._collect(hand, ref)
-        if self._dealer_on_table:
-            self._dealer_on_table = False
-            self.shoe.discard_cards(self._dealer)
-            self._emit_collected(
-                ref=ref,
-                source="dealer",
-                cards=tuple(self._dealer),
-                exposed=self._hole_exposed,
-            )
-        self.ledger.verify()
+        self._clear_layout(ref)
         self._enter_phase(Phase.RESHUFFLE)
         self._step_reshuffle()
 
