@@ -25,6 +25,11 @@ verdicts in file order:
   shoe, as must the round after a voided one (D29, D67).
 - **The progressive meter carries over**: a round begins with the meter
   the round before it at its table left (D23, D68).
+- **A shoe without a recorded stack holds its decks** (D71): the rounds
+  of one table recorded ``as_dealt`` are linked through the cards they
+  show coming out of the shoe; from the round that begins a shoe (or
+  the table's first in the file) no card may come out more often than
+  the rules' decks hold it, or a card was added between the rounds.
 
 A table is its game and its ``table`` field; rounds of one table must
 appear in the order dealt (as ``croupier history export`` writes them),
@@ -38,7 +43,8 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from hashlib import blake2b
@@ -106,6 +112,16 @@ class RoundEnds:
     """The progressive meter the round began with and left (D23), for a
     game whose rules carry one; the next round at the table begins with
     the meter this one left (D68)."""
+    seen: tuple[str, ...] | None = None
+    """The cards an ``as_dealt`` round shows leaving the shoe (dealt and
+    burned), counted across the shoe's rounds (D71); ``None``: not
+    counted (the stack is recorded, or every round reshuffles)."""
+    holds: Mapping[str, int] | None = None
+    """How many of each card the rules' decks hold, with :attr:`seen`."""
+    begins: bool = False
+    """Whether the round begins a shoe (``new_shoe`` or a shuffle)."""
+    racked_before: tuple[str, ...] = ()
+    """The discard rack it began with, when recorded (with :attr:`seen`)."""
 
 
 def ends_of(
@@ -113,13 +129,15 @@ def ends_of(
     history: HandHistory,
     drawn: int | None,
     racked: Iterable[Card] | None,
+    holds: Mapping[str, int] | None = None,
 ) -> RoundEnds:
     """The ends of ``history``'s shoe.
 
     ``drawn`` is how many items (cards and cover cards) the round took
     from the top of its stack, ``None`` when it reshuffled; ``racked``
     the cards it put in the discard rack, ``None`` when the round did
-    not conform (then what it left is not known).
+    not conform (then what it left is not known); ``holds`` the rules'
+    decks by card, for a round recorded without its stack (D71).
     """
     shoe = history.shoe
     stack = shoe.stack
@@ -127,7 +145,29 @@ def ends_of(
     ref = FROM_THE_SHOE.get(spec.section, spec.section)
     started, ended = instant(history.started_at), instant(history.ended_at)
     if stack is None:
-        return RoundEnds(table, None, None, ref, started, ended)
+        if holds is None or racked is None or spec.reshuffle_every_round:
+            return RoundEnds(table, None, None, ref, started, ended)
+        seen = tuple(
+            CARD_TEXTS[Card.parse(str(step["card"])).code]
+            for step in history.procedure
+            if step.get("type") in ("card_dealt", "card_burned")
+        )
+        return RoundEnds(
+            table,
+            None,
+            None,
+            ref,
+            started,
+            ended,
+            ends_shoe=_ends_shoe(spec, history, drawn),
+            seen=seen,
+            holds=holds,
+            begins=shoe.new_shoe or bool(shoe.shuffles()),
+            racked_before=tuple(
+                CARD_TEXTS[Card.parse(token).code]
+                for token in (shoe.discard or "").split()
+            ),
+        )
     rack = shoe.discard or ""
     shuffled = bool(shoe.shuffles())
     continues = not shoe.new_shoe and not shuffled
@@ -148,11 +188,11 @@ def ends_of(
             rest[drawn] if len(rest) > drawn else "",
             " ".join([rack, *put] if rack else put),
         )
-    ends_shoe = None
+    ends_shoe = (
+        _ends_shoe(spec, history, drawn) if racked is not None else None
+    )
     if history.status == "voided":
         ends_shoe = "D29"  # the table takes a new shoe after a void
-    elif drawn is None and racked is not None and history.status == "over":
-        ends_shoe = _COVER_REFS.get(spec.section)  # the cover card came out
     return RoundEnds(
         table,
         found,
@@ -164,6 +204,17 @@ def ends_of(
         ends_shoe,
         _meter(history),
     )
+
+
+def _ends_shoe(
+    spec: GameSpec, history: HandHistory, drawn: int | None
+) -> str | None:
+    """The rule by which a conforming round ends its shoe, if it does."""
+    if history.status == "voided":
+        return "D29"  # the table takes a new shoe after a void
+    if drawn is None and history.status == "over":
+        return _COVER_REFS.get(spec.section)  # the cover card came out
+    return None
 
 
 def _meter(history: HandHistory) -> tuple[int, int] | None:
@@ -188,6 +239,9 @@ class AcrossRounds:
     def __init__(self) -> None:
         self._lines: dict[str, int] = {}
         self._last: dict[str, _Last] = {}
+        self._out: dict[str, tuple[int, Counter[str]]] = {}
+        """Per table: the line its shoe's count began at, and the cards
+        out of the shoe since (``as_dealt`` rounds, D71)."""
 
     def check(
         self,
@@ -210,6 +264,10 @@ class AcrossRounds:
         before = self._last.get(ends.table)
         if found is None and before is not None:
             found = _after(before, ends)
+        if found is None:
+            found = self._count(line, ends, before)
+        else:
+            self._out.pop(ends.table, None)
         self._last[ends.table] = _Last(
             ends.left,
             line,
@@ -219,6 +277,47 @@ class AcrossRounds:
             None if ends.meter is None else ends.meter[1],
         )
         return found
+
+    def _count(
+        self, line: int, ends: RoundEnds, before: _Last | None
+    ) -> Deviation | None:
+        """Count the cards out of the table's shoe; more than it holds? (D71).
+
+        A round begins the count when it begins a shoe, follows one that
+        ended its shoe or is the table's first in the file; a round with
+        its stack recorded (linked by :attr:`RoundEnds.found`) or one
+        that deviated ends it.
+        """
+        seen, holds = ends.seen, ends.holds
+        if seen is None or holds is None:
+            self._out.pop(ends.table, None)
+            return None
+        entry = self._out.get(ends.table)
+        if (
+            entry is None
+            or ends.begins
+            or before is None
+            or before.ends_shoe is not None
+        ):
+            # the rack holds cards out of this shoe already
+            entry = (line, Counter(ends.racked_before))
+        count = entry[1]
+        count.update(seen)
+        over = sorted(
+            (card, n) for card, n in count.items() if n > holds.get(card, 0)
+        )
+        if not over:
+            self._out[ends.table] = entry
+            return None
+        self._out.pop(ends.table, None)
+        card, n = over[0]
+        return Deviation(
+            ends.ref,
+            f"{card} has come out of the shoe {n} times since line "
+            f"{entry[0]} began counting it, but the rules' decks hold "
+            f"{holds.get(card, 0)}: a card was added to the shoe between "
+            f"the rounds (or a round that began a new shoe does not say so)",
+        )
 
 
 @dataclass(frozen=True, slots=True)

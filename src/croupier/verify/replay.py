@@ -784,10 +784,17 @@ def _verify(
         found, strict, drawn, racked = _replayed(spec, history, submission)
     if not ends:
         return Checked(found, strict)
+    holds = None
+    if found is None and history.shoe.stack is None:
+        # a shoe known only as dealt is counted across its rounds (D71)
+        rules, _problem = _rules(spec, history, submission)
+        holds = None if rules is None else _complement(spec, rules)
     return Checked(
         found,
         strict,
-        ends_of(spec, history, drawn, racked if found is None else None),
+        ends_of(
+            spec, history, drawn, racked if found is None else None, holds
+        ),
     )
 
 

@@ -1,0 +1,130 @@
+"""D71: rounds recorded ``as_dealt`` are linked through their shoe's cards.
+
+Without a recorded stack, the verifier cannot compare one round's shoe
+with the next; it can count the cards each round shows leaving the
+shoe. From the round that begins a shoe (or the table's first in the
+file, with its recorded rack), no card may come out more often than the
+rules' decks hold it. The broken days below duplicate a card by hand: a
+card of the same blackjack value, so that each round by itself still
+replays as recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from croupier.hhf.sample import sample_histories
+from croupier.verify import verify_lines
+
+ONE_DECK = {"decks": 1, "penetration": "3/4"}
+VALUES = "A23456789TJQK"
+
+
+def _day(
+    game: str, rounds: int, rules: dict[str, Any] | None, *, racks: bool
+) -> list[dict[str, Any]]:
+    docs = []
+    for history in sample_histories(
+        game, rounds, seed=4, seats=3, rules=rules
+    ):
+        doc = json.loads(history.dumps())
+        doc["shoe"]["known"], doc["shoe"]["stack"] = "as_dealt", None
+        if not racks:
+            doc["shoe"]["discard"] = None
+        docs.append(doc)
+    return docs
+
+
+def _found(
+    docs: list[dict[str, Any]], *, across: bool = True
+) -> list[tuple[int, str, str]]:
+    report = verify_lines(
+        [json.dumps(doc) + "\n" for doc in docs], across=across
+    )
+    return [
+        (v.line, v.deviation.ref, v.deviation.message)
+        for v in report.verdicts
+        if v.deviation is not None
+    ]
+
+
+def _out(doc: dict[str, Any]) -> list[str]:
+    return [
+        s["card"]
+        for s in doc["procedure"]
+        if s["type"] in ("card_dealt", "card_burned")
+    ]
+
+
+def _value(card: str) -> int:
+    return min(10, VALUES.index(card[0]) + 1)
+
+
+def _swap(doc: dict[str, Any], old: str, new: str) -> None:
+    """``new`` in place of ``old`` wherever the round's steps show it."""
+    for step in doc["procedure"]:
+        if step.get("card") == old:
+            step["card"] = new
+        if isinstance(step.get("cards"), str):
+            step["cards"] = " ".join(
+                new if c == old else c for c in step["cards"].split()
+            )
+
+
+def _duplicate(earlier: dict[str, Any], later: dict[str, Any]) -> str:
+    """Deal in ``later`` a card ``earlier`` dealt; return that card."""
+    shown = _out(later)
+    old, new = next(
+        (a, b)
+        for a in shown
+        for b in _out(earlier)
+        if _value(a) == _value(b) and a != b and b not in shown
+    )
+    _swap(later, old, new)
+    return new
+
+
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [
+        ("double-back-jack", ONE_DECK),
+        ("double-back-jack", None),
+        ("21-baccarat", {"decks": 1}),
+        ("midibaccarat", None),
+    ],
+)
+def test_d71_as_dealt_days_conform(
+    game: str, rules: dict[str, Any] | None
+) -> None:
+    docs = _day(game, 40, rules, racks=False)
+    # more than one shoe: a new one restarts the count
+    assert sum(doc["shoe"]["new_shoe"] for doc in docs) >= (2 if rules else 1)
+    assert _found(docs) == []
+
+
+def test_591_7_a_a_card_out_of_the_shoe_twice_across_rounds_deviates() -> None:
+    docs = _day("double-back-jack", 3, ONE_DECK, racks=False)
+    assert not docs[2]["shoe"]["new_shoe"]
+    card = _duplicate(docs[0], docs[2])
+    # each round alone replays; only the count across them finds it
+    assert _found(docs, across=False) == []
+    ((line, ref, message),) = _found(docs)
+    assert (line, ref) == (3, "591.7(a)")
+    assert f"{card} has come out of the shoe 2 times since line 1" in message
+
+
+def test_591_7_a_the_count_begins_with_the_first_round_s_rack() -> None:
+    # the file starts mid-shoe: round 2 with its rack (round 1's cards),
+    # the rounds after without theirs; round 4 deals a card of that rack
+    docs = _day("double-back-jack", 4, ONE_DECK, racks=True)
+    first = docs.pop(0)
+    assert not any(doc["shoe"]["new_shoe"] for doc in docs)
+    for doc in docs[1:]:
+        doc["shoe"]["discard"] = None
+    card = _duplicate(first, docs[2])
+    assert card in docs[0]["shoe"]["discard"].split()
+    assert _found(docs, across=False) == []
+    assert [(line, ref) for line, ref, _ in _found(docs)] == [(3, "591.7(a)")]
