@@ -223,12 +223,15 @@ class Table:
             self.rules = replace(self.rules, **changes)
 
     def finish_round(self, rnd: Round) -> None:
-        """Record the end of a round; a cover card makes a new shoe due."""
+        """Record the end of a round; a cover card makes a new shoe due.
+
+        So does a shoe that ran out (D69), which the round reshuffled.
+        """
         if not rnd.is_over:
             msg = "the round is not finished"
             raise ProcedureError(msg)
         rnd.ledger.verify()
         rnd.verify_conservation()
         self.carry(rnd)
-        if rnd.cover_card_reached:
+        if rnd.cover_card_reached or rnd.shoe_ran_out:
             self._new_shoe_due = True

@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
+from croupier.hhf.format import from_record
 from croupier.hhf.sample import sample_histories
+from croupier.history import Recorder
+from croupier.registry import find_game
+from croupier.rng import SeededRng
+from croupier.round import Action
+from croupier.shoe import Shoe
 from croupier.verify import verify_lines
 
 ONE_DECK = {"decks": 1, "penetration": "19/20"}
@@ -83,3 +89,76 @@ def test_d69_a_void_for_want_of_cards_altered_deviates(
 ) -> None:
     found, line = _broken(game, change)
     assert [(n, ref) for n, ref, _ in found][:1] == [(line, REFS[game])]
+
+
+def _short_shoe_void(game: str, wager: str, stack: str) -> dict[str, Any]:
+    """A round dealt from a stacked shoe of a few cards that runs out."""
+    spec = find_game(game)
+    rules = spec.rules_type.from_mapping({"decks": 6})
+    rnd = spec.new_round(
+        rules=rules,
+        shoe=Shoe.stacked(stack),
+        rng=SeededRng(0),
+        new_shoe=False,
+        starting_position=None,
+    )
+    recorder = Recorder(spec.name, rnd)
+    recorder.place_wager(1, wager, 1000)
+    recorder.deal()
+    while (pending := rnd.pending()) is not None:
+        recorder.apply(Action(seat=pending.seat, name="hit"))
+    assert rnd.shoe_ran_out
+    history = from_record(
+        recorder.record,
+        round_id="short-1",
+        table="t",
+        started_at=None,
+        ended_at=None,
+        preparation=[],
+    )
+    return dict(json.loads(history.dumps()))
+
+
+@pytest.mark.parametrize(
+    ("game", "wager", "stack"),
+    [
+        ("double-back-jack", "blackjack", "Th 6d 5c 9s"),
+        ("21-baccarat", "player", "Kd 5h 9c"),
+    ],
+)
+@pytest.mark.parametrize("known", ["stacked", "as_dealt"])
+def test_d72_a_shoe_cannot_run_out_with_cards_missing(
+    game: str, wager: str, stack: str, known: str
+) -> None:
+    # six decks, and the round's shoe held four cards: its reshuffle
+    # gathers them alone, so the void could not have happened
+    doc = _short_shoe_void(game, wager, stack)
+    if known == "as_dealt":
+        doc["shoe"].update(known="as_dealt", stack=None, discard=None)
+    (found,) = _deviations([json.dumps(doc) + "\n"])
+    assert found[:2] == (1, REFS[game])
+    assert "where the rules' decks hold 312" in found[2]
+
+
+def _rack_short(doc: dict[str, Any], missing: int) -> None:
+    rack = doc["shoe"]["discard"].split()
+    doc["shoe"]["discard"] = " ".join(rack[missing:])
+
+
+@pytest.mark.parametrize("shuffled", [None, 47])
+def test_591_7_d_a_void_without_its_stack_shows_the_whole_shoe(
+    shuffled: int | None,
+) -> None:
+    lines, voided = _day("double-back-jack")
+    doc = json.loads(lines[voided[0]])
+    doc["shoe"].update(known="as_dealt", stack=None)
+    assert _deviations([json.dumps(doc) + "\n"]) == []
+    # five cards gone from the rack: the record's own cards at the
+    # reshuffle are 47, whatever count its shuffled step writes
+    _rack_short(doc, 5)
+    for step in doc["procedure"]:
+        if step["type"] == "shuffled" and shuffled is not None:
+            step["cards"] = shuffled
+    ((line, ref, message),) = _deviations([json.dumps(doc) + "\n"])
+    assert (line, ref) == (1, "591.7(a)")
+    assert "gathers 47 cards where the rules' decks hold 52" in message

@@ -789,6 +789,7 @@ class Dealer:
         retired = (
             live.detached
             or rnd.cover_card_reached
+            or rnd.shoe_ran_out  # D69: the round reshuffled
             or rt.spec.reshuffle_every_round
         )
         self.sql.finish.run(

@@ -44,6 +44,7 @@ from .numbering import first_reading, second_reading
 from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .quiet import QUIET_RNG
 from .record import RECORD_REF, record_problem
+from .reshuffle import reshuffle_problem
 from .voided import VOID_REF, voided_problem
 
 __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
@@ -837,7 +838,9 @@ def _replayed(
         found = _compare(spec, engine, history.procedure, stop, loosened)
         if found is not None:
             return found, False, None, None
-    found = _settlements_problem(rnd, history)
+    found = _settlements_problem(rnd, history) or reshuffle_problem(
+        spec, _complement(spec, rules), rnd, history
+    )
     if found is not None:
         return found, strict, None, None
     return record_problem(history), strict, drawn, shoe.discard
