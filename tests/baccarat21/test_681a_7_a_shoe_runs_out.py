@@ -14,7 +14,6 @@ from fractions import Fraction
 
 from croupier.cards import full_deck, parse_cards
 from croupier.events import (
-    CardBurned,
     CardsCollected,
     CoverCardInserted,
     PhaseEntered,
@@ -45,20 +44,6 @@ def deal(stack: str) -> Baccarat21Round:
     )
     rnd.place_wager(1, "player", 1000)
     rnd.place_wager(2, "tie", 500)
-    rnd.deal()
-    return rnd
-
-
-def deal_on(table: Table, stack: str) -> Baccarat21Round:
-    """A round on ``stack`` (one deck, no cover card) the table adopts."""
-    rnd = Baccarat21Round(
-        rules=Baccarat21Rules.from_mapping({"decks": 1}),
-        shoe=whole(stack),
-        rng=SeededRng(1),
-        new_shoe=False,
-    )
-    table.adopt(rnd)
-    rnd.place_wager(1, "player", 1000)
     rnd.deal()
     return rnd
 
@@ -123,21 +108,3 @@ def test_681a_7_d_rounds_go_on_after_a_void() -> None:
         rnd.ledger.verify()
         table.finish_round(rnd)
     assert voids
-
-
-def test_681a_7_c_after_a_void_without_a_cover_card_the_next_shoe_is_new() -> (
-    None
-):
-    spec = find_game("21-baccarat")
-    table = Table(
-        spec,
-        rules=spec.rules_type.from_mapping({"decks": 1}),
-        rng=SeededRng(1),
-    )
-    rnd = deal_on(table, "Kd 5h 9c")
-    assert rnd.shoe_ran_out
-    assert not rnd.cover_card_reached
-    table.finish_round(rnd)
-    after = table.new_round()
-    assert after.new_shoe
-    assert isinstance(after.events[0], CardBurned)

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from croupier.cards import full_deck, parse_cards
 from croupier.events import (
-    CardBurned,
     CardsCollected,
     PhaseEntered,
     RoundVoided,
@@ -253,29 +252,3 @@ def test_591_7_a_a_scenario_stacked_short_still_says_so() -> None:
     )
     assert result.exit_code == 2
     assert "lists 4 cards but the round needs 1 more" in result.stderr
-
-
-def test_591_7_c_after_a_void_without_a_cover_card_the_next_shoe_is_new() -> (
-    None
-):
-    # a round the table adopted, on a shoe with no cover card, runs out:
-    # the table still takes a new shoe (the (c) burn, a cover card in it)
-    spec = find_game("double-back-jack")
-    rules = spec.rules_type.from_mapping({"decks": 1})
-    table = Table(spec, rules=rules, rng=SeededRng(1))
-    rnd = DoubleBackJackRound(
-        rules=DoubleBackJackRules.from_mapping({"decks": 1}),
-        shoe=whole("Th 6d 5c"),
-        rng=SeededRng(1),
-        new_shoe=False,
-    )
-    table.adopt(rnd)
-    rnd.place_wager(1, "blackjack", 100)
-    rnd.deal()
-    assert rnd.shoe_ran_out
-    assert not rnd.cover_card_reached
-    table.finish_round(rnd)
-    after = table.new_round()
-    assert after.new_shoe
-    assert isinstance(after.events[0], CardBurned)
-    assert any(isinstance(item, CoverCard) for item in after.shoe.stack)
