@@ -125,27 +125,32 @@ def _play(
             str(wager["wager"]),
             whole_number(wager["amount"], "a wager's amount"),
         )
-    full = spec.new_shoe(rules, SeededRng(0)).complement.total()
     rnd.deal()
-    _verify_stacked_enough(rnd, full)
+    _verify_stacked_enough(spec, rules, rnd)
     for decision in _objects(data, "decisions", "decision"):
         if rnd.pending() is None:
             msg = f"decision {decision} given but no decision is pending"
             raise ScenarioError(msg)
         rnd.apply(Action.from_dict(decision))
-        _verify_stacked_enough(rnd, full)
+        _verify_stacked_enough(spec, rules, rnd)
     pending = rnd.pending()
     return rnd, None if pending is None else pending.to_dict()
 
 
-def _verify_stacked_enough(rnd: Round, full: int) -> None:
-    """Refuse a stack too short for the round (``full``: the decks' cards).
+def _verify_stacked_enough(
+    spec: GameSpec, rules: GameRules, rnd: Round
+) -> None:
+    """Refuse a stack too short for the round.
 
     A game whose shoe may run out in play voids the round when it does
-    (D69); a scenario's shoe that holds fewer cards than the decks ran
-    out because it was stacked short, which the runner reports instead.
+    (D69); a scenario's shoe that holds fewer cards than the rules'
+    decks ran out because it was stacked short, which the runner
+    reports instead.
     """
-    if rnd.shoe_ran_out and rnd.shoe.complement.total() < full:
+    if not rnd.shoe_ran_out:
+        return
+    full = spec.new_shoe(rules, SeededRng(0)).complement.total()
+    if rnd.shoe.complement.total() < full:
         msg = "the stacked shoe ran out before the round was complete"
         raise ShoeExhaustedError(msg)
 

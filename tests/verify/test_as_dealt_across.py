@@ -128,3 +128,22 @@ def test_591_7_a_the_count_begins_with_the_first_round_s_rack() -> None:
     assert card in docs[0]["shoe"]["discard"].split()
     assert _found(docs, across=False) == []
     assert [(line, ref) for line, ref, _ in _found(docs)] == [(3, "591.7(a)")]
+
+
+def test_591_7_d_after_its_cover_card_an_as_dealt_shoe_is_not_dealt_on() -> (
+    None
+):
+    # a round that reached the cover card, then one that deals on from
+    # the same shoe (not a new shoe): the reshuffle ended that shoe
+    docs = _day("double-back-jack", 12, ONE_DECK, racks=False)
+    ended = next(
+        doc
+        for doc in docs
+        if any(s["type"] == "cover_card_reached" for s in doc["procedure"])
+    )
+    dealt_on = next(doc for doc in docs if not doc["shoe"]["new_shoe"])
+    assert _found([ended]) == []
+    assert _found([dealt_on]) == []
+    ((line, ref, message),) = _found([ended, dealt_on])
+    assert (line, ref) == (2, "591.7(d)")
+    assert "reached the cover card" in message

@@ -22,7 +22,8 @@ verdicts in file order:
   the shoe as shuffled. A round that reaches the cover card leaves no
   shoe to compare: its reshuffle gathers every card, and a card missing
   then is its own deviation, and the round after it must begin a new
-  shoe, as must the round after a voided one (D29, D67).
+  shoe, as must the round after a voided one (D29, D67), stack recorded
+  or not (D71).
 - **The progressive meter carries over**: a round begins with the meter
   the round before it at its table left (D23, D68).
 - **A shoe without a recorded stack holds its decks** (D71): the rounds
@@ -346,7 +347,10 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
             f"cards were added, taken out or moved between the rounds, or "
             f"a round between them is missing from the log",
         )
-    if before.ends_shoe is not None and ends.found is not None:
+    continues = ends.found is not None or (
+        ends.seen is not None and not ends.begins
+    )
+    if before.ends_shoe is not None and continues:
         why = (
             "was voided: the table takes a new shoe"
             if before.ends_shoe == "D29"
