@@ -8,6 +8,7 @@ log below is rewritten by hand into the current numbering: 591.7(x) to
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 
 from croupier.hhf.sample import sample_histories
 from croupier.verify import verify_lines
-from croupier.verify.numbering import seed_numbering_ref
+from croupier.verify.numbering import seed_numbering, seed_numbering_ref
 
 
 def _other_numbering(ref: str) -> str:
@@ -97,3 +98,17 @@ def test_d70_references_read_in_the_engine_numbering(
     ref: str, engine: str
 ) -> None:
     assert seed_numbering_ref(ref) == engine
+
+
+def test_d70_a_record_in_the_engine_numbering_is_the_same_record() -> None:
+    history = next(sample_histories("double-back-jack", 1, seed=5))
+    assert seed_numbering(history) is history
+    # a record citing nothing at all needs no second replay either
+    bare = dataclasses.replace(
+        history,
+        procedure=tuple({**s, "ref": None} for s in history.procedure),
+        settlements=tuple({**s, "ref": None} for s in history.settlements),
+    )
+    assert seed_numbering(bare) is bare
+    current = dataclasses.replace(history, section="673a.7")
+    assert seed_numbering(current).section == "591.7"

@@ -83,6 +83,19 @@ def _steps(steps: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
     )
 
 
+def _cites_other(lists: Iterable[Iterable[dict[str, Any]]]) -> bool:
+    """Whether a row of ``lists`` cites a ref the engine numbers otherwise."""
+    try:
+        # one pass over the refs in C (every step and settlement has one,
+        # ``null`` allowed), then one search
+        refs = chain.from_iterable(map(_REF, rows) for rows in lists)
+        return _NEEDS.search("\n".join(filter(None, refs))) is not None
+    except (KeyError, TypeError):  # a row without a text ref
+        return any(
+            _renumbered(row.get("ref")) for rows in lists for row in rows
+        )
+
+
 def seed_numbering(history: HandHistory) -> HandHistory:
     """``history`` citing as the engine does (the same object if it does).
 
@@ -97,18 +110,8 @@ def seed_numbering(history: HandHistory) -> HandHistory:
         history.shoe.preparation,
         history.table_steps,
     )
-    try:
-        # one C-level pass over the refs (every step and settlement has
-        # one, ``null`` allowed), then one search: a conforming log in
-        # the engine's numbering costs about a microsecond
-        refs = chain.from_iterable(map(_REF, rows) for rows in lists)
-        text = "\n".join(filter(None, refs))
-        if _NEEDS.match(history.section):
-            text = ""  # the section alone is enough to map the record
-        if text and not _NEEDS.search(text):
-            return history
-    except (KeyError, TypeError):
-        pass  # a row without a text ref: mapped (or not) row by row
+    if not _NEEDS.match(history.section) and not _cites_other(lists):
+        return history
     return dataclasses.replace(
         history,
         section=seed_numbering_ref(history.section),
