@@ -35,6 +35,7 @@ from croupier.events import (
     Event,
     EventLog,
     PhaseEntered,
+    RoundVoided,
     WagerChanged,
     WagerPlaced,
     WagerSettled,
@@ -640,6 +641,16 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         self._phase = target
         self._phase_ref = refs[0] if ref is None else ref
         self._emit_phase(ref=self._phase_ref, phase=target)
+
+    def _void_for_want_of_cards(self, void: PhaseT, ref: Ref) -> None:
+        """Enter ``void``, log the void, return every open stake (D69).
+
+        What follows (the cards to the rack, the reshuffle) is the game's.
+        """
+        self.shoe_ran_out = True
+        self._enter_phase(void)
+        self.log.emit(RoundVoided, ref=ref, reason=SHOE_RAN_OUT)
+        self._return_all_open(Outcome.VOID, ref)
 
     # -- the shared verifications ------------------------------------------
 

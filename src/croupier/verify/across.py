@@ -189,11 +189,9 @@ def ends_of(
             rest[drawn] if len(rest) > drawn else "",
             " ".join([rack, *put] if rack else put),
         )
-    ends_shoe = (
-        _ends_shoe(spec, history, drawn) if racked is not None else None
-    )
-    if history.status == "voided":
-        ends_shoe = "D29"  # the table takes a new shoe after a void
+    # a void ends the shoe however the round went (D29)
+    known = racked is not None or history.status == "voided"
+    ends_shoe = _ends_shoe(spec, history, drawn) if known else None
     return RoundEnds(
         table,
         found,

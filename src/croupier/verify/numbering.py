@@ -62,16 +62,8 @@ def seed_numbering_ref(ref: str) -> str:
 
 
 def _renumbered(ref: object) -> bool:
-    """Whether :func:`seed_numbering_ref` changes ``ref`` (cheap for 591.7)."""
-    if type(ref) is not str:
-        return False
-    if ref.startswith("673a.7"):
-        return not ref[6:7].isdigit()
-    return (
-        ref.startswith("591.")
-        and not ref.startswith("591.7(")
-        and _OTHER.match(ref) is not None
-    )
+    """Whether :func:`seed_numbering_ref` changes ``ref``."""
+    return type(ref) is str and seed_numbering_ref(ref) != ref
 
 
 def _steps(steps: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:

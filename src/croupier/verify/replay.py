@@ -778,31 +778,39 @@ def _verify(
         return Checked(Deviation(RECORD_REF, str(exc)), False)
     # a Double Back Jack log may cite 673a.7 for 591.7 (D70)
     history = first_reading(history)
-    found, strict, drawn, racked = _replayed(spec, history, submission)
+    found, strict, drawn, racked, holds = _replayed(spec, history, submission)
     renumbered = None if found is None else second_reading(history)
     if renumbered is not None:
         history = renumbered
-        found, strict, drawn, racked = _replayed(spec, history, submission)
+        found, strict, drawn, racked, holds = _replayed(
+            spec, history, submission
+        )
     if not ends:
         return Checked(found, strict)
-    holds = None
-    if found is None and history.shoe.stack is None:
-        # a shoe known only as dealt is counted across its rounds (D71)
-        rules, _problem = _rules(spec, history, submission)
-        holds = None if rules is None else _complement(spec, rules)
     return Checked(
         found,
         strict,
         ends_of(
-            spec, history, drawn, racked if found is None else None, holds
+            spec,
+            history,
+            drawn,
+            racked if found is None else None,
+            holds if found is None else None,
         ),
     )
 
 
-_Replayed = tuple[Deviation | None, bool, int | None, list[Card] | None]
+_Replayed = tuple[
+    Deviation | None,
+    bool,
+    int | None,
+    list[Card] | None,
+    Counter[str] | None,
+]
 """A round's first deviation, whether its steps were the engine's own, the
-items it drew from the stack (``None``: it reshuffled) and the cards it
-put in the discard rack (``None``: not replayed)."""
+items it drew from the stack (``None``: it reshuffled), the cards it put
+in the discard rack (``None``: not replayed) and, for a conforming round
+recorded without its stack, the rules' decks by card (D71)."""
 
 
 def _replayed(
@@ -810,22 +818,22 @@ def _replayed(
 ) -> _Replayed:
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
-        return problem, False, None, None
+        return problem, False, None, None, None
     problem = preparation_problem(spec, rules, history)
     if problem is None and spec.uses_starting_position:
         problem = drawn_start_problem(history)
     if problem is not None:
-        return problem, False, None, None
+        return problem, False, None, None, None
     shoe, problem, drawn = _shoe(spec, rules, history)
     if problem is not None or shoe is None:
-        return problem, False, None, None
+        return problem, False, None, None, None
     rnd, stop = _run(spec, rules, shoe, history)
     if history.status == "voided":
-        return _voided(spec, rnd, stop, history), False, None, None
+        return _voided(spec, rnd, stop, history), False, None, None, None
     if stop is None and not rnd.is_over:
         # every input replayed, and the round still waits: a decision
         # the log never made (its stakes never settled)
-        return _unfinished(rnd), False, None, None
+        return _unfinished(rnd), False, None, None, None
     engine = [e.to_dict() for e in rnd.events]
     strict = (
         stop is None
@@ -837,13 +845,15 @@ def _replayed(
         loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
         found = _compare(spec, engine, history.procedure, stop, loosened)
         if found is not None:
-            return found, False, None, None
-    found = _settlements_problem(rnd, history) or reshuffle_problem(
-        spec, _complement(spec, rules), rnd, history
-    )
+            return found, False, None, None, None
+    found = _settlements_problem(rnd, history)
+    if found is None and rnd.shoe_ran_out:
+        found = reshuffle_problem(spec, _complement(spec, rules), rnd, history)
     if found is not None:
-        return found, strict, None, None
-    return record_problem(history), strict, drawn, shoe.discard
+        return found, strict, None, None, None
+    # a shoe known only as dealt is counted across its rounds (D71)
+    holds = _complement(spec, rules) if history.shoe.stack is None else None
+    return record_problem(history), strict, drawn, shoe.discard, holds
 
 
 def _voided(

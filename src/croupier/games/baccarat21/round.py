@@ -15,7 +15,7 @@ from croupier.errors import (
     ShoeExhaustedError,
     WagerError,
 )
-from croupier.events import Announced, CardsCollected, Event, RoundVoided
+from croupier.events import Announced, CardsCollected, Event
 from croupier.hands.blackjack import Total, blackjack_total, is_blackjack
 from croupier.hands.bonus21 import BonusCategory, bonus_payout
 from croupier.money import Odds, Outcome, Settlement, WagerKey
@@ -27,13 +27,7 @@ from croupier.procedures.shoe_games import (
 )
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import (
-    SHOE_RAN_OUT,
-    Action,
-    GameRound,
-    Pending,
-    cards_text,
-)
+from croupier.round import Action, GameRound, Pending, cards_text
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
@@ -215,13 +209,9 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         As for any card missing (D25), every wager goes back, the hands
         go to the rack and the shoe is reshuffled (d).
         """
-        ref = _REF_FROM_SHOE
-        self.shoe_ran_out = True
-        self._enter_phase(Phase.VOID)
         del exc  # the draw that found the shoe empty
-        self.log.emit(RoundVoided, ref=ref, reason=SHOE_RAN_OUT)
-        self._return_all_open(Outcome.VOID, ref)
-        self._collect(ref)
+        self._void_for_want_of_cards(Phase.VOID, _REF_FROM_SHOE)
+        self._collect(_REF_FROM_SHOE)
         self._reshuffle()
         self._enter_phase(Phase.COMPLETE)
         self.ledger.verify()

@@ -21,7 +21,6 @@ from croupier.events import (
     CardsCollected,
     DecisionMade,
     Event,
-    RoundVoided,
     WagerPlaced,
 )
 from croupier.hands.blackjack import (
@@ -37,7 +36,7 @@ from croupier.procedures.shoe_games import (
 )
 from croupier.regs import Ref, implements
 from croupier.rng import Rng
-from croupier.round import SHOE_RAN_OUT, GameRound
+from croupier.round import GameRound
 from croupier.shoe import Shoe
 
 from .events import CardReaderChecked
@@ -634,15 +633,11 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         busted hand collected) stand. The cards go to the rack, hands
         right to left, and the shoe is reshuffled (d) for the next round.
         """
-        ref = REF_FROM_SHOE
-        self.shoe_ran_out = True
+        del exc  # the draw that found the shoe empty
         self._current = None
         self._insurance_queue.clear()
-        self._enter_phase(Phase.VOID)
-        del exc  # the draw that found the shoe empty
-        self.log.emit(RoundVoided, ref=ref, reason=SHOE_RAN_OUT)
-        self._return_all_open(Outcome.VOID, ref)
-        self._clear_layout(ref)
+        self._void_for_want_of_cards(Phase.VOID, REF_FROM_SHOE)
+        self._clear_layout(REF_FROM_SHOE)
         self._enter_phase(Phase.RESHUFFLE)
         self._step_reshuffle()
 
