@@ -4,9 +4,11 @@ The replay checks the steps and the settlements; here the rest of the
 record must agree with them and with itself (D39, D64):
 
 - one player entry for each seat that wagered, and no seat twice;
-- each player's total bet and total won as the settlements give them,
-  and the balance after equal to the balance before less the total bet
-  plus the total won (when both balances are recorded);
+- each seat's total bet and total won as the settlements give them;
+- each account's balances never below 0, the same in each entry of a
+  player on several boxes, and the balance after equal to the balance
+  before less the total bet plus the total won of all its seats (when
+  both balances are recorded; D73);
 - the start and end times real instants, the end not before the start;
 - the game's section the game's own, and a stacked shoe with its stack.
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
-from croupier.hhf.format import HandHistory
+from croupier.hhf.format import HandHistory, PlayerEntry
 from croupier.registry import find_game
 
 from .explain import RECORD_REF, Deviation
@@ -86,18 +88,6 @@ def _players(history: HandHistory) -> Deviation | None:
                 f"{player.total_won} recorded; the settlements give "
                 f"{bet[seat]} and {won[seat]}",
             )
-        before, after = player.balance_before, player.balance_after
-        if (
-            before is not None
-            and after is not None
-            and after != before - player.total_bet + player.total_won
-        ):
-            return Deviation(
-                RECORD_REF,
-                f"seat {seat}: balance {before} before and {after} after "
-                f"do not differ by the total won less the total bet "
-                f"({player.total_won - player.total_bet})",
-            )
     unlisted = sorted(bet.keys() - listed)
     if unlisted:
         seat = unlisted[0]
@@ -106,6 +96,59 @@ def _players(history: HandHistory) -> Deviation | None:
             f"seat {seat} wagered {bet[seat]} but the record has no player "
             f"entry for it (its player's id, balances and totals)",
         )
+    return _balances(history)
+
+
+def _balances(history: HandHistory) -> Deviation | None:
+    """Each account's balances: never below 0, moved by its seats' money.
+
+    A player on several boxes (673a.6(e)) has one balance: each of the
+    player's entries records it, and it moves by the totals of all of
+    them together (D73).
+    """
+    accounts: dict[str, list[PlayerEntry]] = {}
+    for player in history.players:
+        if player.balance_before is None and player.balance_after is None:
+            continue
+        accounts.setdefault(player.player_id, []).append(player)
+    for player_id, entries in accounts.items():
+        first = entries[0]
+        before, after = first.balance_before, first.balance_after
+        for entry in entries:
+            for when, value in (
+                ("before", entry.balance_before),
+                ("after", entry.balance_after),
+            ):
+                if value is not None and value < 0:
+                    return Deviation(
+                        RECORD_REF,
+                        f"seat {entry.seat}: balance {value} {when} the "
+                        f"round; a balance is never below 0",
+                    )
+            if (entry.balance_before, entry.balance_after) != (before, after):
+                return Deviation(
+                    RECORD_REF,
+                    f"player {player_id}'s seats {first.seat} and "
+                    f"{entry.seat} record balances {before} and {after} "
+                    f"against {entry.balance_before} and "
+                    f"{entry.balance_after}: one player has one balance",
+                )
+        if before is None or after is None:
+            continue
+        bet = sum(e.total_bet for e in entries)
+        won = sum(e.total_won for e in entries)
+        if after != before - bet + won:
+            seats = ", ".join(str(e.seat) for e in entries)
+            who = (
+                f"seat {seats}"
+                if len(entries) == 1
+                else f"player {player_id} (seats {seats})"
+            )
+            return Deviation(
+                RECORD_REF,
+                f"{who}: balance {before} before and {after} after do not "
+                f"differ by the total won less the total bet ({won - bet})",
+            )
     return None
 
 

@@ -42,6 +42,7 @@ from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import Deviation, explain, explain_missing, fields_text
 from .numbering import first_reading, second_reading
 from .preparation import drawn_start_problem, option_ref, preparation_problem
+from .purse import Purses, purses_of
 from .quiet import QUIET_RNG
 from .record import RECORD_REF, record_problem
 from .reshuffle import reshuffle_problem
@@ -535,8 +536,13 @@ def _start(history: HandHistory) -> int | None:
 
 
 def _run(
-    spec: GameSpec, rules: GameRules, shoe: Shoe, history: HandHistory
+    spec: GameSpec,
+    rules: GameRules,
+    shoe: Shoe,
+    history: HandHistory,
+    purses: Purses | None = None,
 ) -> tuple[Round, _StopError | None]:
+    """Replay the record's inputs; ``purses`` follows the balances (D73)."""
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,
@@ -569,20 +575,17 @@ def _run(
                 else:
                     rnd.place_wager(w["seat"], w["wager"], w["amount"])
             except CroupierError as exc:
-                what = "change" if w.get("change") else "wager"
-                shown = {k: v for k, v in w.items() if k != "change"}
-                text = (
-                    "the new dealer's burn"
-                    if w.get("new_dealer")
-                    else f"the {what} {fields_text(shown)}"
-                )
-                raise _StopError(exc, text) from None
+                raise _StopError(exc, _wager_text(w)) from None
+            if purses is not None:
+                purses.check(rnd.ledger, _wager_text(w))
         try:
             rnd.deal()
         except CroupierError as exc:
             # the deal refused (the shoe ran out, no wager the deal needs,
             # a progressive count that does not agree): its own rule
             raise _StopError(exc, "the deal") from None
+        if purses is not None:
+            purses.check(rnd.ledger, "the deal")
         for d in decisions:
             if rnd.pending() is None:
                 raise _StopError(
@@ -594,9 +597,20 @@ def _run(
             except CroupierError as exc:
                 what = f"the decision {fields_text(d)}"
                 raise _StopError(exc, what) from None
+            if purses is not None:
+                purses.check(rnd.ledger, f"the decision {fields_text(d)}")
     except _StopError as stop:
         return rnd, stop
     return rnd, None
+
+
+def _wager_text(w: Mapping[str, Any]) -> str:
+    """How a message names a recorded wager input."""
+    if w.get("new_dealer"):
+        return "the new dealer's burn"
+    what = "change" if w.get("change") else "wager"
+    shown = {k: v for k, v in w.items() if k != "change"}
+    return f"the {what} {fields_text(shown)}"
 
 
 @lru_cache(maxsize=16)
@@ -827,9 +841,13 @@ def _replayed(
     shoe, problem, drawn = _shoe(spec, rules, history)
     if problem is not None or shoe is None:
         return problem, False, None, None, None
-    rnd, stop = _run(spec, rules, shoe, history)
+    purses = purses_of(history)
+    rnd, stop = _run(spec, rules, shoe, history, purses)
     if history.status == "voided":
-        return _voided(spec, rnd, stop, history), False, None, None, None
+        found = _voided(spec, rnd, stop, history)
+        if found is None and purses is not None:
+            found = purses.problem
+        return found, False, None, None, None
     if stop is None and not rnd.is_over:
         # every input replayed, and the round still waits: a decision
         # the log never made (its stakes never settled)
@@ -853,7 +871,10 @@ def _replayed(
         return found, strict, None, None, None
     # a shoe known only as dealt is counted across its rounds (D71)
     holds = _complement(spec, rules) if history.shoe.stack is None else None
-    return record_problem(history), strict, drawn, shoe.discard, holds
+    found = record_problem(history)
+    if found is None and purses is not None:
+        found = purses.problem
+    return found, strict, drawn, shoe.discard, holds
 
 
 def _voided(

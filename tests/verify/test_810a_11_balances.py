@@ -1,0 +1,151 @@
+"""D73: a record's balances are an account's, and no stake is on credit.
+
+One player (id ``7``) plays boxes 1 and 2 of a Double Back Jack table
+(673a.6(e) lets a player play more than one). Each player entry records
+the account's balance; the stacks below are worked by hand:
+
+- ``As 6h 9c Kd 5s 7c Tc 2d``: box 1 is dealt As Kd, a Blackjack paid at
+  once 3:2 (591.7(f)); box 2 holds 6h 5s (11) and doubles; the dealer
+  shows 9c over 7c.
+- ``9s 6h 9c Kd 5s 7c Tc 2d``: the same, but box 1 holds 9s Kd (19) and
+  nothing is paid before box 2's double.
+
+With a balance of 2000 the two wagers leave nothing; the double's 1000
+is then covered only by the Blackjack's 2500.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from croupier.hhf.format import from_record
+from croupier.history import Recorder
+from croupier.registry import find_game
+from croupier.rng import SeededRng
+from croupier.round import Action
+from croupier.shoe import Shoe
+from croupier.verify import verify_lines
+
+BLACKJACK_FIRST = "As 6h 9c Kd 5s 7c Tc 2d 3h 4h 5h 6d 7d 8d"
+NOTHING_PAID_FIRST = "9s 6h 9c Kd 5s 7c Tc 2d 3h 4h 5h 6d 7d 8d"
+
+
+def _round(stack: str, before: int | None) -> dict[str, Any]:
+    """Player 7 on boxes 1 and 2: 1000 each, box 2 doubles, then stands."""
+    spec = find_game("double-back-jack")
+    rnd = spec.new_round(
+        rules=spec.rules_type(),
+        shoe=Shoe.stacked(stack),
+        rng=SeededRng(0),
+        new_shoe=False,
+        starting_position=None,
+    )
+    recorder = Recorder(spec.name, rnd)
+    for seat in (1, 2):
+        recorder.place_wager(seat, "blackjack", 1000)
+    recorder.deal()
+    doubled = False
+    while (pending := rnd.pending()) is not None:
+        legal = [str(a) for a in pending.legal]
+        if pending.seat == 2 and "double" in legal and not doubled:
+            name, doubled = "double", True
+        else:
+            name = next(
+                n for n in ("no_second_chance", "stand", *legal) if n in legal
+            )
+        recorder.apply(Action(seat=pending.seat, name=name))
+    assert doubled
+    history = from_record(
+        recorder.record,
+        round_id="r-1",
+        table="t",
+        started_at=None,
+        ended_at=None,
+        owners={1: "7", 2: "7"},
+        preparation=[],
+    )
+    doc: dict[str, Any] = json.loads(history.dumps())
+    if before is not None:
+        # the account's books, from the round's own settlements
+        bet = sum(s["amount"] for s in doc["settlements"])
+        won = sum(max(s["amount"] + s["net"], 0) for s in doc["settlements"])
+        assert bet == 3000  # two wagers and the double
+        for entry in doc["players"]:
+            entry["balance_before"] = before
+            entry["balance_after"] = before - bet + won
+    return doc
+
+
+def _found(doc: dict[str, Any]) -> tuple[str, str] | None:
+    (verdict,) = verify_lines([json.dumps(doc) + "\n"]).verdicts
+    if verdict.deviation is None:
+        return None
+    return verdict.deviation.ref, verdict.deviation.message
+
+
+def test_810a_11_one_players_boxes_share_one_balance() -> None:
+    doc = _round(BLACKJACK_FIRST, 2000)
+    # each entry alone does not balance (each holds the account's
+    # balances, but only its own box's totals): together they do; and
+    # the 2000 covers the two wagers, the double being paid for by the
+    # 2500 of the Blackjack settled before it (591.7(f))
+    entries = doc["players"]
+    assert [e["seat"] for e in entries] == [1, 2]
+    for e in entries:
+        alone = e["balance_before"] - e["total_bet"] + e["total_won"]
+        assert alone != e["balance_after"]
+    assert _found(doc) is None
+
+
+def test_810a_11_a_double_on_credit_deviates() -> None:
+    doc = _round(NOTHING_PAID_FIRST, 2000)
+    # the books balance at the end (the round won), so only following
+    # the balance through the round finds the double placed on credit
+    assert doc["players"][0]["balance_after"] >= 0
+    found = _found(doc)
+    assert found is not None
+    ref, message = found
+    assert ref == "810a.11"
+    assert "player 7 (seats 1, 2): the decision" in message
+    assert "double" in message
+    assert "stakes 1000 with 0 of the balance left (2000 before" in message
+
+
+def test_810a_11_a_wager_beyond_the_balance_deviates() -> None:
+    found = _found(_round(NOTHING_PAID_FIRST, 1999))
+    assert found is not None
+    ref, message = found
+    assert ref == "810a.11"
+    assert (
+        "the wager seat=2, wager=blackjack, amount=1000 stakes 1000 with "
+        "999 of the balance left (1999 before the round)" in message
+    )
+
+
+def test_810a_11_one_player_with_two_balances_deviates() -> None:
+    doc = _round(BLACKJACK_FIRST, 2000)
+    doc["players"][1]["balance_before"] += 100
+    doc["players"][1]["balance_after"] += 100
+    found = _found(doc)
+    assert found is not None
+    assert found[0] == "810a.11"
+    assert "one player has one balance" in found[1]
+
+
+def test_810a_11_a_negative_balance_deviates() -> None:
+    doc = _round(BLACKJACK_FIRST, None)
+    # one seat's account below zero before the round, books consistent
+    entry = doc["players"][0]
+    entry["balance_before"] = -100
+    entry["balance_after"] = -100 - entry["total_bet"] + entry["total_won"]
+    found = _found(doc)
+    assert found is not None
+    assert found == (
+        "810a.11",
+        "seat 1: balance -100 before the round; a balance is never below 0",
+    )
+
+
+def test_810a_11_no_balances_recorded_nothing_to_follow() -> None:
+    assert _found(_round(NOTHING_PAID_FIRST, None)) is None
