@@ -41,10 +41,19 @@ RULES = [
         ),
     ),
     Baccarat21Rules(decks=6),
+    # one deck cut at 19/20: the last round often needs more than the
+    # shoe holds, and is void (D69), its wagers returned
+    Baccarat21Rules(decks=1, penetration=Fraction(19, 20)),
 ]
 
 
-def _play_shoe(rules: Baccarat21Rules, codes: list[int], bonus: bool) -> int:
+def _play_shoe(
+    rules: Baccarat21Rules, codes: list[int], bonus: bool
+) -> tuple[int, bool]:
+    """The engine's rounds of the shoe, checked against the kernel's.
+
+    Returns the rounds and whether the last was void for want of cards.
+    """
     stack: list[StackItem] = [Card.from_code(c) for c in codes]
     stack.insert(cover_position(rules), COVER_CARD)
     shoe = Shoe(stack)
@@ -66,21 +75,31 @@ def _play_shoe(rules: Baccarat21Rules, codes: list[int], bonus: bool) -> int:
         nets = {s.key.wager: s.net for s in round_.settlements}
         assert nets == expected.nets, (rounds, round_.hands())
         rounds += 1
+        if round_.shoe_ran_out:
+            assert set(nets.values()) == {0}
+            assert {s.outcome.value for s in round_.settlements} == {"void"}
+            return rounds, True
         if round_.cover_card_reached:
-            return rounds
+            return rounds, False
         assert before - len(shoe) == expected.used
         pos += expected.used
 
 
 @pytest.mark.parametrize("bonus", [True, False], ids=["bonus", "no_bonus"])
-@pytest.mark.parametrize("rules", RULES, ids=["default", "2_decks", "6_decks"])
+@pytest.mark.parametrize(
+    "rules", RULES, ids=["default", "2_decks", "6_decks", "1_deck_deep"]
+)
 def test_kernel_agrees_with_engine(
     rules: Baccarat21Rules, bonus: bool
 ) -> None:
     gen = np.random.default_rng(np.random.SeedSequence(21, spawn_key=(6,)))
-    played = 0
+    played = voided = 0
     while played < 800:
         codes = [int(c) for c in prepared_shoe(rules, gen)]
-        rounds = _play_shoe(rules, codes, bonus)
+        rounds, void = _play_shoe(rules, codes, bonus)
         assert rounds == shoe_rounds(rules, codes, bonus=bonus)
         played += rounds
+        voided += void
+    # a shoe runs out only when the cover card lies within a round's
+    # six cards of the end
+    assert (voided > 0) == (len(codes) - cover_position(rules) < 6)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from croupier.cards import Card
+from croupier.cards import Card, parse_cards
 from croupier.events import CardBurned, CardDealt
 from croupier.games.double_back_jack import DoubleBackJackRound
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
@@ -151,6 +151,43 @@ def test_shoe_loop_agrees_with_the_engine(
     assert {"Second Chance win", "Second Chance 21", "lose"} <= kinds
 
 
+@pytest.mark.parametrize(
+    "rules_map",
+    [
+        {"decks": 1, "penetration": "19/20"},
+        {"decks": 1, "penetration": "19/20", "collect_busts_at_once": False},
+    ],
+)
+def test_591_7_a_a_round_the_shoe_runs_out_in_is_void_in_both(
+    rules_map: dict[str, Any],
+) -> None:
+    """One deck cut at 19/20: three cards behind the cover card.
+
+    The round that takes the cover card often needs more than the shoe
+    holds; the engine voids it (D69): what it settled before the draw
+    that found the shoe empty stands, every other wager nets 0. The
+    shoe loop must void the same rounds with the same nets, and the
+    simulator count them (it raised an internal error before).
+    """
+    rules = DoubleBackJackRules.from_mapping(rules_map)
+    gen = np.random.default_rng(np.random.SeedSequence(69, spawn_key=(1,)))
+    kinds: set[str] = set()
+    codes: list[int] | None = None
+    voided = 0
+    for _ in range(60):
+        codes = [int(c) for c in prepared_shoe(rules, gen, codes)]
+        _agree_on_shoe(rules, codes, kinds)
+        last = shoe_rounds(rules, codes)[-1]
+        if last.category.endswith("void: the shoe ran out (D69)"):
+            voided += 1
+            assert last.end == len(codes)
+    assert voided > 10
+    sums = run_chunk(rules, 3000, 5, (1,))["blackjack"]
+    assert sums.count == 3000
+    void = "void: the shoe ran out (D69)"
+    assert sum(n for k, n in sums.outcomes.items() if k.endswith(void)) > 0
+
+
 def test_shoe_loop_is_the_simulators() -> None:
     """``run_chunk`` plays exactly the rounds of the prepared shoes.
 
@@ -181,3 +218,24 @@ def test_shuffle_moves_cards_by_position_only() -> None:
     kernels.shuffle(values, np.random.default_rng(5))
     assert values.tolist() == kernels.CODE_VALUES[codes].tolist()
     assert sorted(codes.tolist()) == sorted(list(range(52)) * 6)
+
+
+def test_591_7_a_a_21_paid_before_the_shoe_ran_out_stands() -> None:
+    """Split aces, the first reaches 21, the second finds no card.
+
+    ``As 6d Ac 9h Kd``: the box holds As Ac against the dealer's 6d
+    (hole 9h) and splits; the first ace takes Kd, 21, paid at once at
+    the rules' 21 odds; the second ace's card is not there, so the round
+    is void (D69): the 21 stands and the second hand's wager nets 0.
+    """
+    rules = DoubleBackJackRules()
+    stack = [c.code for c in parse_cards("As 6d Ac 9h Kd")]
+    alone = play_one_round(stack, rules, decisions=("split",))
+    paid = int(rules.twenty_one_payout.winnings(UNIT))
+    assert alone.nets == {("blackjack", 0): paid, ("blackjack", 1): 0}
+    assert alone.category == "void: the shoe ran out (D69)"
+    assert alone.cards_used == 5
+    shoe = Shoe([Card.from_code(c) for c in stack])
+    rnd, nets = _engine_round(rules, shoe, alone.decisions, first=False)
+    assert rnd.shoe_ran_out
+    assert nets == alone.nets

@@ -51,6 +51,12 @@ def _wager_lines(report: GameReport, name: str, wager: WagerReport) -> str:
             z = wager.extra.get("z")
             z_text = f", z = {z:+.2f}" if z is not None else ""
             lines.append(f"  exact {100 * exact:.4f} %{z_text}")
+        void = wager.extra.get("void_share")
+        if void:
+            lines.append(
+                f"  [dim]{100 * void:.2f} % of the rounds void: the shoe "
+                f"ran out (D69); exact figures are of finished rounds[/dim]"
+            )
     else:
         lines.append(f"  {edge} (exact), σ {wager.std_dev:.4f}")
     return "\n".join(lines)

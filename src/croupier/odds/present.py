@@ -26,7 +26,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from croupier.odds.report import Z95, GameReport, WagerReport
+from croupier.odds.report import (
+    SHOE_RAN_OUT_EVENT,
+    Z95,
+    GameReport,
+    WagerReport,
+)
 
 __all__ = ["align_wager", "align_with_exact", "exact_edges"]
 
@@ -72,6 +77,14 @@ def align_wager(
                 row["pays"] = known
         if edge is None and exact.ci95 is None:
             edge = exact.house_edge
+    void = sum(
+        row["probability"]
+        for row in sim.events
+        if str(row["event"]).endswith(SHOE_RAN_OUT_EVENT)
+    )
+    if void:
+        # the exact figures are of rounds played to the end
+        sim.extra["void_share"] = void
     if edge is None:
         return
     sim.extra["exact_house_edge"] = edge

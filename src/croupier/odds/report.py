@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 __all__ = [
+    "SHOE_RAN_OUT_EVENT",
     "ExactEvent",
     "GameReport",
     "WagerReport",
@@ -31,6 +32,11 @@ __all__ = [
 
 Z95 = 1.959963984540054
 """The two-sided 95 % normal quantile."""
+
+SHOE_RAN_OUT_EVENT = "the shoe ran out (D69)"
+"""How a simulated return table's row of void rounds ends: rounds the
+shoe could not finish (a deep cover card in a small shoe), void as the
+engine voids them."""
 
 
 @dataclass(frozen=True, slots=True)

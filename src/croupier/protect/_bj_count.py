@@ -74,7 +74,11 @@ def count_shoes(
     sums: np.ndarray,
     by_count: np.ndarray,
 ) -> int:
-    """Play ``rounds`` rounds with a count; 1 if a shoe ran out, else 0.
+    """Play ``rounds`` rounds with a count; return the rounds voided.
+
+    A round the shoe runs out in is void (D69, as the engine and
+    :func:`~croupier.odds.double_back_jack.kernels.play_round` have it)
+    and the shoe's last.
 
     ``tags[v]``: the tag of value index ``v`` (1 ace ... 10). ``sums``
     gets, in minor units of an initial ``unit``: 0 rounds, 1 total bet,
@@ -100,6 +104,7 @@ def count_shoes(
     won = 0
     won_sq = 0
     shoes = 1
+    voided = 0
     shoe_n = 0
     shoe_f = 0
     shoe_w = 0
@@ -110,8 +115,9 @@ def count_shoes(
             shoe, pos, unit, ipar, fd, ins, hs, spd, scd, forced, dlog,
             out, work,
         )  # fmt: skip
-        if new < 0:
-            return 1
+        if new < 0:  # void for want of cards: every card is out
+            new = n
+            voided += 1
         net = out[0] + out[1] + out[2] + out[3] + out[4]
         bets += bet
         won += bet * net
@@ -144,4 +150,4 @@ def count_shoes(
     sums[2] += won
     sums[3] += won_sq
     sums[4] += shoes
-    return 0
+    return voided

@@ -26,6 +26,7 @@ from croupier.odds.leaf import BACCARAT21_DRAW_BELOW, VALUE, soft_total
 __all__ = [
     "MAX_TOTAL",
     "VALUE",
+    "VOID",
     "bonus_mask",
     "enumerate_bonus",
     "enumerate_totals",
@@ -36,6 +37,8 @@ __all__ = [
 
 MAX_TOTAL = 32
 """Size of the total axes (the largest total is 26)."""
+VOID = -1
+""":func:`round_cells`' cards used when the shoe ran out in the round."""
 _DRAW_BELOW = BACCARAT21_DRAW_BELOW
 _SUITED_TRIPS, _STRAIGHT_FLUSH, _TRIPS = 1, 2, 4
 _STRAIGHT, _FLUSH, _PAIR = 8, 16, 32
@@ -78,8 +81,14 @@ def round_cells(
 
     ``bonus``: a Bonus Wager is on the layout, so after a natural each
     hand under 17 takes a Bonus-only card (f)(2). Returns the Player's
-    and Banker's totals, their Bonus masks and the cards used.
+    and Banker's totals, their Bonus masks and the cards used; the
+    cards used are :data:`VOID` when the stack runs out before the round
+    is complete (nothing is settled before the last card, so the round
+    is void and every wager returned: D69, as the engine does).
     """
+    n = cards.shape[0]
+    if start + 4 > n:
+        return 0, 0, 0, 0, VOID
     p1, b1 = cards[start], cards[start + 1]
     p2, b2 = cards[start + 2], cards[start + 3]
     ph = value[p1] + value[p2]
@@ -93,9 +102,13 @@ def round_cells(
     p3 = -1
     b3 = -1
     if pt < _DRAW_BELOW and (bonus or not natural):
+        if start + used >= n:
+            return 0, 0, 0, 0, VOID
         p3 = cards[start + used]
         used += 1
     if bt < _DRAW_BELOW and (bonus or not natural):
+        if start + used >= n:
+            return 0, 0, 0, 0, VOID
         b3 = cards[start + used]
         used += 1
     if not natural:
@@ -214,22 +227,29 @@ def play_shoe(
     value: IntArray,
     totals: IntArray,
     masks: IntArray,
+    voids: IntArray,
 ) -> int:
     """Play rounds from ``codes[pos:]`` until the cover card comes out.
 
     The cover card lies above ``codes[cover]``: the round that takes
     that card is completed, and is the shoe's last (d). At most
     ``rounds`` rounds. Each round adds one to ``totals[pt, bt]`` and to
-    each hand's Bonus mask in ``masks``. Returns the rounds played.
+    each hand's Bonus mask in ``masks``; a round the shoe cannot finish
+    (a deep cover card in a small shoe) adds one to ``voids[0]`` and is
+    the shoe's last (D69: void, every wager returned, the shoe
+    reshuffled). Returns the rounds played.
     """
     played = 0
     while played < rounds:
         pt, bt, mp, mb, used = round_cells(codes, pos, bonus, value)
+        played += 1
+        if used == VOID:
+            voids[0] += 1
+            break
         totals[pt, bt] += 1
         masks[0, mp] += 1
         masks[1, mb] += 1
         pos += used
-        played += 1
         if pos > cover:
             break
     return played
@@ -246,6 +266,7 @@ def run_shoes(
     value: IntArray,
     totals: IntArray,
     masks: IntArray,
+    voids: IntArray,
 ) -> int:
     """Play whole shoes until ``target`` rounds or the buffer runs low.
 
@@ -260,6 +281,6 @@ def run_shoes(
         shuffle(codes, raw[:budget], 0)
         raw = raw[budget:]  # each shoe has its own slice of randomness
         done += play_shoe(
-            codes, 1, cover, target - done, bonus, value, totals, masks
+            codes, 1, cover, target - done, bonus, value, totals, masks, voids
         )
     return done

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from croupier.odds.baccarat21.model import (
     main_event,
     stake_unit,
 )
-from croupier.odds.report import WagerSums
+from croupier.odds.report import SHOE_RAN_OUT_EVENT, WagerSums
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
@@ -84,10 +85,18 @@ def _add(sums: WagerSums, event: Event, unit: int, count: int) -> None:
     )
 
 
+VOIDED = Event("Void: " + SHOE_RAN_OUT_EVENT, "returned", Fraction(0))
+"""A round the shoe could not finish: every wager goes back (681a.7(a))."""
+
+
 def sums_from_counts(
-    rules: Baccarat21Rules, totals: IntArray, masks: IntArray
+    rules: Baccarat21Rules, totals: IntArray, masks: IntArray, voids: int = 0
 ) -> dict[str, WagerSums]:
-    """Exact per-wager sums from the kernel's totals and mask counts."""
+    """Exact per-wager sums from the kernel's counts.
+
+    ``totals`` and ``masks`` count the rounds played out, ``voids`` the
+    rounds voided because the shoe ran out (each wager returned).
+    """
     unit = stake_unit(rules)
     out: dict[str, WagerSums] = {}
     for wager in MAIN_WAGERS:
@@ -95,12 +104,14 @@ def sums_from_counts(
         for player, banker in zip(*np.nonzero(totals), strict=True):
             event = main_event(rules, wager, int(player), int(banker))
             _add(sums, event, unit, int(totals[player, banker]))
+        _add(sums, VOIDED, unit, voids)
         out[str(wager)] = sums
     for hand, wager in enumerate(BONUS_WAGERS):
         sums = WagerSums(unit=unit)
         for mask in np.nonzero(masks[hand])[0]:
             event = bonus_event(rules, int(mask))
             _add(sums, event, unit, int(masks[hand, mask]))
+        _add(sums, VOIDED, unit, voids)
         out[str(wager)] = sums
     return out
 
@@ -117,6 +128,7 @@ def run_chunk(
     cover = cover_position(options)
     totals = np.zeros((kernels.MAX_TOTAL, kernels.MAX_TOTAL), np.int64)
     masks = np.zeros((2, 64), dtype=np.int64)
+    voids = np.zeros(1, dtype=np.int64)
     done = 0
     while done < rounds:
         done = kernels.run_shoes(
@@ -129,8 +141,9 @@ def run_chunk(
             kernels.VALUE,
             totals,
             masks,
+            voids,
         )
-    return sums_from_counts(options, totals, masks)
+    return sums_from_counts(options, totals, masks, int(voids[0]))
 
 
 def warm_up(rules: GameRules) -> None:
@@ -157,12 +170,17 @@ def play_round(
 
     Player, Banker and Tie are on; the two Bonus Wagers too when
     ``bonus`` (which brings the Bonus-only cards of (f)(2)). Every
-    stake is :func:`~croupier.odds.baccarat21.model.stake_unit`.
+    stake is :func:`~croupier.odds.baccarat21.model.stake_unit`. A
+    stack too short for the round voids it (D69): every net is 0 and
+    every card is used.
     """
     options = _rules(rules)
     stack = np.asarray(codes, dtype=np.int64)
     pt, bt, mp, mb, used = kernels.round_cells(stack, 0, bonus, kernels.VALUE)
     unit = stake_unit(options)
+    if used == kernels.VOID:
+        names = [*MAIN_WAGERS, *(BONUS_WAGERS if bonus else ())]
+        return RoundResult(dict.fromkeys(map(str, names), 0), len(stack), unit)
     nets = {
         str(w): int(main_event(options, w, pt, bt).net * unit)
         for w in MAIN_WAGERS
@@ -191,7 +209,8 @@ def shoe_rounds(
     """Rounds the kernel plays from a prepared shoe before reshuffling.
 
     ``codes`` as :func:`prepared_shoe` returns them: one card is burned,
-    then rounds until the cover card comes out.
+    then rounds until the cover card comes out (or a round the shoe
+    cannot finish, which is void: D69).
     """
     stack = np.asarray(codes, dtype=np.int64)
     return int(
@@ -204,5 +223,6 @@ def shoe_rounds(
             kernels.VALUE,
             np.zeros((kernels.MAX_TOTAL, kernels.MAX_TOTAL), np.int64),
             np.zeros((2, 64), dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
         )
     )

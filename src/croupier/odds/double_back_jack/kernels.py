@@ -158,6 +158,8 @@ C_BJ, C_DEALER_BJ, C_SURRENDER, C_SPLIT = 0, 1, 2, 3
 C_PAID, C_WIN, C_PUSH, C_LOSE, C_PUSH22 = 4, 5, 6, 7, 8
 C_DECLINED, C_DECLINED22, C_SC_OVER, C_SC21 = 9, 10, 11, 12
 C_SC_WIN, C_SC_PUSH, C_SC_LOSE, C_SC_PUSH22 = 13, 14, 15, 16
+C_VOID = 17
+"""A round void because the shoe ran out in it (D69)."""
 C_DOUBLED, C_INSURED = 32, 64
 N_CATEGORIES = 128
 """Outcome categories (bit 5 doubled, bit 6 insured)."""
@@ -190,6 +192,7 @@ def _winnings(amount: int, ipar: np.ndarray, entry: int) -> int:
 
 @jit
 def _draw(shoe: np.ndarray, st: np.ndarray) -> int:
+    """The next card's value; past the end ``st[1]`` is set (and 10)."""
     pos = st[0]
     if pos >= shoe.shape[0]:
         st[1] = 1
@@ -232,7 +235,12 @@ def play_round(
     the round asks for (insurance, the decisions of each hand, each
     Second Chance); the strategy tables decide the rest. Every decision
     taken is written to ``dlog``. ``out`` receives the nets (see the
-    ``O_*`` indices). Returns -1 if the shoe runs out.
+    ``O_*`` indices). A round the shoe runs out in is void (D69), as
+    the engine has it: it stops at the draw that found the shoe empty,
+    what it settled before stands (a Blackjack paid at once, a bust
+    collected, insurance lost at the peek), every other wager nets 0,
+    the category is :data:`C_VOID`, and it returns -1 (the shoe is
+    done). Otherwise it returns the position after the round.
     """
     out[:] = 0
     work[:] = 0
@@ -249,10 +257,12 @@ def play_round(
     up = _draw(shoe, st)
     b = _draw(shoe, st)
     hole = _draw(shoe, st)
+    if st[1]:
+        return _void(out)
     if (a == 1 and b == 10) or (a == 10 and b == 1):
         out[O_MAIN] = _winnings(unit, ipar, R_BJ)
         out[O_CATEGORY] = C_BJ
-        return -1 if st[1] else st[0]
+        return int(st[0])
     insured = 0
     if up == 1 and _on(ipar, R_INS):
         amount = _share(unit, ipar, R_INSMAX)
@@ -272,7 +282,7 @@ def play_round(
             if insured:
                 out[O_INS] = _winnings(insured, ipar, R_INSPAY)
             out[O_CATEGORY] = C_DEALER_BJ + cat_ins
-            return -1 if st[1] else st[0]
+            return int(st[0])
         if insured:
             out[O_INS] = -insured
     hard[0] = a + b
@@ -284,6 +294,8 @@ def play_round(
     while h < nhands:
         if split:
             v = _draw(shoe, st)
+            if st[1]:
+                return _void(out)
             hard[h] += v
             ace[h] = 1 if (ace[h] == 1 or v == 1) else 0
             t = soft_total(hard[h], ace[h])
@@ -308,7 +320,7 @@ def play_round(
                 refund = _share(stake[h], ipar, R_REFUND)
                 out[O_MAIN] = refund - stake[h]
                 out[O_CATEGORY] = C_SURRENDER + cat_ins
-                return -1 if st[1] else st[0]
+                return int(st[0])
             if code == SPLIT:
                 split = True
                 nhands = 2
@@ -319,6 +331,8 @@ def play_round(
                 stake[1] = unit
                 out[O_FLAGS] |= 1
                 v = _draw(shoe, st)
+                if st[1]:
+                    return _void(out)
                 hard[0] += v
                 ace[0] = 1 if (ace[0] == 1 or v == 1) else 0
                 t0 = soft_total(hard[0], ace[0])
@@ -338,6 +352,8 @@ def play_round(
                 stake[h] *= 2
                 doubled[h] = 1
             v = _draw(shoe, st)
+            if st[1]:
+                return _void(out)
             hard[h] += v
             ace[h] = 1 if (ace[h] == 1 or v == 1) else 0
             t = soft_total(hard[h], ace[h])
@@ -361,6 +377,8 @@ def play_round(
                     sc[h] = stake[h]
                     out[O_FLAGS] |= 2 << h
                     x = hard[h] - _draw(shoe, st)
+                    if st[1]:
+                        return _void(out)
                     total[h] = x
                     if x > 21:
                         out[O_MAIN + h] = -stake[h]
@@ -390,6 +408,8 @@ def play_round(
         dace = up == 1 or hole == 1
         while not dealer_stands(dh, dace):
             v = _draw(shoe, st)
+            if st[1]:
+                return _void(out)
             dh += v
             dace = dace or v == 1
         dealer = soft_total(dh, dace)
@@ -415,7 +435,18 @@ def play_round(
             + (C_DOUBLED if doubled[0] == 1 else 0)
             + cat_ins
         )
-    return -1 if st[1] else st[0]
+    return int(st[0])
+
+
+@jit
+def _void(out: np.ndarray) -> int:
+    """End a round the shoe ran out in: void (D69); ``-1``.
+
+    ``out`` holds what was settled and decided before the draw that
+    found the shoe empty; that stands, the category says void.
+    """
+    out[O_CATEGORY] = C_VOID + (C_INSURED if out[O_FLAGS] & 8 else 0)
+    return -1
 
 
 @jit
@@ -480,8 +511,9 @@ def play_shoe(
     squares) of the box's net per round (all its wagers, minor units of
     an initial ``unit``); ``cat_count``/``cat_net`` count rounds and sum
     nets per category. Row ``r`` of ``trace`` (while there are rows)
-    receives round ``r``'s ``out`` and the position after it. Returns
-    the rounds played, or -1 if the shoe ran out of cards.
+    receives round ``r``'s ``out`` and the position after it. A round
+    the shoe runs out in is void (D69) and the shoe's last. Returns the
+    rounds played.
     """
     forced = np.empty(0, dtype=np.int8)
     dlog = np.empty(0, dtype=np.int8)
@@ -506,14 +538,14 @@ def play_shoe(
             out,
             work,
         )
-        if new < 0:
-            return -1
         net = out[0] + out[1] + out[2] + out[3] + out[4]
         total += net
         total_sq += net * net
         cat = out[O_CATEGORY]
         cat_count[cat] += 1
         cat_net[cat] += net
+        if new < 0:  # void for want of cards (D69): every card is out
+            new = shoe.shape[0]
         if played < trace.shape[0]:
             trace[played, :N_OUT] = out
             trace[played, N_OUT] = new
@@ -544,16 +576,17 @@ def simulate_shoes(
     cat_count: np.ndarray,
     cat_net: np.ndarray,
 ) -> int:
-    """Play ``rounds`` rounds through shoes; return 0, or 1 if a shoe ran out.
+    """Play ``rounds`` rounds through shoes; return the shoes played.
 
     ``batch`` is the shoe's cards as value indices (shuffled in place):
     each shoe is shuffled, its first card burnt (591.7(c)), and played
     by :func:`play_shoe` (which fills ``sums``, ``cat_count`` and
     ``cat_net``) until the cover card ``cut`` cards from the top comes
-    out.
+    out, or a round runs out of cards (void, D69).
     """
     trace = np.zeros((0, N_TRACE), dtype=np.int64)
     done = 0
+    shoes = 0
     while done < rounds:
         shuffle(batch, rng)
         played = play_shoe(
@@ -573,7 +606,6 @@ def simulate_shoes(
             cat_net,
             trace,
         )
-        if played < 0:
-            return 1
         done += played
-    return 0
+        shoes += 1
+    return shoes

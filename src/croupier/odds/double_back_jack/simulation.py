@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from croupier.cards import Card
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
-from croupier.odds.report import WagerSums
+from croupier.odds.report import SHOE_RAN_OUT_EVENT, WagerSums
 
 from .analysis import Solution, solve
 from .kernels import (
@@ -91,6 +91,7 @@ _BASE_LABELS = {
     14: "Second Chance push",
     15: "Second Chance lose",
     16: "Second Chance, dealer 22 push",
+    17: "void: " + SHOE_RAN_OUT_EVENT,
 }
 
 
@@ -139,7 +140,7 @@ def run_chunk(
     sums = np.zeros(3, dtype=np.int64)
     cat_count = np.zeros(N_CATEGORIES, dtype=np.int64)
     cat_net = np.zeros(N_CATEGORIES, dtype=np.int64)
-    failed = simulate_shoes(
+    simulate_shoes(
         rng,
         rounds,
         np.tile(CODE_VALUES, rules.decks),
@@ -155,12 +156,6 @@ def run_chunk(
         cat_count,
         cat_net,
     )
-    if failed:
-        msg = (
-            "the shoe ran out of cards in a round (penetration too deep "
-            "for this number of decks)"
-        )
-        raise RuntimeError(msg)
     outcomes = {
         category_label(int(code)): int(cat_count[code])
         for code in np.nonzero(cat_count)[0]
@@ -211,7 +206,9 @@ def play_one_round(
 
     ``decisions`` (engine action names) are taken first, in order; the
     analyzer's strategy decides whatever they leave open. Only wagers
-    that were placed appear in ``nets``.
+    that were placed appear in ``nets``. A stack the round runs out of
+    voids it (D69): the category says so, the wagers settled before
+    stand, the others net 0, and every card is used.
     """
     codes = [c.code if isinstance(c, Card) else int(c) for c in cards]
     shoe = CODE_VALUES[np.array(codes, dtype=np.int64)]
@@ -236,13 +233,10 @@ def play_one_round(
         out,
         np.zeros(N_WORK, dtype=np.int64),
     )
-    if used < 0:
-        msg = "the stack ran out of cards"
-        raise ValueError(msg)
     count = int(out[O_DECISIONS])
     return RoundResult(
         nets=_nets(out),
-        cards_used=used,
+        cards_used=len(codes) if used < 0 else used,
         decisions=tuple(DECISION_NAMES[int(c)] for c in dlog[:count]),
         category=category_label(int(out[O_CATEGORY])),
     )
@@ -330,9 +324,6 @@ def shoe_rounds(
         np.zeros(N_CATEGORIES, dtype=np.int64),
         trace,
     )
-    if played < 0:
-        msg = "the shoe ran out of cards"
-        raise ValueError(msg)
     rounds: list[ShoeRound] = []
     start = 1
     for row in trace[:played]:
