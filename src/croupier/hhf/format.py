@@ -414,13 +414,49 @@ def validate(doc: object) -> None:
     the compiled schema accepts is valid; otherwise :mod:`jsonschema`
     decides: the items of the record's arrays are checked one by one
     against their definitions, and an item already seen valid (up to a
-    step's ``seq``) is not checked again.
+    step's ``seq``) is not checked again. A record of a later minor
+    version than :data:`VERSION` is checked against this version's
+    schema; when it fails, the message says which version this reader
+    knows (a later version may add fields).
     """
     try:
         if _compiled().is_valid(doc):
             return
     except (ValueError, TypeError, OverflowError):
         pass  # not a JSON value jsonschema_rs can read: the slow path
+    try:
+        _validate_slowly(doc)
+    except HistoryFormatError as exc:
+        later = _later_minor(doc)
+        if later is None:
+            raise
+        msg = (
+            f"{exc} (the record is CHH {later} and this croupier reads "
+            f"CHH {VERSION}: a later minor version may add fields this "
+            f"one does not know; verify the file with a croupier that "
+            f"reads {later})"
+        )
+        raise HistoryFormatError(msg) from None
+
+
+def _later_minor(doc: object) -> str | None:
+    """``doc``'s version when it is a later 1.x than :data:`VERSION`.
+
+    >>> _later_minor({"version": "1.3"}), _later_minor({"version": "1.0"})
+    ('1.3', None)
+    """
+    version = doc.get("version") if isinstance(doc, dict) else None
+    if not isinstance(version, str):
+        return None
+    major, _, minor = version.partition(".")
+    ours_major, _, ours_minor = VERSION.partition(".")
+    if major != ours_major or not minor.isdigit():
+        return None
+    return version if int(minor) > int(ours_minor) else None
+
+
+def _validate_slowly(doc: object) -> None:
+    """:func:`validate` by :mod:`jsonschema`, part by part."""
     record, validators = _validators()
     _fail(jsonschema.exceptions.best_match(record.iter_errors(doc)), "")
     if not isinstance(doc, dict):  # pragma: no cover - the schema says so
