@@ -164,12 +164,16 @@ class _Balances:
 
     The transactions are read once, in id order, as the batches need
     them: a player's balance before a round is the sum of their
-    movements before its first one, after it the sum through its last
-    (deposits and other tables' rounds in between included). Rounds
-    run side by side on several tables, so a movement read for one
-    batch may belong to a round of a later batch: what is read is kept
-    for every round not yet exported, and dropped once its batch is
-    done (:meth:`done_through`).
+    movements before its first one, after it the sum through its last.
+    A player may play at several tables at once: when another of the
+    account's movements (another table's round, a deposit) falls
+    between a round's first and last, the two balances do not differ by
+    that round's money alone, and neither is given (``None``, as for a
+    writer without accounts; D74), so that a record never claims books
+    the round alone does not keep. Rounds run side by side on several
+    tables, so a movement read for one batch may belong to a round of a
+    later batch: what is read is kept for every round not yet exported,
+    and dropped once its batch is done (:meth:`done_through`).
     """
 
     def __init__(self, conn: Session) -> None:
@@ -190,11 +194,18 @@ class _Balances:
         """The id of the last movement read."""
         self._floor = 0
         """Rounds at or below this id are done: nothing is kept for them."""
-        self._kept: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+        self._moves: dict[int, int] = defaultdict(int)
+        """Each player's movements read so far."""
+        self._kept: dict[int, dict[int, tuple[int, int, int, int, int]]] = (
+            defaultdict(dict)
+        )
+        """Per round and player: the balance before its first movement
+        and after its latest, the player's movements read before its
+        first and through its latest, and its own movements."""
 
     def through(
         self, last: int, rounds: set[int]
-    ) -> dict[int, dict[int, tuple[int, int]]]:
+    ) -> dict[int, dict[int, tuple[int | None, int | None]]]:
         """Read on to movement ``last``; each of ``rounds``' balances."""
         while self._read < last:
             row = next(self._rows, None)
@@ -205,12 +216,32 @@ class _Balances:
             pid = int(player_id)
             before = self._running[pid]
             self._running[pid] = before + int(amount)
+            self._moves[pid] += 1
             if round_id is None or int(round_id) <= self._floor:
                 continue
             seen = self._kept[int(round_id)].get(pid)
-            first = before if seen is None else seen[0]
-            self._kept[int(round_id)][pid] = (first, self._running[pid])
-        return {r: self._kept[r] for r in rounds if r in self._kept}
+            first, since, own = (
+                (before, self._moves[pid] - 1, 0)
+                if seen is None
+                else (seen[0], seen[2], seen[4])
+            )
+            self._kept[int(round_id)][pid] = (
+                first,
+                self._running[pid],
+                since,
+                self._moves[pid],
+                own + 1,
+            )
+        # the round's balances are given only when nothing else of the
+        # account moved between its first movement and its latest
+        return {
+            r: {
+                pid: (first, after) if latest - since == own else (None, None)
+                for pid, (first, after, since, latest, own) in kept.items()
+            }
+            for r in rounds
+            if (kept := self._kept.get(r)) is not None
+        }
 
     def done_through(self, round_id: int) -> None:
         """Every round up to ``round_id`` is exported or never will be."""
