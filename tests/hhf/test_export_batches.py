@@ -79,8 +79,11 @@ def _play_overlapping(url: str) -> None:
             finish_round(ann)
 
 
-def _ledger_balances(url: str) -> dict[tuple[str, str], tuple[int, int]]:
-    """(round, player): balance before its first movement, after its last."""
+def _ledger_balances(
+    url: str,
+) -> dict[tuple[str, str], tuple[int, int, int | None]]:
+    """(round, player): balance before its first movement, after its last,
+    and the net of the player's other movements in between (D74)."""
     engine = storage.make_engine(url)
     with engine.connect() as conn:
         moves = conn.execute(
@@ -95,18 +98,27 @@ def _ledger_balances(url: str) -> dict[tuple[str, str], tuple[int, int]]:
     for txn, player, round_id, _ in moves:
         if round_id is not None:
             of_round[(str(round_id), str(player))].append(txn)
-    out: dict[tuple[str, str], tuple[int, int]] = {}
+    out: dict[tuple[str, str], tuple[int, int, int | None]] = {}
     for (rid, pid), txns in of_round.items():
-        mine = [(t, a) for t, p, _, a in moves if str(p) == pid]
-        before = sum(a for t, a in mine if t < min(txns))
-        after = sum(a for t, a in mine if t <= max(txns))
-        out[(rid, pid)] = (before, after)
+        mine = [(t, r, a) for t, p, r, a in moves if str(p) == pid]
+        before = sum(a for t, _, a in mine if t < min(txns))
+        after = sum(a for t, _, a in mine if t <= max(txns))
+        others = [
+            a
+            for t, r, a in mine
+            if min(txns) < t < max(txns) and str(r) != rid
+        ]
+        out[(rid, pid)] = (before, after, sum(others) if others else None)
     return out
 
 
-def _balances(histories: list[HandHistory]) -> dict[Any, tuple[Any, Any]]:
+def _balances(histories: list[HandHistory]) -> dict[Any, tuple[Any, ...]]:
     return {
-        (h.round_id, p.player_id): (p.balance_before, p.balance_after)
+        (h.round_id, p.player_id): (
+            p.balance_before,
+            p.balance_after,
+            p.moved_elsewhere,
+        )
         for h in histories
         for p in h.players
     }
@@ -130,6 +142,9 @@ def test_810a_11_balances_of_overlapping_rounds_in_any_batch(
     )
     assert result.exit_code == 0, result.output
     assert [h for _, h in read_history(out)] == histories
+    # and the server's own log of them conforms, books included (D74)
+    checked = CliRunner().invoke(app, ["verify", str(out)])
+    assert checked.exit_code == 0, checked.output
 
 
 @pytest.fixture(scope="module")

@@ -128,19 +128,24 @@ def _fresh(
         if not srv.new_shoe_due(table):
             return
         api.bet(table, seat, wager, _min(srv, table))
-        state = api.post(f"/tables/{table}/deal")
-        for _ in range(30):
-            pending = state["round"]["pending"]
-            if state["round"]["status"] != "playing" or pending is None:
-                break
-            state = api.post(
-                f"/tables/{table}/actions",
-                {
-                    "seat": pending["seat"],
-                    "action": passive_action(pending["legal"]),
-                },
-            )
+        _decide_passively(api, table, api.post(f"/tables/{table}/deal"))
     assert not srv.new_shoe_due(table)
+
+
+def _decide_passively(api: Api, table: int, state: Any) -> Any:
+    """Take the quietest legal decision until the round is over."""
+    for _ in range(30):
+        pending = state["round"]["pending"]
+        if state["round"]["status"] != "playing" or pending is None:
+            break
+        state = api.post(
+            f"/tables/{table}/actions",
+            {
+                "seat": pending["seat"],
+                "action": passive_action(pending["legal"]),
+            },
+        )
+    return state
 
 
 def _leave(srv: LiveServer, table: int, seat: int, headers: Any) -> None:
@@ -1053,6 +1058,55 @@ def test_issue_13_recall_pages_through_the_history_and_replays_a_split(
     assert "Step" in page.inner_text("#step-pos")
     results = page.inner_text("#detail table.rows")
     assert "hand 2" in results
+    page.close()
+
+
+def test_810a_11_a_rounds_page_says_what_moved_at_another_table_meanwhile(
+    srv: LiveServer, browser: Any
+) -> None:
+    """D74: a Midibaccarat round of the player's falls inside a Double
+    Back Jack one; the Double Back Jack round's page gives the account's
+    own balances and the $1.00 lost at the other table meanwhile."""
+    midi = srv.table_id("midibaccarat")
+    dbj = srv.table_id("double-back-jack")
+    player = Api(srv, "Two Tables")
+    player.sit(dbj, 3)
+    player.sit(midi, 8)
+    _fresh(srv, dbj, player, 3, "blackjack")
+    _fresh(srv, midi, player, 8, "banker")
+    before = player.state(dbj)["you"]["balance"]
+    # the box's Th 6d against the dealer's 6s Ts waits for a decision
+    srv.stack_next(dbj, "Th 6s 6d Ts 2c 9h 5c 4d")
+    player.bet(dbj, 3, "blackjack", 500)
+    state = player.post(f"/tables/{dbj}/deal")
+    assert state["round"]["pending"]["seat"] == 3
+    # meanwhile, at the other table: Player 9 beats Banker 7, the
+    # banker wager of $1.00 loses
+    srv.stack_next(midi, "4h Kc 5d 7s")
+    player.bet(midi, 8, "banker", 100)
+    player.post(f"/tables/{midi}/deal")
+    dbj_round = _decide_passively(player, dbj, state)["last"]["id"]
+    after = player.state(dbj)["you"]["balance"]
+    _leave(srv, dbj, 3, player.headers)
+    _leave(srv, midi, 8, player.headers)
+    net = after - before + 100  # the round's own: all but the $1.00
+
+    def money(units: int) -> str:
+        sign = "-" if units < 0 else ""
+        return f"{sign}${abs(units) / 100:,.2f}"
+
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(srv.base + "/")
+    token = player.headers["Authorization"].split()[1]
+    page.evaluate(f"localStorage.setItem('croupier.token', '{token}')")
+    page.goto(f"{srv.base}/recall?round={dbj_round}")
+    page.wait_for_selector("#detail dl.facts")
+    facts = page.inner_text("#detail dl.facts")
+    sign = "+" if net > 0 else ""
+    assert (
+        f"balance {money(before)} before, {money(after)} after "
+        f"({sign}{money(net)}; -$1.00 elsewhere meanwhile)"
+    ) in facts, facts
     page.close()
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,6 +26,7 @@ from croupier.registry import find_game
 from croupier.server import db
 
 from .format import (
+    Balances,
     HandHistory,
     ShoeState,
     from_record,
@@ -138,8 +140,8 @@ def _export_batch(
             for seat, pid in json.loads(row.owners_json or "{}").items()
         }
         by_player = held.get(row.id, {})
-        seat_balances: dict[int, tuple[int | None, int | None]] = {
-            seat: by_player.get(int(pid), (None, None))
+        seat_balances = {
+            seat: by_player.get(int(pid), Balances(None, None))
             for seat, pid in owners.items()
         }
         preparation = events.get((row.id, "shoe"), [])
@@ -165,12 +167,12 @@ class _Balances:
     The transactions are read once, in id order, as the batches need
     them: a player's balance before a round is the sum of their
     movements before its first one, after it the sum through its last.
-    A player may play at several tables at once: when another of the
-    account's movements (another table's round, a deposit) falls
-    between a round's first and last, the two balances do not differ by
-    that round's money alone, and neither is given (``None``, as for a
-    writer without accounts; D74), so that a record never claims books
-    the round alone does not keep. Rounds run side by side on several
+    A player may play at several tables at once: when others of the
+    account's movements (another table's round, a deposit) fall between
+    a round's first and last, the round's balances still are the
+    account's, and the net of those others is given beside them
+    (``moved_elsewhere``, D74), so that the balances differ by the
+    round's money and that net. Rounds run side by side on several
     tables, so a movement read for one batch may belong to a round of a
     later batch: what is read is kept for every round not yet exported,
     and dropped once its batch is done (:meth:`done_through`).
@@ -196,16 +198,12 @@ class _Balances:
         """Rounds at or below this id are done: nothing is kept for them."""
         self._moves: dict[int, int] = defaultdict(int)
         """Each player's movements read so far."""
-        self._kept: dict[int, dict[int, tuple[int, int, int, int, int]]] = (
-            defaultdict(dict)
-        )
-        """Per round and player: the balance before its first movement
-        and after its latest, the player's movements read before its
-        first and through its latest, and its own movements."""
+        self._kept: dict[int, dict[int, _Kept]] = defaultdict(dict)
+        """Per round and player, what :class:`_Kept` holds."""
 
     def through(
         self, last: int, rounds: set[int]
-    ) -> dict[int, dict[int, tuple[int | None, int | None]]]:
+    ) -> dict[int, dict[int, Balances]]:
         """Read on to movement ``last``; each of ``rounds``' balances."""
         while self._read < last:
             row = next(self._rows, None)
@@ -220,25 +218,15 @@ class _Balances:
             if round_id is None or int(round_id) <= self._floor:
                 continue
             seen = self._kept[int(round_id)].get(pid)
-            first, since, own = (
-                (before, self._moves[pid] - 1, 0)
-                if seen is None
-                else (seen[0], seen[2], seen[4])
-            )
-            self._kept[int(round_id)][pid] = (
-                first,
-                self._running[pid],
-                since,
-                self._moves[pid],
-                own + 1,
-            )
-        # the round's balances are given only when nothing else of the
-        # account moved between its first movement and its latest
+            if seen is None:
+                seen = _Kept(before, self._moves[pid] - 1)
+                self._kept[int(round_id)][pid] = seen
+            seen.after = self._running[pid]
+            seen.latest = self._moves[pid]
+            seen.own += 1
+            seen.own_net += int(amount)
         return {
-            r: {
-                pid: (first, after) if latest - since == own else (None, None)
-                for pid, (first, after, since, latest, own) in kept.items()
-            }
+            r: {pid: held.balances() for pid, held in kept.items()}
             for r in rounds
             if (kept := self._kept.get(r)) is not None
         }
@@ -250,11 +238,37 @@ class _Balances:
             del self._kept[done]
 
 
+@dataclass(slots=True)
+class _Kept:
+    """One player's movements in one round, as far as read."""
+
+    before: int
+    """The balance before the round's first movement."""
+    since: int
+    """The player's movements read before that one."""
+    after: int = 0
+    """The balance after the round's latest movement."""
+    latest: int = 0
+    """The player's movements read through that one."""
+    own: int = 0
+    """The round's own movements."""
+    own_net: int = 0
+    """Their sum."""
+
+    def balances(self) -> Balances:
+        """The balances, with the net moved elsewhere in between (D74)."""
+        if self.latest - self.since == self.own:
+            return Balances(self.before, self.after)
+        return Balances(
+            self.before, self.after, self.after - self.before - self.own_net
+        )
+
+
 def _voided(
     row: db.RoundRow,
     events: dict[tuple[int, str], list[dict[str, Any]]],
     owners: dict[int, str],
-    balances: dict[int, tuple[int | None, int | None]],
+    balances: dict[int, Balances],
     stakes: dict[int, list[dict[str, Any]]],
 ) -> HandHistory:
     """A round the server voided (D25): its steps, every stake returned."""

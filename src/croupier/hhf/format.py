@@ -30,7 +30,7 @@ from datetime import datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, NamedTuple, TextIO, TypeVar
 
 import jsonschema
 import jsonschema_rs
@@ -49,6 +49,7 @@ __all__ = [
     "FORMAT",
     "SCHEMA_FILE",
     "VERSION",
+    "Balances",
     "HandHistory",
     "HistoryFormatError",
     "PlayerEntry",
@@ -569,6 +570,18 @@ def rules_digest(values: Mapping[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
+class Balances(NamedTuple):
+    """An account's balances around one round (810a.11, D74)."""
+
+    before: int | None
+    """Before the round's first movement (``None``: not known)."""
+    after: int | None
+    """After the round's last movement (``None``: not known)."""
+    elsewhere: int | None = None
+    """The net of the account's other movements in between (``None``:
+    there were none)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerEntry:
     """One seat's player in a round (810a.11)."""
@@ -585,10 +598,14 @@ class PlayerEntry:
     """Every stake the seat placed in the round."""
     total_won: int
     """What the seat was paid back: stakes returned plus winnings."""
+    moved_elsewhere: int | None = None
+    """The net of the account's other movements between the round's
+    first and last (another table's round, a deposit; D74); ``None``:
+    nothing else of the account moved in that time."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form."""
-        return {
+        """The JSON form (``moved_elsewhere`` only when something did)."""
+        out: dict[str, Any] = {
             "seat": self.seat,
             "player_id": self.player_id,
             "balance_before": self.balance_before,
@@ -596,6 +613,9 @@ class PlayerEntry:
             "total_bet": self.total_bet,
             "total_won": self.total_won,
         }
+        if self.moved_elsewhere is not None:
+            out["moved_elsewhere"] = self.moved_elsewhere
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -899,7 +919,7 @@ def settled_rows(
 def players_of(
     settlements: Iterable[Mapping[str, Any]],
     owners: Mapping[int, str] | None = None,
-    balances: Mapping[int, tuple[int | None, int | None]] | None = None,
+    balances: Mapping[int, Balances] | None = None,
 ) -> tuple[PlayerEntry, ...]:
     """Per seat: total bet and total won from the settlements.
 
@@ -915,15 +935,16 @@ def players_of(
         won[seat] = won.get(seat, 0) + max(back, 0)
     entries = []
     for seat in sorted(bet):
-        before, after = (balances or {}).get(seat, (None, None))
+        held = (balances or {}).get(seat, Balances(None, None))
         entries.append(
             PlayerEntry(
                 seat=seat,
                 player_id=(owners or {}).get(seat, f"seat {seat}"),
-                balance_before=before,
-                balance_after=after,
+                balance_before=held.before,
+                balance_after=held.after,
                 total_bet=bet[seat],
                 total_won=won[seat],
+                moved_elsewhere=held.elsewhere,
             )
         )
     return tuple(entries)
@@ -937,7 +958,7 @@ def from_record(
     started_at: datetime | None,
     ended_at: datetime | None,
     owners: Mapping[int, str] | None = None,
-    balances: Mapping[int, tuple[int | None, int | None]] | None = None,
+    balances: Mapping[int, Balances] | None = None,
     preparation: Iterable[Mapping[str, Any]] = (),
     irregularity_test: bool = False,
     table_steps: Iterable[Mapping[str, Any]] = (),

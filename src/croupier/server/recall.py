@@ -205,7 +205,9 @@ def round_envelope(
     ``balances`` gives, for each player with money in the round (the
     viewer alone unless an operator), the balance before the round's
     first movement and after its last, derived from the movements
-    (every balance change is a ``transactions`` row). ``results`` lists
+    (every balance change is a ``transactions`` row), with
+    ``moved_elsewhere`` when others of the account's movements fell in
+    between (another table's round, a deposit; D74). ``results`` lists
     each wager per hand with stake, outcome and net.
     """
     t = db.TransactionRow
@@ -229,31 +231,54 @@ def round_envelope(
         ).all()
         balances = []
         own = viewer is not None and not viewer.is_operator
-        players: dict[int, tuple[str, int, int]] = {}
+        players: dict[int, tuple[str, int, int, int]] = {}
         for move_id, pid, amount, name in moves:
             if own and viewer is not None and pid != viewer.id:
                 continue
-            name0, delta, last = players.get(int(pid), (str(name), 0, 0))
-            players[int(pid)] = (name0, delta + int(amount), int(move_id))
-        for pid, (name, delta, last) in sorted(players.items()):
+            name0, delta, first, _ = players.get(
+                int(pid), (str(name), 0, int(move_id), 0)
+            )
+            players[int(pid)] = (
+                name0,
+                delta + int(amount),
+                first,
+                int(move_id),
+            )
+        for pid, (name, delta, first, last) in sorted(players.items()):
             now = conn.execute(
                 select(db.PlayerRow.balance).where(db.PlayerRow.id == pid)
             ).scalar()
-            later = conn.execute(
-                select(func.coalesce(func.sum(t.amount), 0))
-                .where(t.player_id == pid)
-                .where(t.id > last)
-            ).scalar()
+            later, inside, count = conn.execute(
+                select(
+                    func.coalesce(
+                        func.sum(case((t.id > last, t.amount), else_=0)), 0
+                    ),
+                    func.coalesce(
+                        func.sum(
+                            case(
+                                (t.id.between(first, last), t.amount), else_=0
+                            )
+                        ),
+                        0,
+                    ),
+                    func.count(case((t.id.between(first, last), 1))),
+                ).where(t.player_id == pid)
+            ).one()
             after = int(now or 0) - int(later or 0)
-            balances.append(
-                {
-                    "player_id": pid,
-                    "name": name,
-                    "before": after - delta,
-                    "after": after,
-                    "net": delta,
-                }
-            )
+            entry: dict[str, Any] = {
+                "player_id": pid,
+                "name": name,
+                "before": after - int(inside or 0),
+                "after": after,
+                "net": delta,
+            }
+            own_moves = sum(1 for m in moves if int(m[1]) == pid)
+            if int(count) != own_moves:
+                # the account moved elsewhere too while the round ran
+                # (another table, a deposit): the balances stay the
+                # account's, and the difference is said (D74)
+                entry["moved_elsewhere"] = int(inside or 0) - delta
+            balances.append(entry)
     results = [
         {
             "seat": e["seat"],

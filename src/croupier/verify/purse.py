@@ -10,7 +10,12 @@ raise the balance, so a shortfall is found exactly where it happened:
 the stake an input adds is compared with what was left just before it.
 
 A player may play more than one box (673a.6(e)); the balance is the
-account's, so the boxes of one player id are followed together.
+account's, so the boxes of one player id are followed together. An
+account that the record says also moved elsewhere during the round
+(another table, a deposit; D74) is not followed: when those movements
+came between its inputs the record does not say, so the balance left
+at each input is not known. Its books are still checked whole
+(:mod:`.record`).
 
 >>> from croupier.money import Ledger, WagerKey
 >>> ledger = Ledger()
@@ -86,7 +91,8 @@ def purses_of(history: HandHistory) -> Purses | None:
     """The accounts of ``history`` whose balance before is recorded.
 
     ``None`` when no player's is (a scenario, a writer without
-    accounts): nothing to follow, and nothing to pay for it.
+    accounts), or when each that is moved elsewhere too (D74): nothing
+    to follow, and nothing to pay for it.
     """
     accounts: dict[str, tuple[tuple[int, ...], int]] = {}
     for player in history.players:
@@ -95,4 +101,7 @@ def purses_of(history: HandHistory) -> Purses | None:
             continue
         seats, _ = accounts.get(player.player_id, ((), before))
         accounts[player.player_id] = ((*seats, player.seat), before)
+    for player in history.players:
+        if player.moved_elsewhere is not None:
+            accounts.pop(player.player_id, None)
     return Purses(accounts) if accounts else None

@@ -7,8 +7,9 @@ record must agree with them and with itself (D39, D64):
 - each seat's total bet and total won as the settlements give them;
 - each account's balances never below 0, the same in each entry of a
   player on several boxes, and the balance after equal to the balance
-  before less the total bet plus the total won of all its seats (when
-  both balances are recorded; D73);
+  before less the total bet plus the total won of all its seats and
+  what the account moved elsewhere meanwhile (when both balances are
+  recorded; D73, D74);
 - the start and end times real instants, the end not before the start;
 - the game's section the game's own, and a stacked shoe with its stack.
 
@@ -133,23 +134,45 @@ def _balances(history: HandHistory) -> Deviation | None:
                     f"against {entry.balance_before} and "
                     f"{entry.balance_after}: one player has one balance",
                 )
+            if entry.moved_elsewhere != first.moved_elsewhere:
+                return Deviation(
+                    RECORD_REF,
+                    f"player {player_id}'s seats {first.seat} and "
+                    f"{entry.seat} record {_elsewhere(first)} and "
+                    f"{_elsewhere(entry)} moved elsewhere during the round: "
+                    f"one player has one account",
+                )
         if before is None or after is None:
             continue
         bet = sum(e.total_bet for e in entries)
         won = sum(e.total_won for e in entries)
-        if after != before - bet + won:
+        elsewhere = first.moved_elsewhere or 0
+        if after != before - bet + won + elsewhere:
             seats = ", ".join(str(e.seat) for e in entries)
             who = (
                 f"seat {seats}"
                 if len(entries) == 1
                 else f"player {player_id} (seats {seats})"
             )
+            besides = (
+                ""
+                if first.moved_elsewhere is None
+                else f" and the {elsewhere} moved elsewhere meanwhile"
+            )
             return Deviation(
                 RECORD_REF,
                 f"{who}: balance {before} before and {after} after do not "
-                f"differ by the total won less the total bet ({won - bet})",
+                f"differ by the total won less the total bet ({won - bet})"
+                f"{besides}",
             )
     return None
+
+
+def _elsewhere(entry: PlayerEntry) -> str:
+    """What ``entry`` says moved elsewhere in the round (D74)."""
+    if entry.moved_elsewhere is None:
+        return "nothing"
+    return str(entry.moved_elsewhere)
 
 
 def instant(text: str | None) -> datetime | None:

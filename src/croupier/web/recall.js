@@ -171,7 +171,9 @@ async function showRound(id) {
   for (const b of r.balances || []) {
     fact(dl, b.name, "balance " + Croupier.money(b.before) + " before, " +
       Croupier.money(b.after) + " after (" + (b.net > 0 ? "+" : "") +
-      Croupier.money(b.net) + ")");
+      Croupier.money(b.net) + (b.moved_elsewhere === undefined ? "" :
+        "; " + (b.moved_elsewhere > 0 ? "+" : "") +
+        Croupier.money(b.moved_elsewhere) + " elsewhere meanwhile") + ")");
   }
   if (r.rules) {
     const det = Croupier.el("details");
