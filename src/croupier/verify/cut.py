@@ -32,7 +32,7 @@ from croupier.regs import implements
 from croupier.rules import GameRules
 from croupier.shoe import Shoe, StackItem
 
-from .explain import Deviation, describe
+from .explain import Deviation, describe, whole_number
 from .quiet import QUIET_RNG
 
 __all__ = ["cut_problem"]
@@ -103,9 +103,7 @@ def cut_problem(
         for s in offers
         if s.get("accepted") is True and (n := _seat(s.get("to"))) is not None
     )[:1]
-    position = cuts[0].get("position")
-    if type(position) is float and position.is_integer():
-        position = int(position)
+    position = whole_number(cuts[0].get("position"))
     if type(position) is not int:
         return None  # the record's own check names the field
     log = EventLog()

@@ -28,6 +28,7 @@ __all__ = [
     "explain",
     "explain_missing",
     "fields_text",
+    "whole_number",
 ]
 
 Step = Mapping[str, Any]
@@ -70,6 +71,20 @@ log deals where the rule deals none breaks it."""
 _WAGERS_CLOSE = {"670a.9": "670a.7(c)"}
 """Where wagers close, in a game whose round opens no wagering phase
 (pai gow: all but the Double Down before "no more bets")."""
+
+
+def whole_number(value: object) -> object:
+    """A number written ``402.0`` as the integer it is, else ``value``.
+
+    The schema's integers include ``402.0``; a count or a position the
+    replay needs is read so.
+
+    >>> whole_number(402.0), whole_number(1.5), whole_number("7")
+    (402, 1.5, '7')
+    """
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
 
 
 def fields_text(data: Mapping[str, Any]) -> str:

@@ -21,7 +21,7 @@ from croupier.regs import implements
 from croupier.rules import GameRules
 
 from .cut import cut_problem
-from .explain import Deviation, describe
+from .explain import Deviation, describe, whole_number
 
 __all__ = ["drawn_start_problem", "option_ref", "preparation_problem"]
 
@@ -187,7 +187,7 @@ def _marker(
                 "inserted in it",
             )
         return None
-    position = _whole(markers[-1].get("position"))
+    position = whole_number(markers[-1].get("position"))
     stack = history.shoe.stack
     tokens = stack.split() if stack is not None else None
     if tokens is not None and not (
@@ -205,7 +205,7 @@ def _marker(
     if penetration is None:
         return None
     if shuffled:
-        size = _whole(shuffled[-1].get("cards"))
+        size = whole_number(shuffled[-1].get("cards"))
     elif tokens is not None:
         # reshuffled at the end of the round before (the cover card came
         # out there): the whole shoe is in the stack, its rack empty
@@ -222,16 +222,6 @@ def _marker(
             f"{int(size * penetration)} down",
         )
     return None
-
-
-def _whole(value: object) -> object:
-    """A count written ``402.0`` as the integer it is, else ``value``.
-
-    The schema's integers include ``402.0``.
-    """
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
 
 
 _STARTS = {"rng": (1, 7), "dice": (3, 18)}
@@ -260,7 +250,8 @@ def drawn_start_problem(history: HandHistory) -> Deviation | None:
         method = step.get("method")
         if method == "given":
             continue
-        number, position = _whole(step.get("number")), step.get("position")
+        number = whole_number(step.get("number"))
+        position = step.get("position")
         if method not in _STARTS:
             known = ", ".join(sorted(_STARTS))
             return Deviation(
