@@ -274,3 +274,44 @@ def test_issue_17_2_copied_input_of_another_type_never_the_engines(
     assert not verify_round_strict(bad)[1]
     with pytest.raises(HistoryFormatError, match="line 1: schema: at"):
         verify_lines([bad.dumps()])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_issue_17_2_the_lines_own_text_stands_for_the_logs_json(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line is not written again when its text shows the engine's steps.
+
+    ``_written_in`` finds the engine's steps in the line's own text when
+    the key ``"procedure"`` stands once and nothing is escaped; a line
+    with an escape (a player named in another script, written ``\\u``)
+    or the key's text twice (a player named ``"procedure"``) is compared
+    the long way, with the same verdict.
+    """
+    from croupier.verify import replay
+
+    seen: list[bool] = []
+    found = replay._written_in
+
+    def spy(mine: bytes, text: str | bytes | None) -> bool:
+        seen.append(found(mine, text))
+        return seen[-1]
+
+    monkeypatch.setattr(replay, "_written_in", spy)
+    histories = list(sample_histories(game, 3, seed=4))
+    lines = [h.dumps() for h in histories]
+    report = verify_lines(lines)
+    assert report.conforming == report.rounds == 3
+    assert seen == [True, True, True]
+    for name in ("Zoë", '"procedure"'):
+        players = tuple(
+            dataclasses.replace(p, player_id=name)
+            for p in histories[0].players
+        )
+        named = dataclasses.replace(histories[0], players=players)
+        line = named.dumps()
+        assert ("\\u" in line) is (name == "Zoë")
+        seen.clear()
+        report = verify_lines([line])
+        assert report.conforming == report.rounds == 1, report.verdicts
+        assert seen == [False]

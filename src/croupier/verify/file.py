@@ -461,7 +461,9 @@ def _verify_line(
         # malformed, with the same error, exactly when
         # HandHistory.loads would have said so
         try:
-            checked = verify_round_strict(history, submission=rules, ends=ends)
+            checked = verify_round_strict(
+                history, submission=rules, ends=ends, text=line
+            )
         except Exception:
             read_at_line(number, validate, doc)
             raise
