@@ -9,9 +9,11 @@ does not stall.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import Seat, balanced_books, operator
 from typer.testing import CliRunner
@@ -123,3 +125,13 @@ def test_591_7_a_the_server_voids_a_round_the_shoe_cannot_finish(
         assert "0 with a deviation" in verified.output
         return
     raise AssertionError("six players hitting ran a one-deck shoe out")
+
+
+def test_d76_a_table_that_may_run_out_is_opened_with_a_warning(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="croupier.server"):
+        _table(client)
+    [line] = [r.getMessage() for r in caplog.records if "D76" in r.message]
+    assert "with 1 deck and the cover card at 49 of 52" in line
+    assert "one round of 6 boxes can take up to 52" in line

@@ -13,6 +13,7 @@ from rich.table import Table as RichTable
 
 from croupier.cli.common import console, fail, load_game_rules, output_file
 from croupier.errors import CroupierError
+from croupier.games.runout import round_run_out
 from croupier.packed import not_text, read_text
 from croupier.registry import all_games, find_game
 from croupier.scenario import run_scenario_text
@@ -85,11 +86,21 @@ def rules(
         bool, typer.Option("--markdown", help="A reference table.")
     ] = False,
 ) -> None:
-    """Show a game's options: value, default, provenance and meaning."""
+    """Show a game's options: value, default, provenance and meaning.
+
+    A Double Back Jack or 21 Baccarat Rules Submission whose round may
+    need more cards than lie behind the cover card gets a one-line
+    warning on stderr (D76); stdout is the listing alone, and the exit
+    status stays 0.
+    """
     try:
         spec, loaded = load_game_rules(game, rules_file, settings)
     except CroupierError as exc:
         raise fail(exc) from None
+    found = round_run_out(loaded)
+    warning = None if found is None else found.warning()
+    if warning is not None:
+        sys.stderr.write(warning + "\n")
     values = loaded.to_dict()
     if as_json:
         print(json.dumps(values, indent=2))

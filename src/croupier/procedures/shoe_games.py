@@ -30,6 +30,7 @@ __all__ = [
     "burn_for_new_batch",
     "burn_for_new_dealer",
     "collect_and_reshuffle",
+    "cover_card_position",
     "insert_cover_card_at_penetration",
 ]
 
@@ -92,6 +93,17 @@ def burn_for_new_dealer(
     return log.emit(CardBurned, ref=SHOE_REFS[section].burn, card=card)
 
 
+def cover_card_position(cards: int, penetration: Fraction) -> int:
+    """How many of ``cards`` lie above a cover card cut at ``penetration``.
+
+    The share rounded down: the rest lie behind it (D69, D76).
+
+    >>> cover_card_position(52, Fraction(19, 20))
+    49
+    """
+    return int(cards * penetration)
+
+
 @implements("591.7(a)", "681a.7(a)")
 def insert_cover_card_at_penetration(
     shoe: Shoe, log: EventLog, section: str, penetration: Fraction
@@ -104,7 +116,7 @@ def insert_cover_card_at_penetration(
     if not 0 < penetration < 1:
         msg = f"penetration must lie strictly between 0 and 1: {penetration}"
         raise ShoeError(msg, ref=SHOE_REFS[section].load)
-    position = int(len(shoe) * penetration)
+    position = cover_card_position(len(shoe), penetration)
     shoe.insert_cover_card(position)
     return log.emit(
         CoverCardInserted,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -25,6 +26,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import CroupierError, WagerError
+from croupier.games.runout import round_run_out
 from croupier.registry import GameSpec, all_games
 from croupier.server import db, recovery, shared
 from croupier.server.auth import (
@@ -57,6 +59,8 @@ from croupier.server.tables import (
 )
 
 __all__ = ["Casino", "refusal"]
+
+log = logging.getLogger("croupier.server")
 
 
 class Casino:
@@ -486,6 +490,10 @@ class Casino:
             {**self.default_settings.to_dict(), **(settings or {})}
         )
         title = name or f"{spec.title}"
+        found = round_run_out(parsed)
+        warning = None if found is None else found.warning()
+        if warning is not None:  # opened all the same (D76)
+            log.warning("table %r: %s", title, warning.split(": ", 1)[1])
         with self.dealer.transaction() as conn:
             tid = conn.execute(
                 insert(db.GameTableRow).values(
