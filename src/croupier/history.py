@@ -104,7 +104,9 @@ def change_dealer(rnd: Round) -> None:
 
     Double Back Jack and 21 Baccarat burn one card when a new dealer
     comes to the table (591.7(c), 681a.7(c)); a game without that burn
-    refuses it, citing no rule of its own.
+    refuses it, citing no rule of its own. A shoe with no card left is
+    refused too, changing nothing (591.7(a), 681a.7(a)): the deal then
+    voids the round (D69).
     """
     change = getattr(rnd, "change_dealer", None)
     if change is None:

@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
+from croupier.cards import full_deck
+from croupier.errors import ShoeExhaustedError
 from croupier.hhf.format import from_record
 from croupier.hhf.sample import sample_histories
-from croupier.history import Recorder
+from croupier.history import Recorder, replay
 from croupier.registry import find_game
 from croupier.rng import SeededRng
 from croupier.round import Action
@@ -162,3 +164,47 @@ def test_591_7_d_a_void_without_its_stack_shows_the_whole_shoe(
     ((line, ref, message),) = _deviations([json.dumps(doc) + "\n"])
     assert (line, ref) == (1, "591.7(a)")
     assert "gathers 47 cards where the rules' decks hold 52" in message
+
+
+@pytest.mark.parametrize(
+    ("game", "wager"),
+    [("double-back-jack", "blackjack"), ("21-baccarat", "player")],
+)
+@pytest.mark.proves("591.7(c)", "681a.7(c)")
+def test_d69_a_new_dealer_on_an_empty_shoe_is_refused_and_the_void_conforms(
+    game: str, wager: str
+) -> None:
+    # one card behind the cover card: the first new dealer burns it, the
+    # second finds none (refused, not recorded), and the deal voids
+    spec = find_game(game)
+    rules = spec.rules_type.from_mapping({"decks": 1})
+    rack = " ".join(str(c) for c in full_deck() if str(c) != "9c")
+    rnd = spec.new_round(
+        rules=rules,
+        shoe=Shoe.stacked("CC 9c", discard=rack),
+        rng=SeededRng(0),
+        new_shoe=False,
+        starting_position=None,
+    )
+    recorder = Recorder(spec.name, rnd)
+    recorder.place_wager(1, wager, 1000)
+    recorder.change_dealer()
+    with pytest.raises(ShoeExhaustedError):
+        recorder.change_dealer()
+    assert recorder.record.wagers[1:] == [{"new_dealer": True}]
+    recorder.deal()
+    assert rnd.shoe_ran_out
+    assert [(s.outcome.value, s.net) for s in rnd.settlements] == [("void", 0)]
+    assert replay(recorder.record).ok
+    history = from_record(
+        recorder.record,
+        round_id="new-dealer-1",
+        table="t",
+        started_at=None,
+        ended_at=None,
+        preparation=[],
+    )
+    doc = json.loads(history.dumps())
+    burned = [s for s in doc["procedure"] if s["type"] == "card_burned"]
+    assert [s["card"] for s in burned] == ["9c"]
+    assert _deviations([history.dumps() + "\n"]) == []

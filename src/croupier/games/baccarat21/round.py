@@ -155,12 +155,23 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         )
 
     def verify_change_dealer(self) -> None:
-        """Raise unless a new dealer may burn now: before the deal (c)."""
+        """Raise unless a new dealer may burn now: before the deal (c).
+
+        A shoe with no card left (a cover card aside) has none to burn:
+        refused, citing (a), before anything changes; the deal then
+        finds the shoe empty and voids the round (D69).
+        """
         self._verify_phase(
             Phase.WAGERING,
             "a new dealer burns before dealing, not in {phase}",
             Ref.parse("681a.7(c)"),
         )
+        if self.shoe.empty:
+            msg = (
+                "the shoe holds no card for a new dealer to burn; "
+                "the deal will find it empty and void the round (D69)"
+            )
+            raise ShoeExhaustedError(msg, ref=_REF_FROM_SHOE)
 
     def can_change_dealer(self) -> bool:
         """Whether :meth:`change_dealer` would burn now."""
@@ -168,7 +179,11 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
 
     @implements("681a.7(c)")
     def change_dealer(self) -> Event:
-        """A new dealer comes to the table and burns one card (c)."""
+        """A new dealer comes to the table and burns one card (c).
+
+        A cover card on top is set aside first (d). On an empty shoe it
+        is refused and changes nothing (:meth:`verify_change_dealer`).
+        """
         self.verify_change_dealer()
         self._take_cover_card_from_top()
         return burn_for_new_dealer(

@@ -163,12 +163,23 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         return self.cover_card_reached or self.shoe_ran_out
 
     def verify_change_dealer(self) -> None:
-        """Raise unless a new dealer may burn now: before the deal (c)."""
+        """Raise unless a new dealer may burn now: before the deal (c).
+
+        A shoe with no card left (a cover card aside) has none to burn:
+        refused, citing (a), before anything changes; the deal then
+        finds the shoe empty and voids the round (D69).
+        """
         self._verify_phase(
             Phase.WAGERING,
             "a new dealer burns before dealing, not in {phase}",
             REF_NEW_DEALER_BURN,
         )
+        if self.shoe.empty:
+            msg = (
+                "the shoe holds no card for a new dealer to burn; "
+                "the deal will find it empty and void the round (D69)"
+            )
+            raise ShoeExhaustedError(msg, ref=REF_FROM_SHOE)
 
     def can_change_dealer(self) -> bool:
         """Whether :meth:`change_dealer` would burn now."""
@@ -179,7 +190,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """A new dealer comes to the table and burns one card (c).
 
         Allowed only before the first card of the round is dealt; a
-        cover card met on top is set aside (d).
+        cover card met on top is set aside (d). On an empty shoe it is
+        refused and changes nothing (:meth:`verify_change_dealer`).
         """
         self.verify_change_dealer()
         return burn_for_new_dealer(
