@@ -13,7 +13,6 @@ from rich.table import Table as RichTable
 
 from croupier.cli.common import console, fail, load_game_rules, output_file
 from croupier.errors import CroupierError
-from croupier.games.runout import round_run_out
 from croupier.packed import not_text, read_text
 from croupier.registry import all_games, find_game
 from croupier.scenario import run_scenario_text
@@ -97,6 +96,8 @@ def rules(
         spec, loaded = load_game_rules(game, rules_file, settings)
     except CroupierError as exc:
         raise fail(exc) from None
+    from croupier.games.runout import round_run_out
+
     found = round_run_out(loaded)
     warning = None if found is None else found.warning()
     if warning is not None:
