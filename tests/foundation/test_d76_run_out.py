@@ -58,6 +58,7 @@ def test_d76_one_deck_six_boxes_deep_cover_card() -> None:
     # Chances = 68, more than the deck: every card of it
     assert found.most == 52
     assert found.can_run_out
+    assert (found.ordinary, found.often) == (21, True)
 
 
 def test_d76_six_decks_by_default_can_run_out() -> None:
@@ -69,6 +70,11 @@ def test_d76_six_decks_by_default_can_run_out() -> None:
     # 99 cards within 256, + 12 + 1 + 12 = 124
     assert found.most == 124
     assert found.can_run_out  # the stacked round below takes 124
+    # an ordinary round of six boxes: about 3 cards a hand and the
+    # dealer's, 21, far fewer than 78: no warning
+    assert found.ordinary == 21
+    assert not found.often
+    assert found.warning() is None
 
 
 @pytest.mark.parametrize(
@@ -107,6 +113,30 @@ def test_d76_no_split_one_box_one_deck() -> None:
     assert found.most == 18
     assert found.behind == 13  # int(52 * 3/4) = 39 above
     assert found.can_run_out
+    # an ordinary round: 3 for the hand, 3 for the dealer
+    assert (found.ordinary, found.often) == (6, False)
+    assert found.warning() is None
+
+
+@pytest.mark.parametrize(
+    ("decks", "penetration", "behind", "often"),
+    [
+        # int(52 * 3/4) = 39 above, 13 behind; 6 boxes: 3 * 7 = 21
+        (1, Fraction(3, 4), 13, True),
+        # int(104 * 17/20) = 88 above, 16 behind
+        (2, Fraction(17, 20), 16, True),
+        # int(104 * 3/4) = 78 above, 26 behind
+        (2, Fraction(3, 4), 26, False),
+    ],
+)
+def test_d76_warned_when_an_ordinary_round_outruns_the_cover_card(
+    decks: int, penetration: Fraction, behind: int, often: bool
+) -> None:
+    rules = DoubleBackJackRules(decks=decks, penetration=penetration)
+    found = round_run_out(rules)
+    assert found is not None
+    assert (found.behind, found.ordinary, found.often) == (behind, 21, often)
+    assert (found.warning() is not None) is often
 
 
 @pytest.mark.parametrize(
@@ -156,8 +186,8 @@ def test_d76_rules_warns_on_stderr_and_exits_0() -> None:
     assert json.loads(result.stdout)["decks"] == 1  # stdout stays JSON
     assert result.stderr == (
         "warning: with 1 deck and the cover card at 49 of 52, 3 cards are "
-        "left behind it, but one round of 6 boxes can take up to 52: a "
-        "round may run out of cards and be void (D69, D76)\n"
+        "left behind it, but a round of 6 boxes takes about 21 (up to "
+        "52): rounds will often run out of cards and be void (D69, D76)\n"
     )
 
 
@@ -167,10 +197,11 @@ def test_d76_rules_warns_on_stderr_and_exits_0() -> None:
         ["21-baccarat", "--set", "decks=1", "--set", "penetration=19/20"],
         ["21-baccarat", "--set", "decks=1", "--toml"],
         ["double-back-jack", "--set", "penetration=3/5"],
+        ["double-back-jack"],
         ["midibaccarat"],
     ],
 )
-def test_d76_rules_warns_only_where_a_round_can_run_out(
+def test_d76_rules_warns_only_where_rounds_will_often_run_out(
     args: list[str],
 ) -> None:
     result = runner.invoke(app, ["rules", *args])
@@ -178,7 +209,9 @@ def test_d76_rules_warns_only_where_a_round_can_run_out(
     assert result.stdout
     if "penetration=19/20" in args:
         assert result.stderr.count("\n") == 1
-        assert "6: a round may run out of cards" in result.stderr
+        assert "about 6 (up to 6): rounds will often run out" in (
+            result.stderr
+        )
     else:
         assert result.stderr == ""
 

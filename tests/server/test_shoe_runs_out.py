@@ -134,4 +134,4 @@ def test_d76_a_table_that_may_run_out_is_opened_with_a_warning(
         _table(client)
     [line] = [r.getMessage() for r in caplog.records if "D76" in r.message]
     assert "with 1 deck and the cover card at 49 of 52" in line
-    assert "one round of 6 boxes can take up to 52" in line
+    assert "a round of 6 boxes takes about 21 (up to 52)" in line

@@ -87,10 +87,10 @@ def rules(
 ) -> None:
     """Show a game's options: value, default, provenance and meaning.
 
-    A Double Back Jack or 21 Baccarat Rules Submission whose round may
-    need more cards than lie behind the cover card gets a one-line
-    warning on stderr (D76); stdout is the listing alone, and the exit
-    status stays 0.
+    A Double Back Jack or 21 Baccarat Rules Submission that leaves fewer
+    cards behind the cover card than an ordinary round takes gets a
+    one-line warning on stderr (D76); stdout is the listing alone, and
+    the exit status stays 0.
     """
     try:
         spec, loaded = load_game_rules(game, rules_file, settings)
