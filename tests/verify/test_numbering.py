@@ -69,7 +69,24 @@ def test_673a_7_a_wrong_subsection_in_the_current_numbering_deviates() -> None:
     dealt["ref"] = "673a.7(f)"
     ((line, ref, message),) = _found(docs)
     assert (line, ref) == (1, "591.7(e)(1)")
-    assert "591.7(f)" in message
+    # the log's step quoted as the log wrote it, with the reading
+    seq = dealt["seq"]
+    assert message == (
+        f"step {seq} cites 673a.7(f) (read as 591.7(f)), the rule is "
+        f"591.7(e)(1)"
+    )
+
+
+def test_673a_7_a_record_read_renumbered_first_quotes_its_own_step() -> None:
+    """After one renumbered record the next are read so first (D70)."""
+    docs = _renumbered("double-back-jack", 2)
+    dealt = next(s for s in docs[1]["procedure"] if s["type"] == "card_dealt")
+    dealt["ref"] = "673a.7(g)"
+    ((line, ref, message),) = _found(docs)
+    assert (line, ref) == (2, "591.7(e)(1)")
+    assert f"step {dealt['seq']} cites 673a.7(g) (read as 591.7(g))" in (
+        message
+    )
 
 
 def test_d70_only_double_back_jack_has_two_numberings() -> None:

@@ -8,7 +8,8 @@ sections in their current numbers (673a.6, 673a.9, ...). A log written
 against either numbering cites the same rules, so before a Double Back
 Jack record is compared its 673a.7 references are read as 591.7 and its
 591.N ones (N not 7) as 673a.N (D70). Deviations are reported in the
-engine's numbering.
+engine's numbering; a step quoted by its reference is quoted as the log
+wrote it, with the reading (:func:`as_written`).
 
 Looking at every reference costs a conforming round about 13 µs, some 3 %
 of its check, so a record is read as written first and renumbered only
@@ -33,8 +34,11 @@ from typing import Any
 
 from croupier.hhf.format import HandHistory
 
+from .explain import Deviation
+
 __all__ = [
     "GAME",
+    "as_written",
     "first_reading",
     "second_reading",
     "seed_numbering",
@@ -138,3 +142,40 @@ def second_reading(history: HandHistory) -> HandHistory | None:
         return None
     _LAST_RENUMBERED[0] = True
     return mapped
+
+
+def as_written(deviation: Deviation, written: HandHistory) -> Deviation:
+    """``deviation`` of a renumbered record, quoting its step as written.
+
+    A step that cites the wrong subsection is quoted by its reference
+    ("step 12 cites 591.7(f), the rule is 591.7(e)(1)"): in a record
+    written in the other numbering that is the reference as read, not as
+    the log has it, so the log's own is quoted, with the reading.
+
+    >>> from croupier.hhf.sample import sample_histories
+    >>> history = next(sample_histories(GAME, 1, seed=5))
+    >>> step = {**history.procedure[3], "ref": "673a.7(f)"}
+    >>> written = dataclasses.replace(history, procedure=(
+    ...     *history.procedure[:3], step, *history.procedure[4:]))
+    >>> found = Deviation(
+    ...     "591.7(e)(1)", "step 4 cites 591.7(f), the rule is 591.7(e)(1)", 4)
+    >>> as_written(found, written).message
+    'step 4 cites 673a.7(f) (read as 591.7(f)), the rule is 591.7(e)(1)'
+    """
+    seq = deviation.seq
+    if seq is None:
+        return deviation
+    step = next((s for s in written.procedure if s.get("seq") == seq), None)
+    ref = None if step is None else step.get("ref")
+    if type(ref) is not str:
+        return deviation
+    read = seed_numbering_ref(ref)
+    quoted = f"step {seq} cites {read},"
+    if read == ref or quoted not in deviation.message:
+        return deviation
+    return dataclasses.replace(
+        deviation,
+        message=deviation.message.replace(
+            quoted, f"step {seq} cites {ref} (read as {read}),", 1
+        ),
+    )

@@ -40,7 +40,7 @@ from croupier.shoe import COVER_CARD, Shoe, StackItem
 
 from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import Deviation, explain, explain_missing, fields_text
-from .numbering import first_reading, second_reading
+from .numbering import as_written, first_reading, second_reading
 from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .purse import Purses, purses_of
 from .quiet import QUIET_RNG
@@ -840,6 +840,7 @@ def _verify(
         return Checked(Deviation(RECORD_REF, str(exc)), False)
     # a Double Back Jack log may cite 673a.7 for 591.7 (D70); a record
     # renumbered is no longer the line's text
+    written = history
     read = first_reading(history)
     if read is not history:
         history, text = read, None
@@ -852,6 +853,8 @@ def _verify(
         found, strict, drawn, racked, holds = _replayed(
             spec, history, submission, None
         )
+    if found is not None and history is not written:
+        found = as_written(found, written)
     if not ends:
         return Checked(found, strict)
     return Checked(
