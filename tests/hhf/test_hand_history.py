@@ -43,6 +43,8 @@ from croupier.verify import verify_round
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = [spec.name for spec in all_games()]
+DECK = [f"{rank}{suit}" for suit in "cdhs" for rank in "23456789TJQKA"]
+"""One deck of 52, written out."""
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +136,10 @@ def test_810a_11_server_rounds_round_trip_every_game(
     served: str, tmp_path: Path
 ) -> None:
     every = _export(served, tmp_path / "day.jsonl")
+    # a server's table deals from the game's whole shoe: every round,
+    # voided or over, says so (CHH 1.1, D75)
+    assert all(h.shoe.whole and h.version == "1.1" for h in every)
+    assert any(h.status == "voided" for h in every)
     histories = [h for h in every if h.status == "over"]
     stored = _stored(served)
     assert {h.game for h in histories} == set(GAMES)
@@ -320,6 +326,37 @@ def test_810a_11_scenario_history_round_trips(
     assert list(history.settlements) == printed["settlements"]
     assert history.shoe.known == "stacked"
     assert replay(history.to_record()).ok
+    # the record says it is a table's whole shoe only when its stack and
+    # rack are the rules' decks (pai gow's: 52 and the joker), D75
+    shoe = history.to_dict()["shoe"]
+    held = f"{shoe['stack']} {shoe['discard'] or ''}".split()
+    decks = int(history.rules.get("decks", 1))
+    jokers = ["JK"] if game == "six-card-fortune-pai-gow" else []
+    full = sorted(DECK * decks + jokers)
+    assert shoe.get("whole", False) is (sorted(held) == full)
+
+
+def test_a_scenario_of_the_whole_shoe_says_so(tmp_path: Path) -> None:
+    # one deck of 52, and the same less one card (D75)
+    deck = DECK
+    wagers = [{"seat": 1, "wager": "player", "amount": 1000}]
+    for cards, whole in ((deck, True), (deck[1:], False)):
+        doc = {
+            "game": "21-baccarat",
+            "rules": {"decks": 1},
+            "shoe": " ".join(cards),
+            "wagers": wagers,
+        }
+        path = tmp_path / "scenario.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        out = tmp_path / f"{whole}.jsonl"
+        result = CliRunner().invoke(
+            app, ["scenario", str(path), "--history", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        [(_, history)] = list(read_history(out))
+        assert history.shoe.whole is whole
+        assert verify_round(history) is None
 
 
 def test_chh_schema_ships_in_the_package_and_refuses_bad_lines(

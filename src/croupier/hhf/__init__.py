@@ -1,7 +1,7 @@
 """The croupier hand history (CHH): an open format for table-game rounds.
 
 :mod:`.format` holds the record, its JSON Schema (shipped as
-``chh-1.0.schema.json``), reading and writing; :mod:`.export` writes a
+``chh-1.1.schema.json``), reading and writing; :mod:`.export` writes a
 table server's stored rounds. ``docs/hand-history.md`` documents it.
 """
 

@@ -6,7 +6,10 @@ stored record gives the stack, the procedure and the settlements; the
 table's shuffle and cut before the round (events of scope ``shoe``)
 become ``shoe.preparation``; the seats' owners give the player ids; and
 the append-only ``transactions`` give each player's balance before the
-round's first movement and after its last (810a.11).
+round's first movement and after its last (810a.11). A server's table
+deals from the game's whole shoe (:attr:`croupier.registry.GameSpec.
+new_shoe`, kept whole from round to round), so every round says so
+(``shoe.whole``, D75).
 """
 
 from __future__ import annotations
@@ -156,6 +159,7 @@ def _export_batch(
                 balances=seat_balances,
                 preparation=preparation,
                 table_steps=events.get((row.id, "server"), []),
+                whole=True,
             )
         else:
             yield _voided(row, events, owners, seat_balances, stakes)
@@ -325,6 +329,7 @@ def _voided(
             discard=row.discard,
             starting_position=row.starting_position,
             preparation=tuple(events.get((row.id, "shoe"), [])),
+            whole=True,
         ),
         procedure=tuple(steps),
         settlements=tuple(settlements),

@@ -1,4 +1,4 @@
-"""The croupier hand history format (CHH 1.0): one JSON object per round.
+"""The croupier hand history format (CHH 1.1): one JSON object per round.
 
 A :class:`HandHistory` carries what 58 Pa. Code 810a.11 asks a game
 record to hold (round id, table, game and software, the rules in force
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,6 +44,8 @@ from croupier.history import RoundRecord
 from croupier.packed import bounded_lines, not_text, open_packed
 from croupier.registry import find_game
 from croupier.regs import implements
+from croupier.rng import SeededRng
+from croupier.rules import GameRules
 from croupier.scenario import ScenarioResult
 
 __all__ = [
@@ -69,9 +72,12 @@ __all__ = [
 
 FORMAT = "croupier-hand-history"
 """The value of every record's ``format`` field."""
-VERSION = "1.0"
-"""The format version written (readers accept 1.x)."""
-SCHEMA_FILE = "chh-1.0.schema.json"
+VERSION = "1.1"
+"""The format version written (readers accept 1.x).
+
+1.1 added ``shoe.whole`` (D75); 1.0 records are 1.1 records without it.
+"""
+SCHEMA_FILE = "chh-1.1.schema.json"
 """The JSON Schema's file name inside :mod:`croupier.hhf`."""
 
 
@@ -636,6 +642,11 @@ class ShoeState:
     """Whether the stack is a deliberately impossible one (a test)."""
     preparation: tuple[dict[str, Any], ...] = ()
     """Shuffle and cut steps of the table before the round."""
+    whole: bool = False
+    """Whether the shoe is the table's whole shoe (CHH 1.1, D75): every
+    card of the rules' decks is in the stack, the discard rack or on the
+    layout, so that a reshuffle gathers all of them. ``False``: it may
+    be only some cards (a scenario's stacked shoe)."""
 
     def shuffles(self) -> list[dict[str, Any]]:
         """The preparation's ``shuffled`` steps (none: no shuffle recorded)."""
@@ -650,6 +661,8 @@ class ShoeState:
             "discard": self.discard,
             "starting_position": self.starting_position,
         }
+        if self.whole:
+            out["whole"] = True
         if self.irregularity_test:
             out["irregularity_test"] = True
         out["preparation"] = list(self.preparation)
@@ -756,6 +769,7 @@ class HandHistory:
                 starting_position=shoe.get("starting_position"),
                 irregularity_test=bool(shoe.get("irregularity_test", False)),
                 preparation=tuple(shoe.get("preparation", ())),
+                whole=bool(shoe.get("whole", False)),
             ),
             procedure=tuple(data["procedure"]),
             table_steps=tuple(data.get("table_steps", ())),
@@ -962,8 +976,14 @@ def from_record(
     preparation: Iterable[Mapping[str, Any]] = (),
     irregularity_test: bool = False,
     table_steps: Iterable[Mapping[str, Any]] = (),
+    whole: bool = False,
 ) -> HandHistory:
-    """A stored (or recorded) round in CHH form; the stack is known."""
+    """A stored (or recorded) round in CHH form; the stack is known.
+
+    ``whole`` says that the stack and rack are the table's whole shoe
+    (``shoe.whole``, D75): a table's round, dealt from
+    :attr:`~croupier.registry.GameSpec.new_shoe`'s shoe.
+    """
     spec = find_game(record.game)
     return HandHistory(
         round_id=round_id,
@@ -981,6 +1001,7 @@ def from_record(
             starting_position=record.starting_position,
             irregularity_test=irregularity_test,
             preparation=tuple(dict(e) for e in preparation),
+            whole=whole,
         ),
         procedure=tuple(record.events),
         settlements=tuple(record.settlements),
@@ -999,6 +1020,7 @@ def from_scenario(
 ) -> HandHistory:
     """The round a finished scenario run dealt (``ScenarioResult``)."""
     rnd = result.round
+    irregular = bool(doc.get("irregularity_test", False))
     if rnd is None or result.exit_code != 0:
         msg = "only a scenario that ran to the end has a hand history"
         raise HistoryFormatError(msg)
@@ -1021,8 +1043,34 @@ def from_scenario(
         table=round_id,
         started_at=started_at,
         ended_at=ended_at,
-        irregularity_test=bool(doc.get("irregularity_test", False)),
+        irregularity_test=irregular,
+        # a stacked scenario may hold only the cards its round deals: the
+        # record says "whole" only when it holds every card (D75)
+        whole=not irregular
+        and _is_whole(record.game, rnd.rules, record.shoe, record.discard),
     )
+
+
+def _is_whole(game: str, rules: GameRules, stack: str, discard: str) -> bool:
+    """Whether ``stack`` and ``discard`` hold exactly the rules' decks.
+
+    >>> from croupier.games.baccarat21 import Baccarat21Rules
+    >>> rules = Baccarat21Rules(decks=1)
+    >>> deck = " ".join(f"{r}{s}" for s in "cdhs" for r in "23456789TJQKA")
+    >>> _is_whole("21-baccarat", rules, deck, "")
+    True
+    >>> _is_whole("21-baccarat", rules, deck[3:], deck[:2])
+    True
+    >>> _is_whole("21-baccarat", rules, deck[3:], "")
+    False
+    """
+    held = Counter(
+        Card.parse(token)
+        for token in (*stack.split(), *discard.split())
+        if token != "CC"  # noqa: S105 - the cover card's token
+    )
+    shoe = find_game(game).new_shoe(rules, SeededRng(0))
+    return held == shoe.complement
 
 
 def read_history(

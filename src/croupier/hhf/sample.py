@@ -81,4 +81,6 @@ def sample_histories(
             started_at=None,
             ended_at=None,
             preparation=preparation,
+            # a table's shoe: the game's whole shoe (D75)
+            whole=True,
         )
