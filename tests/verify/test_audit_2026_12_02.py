@@ -326,6 +326,8 @@ def test_591_7_a_a_new_shoe_is_shuffled_whole() -> None:
     Its rack still holds the first round's cards: a deviation of the round
     alone; with the rack emptied, the round after a round that left its
     shoe to be dealt on, with no shuffle recorded, deviates across rounds.
+    A record that says its shoe is the table's whole shoe (D75) is short
+    of the first round's cards then, alone; without the field it is not.
     """
     first, second = _docs("double-back-jack", 2, seed=4)
     assert not second["shoe"]["new_shoe"]
@@ -335,6 +337,9 @@ def test_591_7_a_a_new_shoe_is_shuffled_whole() -> None:
     assert _verdict(first, racked) == [(True, None), (False, "591.7(a)")]
     second["shoe"]["discard"] = ""
     emptied = _redealt(second)
+    alone = verify_lines([json.dumps(emptied)], across=False).verdicts
+    assert [v.deviation.ref for v in alone if v.deviation] == ["591.7(d)(2)"]
+    del emptied["shoe"]["whole"]
     alone = verify_lines([json.dumps(emptied)], across=False).verdicts
     assert [v.conforming for v in alone] == [True]
     assert _verdict(first, emptied) == [(True, None), (False, "591.7(a)")]

@@ -45,7 +45,7 @@ from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .purse import Purses, purses_of
 from .quiet import QUIET_RNG
 from .record import RECORD_REF, record_problem
-from .reshuffle import reshuffle_problem
+from .reshuffle import dealt_whole_problem, reshuffle_problem
 from .voided import VOID_REF, voided_problem
 
 __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
@@ -496,6 +496,18 @@ def _shoe(
             short = _short(spec, rules, counted.counts, shuffled[0])
             if short is not None:
                 return None, short, None
+        elif (
+            history.shoe.whole
+            and history.shoe.new_shoe
+            and within
+            and not history.shoe.irregularity_test
+        ):
+            # a whole shoe reshuffled in the round before (D75)
+            short = dealt_whole_problem(
+                spec, _complement(spec, rules), counted.counts, history
+            )
+            if short is not None:
+                return None, short, None
 
         if not reshuffles:
             # no reshuffle in the round: the rest of the stack is unused
@@ -924,7 +936,20 @@ def _replayed(
         if found is not None:
             return found, False, None, None, None
     found = _settlements_problem(rnd, history)
-    if found is None and rnd.shoe_ran_out:
+    kept = history.shoe
+    if found is None and (
+        rnd.shoe_ran_out
+        or (
+            kept.whole
+            and (
+                rnd.cover_card_reached
+                or (kept.stack is None and bool(kept.preparation))
+            )
+        )
+    ):
+        # a reshuffle gathers the whole shoe (D72; D75 for a whole one):
+        # only a round that reshuffled, or shuffled a shoe whose stack
+        # is not recorded, is counted
         found = reshuffle_problem(spec, _complement(spec, rules), rnd, history)
     if found is not None:
         return found, strict, None, None, None

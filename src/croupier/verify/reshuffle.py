@@ -1,4 +1,4 @@
-"""A shoe runs out only when every card has come out (591.7(a), 681a.7(a)).
+"""A reshuffle gathers the whole shoe (591.7(d), 681a.7(d), 629a.5(a)).
 
 A Double Back Jack or 21 Baccarat round voided because the shoe had no
 card left (D69) collects every card and reshuffles them (591.7(d),
@@ -11,23 +11,40 @@ shows every card the reshuffle gathers (the rack, the round's cards);
 the replay's count of those must be the decks too, whatever count the
 record writes.
 
-A round that reshuffles after its cover card is not held so: a
-scenario's stacked shoe may be only the cards its round deals, and its
-record, with or without the stack, is not told from a table's.
+A round that reshuffles after its cover card is held so only when its
+record says that its shoe is the table's whole shoe (``shoe.whole``,
+CHH 1.1, D75): a scenario's stacked shoe may be only the cards its round
+deals, and without the field its record is not told from a table's.
+With it, the reshuffle at the cover card (591.7(d)(2), 681a.7(d)(2))
+counts the rules' decks, as the void's does; a record without its
+stack also shuffles the rules' decks in its preparation (Midibaccarat's
+shoe is reshuffled there, 629a.5(a)); and a stacked record that begins
+the shoe a reshuffle in the round before made holds the rules' decks in
+its stack and rack (:func:`dealt_whole_problem`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 
 from croupier.events import Shuffled
 from croupier.hhf.format import HandHistory
+from croupier.procedures.shoe_games import SHOE_REFS
 from croupier.registry import GameSpec
 from croupier.round import Round
 
 from .explain import Deviation
 
-__all__ = ["reshuffle_problem"]
+__all__ = ["dealt_whole_problem", "reshuffle_problem"]
+
+_PREPARED = {
+    "591.7": "591.7(a)",
+    "629a.5": "629a.5(a)",
+    "681a.7": "681a.7(a)",
+    "670a.9": "670a.9(a)(1)",
+}
+"""Where each game shuffles a new shoe (or deck) before it is dealt."""
 
 
 def reshuffle_problem(
@@ -36,32 +53,101 @@ def reshuffle_problem(
     rnd: Round,
     history: HandHistory,
 ) -> Deviation | None:
-    """The void for want of cards on a shoe short of its decks, if any.
+    """A reshuffle of fewer cards than the rules' decks, if any.
 
-    ``rnd`` is the replayed round (it says whether the shoe ran out);
-    ``complement`` the rules' decks by card.
+    ``rnd`` is the replayed round (it says whether the shoe ran out or
+    the cover card came out); ``complement`` the rules' decks by card.
+    The void for want of cards is held so always (D72); the reshuffle
+    at the cover card, and the preparation's shuffle of a record
+    without its stack, only when the record says its shoe is whole
+    (D75). The caller calls only when the shoe ran out or the record
+    says whole.
     """
-    if not rnd.shoe_ran_out or history.shoe.irregularity_test:
-        return None
+    shoe = history.shoe
+    ran_out = rnd.shoe_ran_out
+    prepared = shoe.whole and shoe.stack is None and bool(shoe.preparation)
+    if shoe.irregularity_test or not (
+        ran_out or prepared or (shoe.whole and rnd.cover_card_reached)
+    ):
+        return None  # most rounds: no reshuffle, nothing to count
     owed = sum(complement.values())
-    void_ref = spec.section
+    if prepared:
+        # the stacked record's preparation shuffle is held by D65
+        for step in shoe.shuffles():
+            if step.get("cards") != owed:
+                return _short(
+                    _PREPARED.get(spec.section, spec.section),
+                    f"the shoe is shuffled with {step.get('cards')!r} cards",
+                    owed,
+                )
+    if not ran_out and not rnd.cover_card_reached:
+        return None
+    ref = spec.section
     counts: list[object] = []
     for step in history.procedure:
         kind = step.get("type")
         if kind == "round_voided":
-            void_ref = str(step.get("ref") or spec.section)
+            ref = str(step.get("ref") or spec.section)
         elif kind == "shuffled":
             counts.append(step.get("cards"))
-    if history.shoe.stack is None and history.shoe.discard is not None:
+    replayed = [e for e in rnd.events if isinstance(e, Shuffled)]
+    if shoe.stack is None and shoe.discard is not None:
         # the cards the record shows: the replay gathered exactly those
-        counts += [e.cards for e in rnd.events if isinstance(e, Shuffled)]
+        counts += [e.cards for e in replayed]
     short = [n for n in counts if n != owed]
     if not short:
         return None
+    if ran_out:
+        return Deviation(
+            ref,
+            f"the round is void because the shoe ran out, but its "
+            f"reshuffle gathers {short[0]!r} cards where the rules' decks "
+            f"hold {owed}: a shoe runs out only when every card has come "
+            f"out, so cards were missing from it",
+        )
+    # the engine's own citation of its reshuffle (591.7(d)(2), ...)
+    ref = str(replayed[0].ref) if replayed else spec.section
+    what = f"the cover card came out and the reshuffle gathers {short[0]!r}"
+    return _short(ref, f"{what} cards", owed)
+
+
+def _short(ref: str, what: str, owed: int) -> Deviation:
+    """The deviation of a whole shoe's shuffle short of the decks (D75)."""
     return Deviation(
-        void_ref,
-        f"the round is void because the shoe ran out, but its reshuffle "
-        f"gathers {short[0]!r} cards where the rules' decks hold {owed}: a "
-        f"shoe runs out only when every card has come out, so cards were "
-        f"missing from it",
+        ref,
+        f"{what}, but the record says its shoe is the table's whole shoe "
+        f"(shoe.whole) and the rule shuffles every card of it: the rules' "
+        f"decks hold {owed}, so cards were missing from it",
+    )
+
+
+def dealt_whole_problem(
+    spec: GameSpec,
+    complement: Mapping[str, int],
+    counts: Mapping[str, int],
+    history: HandHistory,
+) -> Deviation | None:
+    """A whole shoe, reshuffled in the round before, that is short (D75).
+
+    For a stacked record that says its shoe is whole and begins a new
+    shoe that its preparation does not shuffle (a Double Back Jack or
+    21 Baccarat round after the one that reshuffled at its cover card):
+    ``counts`` (the stack's and rack's tokens, ``CC`` among them, none
+    too often) must be the rules' decks. The caller calls only then.
+    """
+    refs = SHOE_REFS.get(spec.section)  # the games that reshuffle in play
+    if refs is None or history.shoe.irregularity_test:
+        return None
+    held = sum(counts.values()) - counts.get("CC", 0)
+    owed = sum(complement.values())
+    if held == owed:
+        return None
+    missing = sorted((Counter(complement) - Counter(counts)).items())
+    listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
+    more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
+    return _short(
+        str(refs.reshuffle),
+        f"the new shoe's stack and discard rack hold {held} cards "
+        f"(missing {listed}{more})",
+        owed,
     )
