@@ -45,7 +45,11 @@ from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .purse import Purses, purses_of
 from .quiet import QUIET_RNG
 from .record import RECORD_REF, record_problem
-from .reshuffle import dealt_whole_problem, reshuffle_problem
+from .reshuffle import (
+    dealt_whole_problem,
+    missing_cards,
+    reshuffle_problem,
+)
 from .voided import VOID_REF, voided_problem
 
 __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
@@ -161,14 +165,11 @@ def _short(
         )
     if held == owed:
         return None
-    missing = sorted((Counter(complement) - Counter(counts)).items())
-    listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
-    more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
     return Deviation(
         option_ref(spec, "decks"),
         f"the recorded stack and discard rack hold {held} cards; the rules' "
-        f"shoe has {owed}: missing {listed}{more} (mark the file "
-        f'"irregularity_test": true if this is deliberate)',
+        f"shoe has {owed}: missing {missing_cards(complement, counts)} "
+        f'(mark the file "irregularity_test": true if this is deliberate)',
     )
 
 
@@ -936,20 +937,8 @@ def _replayed(
         if found is not None:
             return found, False, None, None, None
     found = _settlements_problem(rnd, history)
-    kept = history.shoe
-    if found is None and (
-        rnd.shoe_ran_out
-        or (
-            kept.whole
-            and (
-                rnd.cover_card_reached
-                or (kept.stack is None and bool(kept.preparation))
-            )
-        )
-    ):
-        # a reshuffle gathers the whole shoe (D72; D75 for a whole one):
-        # only a round that reshuffled, or shuffled a shoe whose stack
-        # is not recorded, is counted
+    if found is None and (rnd.shoe_ran_out or history.shoe.whole):
+        # a reshuffle gathers the whole shoe (D72; D75 for a whole one)
         found = reshuffle_problem(spec, _complement(spec, rules), rnd, history)
     if found is not None:
         return found, strict, None, None, None

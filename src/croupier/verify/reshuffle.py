@@ -36,7 +36,7 @@ from croupier.round import Round
 
 from .explain import Deviation
 
-__all__ = ["dealt_whole_problem", "reshuffle_problem"]
+__all__ = ["dealt_whole_problem", "missing_cards", "reshuffle_problem"]
 
 _PREPARED = {
     "591.7": "591.7(a)",
@@ -60,8 +60,7 @@ def reshuffle_problem(
     The void for want of cards is held so always (D72); the reshuffle
     at the cover card, and the preparation's shuffle of a record
     without its stack, only when the record says its shoe is whole
-    (D75). The caller calls only when the shoe ran out or the record
-    says whole.
+    (D75). Any other round is passed at once.
     """
     shoe = history.shoe
     ran_out = rnd.shoe_ran_out
@@ -142,12 +141,23 @@ def dealt_whole_problem(
     owed = sum(complement.values())
     if held == owed:
         return None
-    missing = sorted((Counter(complement) - Counter(counts)).items())
-    listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
-    more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
     return _short(
         str(refs.reshuffle),
         f"the new shoe's stack and discard rack hold {held} cards "
-        f"(missing {listed}{more})",
+        f"(missing {missing_cards(complement, counts)})",
         owed,
     )
+
+
+def missing_cards(
+    complement: Mapping[str, int], counts: Mapping[str, int]
+) -> str:
+    """The cards of ``complement`` that ``counts`` lacks, the first five.
+
+    >>> missing_cards({"As": 2, "Kd": 1, "7c": 1}, {"As": 1, "7c": 1})
+    '1 x As, 1 x Kd'
+    """
+    missing = sorted((Counter(complement) - Counter(counts)).items())
+    listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
+    more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
+    return listed + more
