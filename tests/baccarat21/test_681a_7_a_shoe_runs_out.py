@@ -12,10 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-import pytest
-
 from croupier.cards import full_deck, parse_cards
-from croupier.errors import ShoeExhaustedError
 from croupier.events import (
     CardsCollected,
     CoverCardInserted,
@@ -111,52 +108,3 @@ def test_681a_7_d_rounds_go_on_after_a_void() -> None:
         rnd.ledger.verify()
         table.finish_round(rnd)
     assert voids
-
-
-def empty(cover_card: bool) -> Shoe:
-    """One deck, every card in the rack; ``cover_card``: one on top."""
-    shoe = whole("")
-    if cover_card:
-        shoe.insert_cover_card(0)
-    return shoe
-
-
-@pytest.mark.parametrize("cover_card", [False, True])
-@pytest.mark.proves("681a.7(a)", "681a.7(c)")
-def test_681a_7_c_a_new_dealer_on_an_empty_shoe_is_refused_then_the_deal_voids(
-    cover_card: bool,
-) -> None:
-    rnd = Baccarat21Round(
-        rules=Baccarat21Rules.from_mapping({"decks": 1}),
-        shoe=empty(cover_card),
-        rng=SeededRng(1),
-        new_shoe=False,
-    )
-    rnd.place_wager(1, "player", 1000)
-    rnd.place_wager(2, "tie", 500)
-    before = (
-        rnd.shoe.notation(),
-        rnd.shoe.discard_notation(),
-        rnd.shoe.covers_aside,
-        len(rnd.events),
-        rnd.phase,
-        dict(rnd.ledger.stakes),
-        rnd.cover_card_reached,
-    )
-    assert not rnd.can_change_dealer()
-    with pytest.raises(ShoeExhaustedError) as refused:
-        rnd.change_dealer()
-    assert str(refused.value.ref) == "681a.7(a)"
-    # the refusal changed nothing: the cover card is still on top
-    assert before == (
-        rnd.shoe.notation(),
-        rnd.shoe.discard_notation(),
-        rnd.shoe.covers_aside,
-        len(rnd.events),
-        rnd.phase,
-        dict(rnd.ledger.stakes),
-        rnd.cover_card_reached,
-    )
-    rnd.deal()
-    assert_void(rnd, "dealing")
-    assert rnd.cover_card_reached is cover_card

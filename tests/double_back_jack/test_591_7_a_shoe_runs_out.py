@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.cards import full_deck, parse_cards
-from croupier.errors import ShoeExhaustedError
 from croupier.events import (
     CardsCollected,
     PhaseEntered,
@@ -254,53 +252,3 @@ def test_591_7_a_a_scenario_stacked_short_still_says_so() -> None:
     )
     assert result.exit_code == 2
     assert "lists 4 cards but the round needs 1 more" in result.stderr
-
-
-def empty(cover_card: bool) -> Shoe:
-    """One deck, every card in the rack; ``cover_card``: one on top."""
-    shoe = whole("")
-    if cover_card:
-        shoe.insert_cover_card(0)
-    return shoe
-
-
-@pytest.mark.parametrize("cover_card", [False, True])
-@pytest.mark.proves("591.7(a)", "591.7(c)")
-def test_591_7_c_a_new_dealer_on_an_empty_shoe_is_refused_then_the_deal_voids(
-    cover_card: bool,
-) -> None:
-    # no card left (a cover card on top, or nothing): no card to burn
-    rnd = DoubleBackJackRound(
-        rules=DoubleBackJackRules.from_mapping({"decks": 1}),
-        shoe=empty(cover_card),
-        rng=SeededRng(1),
-        new_shoe=False,
-    )
-    rnd.place_wager(1, "blackjack", 1000)
-    before = (
-        rnd.shoe.notation(),
-        rnd.shoe.discard_notation(),
-        rnd.shoe.covers_aside,
-        len(rnd.events),
-        rnd.phase,
-        dict(rnd.ledger.stakes),
-        rnd.cover_card_reached,
-    )
-    assert not rnd.can_change_dealer()
-    with pytest.raises(ShoeExhaustedError) as refused:
-        rnd.change_dealer()
-    assert str(refused.value.ref) == "591.7(a)"
-    # the refusal changed nothing: the cover card is still on top
-    assert before == (
-        rnd.shoe.notation(),
-        rnd.shoe.discard_notation(),
-        rnd.shoe.covers_aside,
-        len(rnd.events),
-        rnd.phase,
-        dict(rnd.ledger.stakes),
-        rnd.cover_card_reached,
-    )
-    rnd.deal()
-    assert_void_and_reshuffled(rnd)
-    assert rows(rnd) == [(1, "blackjack", 0, 1000, "void", 0)]
-    assert rnd.cover_card_reached is cover_card
