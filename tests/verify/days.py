@@ -6,10 +6,13 @@ Which lines are broken is decided here, not read off the verifier.
 from __future__ import annotations
 
 import dataclasses
+import json
+from typing import Any
 
 from croupier.hhf import HandHistory
 from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
+from croupier.verify import verify_lines
 
 
 def swap_first_two_dealt(history: HandHistory) -> HandHistory:
@@ -48,3 +51,17 @@ def mixed_day(rounds: int) -> tuple[list[str], set[int]]:
         if i == 2:
             lines.append("\n")
     return lines, broken
+
+
+def deviations(
+    docs: list[dict[str, Any]], *, across: bool = True
+) -> list[tuple[int, str, str]]:
+    """Each deviating line of a file of ``docs``: line, ref and message."""
+    report = verify_lines(
+        [json.dumps(doc) + "\n" for doc in docs], across=across
+    )
+    return [
+        (v.line, v.deviation.ref, v.deviation.message)
+        for v in report.verdicts
+        if v.deviation is not None
+    ]

@@ -15,9 +15,9 @@ import json
 from typing import Any
 
 import pytest
+from tests.verify.days import deviations
 
 from croupier.hhf.sample import sample_histories
-from croupier.verify import verify_lines
 
 ONE_DECK = {"decks": 1, "penetration": "3/4"}
 VALUES = "A23456789TJQK"
@@ -36,19 +36,6 @@ def _day(
             doc["shoe"]["discard"] = None
         docs.append(doc)
     return docs
-
-
-def _found(
-    docs: list[dict[str, Any]], *, across: bool = True
-) -> list[tuple[int, str, str]]:
-    report = verify_lines(
-        [json.dumps(doc) + "\n" for doc in docs], across=across
-    )
-    return [
-        (v.line, v.deviation.ref, v.deviation.message)
-        for v in report.verdicts
-        if v.deviation is not None
-    ]
 
 
 def _out(doc: dict[str, Any]) -> list[str]:
@@ -102,7 +89,7 @@ def test_d71_as_dealt_days_conform(
     docs = _day(game, 40, rules, racks=False)
     # more than one shoe: a new one restarts the count
     assert sum(doc["shoe"]["new_shoe"] for doc in docs) >= (2 if rules else 1)
-    assert _found(docs) == []
+    assert deviations(docs) == []
 
 
 def test_591_7_a_a_card_out_of_the_shoe_twice_across_rounds_deviates() -> None:
@@ -110,8 +97,8 @@ def test_591_7_a_a_card_out_of_the_shoe_twice_across_rounds_deviates() -> None:
     assert not docs[2]["shoe"]["new_shoe"]
     card = _duplicate(docs[0], docs[2])
     # each round alone replays; only the count across them finds it
-    assert _found(docs, across=False) == []
-    ((line, ref, message),) = _found(docs)
+    assert deviations(docs, across=False) == []
+    ((line, ref, message),) = deviations(docs)
     assert (line, ref) == (3, "591.7(a)")
     assert f"{card} has come out of the shoe 2 times since line 1" in message
 
@@ -126,8 +113,10 @@ def test_591_7_a_the_count_begins_with_the_first_round_s_rack() -> None:
         doc["shoe"]["discard"] = None
     card = _duplicate(first, docs[2])
     assert card in docs[0]["shoe"]["discard"].split()
-    assert _found(docs, across=False) == []
-    assert [(line, ref) for line, ref, _ in _found(docs)] == [(3, "591.7(a)")]
+    assert deviations(docs, across=False) == []
+    assert [(line, ref) for line, ref, _ in deviations(docs)] == [
+        (3, "591.7(a)")
+    ]
 
 
 def test_591_7_d_after_its_cover_card_an_as_dealt_shoe_is_not_dealt_on() -> (
@@ -142,8 +131,8 @@ def test_591_7_d_after_its_cover_card_an_as_dealt_shoe_is_not_dealt_on() -> (
         if any(s["type"] == "cover_card_reached" for s in doc["procedure"])
     )
     dealt_on = next(doc for doc in docs if not doc["shoe"]["new_shoe"])
-    assert _found([ended]) == []
-    assert _found([dealt_on]) == []
-    ((line, ref, message),) = _found([ended, dealt_on])
+    assert deviations([ended]) == []
+    assert deviations([dealt_on]) == []
+    ((line, ref, message),) = deviations([ended, dealt_on])
     assert (line, ref) == (2, "591.7(d)")
     assert "reached the cover card" in message

@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 import pytest
+from tests.verify.days import deviations
 
 from croupier.hhf.sample import sample_histories
-from croupier.verify import verify_lines
 from croupier.verify.numbering import seed_numbering, seed_numbering_ref
 
 
@@ -44,22 +44,13 @@ def _renumbered(game: str, rounds: int) -> list[dict[str, Any]]:
     return docs
 
 
-def _found(docs: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
-    report = verify_lines([json.dumps(doc) + "\n" for doc in docs])
-    return [
-        (v.line, v.deviation.ref, v.deviation.message)
-        for v in report.verdicts
-        if v.deviation is not None
-    ]
-
-
 def test_673a_7_a_log_in_the_current_numbering_conforms() -> None:
     docs = _renumbered("double-back-jack", 40)
     cited = {s["ref"] for doc in docs for s in doc["procedure"] if s["ref"]}
     assert "673a.7(e)(1)" in cited
     assert "591.7(e)(1)" not in cited
     assert docs[0]["game"]["section"] == "673a.7"
-    assert _found(docs) == []
+    assert deviations(docs) == []
 
 
 def test_673a_7_a_wrong_subsection_in_the_current_numbering_deviates() -> None:
@@ -67,7 +58,7 @@ def test_673a_7_a_wrong_subsection_in_the_current_numbering_deviates() -> None:
     dealt = next(s for s in docs[0]["procedure"] if s["type"] == "card_dealt")
     assert dealt["ref"] == "673a.7(e)(1)"
     dealt["ref"] = "673a.7(f)"
-    ((line, ref, message),) = _found(docs)
+    ((line, ref, message),) = deviations(docs)
     assert (line, ref) == (1, "591.7(e)(1)")
     # the log's step quoted as the log wrote it, with the reading
     seq = dealt["seq"]
@@ -82,7 +73,7 @@ def test_673a_7_a_record_read_renumbered_first_quotes_its_own_step() -> None:
     docs = _renumbered("double-back-jack", 2)
     dealt = next(s for s in docs[1]["procedure"] if s["type"] == "card_dealt")
     dealt["ref"] = "673a.7(g)"
-    ((line, ref, message),) = _found(docs)
+    ((line, ref, message),) = deviations(docs)
     assert (line, ref) == (2, "591.7(e)(1)")
     assert f"step {dealt['seq']} cites 673a.7(g) (read as 591.7(g))" in (
         message
@@ -94,7 +85,7 @@ def test_d70_only_double_back_jack_has_two_numberings() -> None:
     step = next(s for s in doc["procedure"] if s["type"] == "card_dealt")
     rule, step["ref"] = step["ref"], "673a.7(e)"
     assert rule.startswith("681a.7(e)")
-    assert [(line, ref) for line, ref, _ in _found([doc])] == [(1, rule)]
+    assert [(line, ref) for line, ref, _ in deviations([doc])] == [(1, rule)]
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 import pytest
+from tests.verify.days import deviations
 
 from croupier.hhf import HandHistory, validate
 from croupier.hhf.format import from_record
@@ -27,15 +28,6 @@ from croupier.verify import verify_lines
 
 DECK = [f"{rank}{suit}" for suit in "cdhs" for rank in "23456789TJQKA"]
 """One deck of 52, written out."""
-
-
-def _deviations(docs: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
-    report = verify_lines([json.dumps(doc) + "\n" for doc in docs])
-    return [
-        (v.line, v.deviation.ref, v.deviation.message)
-        for v in report.verdicts
-        if v.deviation is not None
-    ]
 
 
 # -- a table's day: six-deck Double Back Jack, sample rounds ---------------
@@ -70,7 +62,7 @@ def test_a_tables_day_says_whole_and_conforms() -> None:
     docs, i = _dbj_day()
     assert all(doc["shoe"]["whole"] is True for doc in docs)
     assert all(doc["version"] == "1.1" for doc in docs)
-    assert _deviations(docs) == []
+    assert deviations(docs) == []
     steps = docs[i]["procedure"]
     (shuffled,) = [s for s in steps if s["type"] == "shuffled"]
     assert (shuffled["ref"], shuffled["cards"]) == ("591.7(d)(2)", 312)
@@ -79,7 +71,7 @@ def test_a_tables_day_says_whole_and_conforms() -> None:
 def test_591_7_d_a_whole_shoe_reshuffled_short_deviates() -> None:
     docs, i = _dbj_day()
     _lose_a_rack_card(docs[i])
-    ((line, ref, message),) = _deviations(docs[i : i + 1])
+    ((line, ref, message),) = deviations(docs[i : i + 1])
     assert (line, ref) == (1, "591.7(d)(2)")
     assert "the reshuffle gathers 311 cards" in message
     assert "the rules' decks hold 312" in message
@@ -92,16 +84,16 @@ def test_without_whole_a_short_reshuffle_conforms_as_before() -> None:
     docs, i = _dbj_day()
     _lose_a_rack_card(docs[i])
     del docs[i]["shoe"]["whole"]
-    assert _deviations(docs[i : i + 1]) == []
+    assert deviations(docs[i : i + 1]) == []
     docs[i]["shoe"]["whole"] = False
-    assert _deviations(docs[i : i + 1]) == []
+    assert deviations(docs[i : i + 1]) == []
 
 
 def test_irregularity_test_lifts_the_whole_shoe_check() -> None:
     docs, i = _dbj_day()
     _lose_a_rack_card(docs[i])
     docs[i]["shoe"]["irregularity_test"] = True
-    assert _deviations(docs[i : i + 1]) == []
+    assert deviations(docs[i : i + 1]) == []
 
 
 @pytest.mark.parametrize("written", [311, 312])
@@ -117,7 +109,7 @@ def test_591_7_d_as_dealt_with_its_rack_shows_the_whole_shoe(
     for step in doc["procedure"]:
         if step["type"] == "shuffled":
             step["cards"] = written
-    ((line, ref, message),) = _deviations([doc])
+    ((line, ref, message),) = deviations([doc])
     assert (line, ref) == (1, "591.7(d)(2)")
     assert "gathers 311 cards" in message
     assert "decks hold 312" in message
@@ -128,20 +120,20 @@ def test_591_7_d_as_dealt_without_its_rack_is_held_to_its_count() -> None:
     doc = docs[i]
     _lose_a_rack_card(doc)
     doc["shoe"].update(known="as_dealt", stack=None, discard=None)
-    ((line, ref, message),) = _deviations([doc])
+    ((line, ref, message),) = deviations([doc])
     assert (line, ref) == (1, "591.7(d)(2)")
     assert "gathers 311 cards" in message
     # the count written is all such a record shows of the reshuffle
     for step in doc["procedure"]:
         if step["type"] == "shuffled":
             step["cards"] = 312
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
     # and as before without the field
     doc["shoe"].pop("whole")
     for step in doc["procedure"]:
         if step["type"] == "shuffled":
             step["cards"] = 311
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
 
 
 def test_591_7_d_a_new_whole_shoe_after_the_reshuffle_holds_the_decks() -> (
@@ -157,19 +149,19 @@ def test_591_7_d_a_new_whole_shoe_after_the_reshuffle_holds_the_decks() -> (
     assert doc["shoe"]["discard"] == ""
     (marker,) = doc["shoe"]["preparation"]
     assert (marker["type"], marker["position"]) == ("cover_card_inserted", 234)
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
     tokens = doc["shoe"]["stack"].split()
     assert len(tokens) == 313
     assert tokens[234] == "CC"
     lost = tokens.pop(100)
     doc["shoe"]["stack"] = " ".join(tokens)
     marker["position"] = 233
-    ((line, ref, message),) = _deviations([doc])
+    ((line, ref, message),) = deviations([doc])
     assert (line, ref) == (1, "591.7(d)(2)")
     assert f"hold 311 cards (missing 1 x {lost})" in message
     assert "decks hold 312" in message
     doc["shoe"].pop("whole")
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
 
 
 # -- one 21 Baccarat round on a one-deck shoe short of a card -------------
@@ -206,7 +198,7 @@ def test_681a_7_d_a_whole_one_deck_shoe_reshuffles_52() -> None:
     doc = _one_round(DECK, whole=True)
     (shuffled,) = [s for s in doc["procedure"] if s["type"] == "shuffled"]
     assert (shuffled["ref"], shuffled["cards"]) == ("681a.7(d)(2)", 52)
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
 
 
 @pytest.mark.parametrize("known", ["stacked", "as_dealt", "as_dealt, rack"])
@@ -215,13 +207,13 @@ def test_681a_7_d_a_whole_shoe_a_card_short_deviates(known: str) -> None:
     if known != "stacked":
         rack = "" if known.endswith("rack") else None
         doc["shoe"].update(known="as_dealt", stack=None, discard=rack)
-    ((line, ref, message),) = _deviations([doc])
+    ((line, ref, message),) = deviations([doc])
     assert (line, ref) == (1, "681a.7(d)(2)")
     assert "gathers 51 cards" in message
     assert "decks hold 52" in message
     # the same round without the field: a scenario's shoe may be short
     doc["shoe"].pop("whole")
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
 
 
 # -- a new shoe's shuffle, known only as dealt ---------------------------
@@ -238,14 +230,14 @@ def test_591_7_a_a_whole_shoe_known_as_dealt_shuffles_the_decks() -> None:
     shuffled, marker = doc["shoe"]["preparation"]
     assert (shuffled["type"], shuffled["cards"]) == ("shuffled", 312)
     assert (marker["type"], marker["position"]) == ("cover_card_inserted", 234)
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
     shuffled["cards"], marker["position"] = 311, 233
-    ((line, ref, message),) = _deviations([doc])
+    ((line, ref, message),) = deviations([doc])
     assert (line, ref) == (1, "591.7(a)")
     assert "shuffled with 311 cards" in message
     assert "decks hold 312" in message
     doc["shoe"].pop("whole")
-    assert _deviations([doc]) == []
+    assert deviations([doc]) == []
 
 
 # -- every game: a table's whole-shoe log round-trips ----------------------
