@@ -46,6 +46,7 @@ from .purse import Purses, purses_of
 from .quiet import QUIET_RNG
 from .record import RECORD_REF, record_problem
 from .reshuffle import (
+    counts_reshuffle,
     dealt_whole_problem,
     missing_cards,
     reshuffle_problem,
@@ -937,7 +938,7 @@ def _replayed(
         if found is not None:
             return found, False, None, None, None
     found = _settlements_problem(rnd, history)
-    if found is None and (rnd.shoe_ran_out or history.shoe.whole):
+    if found is None and counts_reshuffle(rnd, history):
         # a reshuffle gathers the whole shoe (D72; D75 for a whole one)
         found = reshuffle_problem(spec, _complement(spec, rules), rnd, history)
     if found is not None:
