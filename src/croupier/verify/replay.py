@@ -158,12 +158,9 @@ def _short(
     complement = _complement(spec, rules)
     held = sum(counts.values()) - counts.get("CC", 0)
     owed = sum(complement.values())
-    if shuffled.get("cards") != owed:
-        return Deviation(
-            option_ref(spec, "decks"),
-            f"the shuffle is recorded as {shuffled.get('cards')!r} cards; "
-            f"the rules' shoe has {owed}",
-        )
+    miscounted = _shuffled_count(spec, rules, shuffled)
+    if miscounted is not None:
+        return miscounted
     if held == owed:
         return None
     return Deviation(
@@ -171,6 +168,24 @@ def _short(
         f"the recorded stack and discard rack hold {held} cards; the rules' "
         f"shoe has {owed}: missing {missing_cards(complement, counts)} "
         f'(mark the file "irregularity_test": true if this is deliberate)',
+    )
+
+
+def _shuffled_count(
+    spec: GameSpec, rules: GameRules, shuffled: Mapping[str, Any]
+) -> Deviation | None:
+    """Refuse a shoe shuffled for the round with a count not the decks'.
+
+    A shoe whose preparation records its shuffle is the rules' whole
+    shoe (D65), its stack recorded or not.
+    """
+    owed = sum(_complement(spec, rules).values())
+    if shuffled.get("cards") == owed:
+        return None
+    return Deviation(
+        option_ref(spec, "decks"),
+        f"the shuffle is recorded as {shuffled.get('cards')!r} cards; "
+        f"the rules' shoe has {owed}",
     )
 
 
@@ -516,6 +531,12 @@ def _shoe(
             tokens = tokens[: len(drawn) + _MARGIN]
         items: list[StackItem] = [_card(t) for t in tokens]
     else:
+        shuffled = history.shoe.shuffles()
+        if shuffled and not history.shoe.irregularity_test:
+            # a shoe shuffled for this round is the whole shoe (D65)
+            miscounted = _shuffled_count(spec, rules, shuffled[0])
+            if miscounted is not None:
+                return None, miscounted, None
         tail, count = _tail(procedure, drawn_cards)
         known = [*drawn_cards, *tail, *discard]
         rest = spec.new_shoe(rules, SeededRng(0)).complement - Counter(known)

@@ -16,11 +16,11 @@ record says that its shoe is the table's whole shoe (``shoe.whole``,
 CHH 1.1, D75): a scenario's stacked shoe may be only the cards its round
 deals, and without the field its record is not told from a table's.
 With it, the reshuffle at the cover card (591.7(d)(2), 681a.7(d)(2))
-counts the rules' decks, as the void's does; a record without its
-stack also shuffles the rules' decks in its preparation (Midibaccarat's
-shoe is reshuffled there, 629a.5(a)); and a stacked record that begins
-the shoe a reshuffle in the round before made holds the rules' decks in
-its stack and rack (:func:`dealt_whole_problem`).
+counts the rules' decks, as the void's does; and a stacked record that
+begins the shoe a reshuffle in the round before made holds the rules'
+decks in its stack and rack (:func:`dealt_whole_problem`). A shuffle in
+a round's preparation (Midibaccarat's reshuffle, 629a.5(a); any game's
+new shoe) is held to the decks whatever the record says (D65).
 """
 
 from __future__ import annotations
@@ -43,31 +43,16 @@ __all__ = [
     "reshuffle_problem",
 ]
 
-_PREPARED = {
-    "591.7": "591.7(a)",
-    "629a.5": "629a.5(a)",
-    "681a.7": "681a.7(a)",
-    "670a.9": "670a.9(a)(1)",
-}
-"""Where each game shuffles a new shoe (or deck) before it is dealt."""
-
 
 def counts_reshuffle(rnd: Round, history: HandHistory) -> bool:
     """Whether :func:`reshuffle_problem` has a shuffle of ``rnd`` to count.
 
     A void for want of cards (D72); for a record that says its shoe is
-    whole, a reshuffle at the cover card, or the preparation's shuffle
-    of a shoe whose stack is not recorded (D75). Most rounds have none:
+    whole, a reshuffle at the cover card (D75). Most rounds have none:
     the caller asks this first (a call of that function for every round
     of a whole shoe, with the complement looked up, cost 0.4 %).
     """
-    if rnd.shoe_ran_out:
-        return True
-    shoe = history.shoe
-    return shoe.whole and (
-        rnd.cover_card_reached
-        or (shoe.stack is None and bool(shoe.preparation))
-    )
+    return rnd.shoe_ran_out or (history.shoe.whole and rnd.cover_card_reached)
 
 
 def reshuffle_problem(
@@ -81,27 +66,16 @@ def reshuffle_problem(
     ``rnd`` is the replayed round (it says whether the shoe ran out or
     the cover card came out); ``complement`` the rules' decks by card.
     The void for want of cards is held so always (D72); the reshuffle
-    at the cover card, and the preparation's shuffle of a record
-    without its stack, only when the record says its shoe is whole
+    at the cover card only when the record says its shoe is whole
     (D75). Any other round is passed at once (:func:`counts_reshuffle`).
+    (A shuffle in the preparation is held to the decks by D65, the
+    stack recorded or not.)
     """
     shoe = history.shoe
     if shoe.irregularity_test or not counts_reshuffle(rnd, history):
         return None
     ran_out = rnd.shoe_ran_out
-    prepared = shoe.whole and shoe.stack is None and bool(shoe.preparation)
     owed = sum(complement.values())
-    if prepared:
-        # the stacked record's preparation shuffle is held by D65
-        for step in shoe.shuffles():
-            if step.get("cards") != owed:
-                return _short(
-                    _PREPARED.get(spec.section, spec.section),
-                    f"the shoe is shuffled with {step.get('cards')!r} cards",
-                    owed,
-                )
-    if not ran_out and not rnd.cover_card_reached:
-        return None
     ref = spec.section
     counts: list[object] = []
     for step in history.procedure:
