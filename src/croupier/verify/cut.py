@@ -37,7 +37,7 @@ from .quiet import QUIET_RNG
 
 __all__ = ["cut_problem"]
 
-_LOOSE = frozenset({"seq", "source", "seed", "cards"})
+_LOOSE = frozenset({"seq", "source", "seed", "device", "cards"})
 """Fields of the shuffle its randomness decides (its size is checked
 against the rules' shoe elsewhere, D65), and the numbering."""
 

@@ -8,10 +8,16 @@ ends (629a.5(c), (d)) and its whole cut replayed from what was decided
 (:mod:`croupier.verify.cut`), the reshuffle cover card where the stack
 has one and at the rules' penetration, and a drawn starting number
 counting to the position dealt from (670a.9(b)); the draw itself is not
-replayed.
+replayed. A pai gow deck dealt from the hand that a record says was
+shuffled by hand (a ``shuffled`` step's ``device``, D77) breaks
+670a.9(a)(1).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import chain, takewhile
+from typing import Any
 
 from croupier.hhf.format import HandHistory
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
@@ -107,10 +113,53 @@ def preparation_problem(
     """The first way the record's shoe preparation breaks the rules."""
     return (
         _new_shoe(spec, history)
+        or _shuffling_device(spec, rules, history)
         or _shuffle_and_cut(spec, history)
         or _marker(spec, rules, history)
         or cut_problem(spec, rules, history)
     )
+
+
+_HAND_DEALT = ("670a.9", "hand")
+"""Pai gow's section and the ``dealing`` of a deck dealt from the hand."""
+
+
+@implements("670a.9(a)(1)")
+def _shuffling_device(
+    spec: GameSpec, rules: GameRules, history: HandHistory
+) -> Deviation | None:
+    """A deck dealt from the hand that the dealer shuffled by hand.
+
+    A pai gow deck dealt from the dealer's hand is shuffled by an
+    automated shuffling device (670a.9(a)(1)); a record may say what
+    shuffled its cards (a ``shuffled`` step's ``device``, CHH 1.1,
+    D77). Its shuffles lie in the preparation and before the first card
+    of the procedure; one said to be ``manual`` breaks the rule.
+    """
+    if (spec.section, str(getattr(rules, "dealing", ""))) != _HAND_DEALT:
+        return None
+    steps = chain(
+        ((None, step) for step in history.shoe.preparation),
+        (
+            (step.get("seq"), step)
+            for step in takewhile(_before_the_deal, history.procedure)
+        ),
+    )
+    for seq, step in steps:
+        if step.get("type") == "shuffled" and step.get("device") == "manual":
+            return Deviation(
+                "670a.9(a)(1)",
+                "the deck was shuffled by hand (device manual); a deck "
+                "dealt from the dealer's hand is shuffled by an automated "
+                "shuffling device",
+                seq if type(seq) is int else None,
+            )
+    return None
+
+
+def _before_the_deal(step: Mapping[str, Any]) -> bool:
+    """Whether ``step`` comes before any card is dealt (not a card)."""
+    return step.get("type") != "card_dealt"
 
 
 _BURN_REFS = {

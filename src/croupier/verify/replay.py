@@ -57,7 +57,7 @@ __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
 
 
 _LOOSE: dict[str, tuple[str, ...]] = {
-    "shuffled": ("source", "seed"),
+    "shuffled": ("source", "seed", "device"),
     "starting_position_determined": ("number", "method"),
 }
 """Fields that say where randomness came from, not what it decided."""
@@ -656,7 +656,7 @@ def _names_players(round_type: type[Round]) -> bool:
 
 _UNKNOWN_SHOE: dict[str, tuple[str, ...]] = {
     **_LOOSE,
-    "shuffled": ("source", "seed", "cards"),
+    "shuffled": ("source", "seed", "device", "cards"),
     "cover_card_inserted": ("position",),
 }
 """Also loose when the stack is not recorded: a reshuffle within the
