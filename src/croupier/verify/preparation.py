@@ -15,10 +15,6 @@ shuffled by hand (a ``shuffled`` step's ``device``, D77) breaks
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from itertools import chain, takewhile
-from typing import Any
-
 from croupier.hhf.format import HandHistory
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.procedures.ch670a import DEALER, POSITIONS
@@ -138,28 +134,27 @@ def _shuffling_device(
     """
     if (spec.section, str(getattr(rules, "dealing", ""))) != _HAND_DEALT:
         return None
-    steps = chain(
-        ((None, step) for step in history.shoe.preparation),
-        (
-            (step.get("seq"), step)
-            for step in takewhile(_before_the_deal, history.procedure)
-        ),
-    )
-    for seq, step in steps:
+    for step in history.shoe.preparation:
         if step.get("type") == "shuffled" and step.get("device") == "manual":
-            return Deviation(
-                "670a.9(a)(1)",
-                "the deck was shuffled by hand (device manual); a deck "
-                "dealt from the dealer's hand is shuffled by an automated "
-                "shuffling device",
-                seq if type(seq) is int else None,
-            )
+            return _shuffled_by_hand(None)
+    for step in history.procedure:
+        kind = step.get("type")
+        if kind == "card_dealt":
+            break
+        if kind == "shuffled" and step.get("device") == "manual":
+            seq = step.get("seq")
+            return _shuffled_by_hand(seq if type(seq) is int else None)
     return None
 
 
-def _before_the_deal(step: Mapping[str, Any]) -> bool:
-    """Whether ``step`` comes before any card is dealt (not a card)."""
-    return step.get("type") != "card_dealt"
+def _shuffled_by_hand(seq: int | None) -> Deviation:
+    """The deviation of a hand-dealt deck the dealer shuffled by hand."""
+    return Deviation(
+        "670a.9(a)(1)",
+        "the deck was shuffled by hand (device manual); a deck dealt from "
+        "the dealer's hand is shuffled by an automated shuffling device",
+        seq,
+    )
 
 
 _BURN_REFS = {
