@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import io
 import json
+import signal
+import threading
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -84,20 +86,72 @@ def write_report(
     up to the caller.
     """
     tally = Tally()
-    try:
-        for verdict in verdicts:
-            tally.add(verdict)
-            if not (deviations_only and verdict.deviation is None):
-                writer.verdict(verdict)
-    except CroupierError as exc:
-        line = getattr(exc, "line", None)
-        writer.end(tally, {"error": {"line": line, "message": str(exc)}})
-        raise
-    except KeyboardInterrupt:
-        writer.end(tally, {"interrupted": True})
-        raise
+    with _AtomicVerdicts() as atomic:
+        try:
+            for verdict in verdicts:
+                # counted and written together: Ctrl-C between the two
+                # would leave a summary that counts a round the report
+                # does not list
+                atomic.busy = True
+                tally.add(verdict)
+                if not (deviations_only and verdict.deviation is None):
+                    writer.verdict(verdict)
+                atomic.done()
+        except CroupierError as exc:
+            line = getattr(exc, "line", None)
+            writer.end(tally, {"error": {"line": line, "message": str(exc)}})
+            raise
+        except KeyboardInterrupt:
+            writer.end(tally, {"interrupted": True})
+            raise
     writer.end(tally, {})
     return tally
+
+
+class _AtomicVerdicts:
+    """Ctrl-C held back while a verdict is counted and written.
+
+    Python raises ``KeyboardInterrupt`` between any two bytecodes; while
+    :attr:`busy` the SIGINT handler installed here only notes it, and
+    :meth:`done` raises it once the verdict is both counted and written.
+    At any other moment (waiting for the next verdict, a line from a
+    live log, a checking process) it raises at once, as Python's own
+    handler does. Installed only in the main thread over Python's own
+    handler; elsewhere it changes nothing.
+    """
+
+    busy: bool = False
+    """Whether a verdict is being counted and written."""
+    noted: bool = False
+    """Whether a Ctrl-C came while :attr:`busy`."""
+
+    def __init__(self) -> None:
+        self._previous: Any = None
+
+    def __enter__(self) -> _AtomicVerdicts:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.busy:
+            self.noted = True
+            return
+        raise KeyboardInterrupt
+
+    def done(self) -> None:
+        """The verdict is counted and written: a held Ctrl-C goes off."""
+        self.busy = False
+        if self.noted:
+            self.noted = False
+            raise KeyboardInterrupt
 
 
 class TextReport:
