@@ -155,12 +155,12 @@ def _short(
     scenario's stacked shoe, with no shuffle recorded, may be just the
     cards its round deals.
     """
-    complement = _complement(spec, rules)
-    held = sum(counts.values()) - counts.get("CC", 0)
-    owed = sum(complement.values())
     miscounted = _shuffled_count(spec, rules, shuffled)
     if miscounted is not None:
         return miscounted
+    complement = _complement(spec, rules)
+    held = sum(counts.values()) - counts.get("CC", 0)
+    owed = sum(complement.values())
     if held == owed:
         return None
     return Deviation(
