@@ -48,8 +48,8 @@ from .record import RECORD_REF, record_problem
 from .reshuffle import (
     counts_reshuffle,
     dealt_whole_problem,
-    missing_cards,
     reshuffle_problem,
+    shortfall,
 )
 from .voided import VOID_REF, voided_problem
 
@@ -159,14 +159,14 @@ def _short(
     if miscounted is not None:
         return miscounted
     complement = _complement(spec, rules)
-    held = sum(counts.values()) - counts.get("CC", 0)
-    owed = sum(complement.values())
-    if held == owed:
+    short = shortfall(complement, counts)
+    if short is None:
         return None
+    held, missing = short
     return Deviation(
         option_ref(spec, "decks"),
         f"the recorded stack and discard rack hold {held} cards; the rules' "
-        f"shoe has {owed}: missing {missing_cards(complement, counts)} "
+        f"shoe has {sum(complement.values())}: missing {missing} "
         f'(mark the file "irregularity_test": true if this is deliberate)',
     )
 

@@ -39,8 +39,8 @@ from .explain import Deviation
 __all__ = [
     "counts_reshuffle",
     "dealt_whole_problem",
-    "missing_cards",
     "reshuffle_problem",
+    "shortfall",
 ]
 
 
@@ -132,27 +132,38 @@ def dealt_whole_problem(
     refs = SHOE_REFS.get(spec.section)  # the games that reshuffle in play
     if refs is None or history.shoe.irregularity_test:
         return None
-    held = sum(counts.values()) - counts.get("CC", 0)
-    owed = sum(complement.values())
-    if held == owed:
+    short = shortfall(complement, counts)
+    if short is None:
         return None
+    held, missing = short
     return _short(
         str(refs.reshuffle),
         f"the new shoe's stack and discard rack hold {held} cards "
-        f"(missing {missing_cards(complement, counts)})",
-        owed,
+        f"(missing {missing})",
+        sum(complement.values()),
     )
 
 
-def missing_cards(
+def shortfall(
     complement: Mapping[str, int], counts: Mapping[str, int]
-) -> str:
-    """The cards of ``complement`` that ``counts`` lacks, the first five.
+) -> tuple[int, str] | None:
+    """How many cards ``counts`` holds and which it lacks, when short.
 
-    >>> missing_cards({"As": 2, "Kd": 1, "7c": 1}, {"As": 1, "7c": 1})
-    '1 x As, 1 x Kd'
+    ``counts`` holds no card more often than ``complement`` (the rules'
+    decks) and may count cover cards (``CC``, not cards): ``None`` when
+    it holds every card of the decks, else its card count and the
+    missing cards, the first five. D65's freshly shuffled shoe and
+    D75's whole shoe after a reshuffle are both held so.
+
+    >>> shortfall({"As": 2, "Kd": 1, "7c": 1}, {"As": 1, "7c": 1, "CC": 1})
+    (2, '1 x As, 1 x Kd')
+    >>> shortfall({"As": 1}, {"As": 1, "CC": 2}) is None
+    True
     """
+    held = sum(counts.values()) - counts.get("CC", 0)
+    if held == sum(complement.values()):
+        return None
     missing = sorted((Counter(complement) - Counter(counts)).items())
     listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
     more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
-    return listed + more
+    return held, listed + more
