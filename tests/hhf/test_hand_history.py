@@ -243,6 +243,57 @@ def test_591_7_a_server_export_carries_its_shoes_over(
     ]
 
 
+@pytest.mark.proves("629a.5(b)")
+def test_629a_5_b_server_export_says_who_was_seated_at_the_cut(
+    served: str, tmp_path: Path
+) -> None:
+    """A served Midibaccarat shoe's record names the seats at its cut (D78).
+
+    Seats 1 and 2 were taken at each table (a shoe prepared before then
+    has none seated); the cut is offered first to the highest-numbered
+    occupied seat, else the dealer cuts. A seat above them added to the
+    record is a seat the offer passed over: the round then deviates.
+    """
+    out = tmp_path / "day.jsonl"
+    docs = [json.loads(line) for line in _lines(out, served)]
+    midi = [
+        n
+        for n, d in enumerate(docs)
+        if d["game"]["id"].startswith("midibaccarat")
+    ]
+    cut = [
+        n
+        for n in midi
+        if any(
+            s["type"] == "cut_offered" for s in docs[n]["shoe"]["preparation"]
+        )
+    ]
+    assert cut, "no Midibaccarat shoe was cut"
+    for n in midi:
+        assert ("seated_at_cut" in docs[n]["shoe"]) == (n in cut)
+    for n in cut:
+        seated = docs[n]["shoe"]["seated_at_cut"]
+        assert seated == sorted(seated)
+        assert set(seated) <= {1, 2}
+        first = next(
+            s
+            for s in docs[n]["shoe"]["preparation"]
+            if s["type"] == "cut_offered"
+        )
+        # nobody seated yet when the shoe was prepared: the dealer cuts
+        assert first["to"] == (f"seat {seated[-1]}" if seated else "dealer")
+    tampered = cut[0]
+    docs[tampered]["shoe"]["seated_at_cut"].append(3)
+    out.write_text("".join(json.dumps(d) + "\n" for d in docs), "utf-8")
+    found = CliRunner().invoke(app, ["verify", str(out), "--quiet", "--json"])
+    assert found.exit_code == 1, found.output
+    report = json.loads(found.stdout)
+    assert [(r["line"], r["deviation"]["ref"]) for r in report["rounds"]] == [
+        (tampered + 1, "629a.5(b)")
+    ]
+    assert "seat 3" in report["rounds"][0]["deviation"]["message"]
+
+
 def _lines(out: Path, served: str) -> list[str]:
     _export(served, out)
     return out.read_text(encoding="utf-8").splitlines()

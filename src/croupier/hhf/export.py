@@ -160,9 +160,17 @@ def _export_batch(
                 preparation=preparation,
                 table_steps=events.get((row.id, "server"), []),
                 whole=True,
+                seated=_seated(row),
             )
         else:
             yield _voided(row, events, owners, seat_balances, stakes)
+
+
+def _seated(row: db.RoundRow) -> tuple[int, ...] | None:
+    """The seats stored as seated at the round's cut (D78), if any."""
+    if row.seated_at_cut is None:
+        return None
+    return tuple(sorted(int(seat) for seat in json.loads(row.seated_at_cut)))
 
 
 class _Balances:
@@ -330,6 +338,7 @@ def _voided(
             starting_position=row.starting_position,
             preparation=tuple(events.get((row.id, "shoe"), [])),
             whole=True,
+            seated_at_cut=_seated(row),
         ),
         procedure=tuple(steps),
         settlements=tuple(settlements),

@@ -42,6 +42,7 @@ from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.history import RoundRecord
 from croupier.packed import bounded_lines, not_text, open_packed
+from croupier.procedures.ch629a import seated_at_cut
 from croupier.registry import find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
@@ -75,7 +76,9 @@ FORMAT = "croupier-hand-history"
 VERSION = "1.1"
 """The format version written (readers accept 1.x).
 
-1.1 added ``shoe.whole`` (D75); 1.0 records are 1.1 records without it.
+1.1 added ``shoe.whole`` (D75), a ``shuffled`` step's ``device`` (D77)
+and ``shoe.seated_at_cut`` (D78); 1.0 records are 1.1 records without
+them.
 """
 SCHEMA_FILE = "chh-1.1.schema.json"
 """The JSON Schema's file name inside :mod:`croupier.hhf`."""
@@ -647,6 +650,11 @@ class ShoeState:
     card of the rules' decks is in the stack, the discard rack or on the
     layout, so that a reshuffle gathers all of them. ``False``: it may
     be only some cards (a scenario's stacked shoe)."""
+    seated_at_cut: tuple[int, ...] | None = None
+    """The seats occupied when the stack was offered for the cut
+    (629a.5(b); CHH 1.1, D78), in ascending order: the offer begins at
+    the highest of them. ``None``: not recorded (then only the seats
+    the preparation shows offered are known)."""
 
     def shuffles(self) -> list[dict[str, Any]]:
         """The preparation's ``shuffled`` steps (none: no shuffle recorded)."""
@@ -663,6 +671,8 @@ class ShoeState:
         }
         if self.whole:
             out["whole"] = True
+        if self.seated_at_cut is not None:
+            out["seated_at_cut"] = list(self.seated_at_cut)
         if self.irregularity_test:
             out["irregularity_test"] = True
         out["preparation"] = list(self.preparation)
@@ -770,6 +780,7 @@ class HandHistory:
                 irregularity_test=bool(shoe.get("irregularity_test", False)),
                 preparation=tuple(shoe.get("preparation", ())),
                 whole=bool(shoe.get("whole", False)),
+                seated_at_cut=_seats_or_none(shoe.get("seated_at_cut")),
             ),
             procedure=tuple(data["procedure"]),
             table_steps=tuple(data.get("table_steps", ())),
@@ -977,13 +988,17 @@ def from_record(
     irregularity_test: bool = False,
     table_steps: Iterable[Mapping[str, Any]] = (),
     whole: bool = False,
+    seated: Iterable[int] | None = None,
 ) -> HandHistory:
     """A stored (or recorded) round in CHH form; the stack is known.
 
     ``whole`` says that the stack and rack are the table's whole shoe
     (``shoe.whole``, D75): a table's round, dealt from
-    :attr:`~croupier.registry.GameSpec.new_shoe`'s shoe.
+    :attr:`~croupier.registry.GameSpec.new_shoe`'s shoe. ``seated`` are
+    the seats occupied when the table prepared the round's shoe: written
+    as ``shoe.seated_at_cut`` when the preparation offers the cut (D78).
     """
+    steps = tuple(dict(e) for e in preparation)
     spec = find_game(record.game)
     return HandHistory(
         round_id=round_id,
@@ -1000,8 +1015,9 @@ def from_record(
             discard=record.discard,
             starting_position=record.starting_position,
             irregularity_test=irregularity_test,
-            preparation=tuple(dict(e) for e in preparation),
+            preparation=steps,
             whole=whole,
+            seated_at_cut=seated_at_cut(steps, seated),
         ),
         procedure=tuple(record.events),
         settlements=tuple(record.settlements),
@@ -1049,6 +1065,13 @@ def from_scenario(
         whole=not irregular
         and _is_whole(record.game, rnd.rules, record.shoe, record.discard),
     )
+
+
+def _seats_or_none(raw: object) -> tuple[int, ...] | None:
+    """A record's ``seated_at_cut`` (the schema has checked it)."""
+    if not isinstance(raw, list):
+        return None
+    return tuple(int(seat) for seat in raw)
 
 
 def _is_whole(game: str, rules: GameRules, stack: str, discard: str) -> bool:

@@ -83,4 +83,6 @@ def sample_histories(
             preparation=preparation,
             # a table's shoe: the game's whole shoe (D75)
             whole=True,
+            # who was seated when the shoe was offered for the cut (D78)
+            seated=occupied,
         )

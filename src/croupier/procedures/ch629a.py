@@ -24,7 +24,7 @@ seat order, wrapping from the highest seat to seat 1.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
@@ -58,6 +58,7 @@ __all__ = [
     "offer_cut",
     "prepare_shoe",
     "recut",
+    "seated_at_cut",
     "shuffle",
     "verify_cut",
 ]
@@ -154,6 +155,28 @@ def cut_order(occupied_seats: Iterable[int]) -> list[int]:
     if not seats:
         return []
     return [seats[-1], *seats[:-1]]
+
+
+def seated_at_cut(
+    preparation: Iterable[Mapping[str, object]], seated: Iterable[int] | None
+) -> tuple[int, ...] | None:
+    """The seats a record names as seated at the cut, if there was one.
+
+    ``preparation`` is the table's steps before the round (as written:
+    ``{"type": ...}``), ``seated`` the seats occupied when the table
+    prepared the shoe (``None``: not known). Only a preparation that
+    offers the stack for the cut (a ``cut_offered`` step, 629a.5(b))
+    gives them: a hand history's ``shoe.seated_at_cut`` (D78).
+
+    >>> offer = {"type": "cut_offered", "to": "seat 7", "accepted": True}
+    >>> seated_at_cut([offer], [7, 2]), seated_at_cut([], [7, 2])
+    ((2, 7), None)
+    """
+    if seated is None:
+        return None
+    if not any(step.get("type") == "cut_offered" for step in preparation):
+        return None
+    return tuple(sorted(set(seated)))
 
 
 @implements("629a.5(b)")

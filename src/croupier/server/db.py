@@ -144,6 +144,10 @@ class RoundRow(Base):
         Integer, nullable=True
     )
     owners_json: Mapped[str] = mapped_column(Text, default="{}")
+    seated_at_cut: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The seats occupied when the round's shoe was offered for the cut
+    (a JSON list, 629a.5(b), D78); ``None`` when its preparation offered
+    no cut, or before 0004."""
     record_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     disclosed: Mapped[bool] = mapped_column(Boolean, default=False)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -34,6 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import LedgerError, WagerError, WrongPhaseError
 from croupier.history import Recorder
+from croupier.procedures.ch629a import seated_at_cut
 from croupier.round import Action, Round
 from croupier.server import db, shared
 from croupier.server.errors import (
@@ -538,11 +539,15 @@ class Dealer:
         starting = None
         if rt.spec.uses_starting_position:
             starting = rt.table.rng.randbelow(rt.spec.max_seats + 1) + 1
+        occupied = tuple(sorted(rt.seats))
         rnd = rt.table.new_round(
-            occupied_seats=tuple(rt.seats), starting_position=starting
+            occupied_seats=occupied, starting_position=starting
         )
         _draws(rt)  # the shuffle before the round is stored as its stack
         sql = self.sql
+        shoe_events = rt.table.log.events[rt.shoe_events :]
+        # who was seated when the shoe was offered for the cut (D78)
+        seated = seated_at_cut((e.to_dict() for e in shoe_events), occupied)
         if rnd.new_shoe:
             rt.shoe_no += 1
             sql.shoe_no.run(conn, {"tid": rt.id, "shoe_no": rt.shoe_no})
@@ -561,12 +566,14 @@ class Dealer:
                     "shoe_no": rt.shoe_no,
                     "starting_position": starting,
                     "owners_json": "{}",
+                    "seated_at_cut": None
+                    if seated is None
+                    else json.dumps(list(seated)),
                     "disclosed": False,
                     "started_at": db.now(),
                 },
             ).fetchone()[0]
         )
-        shoe_events = rt.table.log.events[rt.shoe_events :]
         sql.events.run_many(
             conn,
             (

@@ -240,6 +240,7 @@ class Statements:
                 "shoe_no",
                 "starting_position",
                 "owners_json",
+                "seated_at_cut",
                 "disclosed",
                 "started_at",
             ),

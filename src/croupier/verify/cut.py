@@ -13,9 +13,13 @@ record's, but for what the shuffle's randomness decided. So an offer
 out of order, a cut by another than the one who accepted, a completion
 that moves other cards than the cut's, a second cover card elsewhere
 than the rules put it, or a shuffled shoe never cut, is a deviation of
-(b), (c) or (d). Who else was seated is not recorded, so a seat skipped
-altogether is not seen; a recut (629a.5(e)) is not replayed, its
-floorperson's order not being recorded.
+(b), (c) or (d). Who was seated is known when the record says
+(``shoe.seated_at_cut``, CHH 1.1, D78): the offer then runs over those
+seats, so a seat passed over, or offered the cut without being seated,
+is a deviation of (b). A record that does not say is held to the seats
+it shows offered, so a seat skipped altogether is not seen there. A
+recut (629a.5(e)) is not replayed, its floorperson's order not being
+recorded.
 """
 
 from __future__ import annotations
@@ -26,13 +30,13 @@ from typing import Any
 from croupier.errors import CroupierError
 from croupier.events import EventLog
 from croupier.hhf.format import HandHistory
-from croupier.procedures.ch629a import prepare_shoe
+from croupier.procedures.ch629a import DEALER, prepare_shoe
 from croupier.registry import GameSpec
 from croupier.regs import implements
 from croupier.rules import GameRules
 from croupier.shoe import Shoe, StackItem
 
-from .explain import Deviation, describe, whole_number
+from .explain import RECORD_REF, Deviation, describe, whole_number
 from .quiet import QUIET_RNG
 
 __all__ = ["cut_problem"]
@@ -92,12 +96,23 @@ def cut_problem(
             "the shoe is shuffled, but never cut (no cover card inserted "
             "for the cut)",
         )
-    # the seats offered the cut are the seats the record shows occupied
-    # then (a player who sat down later may wager in the shoe's first
-    # round without having been offered it)
-    seats = sorted(
-        {n for s in offers if (n := _seat(s.get("to"))) is not None}
-    )
+    seated = history.shoe.seated_at_cut
+    if seated is not None:
+        beyond = [n for n in seated if n > spec.max_seats]
+        if beyond:
+            return Deviation(
+                RECORD_REF,
+                f"shoe.seated_at_cut names seat {beyond[0]}; the table has "
+                f"seats 1-{spec.max_seats}",
+            )
+        seats = sorted(seated)
+    else:
+        # not recorded: the seats offered the cut are the seats the
+        # record shows occupied then (a player who sat down later may
+        # wager in the shoe's first round without having been offered it)
+        seats = sorted(
+            {n for s in offers if (n := _seat(s.get("to"))) is not None}
+        )
     accepting = tuple(
         n
         for s in offers
@@ -135,6 +150,8 @@ def cut_problem(
                 f"complete",
             )
         if _plain(got) != _plain(want):
+            if _other_seat(got, want):
+                return _out_of_turn(got, want, steps[:i], seats, seated)
             return Deviation(
                 str(got["ref"]),
                 f"the preparation has {describe(want)}; the rule requires "
@@ -147,3 +164,46 @@ def cut_problem(
             f"the preparation ends where the rule requires {describe(got)}",
         )
     return None
+
+
+def _other_seat(got: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
+    """Whether the record offered the cut to another than the rule's."""
+    return got.get("type") == want.get("type") == "cut_offered" and got.get(
+        "to"
+    ) != want.get("to")
+
+
+def _out_of_turn(
+    got: Mapping[str, Any],
+    want: Mapping[str, Any],
+    before: Sequence[Mapping[str, Any]],
+    seats: Sequence[int],
+    seated: tuple[int, ...] | None,
+) -> Deviation:
+    """The cut offered out of turn: to whom, and whom the rule offers it.
+
+    Whether the rule's seat would have accepted is not known, so only
+    who is offered the cut is named (the engine's step says declined).
+    """
+    turn = (
+        "next"
+        if any(s.get("type") == "cut_offered" for s in before)
+        else "first"
+    )
+    listed = ", ".join(map(str, seats))
+    known = (
+        f"seated at the cut: {listed}"
+        if seated is not None
+        else f"the seats the record shows offered it: {listed}"
+    )
+    return Deviation(
+        str(got["ref"]),
+        f"the cut was offered {turn} to {_who(want)}; the rule offers it "
+        f"{turn} to {_who(got)} ({known})",
+    )
+
+
+def _who(offer: Mapping[str, Any]) -> str:
+    """Whom an offer names: ``seat N`` as written, ``the dealer``."""
+    to = str(offer.get("to"))
+    return f"the {to}" if to == DEALER else to
