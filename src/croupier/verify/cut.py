@@ -168,9 +168,9 @@ def cut_problem(
 
 def _other_seat(got: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
     """Whether the record offered the cut to another than the rule's."""
-    return got.get("type") == want.get("type") == "cut_offered" and got.get(
-        "to"
-    ) != want.get("to")
+    if got.get("type") != "cut_offered" or want.get("type") != "cut_offered":
+        return False
+    return got.get("to") != want.get("to")
 
 
 def _out_of_turn(
