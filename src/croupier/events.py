@@ -61,6 +61,7 @@ __all__ = [
     "WagerChanged",
     "WagerPlaced",
     "WagerSettled",
+    "event_type",
 ]
 
 _E = TypeVar("_E", bound="Event")
@@ -134,6 +135,18 @@ _TO_DICT: dict[type[Event], Callable[[Event], dict[str, object]]] = {}
 """Each event class's compiled :meth:`Event.to_dict`."""
 _MAKERS: dict[object, Callable[..., Any]] = {}
 """Each event class's compiled constructor, for :meth:`EventLog.emit`."""
+
+
+def event_type(name: str) -> type[Event] | None:
+    """The event class whose steps are of type ``name``, if any is loaded.
+
+    A game's own event classes register when its module is imported
+    (:func:`croupier.registry.all_games` imports every game's).
+
+    >>> event_type("card_dealt").__name__, event_type("a_note") is None
+    ('CardDealt', True)
+    """
+    return _EVENT_TYPES.get(name)
 
 
 def plain_dict(event: Event) -> dict[str, object]:

@@ -11,7 +11,9 @@ record must agree with them and with itself (D39, D64):
   what the account moved elsewhere meanwhile (when both balances are
   recorded; D73, D74);
 - the start and end times real instants, the end not before the start;
-- the game's section the game's own, and a stacked shoe with its stack.
+- the game's section the game's own, and a stacked shoe with its stack;
+- no step of the game's procedure among the table's own steps
+  (``table_steps``, which are not replayed; D79).
 
 >>> from croupier.hhf.sample import sample_histories
 >>> history = next(sample_histories("midibaccarat", 1, seed=2))
@@ -28,19 +30,62 @@ before it started at 2026-12-01T10:00:00Z
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
+from croupier.events import event_type
 from croupier.hhf.format import HandHistory, PlayerEntry
 from croupier.registry import find_game
 
 from .explain import RECORD_REF, Deviation
 
-__all__ = ["RECORD_REF", "instant", "record_problem"]
+__all__ = ["RECORD_REF", "game_step", "instant", "record_problem"]
 
 
 def record_problem(history: HandHistory) -> Deviation | None:
     """The first fact of the record that its settlements or times belie."""
-    return _players(history) or _times(history) or _itself(history)
+    return (
+        _players(history)
+        or _times(history)
+        or _itself(history)
+        or _table_steps(history)
+    )
+
+
+def game_step(step: Mapping[str, Any]) -> bool:
+    """Whether ``step`` is of a type the games' procedures make (D79).
+
+    Every game is registered (:func:`croupier.registry.find_game` loads
+    them all), so a step of any game's type counts, whatever the
+    record's game. The table's own steps (a clock run out, a seat freed
+    or left out: ``clock_expired``, ``seat_freed``, ``seats_left_out``)
+    and any other note are not.
+
+    >>> game_step({"type": "card_dealt"}), game_step({"type": "seat_freed"})
+    (True, False)
+    """
+    return event_type(str(step.get("type"))) is not None
+
+
+def _table_steps(history: HandHistory) -> Deviation | None:
+    """A step of the procedure written among the table's own (D79).
+
+    ``table_steps`` are not replayed: a card dealt, a card exposed or a
+    wager settled written there would escape every rule.
+    """
+    for n, step in enumerate(history.table_steps, start=1):
+        if game_step(step):
+            ref = step.get("ref")
+            cite = f", citing {ref}" if ref else ""
+            return Deviation(
+                RECORD_REF,
+                f"table step {n} (type {step.get('type')}{cite}) is a step "
+                f"of the game's procedure: it belongs in the procedure, "
+                f"where it is replayed (table_steps hold only the table's "
+                f"own steps, which are not)",
+            )
+    return None
 
 
 def _itself(history: HandHistory) -> Deviation | None:

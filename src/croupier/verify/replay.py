@@ -44,7 +44,7 @@ from .numbering import as_written, first_reading, second_reading
 from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .purse import Purses, purses_of
 from .quiet import QUIET_RNG
-from .record import RECORD_REF, record_problem
+from .record import RECORD_REF, game_step, record_problem
 from .reshuffle import (
     counts_reshuffle,
     dealt_whole_problem,
@@ -997,8 +997,13 @@ def _voided(
         )
     engine = [e.to_dict() for e in rnd.events]
     # the dealer's steps before the void; the server's own (a seat left
-    # out or freed by the pacing, D29) are not the engine's to replay
-    before = [s for s in procedure[:cut] if s.get("scope") != "server"]
+    # out or freed by the pacing, D29) are not the engine's to replay,
+    # but a step of the game's is, whatever scope it claims (D79)
+    before = [
+        s
+        for s in procedure[:cut]
+        if s.get("scope") != "server" or game_step(s)
+    ]
     cut = len(before)
     if rnd.is_over and len(engine) <= cut and stop is None:
         return Deviation(
