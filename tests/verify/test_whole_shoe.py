@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from tests.verify.days import deviations
 
+from croupier.cards import Card
 from croupier.hhf import HandHistory, validate
 from croupier.hhf.format import from_record
 from croupier.hhf.sample import sample_histories
@@ -168,12 +169,20 @@ def test_591_7_d_a_new_whole_shoe_after_the_reshuffle_holds_the_decks() -> (
 
 
 def _one_round(cards: list[str], *, whole: bool) -> dict[str, Any]:
-    """A 21 Baccarat round whose third card is the cover card's place."""
+    """A 21 Baccarat round whose third card is the cover card's place.
+
+    Four cards of ``cards`` lie in the discard rack (the rounds before
+    dealt them: a whole shoe dealing on, D80), the rest in the stack.
+    """
     spec = find_game("21-baccarat")
     rules = spec.rules_type.from_mapping({"decks": 1})
+    rack, dealing = cards[:4], cards[4:]
+    shoe = Shoe.stacked(" ".join([*dealing[:2], "CC", *dealing[2:]]))
+    shoe.discard = [Card.parse(c) for c in rack]
+    shoe.account_for(shoe.discard)
     rnd = spec.new_round(
         rules=rules,
-        shoe=Shoe.stacked(" ".join([*cards[:2], "CC", *cards[2:]])),
+        shoe=shoe,
         rng=SeededRng(0),
         new_shoe=False,
         starting_position=None,
@@ -205,7 +214,7 @@ def test_681a_7_d_a_whole_one_deck_shoe_reshuffles_52() -> None:
 def test_681a_7_d_a_whole_shoe_a_card_short_deviates(known: str) -> None:
     doc = _one_round([c for c in DECK if c != "Kh"], whole=True)
     if known != "stacked":
-        rack = "" if known.endswith("rack") else None
+        rack = doc["shoe"]["discard"] if known.endswith("rack") else None
         doc["shoe"].update(known="as_dealt", stack=None, discard=rack)
     ((line, ref, message),) = deviations([doc])
     assert (line, ref) == (1, "681a.7(d)(2)")

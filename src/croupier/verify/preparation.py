@@ -170,7 +170,11 @@ def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
 
     A shuffle in the round's preparation begins a new shoe, whose burn
     comes first (the record's ``new_shoe``); a new shoe is the whole
-    shoe shuffled, its discard rack empty.
+    shoe shuffled, its discard rack empty. Conversely a record that says
+    its shoe is the table's whole shoe (``shoe.whole``, D75) with the
+    discard rack empty holds every card in the shoe (the layout is clear
+    before a round): no card has come out since it was loaded, so it
+    begins a new shoe and its burn too (D80).
     """
     shoe = history.shoe
     shuffled = bool(shoe.shuffles())
@@ -180,6 +184,15 @@ def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
             burn,
             "the shoe was shuffled for this round (its preparation records "
             "the shuffle), so the round begins a new shoe and its burn; the "
+            "record says it deals on from a shoe (new_shoe false)",
+        )
+    untouched = shoe.whole and shoe.discard == ""
+    if untouched and not shoe.new_shoe and burn is not None:
+        return Deviation(
+            burn,
+            "the record says its shoe is the table's whole shoe with the "
+            "discard rack empty, so no card has come out of it since it "
+            "was loaded: the round begins a new shoe and its burn; the "
             "record says it deals on from a shoe (new_shoe false)",
         )
     if shoe.new_shoe and shoe.discard:
