@@ -18,19 +18,23 @@ than the rules put it, or a shuffled shoe never cut, is a deviation of
 seats, so a seat passed over, or offered the cut without being seated,
 is a deviation of (b). A record that does not say is held to the seats
 it shows offered, so a seat skipped altogether is not seen there. A
-recut (629a.5(e)) is not replayed, its floorperson's order not being
-recorded.
+recut (629a.5(e)), which begins with the floorperson's order announced
+under (e), is replayed too: offered on from the last cutter in the (b)
+order (the next person entitled), cut and completed again; a recut
+ordered but never made is a deviation of (e). Whether the floorperson
+was right to order it is the floorperson's judgement, not the log's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from croupier.errors import CroupierError
-from croupier.events import EventLog
+from croupier.events import CutOffered, EventLog
 from croupier.hhf.format import HandHistory
-from croupier.procedures.ch629a import DEALER, prepare_shoe
+from croupier.procedures.ch629a import DEALER, cutter_of, prepare_shoe, recut
 from croupier.registry import GameSpec
 from croupier.regs import implements
 from croupier.rules import GameRules
@@ -53,6 +57,10 @@ def _seat(to: object) -> int | None:
 
 
 def _plain(step: Mapping[str, Any]) -> dict[str, Any]:
+    if _is_recut(step):
+        # the floorperson's order in the dealer's words: who cut before
+        # is the replay's, not the text's
+        return {k: v for k, v in step.items() if k not in ("seq", "text")}
     if step.get("type") != "shuffled":
         return {k: v for k, v in step.items() if k != "seq"}
     return {k: v for k, v in step.items() if k not in _LOOSE}
@@ -74,7 +82,7 @@ def _cards(spec: GameSpec, rules: GameRules) -> tuple[StackItem, ...]:
     return found[1]
 
 
-@implements("629a.5(b)", "629a.5(c)", "629a.5(d)")
+@implements("629a.5(b)", "629a.5(c)", "629a.5(d)", "629a.5(e)")
 def cut_problem(
     spec: GameSpec, rules: GameRules, history: HandHistory
 ) -> Deviation | None:
@@ -82,20 +90,18 @@ def cut_problem(
     steps: Sequence[Mapping[str, Any]] = history.shoe.preparation
     if spec.section != "629a.5" or not history.shoe.shuffles():
         return None
-    if any(str(s.get("ref")) == "629a.5(e)" for s in steps):
-        return None  # a recut: the floorperson's order is not recorded
     offers = [s for s in steps if s.get("type") == "cut_offered"]
-    cuts = [
-        s
-        for s in steps
-        if s.get("type") == "cover_card_inserted" and s.get("purpose") == "cut"
-    ]
-    if not cuts:
+    segments = _segments(steps)
+    cut_at = [_cut_position(segment) for segment in segments]
+    if cut_at[0] is None:
         return Deviation(
             "629a.5(c)",
             "the shoe is shuffled, but never cut (no cover card inserted "
             "for the cut)",
         )
+    # the cuts made: the first, then each recut up to one never cut
+    made = cut_at.index(None) if None in cut_at else len(cut_at)
+    replayed = [step for segment in segments[:made] for step in segment]
     seated = history.shoe.seated_at_cut
     if seated is not None:
         beyond = [n for n in seated if n > spec.max_seats]
@@ -113,35 +119,49 @@ def cut_problem(
         seats = sorted(
             {n for s in offers if (n := _seat(s.get("to"))) is not None}
         )
-    accepting = tuple(
-        n
-        for s in offers
-        if s.get("accepted") is True and (n := _seat(s.get("to"))) is not None
-    )[:1]
-    position = whole_number(cuts[0].get("position"))
-    if type(position) is not int:
-        return None  # the record's own check names the field
+    positions: list[int] = []
+    for raw in cut_at[:made]:
+        position = whole_number(raw)
+        if type(position) is not int:
+            return None  # the record's own check names the field
+        positions.append(position)
     log = EventLog()
     shoe = Shoe(list(_cards(spec, rules)))
+    second = getattr(rules, "second_cover_from_bottom", 14)
     try:
         prepare_shoe(
             shoe,
             log,
             rng=QUIET_RNG,
             occupied_seats=seats,
-            accepting=accepting,
-            cut_position=position,
-            second_cover_from_bottom=getattr(
-                rules, "second_cover_from_bottom", 14
-            ),
+            accepting=_accepting(segments[0]),
+            cut_position=positions[0],
+            second_cover_from_bottom=second,
         )
+        for segment, position in zip(
+            segments[1:made], positions[1:], strict=True
+        ):
+            # each recut is offered on from the engine's last cutter
+            # (629a.5(e): the next person entitled under (b))
+            recut(
+                shoe,
+                log,
+                previous=cutter_of(
+                    e for e in log.events if isinstance(e, CutOffered)
+                ),
+                occupied_seats=seats,
+                accepting=_accepting(segment),
+                position=position,
+                second_cover_from_bottom=second,
+                rng=QUIET_RNG,
+            )
     except CroupierError as exc:
         ref = str(exc.ref) if exc.ref is not None else "629a.5(c)"
         return Deviation(
             ref, f"the recorded cut cannot be made: {exc.message}"
         )
     engine = [e.to_dict() for e in log.events]
-    for i, want in enumerate(steps):
+    for i, want in enumerate(replayed):
         got = engine[i] if i < len(engine) else None
         if got is None:
             return Deviation(
@@ -151,19 +171,68 @@ def cut_problem(
             )
         if _plain(got) != _plain(want):
             if _other_seat(got, want):
-                return _out_of_turn(got, want, steps[:i], seats, seated)
+                return _out_of_turn(got, want, replayed[:i], seats, seated)
             return Deviation(
                 str(got["ref"]),
                 f"the preparation has {describe(want)}; the rule requires "
                 f"{describe(got)}",
             )
-    if len(engine) > len(steps):
-        got = engine[len(steps)]
+    if len(engine) > len(replayed):
+        got = engine[len(replayed)]
         return Deviation(
             str(got["ref"]),
             f"the preparation ends where the rule requires {describe(got)}",
         )
+    if made < len(segments):
+        return Deviation(
+            RECUT,
+            "a floorperson required a recut, but the stack was not cut "
+            "again (no cover card inserted for the cut after it)",
+        )
     return None
+
+
+RECUT = "629a.5(e)"
+"""The recut a floorperson may require before the stack goes in the shoe."""
+
+
+def _segments(
+    steps: Sequence[Mapping[str, Any]],
+) -> list[Sequence[Mapping[str, Any]]]:
+    """The preparation cut by its recuts: the first cut, then each recut.
+
+    A recut begins with the engine's announcement under 629a.5(e) (the
+    floorperson's order, :func:`croupier.procedures.ch629a.recut`).
+    """
+    starts = [i for i, step in enumerate(steps) if _is_recut(step)]
+    bounds = [0, *starts, len(steps)]
+    return [steps[a:b] for a, b in pairwise(bounds)]
+
+
+def _is_recut(step: Mapping[str, Any]) -> bool:
+    return step.get("type") == "announced" and str(step.get("ref")) == RECUT
+
+
+def _cut_position(segment: Sequence[Mapping[str, Any]]) -> object:
+    """Where a cut's cover card went (``None``: the stack was not cut)."""
+    for step in segment:
+        if (
+            step.get("type") == "cover_card_inserted"
+            and step.get("purpose") == "cut"
+        ):
+            return step.get("position")
+    return None
+
+
+def _accepting(segment: Sequence[Mapping[str, Any]]) -> tuple[int, ...]:
+    """The seat that accepted the cut in ``segment`` (none: the dealer)."""
+    return tuple(
+        n
+        for s in segment
+        if s.get("type") == "cut_offered"
+        and s.get("accepted") is True
+        and (n := _seat(s.get("to"))) is not None
+    )[:1]
 
 
 def _other_seat(got: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
