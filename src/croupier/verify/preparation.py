@@ -186,6 +186,21 @@ def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
             "the shuffle), so the round begins a new shoe and its burn; the "
             "record says it deals on from a shoe (new_shoe false)",
         )
+    if (
+        spec.section == "629a.5"
+        and shoe.whole
+        and shoe.new_shoe
+        and not any(s.get("type") == "cut_offered" for s in shoe.preparation)
+    ):
+        # Midibaccarat never reshuffles inside a round: a table's new
+        # shoe is prepared before it (D83)
+        return Deviation(
+            "629a.5(b)",
+            "the round begins a new shoe of the table's (shoe.whole), but "
+            "its preparation never offers the stack for the cut: a new "
+            "shoe is shuffled (a), offered for the cut (b), cut (c) and "
+            "its second cover card placed (d) before play",
+        )
     untouched = shoe.whole and shoe.discard == ""
     if untouched and not shoe.new_shoe and burn is not None:
         return Deviation(
