@@ -927,7 +927,14 @@ def _replayed(
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
         return problem, False, None, None, None
-    problem = preparation_problem(spec, rules, history)
+    shuffled = history.shoe.shuffles()
+    problem = (
+        # a shoe shuffled for the round is the rules' whole shoe (D65):
+        # first, since the preparation's positions count in its cards
+        _shuffled_count(spec, rules, shuffled[0])
+        if shuffled and not history.shoe.irregularity_test
+        else None
+    ) or preparation_problem(spec, rules, history)
     if problem is None and spec.uses_starting_position:
         problem = drawn_start_problem(history)
     if problem is not None:
