@@ -340,11 +340,12 @@ def test_591_7_g_insurance_won_and_lost() -> None:
     finish(won)
     assert rows(won) == [
         (1, "blackjack", 0, "lose", -1000, "591.7(h)"),
-        (1, "insurance", 0, "win", 1000, "591.7(h)"),
+        # settled at the check, at the insurance wager's own odds
+        (1, "insurance", 0, "win", 1000, "673a.8"),
     ]
     lost = start("10c Ah 9d 7c", {1: 1000})
     act(lost, 1, "insurance", 500)
-    assert rows(lost) == [(1, "insurance", 0, "lose", -500, "591.7(h)")]
+    assert rows(lost) == [(1, "insurance", 0, "lose", -500, "673a.8")]
 
 
 # -- (h) the card reader --

@@ -173,11 +173,11 @@ CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
         "settling seat 1's blackjack (win, net 1500)",
     ),
     (
-        "591_7_h_insurance_underpaid",
+        "673a_8_insurance_underpaid",
         DBJ,
         "insurance-won",
         edit({"net": 500}, type="wager_settled", wager="insurance"),
-        "591.7(h)",
+        "673a.8",
         "net 1000",
     ),
     (

@@ -61,6 +61,7 @@ from .refs import (
     REF_FROM_SHOE,
     REF_HOLE_CARD,
     REF_INSURANCE,
+    REF_INSURANCE_WAGER,
     REF_LOSE,
     REF_NEW_DEALER_BURN,
     REF_PLAYER_BLACKJACK,
@@ -464,12 +465,13 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         if blackjack:
             self._enter_phase(Phase.DEALER_BLACKJACK)
             return
+        # insurance is settled at the check, at its own odds (673a.8)
         self._settle_many(
             Payment(
                 key,
                 Outcome.LOSE,
                 -self.ledger.stakes[key],
-                REF_CARD_READER,
+                REF_INSURANCE_WAGER,
             )
             for key in self._open_insurance()
         )
@@ -489,7 +491,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 key,
                 Outcome.WIN,
                 self._winnings(self.rules.insurance_payout, key),
-                ref,
+                REF_INSURANCE_WAGER,
             )
             for key in self._open_insurance()
         )
