@@ -243,8 +243,14 @@ def _decide(pending: dict[str, Any], cards: list[str]) -> dict[str, Any]:
     for name in ("no_insurance", "no_second_chance", "no_double_down"):
         if name in legal:
             return {"action": name}
-    if "set" in legal and pending["seat"] == 1 and cards:
-        return {"action": "set", "low": cards[0]}
+    ranks = "23456789TJQKA"
+    plain = [c for c in cards if c[0] in ranks and c != "JK"]
+    if "set" in legal and pending["seat"] == 1 and plain:
+        # the lowest card low: the five left outrank it, never a foul
+        return {
+            "action": "set",
+            "low": min(plain, key=lambda c: ranks.index(c[0])),
+        }
     for name in ("house_way", "stand"):
         if name in legal:
             return {"action": name}

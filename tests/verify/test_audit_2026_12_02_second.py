@@ -484,7 +484,7 @@ def test_670a_9_a_1_the_count_shuffled_is_the_decks() -> None:
 def test_670a_9_b_the_draw_counts_to_the_starting_position(
     method: str, number: int, conforms: bool | None
 ) -> None:
-    [doc] = _docs("six-card-fortune-pai-gow", seed=1)
+    [doc] = _docs("six-card-fortune-pai-gow", seed=2)
     doc["shoe"]["starting_position"] = None
     step = next(
         s

@@ -51,13 +51,12 @@ def sample_histories(
     choose = np.random.default_rng(seed + 1)
     occupied = tuple(range(1, min(seats, spec.max_seats) + 1))
     for n in range(1, rounds + 1):
-        start = None
-        if spec.uses_starting_position:
-            start = int(choose.integers(1, spec.max_seats + 2))
         shown = len(table.log)
-        rnd = table.new_round(occupied_seats=occupied, starting_position=start)
+        # a pai gow round draws its starting position from the table's
+        # RNG as it deals (670a.5(i), D84), as a served table's does
+        rnd = table.new_round(occupied_seats=occupied)
         preparation = [e.to_dict() for e in table.log.events[shown:]]
-        recorder = Recorder(spec.name, rnd, starting_position=start)
+        recorder = Recorder(spec.name, rnd)
         stakes: dict[int, int] = {}
         for seat in occupied:
             amount = _AMOUNTS[int(choose.integers(len(_AMOUNTS)))]

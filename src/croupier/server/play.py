@@ -536,9 +536,10 @@ class Dealer:
         """Open the next round for wagers (shuffling a new shoe if due)."""
         if rt.live is not None and rt.live.finished:
             rt.last = rt.live
+        # a pai gow round draws its starting position itself when it
+        # deals, from the table's RNG (670a.5(i), D84): the draw is
+        # stored with the deal's other draws, and the record shows it
         starting = None
-        if rt.spec.uses_starting_position:
-            starting = rt.table.rng.randbelow(rt.spec.max_seats + 1) + 1
         occupied = tuple(sorted(rt.seats))
         rnd = rt.table.new_round(
             occupied_seats=occupied, starting_position=starting

@@ -296,11 +296,16 @@ def _marker(
     return None
 
 
+_START_REFS = ("670a.9(b)", "670a.10(b)")
+"""Where the dealer determines the starting position: from the hand or a
+manual shoe, and from an automated dealing shoe."""
+
 _STARTS = {"rng": (1, 7), "dice": (3, 18)}
 """The 670a.5(i) draws a number decides (D24): the table's random number,
 1 to 7, or three dice in a shaker, 3 to 18; either is counted from the
 dealer as 1, counter-clockwise. ``given`` (a scenario's or a replay's
-position, no draw recorded) is not checked."""
+position, no draw recorded) is taken as it is for a stacked deck, and
+is a deviation for a deck shuffled for the round (D84)."""
 
 
 @implements("670a.9(b)")
@@ -311,19 +316,44 @@ def drawn_start_problem(history: HandHistory) -> Deviation | None:
     the number recorded is what decided it: counted from the dealer as
     1, counter-clockwise round the seven places, number ``n`` is
     position ``7 - (n - 1) % 7`` (7 the dealer's). A method that is not
-    one of the draws 670a.5(i) authorizes deviates (D67).
+    one of the draws 670a.5(i) authorizes deviates (D67). A position
+    ``given`` (no draw) is a scenario's, dealt from a stacked deck; a
+    deck shuffled for the round (a ``shuffled`` step whose source is not
+    ``stacked``) is a table's, which draws it (D84).
     """
+    shuffled = next(
+        (
+            str(s.get("source"))
+            for s in history.shoe.preparation
+            if s.get("type") == "shuffled" and s.get("source") != "stacked"
+        ),
+        None,
+    )
     for step in history.procedure:
         kind = step["type"]
         if kind == "card_dealt":
             break
+        if kind == "shuffled" and step.get("source") != "stacked":
+            shuffled = str(step.get("source"))
         if kind != "starting_position_determined":
             continue
         method = step.get("method")
-        if method == "given":
+        if method == "given" and shuffled is None:
             continue
+        if method == "given":
+            cited = str(step.get("ref"))
+            return Deviation(
+                cited if cited in _START_REFS else _START_REFS[0],
+                f"the starting position {step.get('position')} is recorded "
+                f"as given, but the deck was shuffled for the round "
+                f"(source {shuffled!r}): a table determines it by one of "
+                f"the draws 670a.5(i) authorizes (rng, dice) and records "
+                f"the number drawn",
+            )
         number = whole_number(step.get("number"))
-        position = step.get("position")
+        position = whole_number(step.get("position"))
+        if type(position) is not int:
+            continue  # the record's own check names the field
         if method not in _STARTS:
             known = ", ".join(sorted(_STARTS))
             return Deviation(

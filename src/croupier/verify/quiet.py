@@ -10,7 +10,7 @@ every replay, without a random stream's cost per card.
 
 from __future__ import annotations
 
-__all__ = ["QUIET_RNG", "QuietRng"]
+__all__ = ["QUIET_RNG", "DrawnRng", "QuietRng"]
 
 
 class QuietRng:
@@ -27,3 +27,28 @@ class QuietRng:
 
 QUIET_RNG = QuietRng()
 """The one instance the replays share (it holds no state)."""
+
+
+class DrawnRng(QuietRng):
+    """A quiet stream whose first draw is one a table recorded (D84).
+
+    A pai gow replay draws nothing but its starting number (the deck is
+    given, not shuffled): given the number the table drew, the engine
+    draws it again and writes the step the table wrote.
+
+    >>> rng = DrawnRng(1)
+    >>> rng.randbelow(7), rng.randbelow(7)
+    (1, 6)
+    """
+
+    __slots__ = ("_first",)
+
+    def __init__(self, first: int) -> None:
+        self._first: int | None = first
+
+    def randbelow(self, n: int) -> int:
+        """The recorded draw first (if in ``[0, n)``), then the top."""
+        first, self._first = self._first, None
+        if first is None or not 0 <= first < n:
+            return n - 1
+        return first

@@ -30,6 +30,7 @@ from croupier.errors import (
 from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
 from croupier.history import change_dealer
 from croupier.money import Odds
+from croupier.procedures.ch670a import DEALER, POSITIONS
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
@@ -43,7 +44,7 @@ from .explain import Deviation, explain, explain_missing, fields_text
 from .numbering import as_written, first_reading, second_reading
 from .preparation import drawn_start_problem, option_ref, preparation_problem
 from .purse import Purses, purses_of
-from .quiet import QUIET_RNG
+from .quiet import QUIET_RNG, DrawnRng
 from .record import RECORD_REF, game_step, record_problem
 from .reshuffle import (
     counts_reshuffle,
@@ -570,6 +571,33 @@ def _start(history: HandHistory) -> int | None:
     return None
 
 
+def _drawn(history: HandHistory, start: int | None) -> int | None:
+    """The number a table drew for ``start`` (D84), to replay as drawn.
+
+    A ``starting_position_determined`` step of method ``rng`` whose
+    number counts to the position dealt from (as the record's check,
+    :func:`~croupier.verify.preparation.drawn_start_problem`, requires)
+    is replayed as that draw, so that the engine writes the step the
+    table wrote; any other is replayed as given.
+    """
+    for step in history.procedure:
+        kind = step["type"]
+        if kind == "card_dealt":
+            return None
+        if kind != "starting_position_determined":
+            continue
+        number = step.get("number")
+        if (
+            step.get("method") == "rng"
+            and type(number) is int
+            and 1 <= number <= len(POSITIONS)
+            and DEALER + 1 - number == start
+        ):
+            return number
+        return None
+    return None
+
+
 def _run(
     spec: GameSpec,
     rules: GameRules,
@@ -578,14 +606,16 @@ def _run(
     purses: Purses | None = None,
 ) -> tuple[Round, _StopError | None]:
     """Replay the record's inputs; ``purses`` follows the balances (D73)."""
+    start = _start(history) if spec.uses_starting_position else None
+    drawn = None if start is None else _drawn(history, start)
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,
-        rng=_RNG,
+        # a number the table drew is drawn again: the engine then writes
+        # the table's step (D84); else the position is given
+        rng=_RNG if drawn is None else DrawnRng(drawn - 1),
         new_shoe=history.shoe.new_shoe,
-        starting_position=_start(history)
-        if spec.uses_starting_position
-        else None,
+        starting_position=start if drawn is None else None,
     )
     wagers, decisions = inputs_of(history.procedure)
     # who plays each box, for a game that limits one player's boxes
