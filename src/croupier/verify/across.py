@@ -31,12 +31,25 @@ verdicts in file order:
   show coming out of the shoe; from the round that begins a shoe (or
   the table's first in the file) no card may come out more often than
   the rules' decks hold it, or a card was added between the rounds.
+- **The cover card comes out where it was put** (D82): in rounds
+  recorded ``as_dealt`` the replay meets the reshuffle cover card where
+  the log says, so its place is checked across them instead. From the
+  step that inserts it (in a shoe's preparation, or in a round's
+  procedure after a reshuffle) the cards out of the shoe (dealt and
+  burned, in step order) are counted; ``cover_card_reached`` must come
+  when the count is the marker's ``position`` (the cards above it), and
+  a card past that count with no cover card before it deviates, citing
+  the game's cover-card subsection (591.7(d), 681a.7(d), 629a.5(d)).
+  Nothing is checked until a marker is seen in the file; a shuffle, the
+  cover card reached, a stacked round (the replay checks those against
+  its stack), a round that deviates, or one that begins a shoe without
+  a marker of its own or a fresh one from the round before forgets it.
 
 A table is its game and its ``table`` field; rounds of one table must
 appear in the order dealt (as ``croupier history export`` writes them),
 tables may interleave. Only a digest of each shoe and each id's first
-line are kept: memory grows with the number of round ids (some 150
-bytes a round), not with the shoes.
+line are kept (and, per table, a few counts): memory grows with the
+number of round ids (some 150 bytes a round), not with the shoes.
 
 >>> shoe_key("As Kd 7c", "2h") == shoe_key("As 7c Kd", "2h")
 False
@@ -49,6 +62,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from hashlib import blake2b
+from typing import NamedTuple
 
 from croupier.cards import CARD_TEXTS, Card
 from croupier.hhf.format import HandHistory
@@ -57,7 +71,7 @@ from croupier.registry import GameSpec
 from .explain import Deviation
 from .record import RECORD_REF, instant
 
-__all__ = ["AcrossRounds", "RoundEnds", "ends_of", "shoe_key"]
+__all__ = ["AcrossRounds", "CoverSteps", "RoundEnds", "ends_of", "shoe_key"]
 
 _COVER_REFS = {
     "591.7": "591.7(d)",
@@ -123,6 +137,26 @@ class RoundEnds:
     """Whether the round begins a shoe (``new_shoe`` or a shuffle)."""
     racked_before: tuple[str, ...] = ()
     """The discard rack it began with, when recorded (with :attr:`seen`)."""
+    cover: CoverSteps | None = None
+    """With :attr:`seen`, for a game with a reshuffle cover card: what
+    the round shows of where it lies (D82). One field, not two: a
+    frozen dataclass pays for each field of every round, stacked or
+    not."""
+
+
+class CoverSteps(NamedTuple):
+    """What an ``as_dealt`` round shows of its reshuffle cover card (D82)."""
+
+    ref: str
+    """The game's cover-card subsection (:data:`_COVER_REFS`)."""
+    steps: tuple[tuple[int, int | None], ...]
+    """In step order, preparation first, ``(what, seq)``: ``what`` is
+    :data:`_OUT` (a card out of the shoe), :data:`_REACHED` (the cover
+    card came out), :data:`_FORGOTTEN` (a shuffle, or a marker whose
+    place is not a count), :data:`_OTHER` (another cover card: the
+    cut's) or, zero or more, a marker inserted with that many cards
+    above it; ``seq`` is the procedure step's (``None`` in the
+    preparation)."""
 
 
 def ends_of(
@@ -148,11 +182,20 @@ def ends_of(
     if stack is None:
         if holds is None or racked is None or spec.reshuffle_every_round:
             return RoundEnds(table, None, None, ref, started, ended)
-        seen = tuple(
-            CARD_TEXTS[Card.parse(str(step["card"])).code]
-            for step in history.procedure
-            if step.get("type") in ("card_dealt", "card_burned")
-        )
+        seen: list[str] = []
+        cover = [
+            _cover_step(step, None)
+            for step in shoe.preparation
+            if step.get("type") in _COVER_STEPS
+        ]
+        for step in history.procedure:
+            kind = step.get("type")
+            if kind == "card_dealt" or kind == "card_burned":
+                seen.append(CARD_TEXTS[Card.parse(str(step["card"])).code])
+                cover.append((_OUT, _seq(step)))
+            elif kind in _COVER_STEPS:
+                cover.append(_cover_step(step, _seq(step)))
+        cover_ref = _COVER_REFS.get(spec.section)
         return RoundEnds(
             table,
             None,
@@ -161,13 +204,16 @@ def ends_of(
             started,
             ended,
             ends_shoe=_ends_shoe(spec, history, drawn),
-            seen=seen,
+            seen=tuple(seen),
             holds=holds,
             begins=shoe.new_shoe or bool(shoe.shuffles()),
             racked_before=tuple(
                 CARD_TEXTS[Card.parse(token).code]
                 for token in (shoe.discard or "").split()
             ),
+            cover=None
+            if cover_ref is None
+            else CoverSteps(cover_ref, tuple(cover)),
         )
     rack = shoe.discard or ""
     shuffled = bool(shoe.shuffles())
@@ -216,6 +262,47 @@ def _ends_shoe(
     return None
 
 
+_OUT = -1
+"""A card out of the shoe (dealt or burned), in :attr:`RoundEnds.cover`."""
+_REACHED = -2
+"""The cover card came out (``cover_card_reached``)."""
+_FORGOTTEN = -3
+"""A shuffle (the marker before it is gone), or a marker whose
+``position`` is not a count: where the cover card lies is not known."""
+_OTHER = -4
+"""A cover card inserted for another purpose than the reshuffle marker
+(Midibaccarat's cut card, 629a.5(c), which the cut takes to the
+bottom): it changes nothing."""
+
+_COVER_STEPS = frozenset(
+    {"cover_card_inserted", "cover_card_reached", "shuffled"}
+)
+"""The steps besides the cards that say where the cover card lies."""
+
+
+def _seq(step: Mapping[str, object]) -> int | None:
+    """A step's ``seq``, when it is an integer."""
+    seq = step.get("seq")
+    return seq if type(seq) is int else None
+
+
+def _cover_step(
+    step: Mapping[str, object], seq: int | None
+) -> tuple[int, int | None]:
+    """The :attr:`RoundEnds.cover` entry of a step of :data:`_COVER_STEPS`."""
+    kind = step.get("type")
+    if kind == "cover_card_reached":
+        return (_REACHED, seq)
+    if kind == "shuffled":
+        return (_FORGOTTEN, seq)
+    if step.get("purpose") != "reshuffle marker":
+        return (_OTHER, seq)
+    position = step.get("position")
+    if type(position) is int and position >= 0:
+        return (position, seq)
+    return (_FORGOTTEN, seq)
+
+
 def _meter(history: HandHistory) -> tuple[int, int] | None:
     """The meter a round began with and left, when both are integers.
 
@@ -241,6 +328,10 @@ class AcrossRounds:
         self._out: dict[str, tuple[int, Counter[str]]] = {}
         """Per table: the line its shoe's count began at, and the cards
         out of the shoe since (``as_dealt`` rounds, D71)."""
+        self._covers: dict[str, tuple[int, int, int]] = {}
+        """Per table, while its reshuffle cover card's place is known
+        (``as_dealt`` rounds, D82): the line that inserted it, the cards
+        above it and the cards out of the shoe since."""
 
     def check(
         self,
@@ -265,7 +356,13 @@ class AcrossRounds:
             found = _after(before, ends)
         if found is None:
             found = self._count(line, ends, before)
-        else:
+        if found is None and ends.cover is not None:
+            found = self._cover(line, ends)
+        elif self._covers:
+            # a stacked round (checked against its stack), or one that
+            # deviated: where the cover card lies is no longer followed
+            self._covers.pop(ends.table, None)
+        if found is not None:
             self._out.pop(ends.table, None)
         self._last[ends.table] = _Last(
             ends.left,
@@ -317,6 +414,58 @@ class AcrossRounds:
             f"{holds.get(card, 0)}: a card was added to the shoe between "
             f"the rounds (or a round that began a new shoe does not say so)",
         )
+
+    def _cover(self, line: int, ends: RoundEnds) -> Deviation | None:
+        """Follow the table's reshuffle cover card through the round (D82).
+
+        From the step that inserts it, the cards out of the shoe are
+        counted; the cover card comes out when the count is the cards
+        above it: ``cover_card_reached`` at another count, or a card
+        past it with no cover card before it, deviates. A round that
+        begins a shoe goes on with the count only when the round before
+        left a marker inserted after its reshuffle with no card out since
+        (21 Baccarat inserts it in the procedure); its own preparation's
+        shuffle or marker come first in :attr:`RoundEnds.cover`.
+        """
+        table, cover = ends.table, ends.cover
+        known = self._covers.pop(table, None)
+        if cover is None:
+            return None
+        if known is not None and ends.begins and known[2] != 0:
+            known = None  # a new shoe, and not the one marked before
+        for what, seq in cover.steps:
+            if what == _OUT:
+                if known is None:
+                    continue
+                start, position, count = known
+                count += 1
+                if count > position:
+                    return Deviation(
+                        cover.ref,
+                        f"{count} cards have come out of the shoe, but the "
+                        f"cover card inserted with {position} above it "
+                        f"(line {start}) has not: it comes out before card "
+                        f"{position + 1}",
+                        seq,
+                    )
+                known = (start, position, count)
+            elif what == _REACHED:
+                if known is not None and known[2] != known[1]:
+                    return Deviation(
+                        cover.ref,
+                        f"the cover card came out after {known[2]} cards of "
+                        f"the shoe; it was inserted with {known[1]} above it "
+                        f"(line {known[0]})",
+                        seq,
+                    )
+                known = None
+            elif what == _FORGOTTEN:
+                known = None
+            elif what >= 0:
+                known = (line, what, 0)
+        if known is not None:
+            self._covers[table] = known
+        return None
 
 
 @dataclass(frozen=True, slots=True)
