@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.events import CutOffered, EventLog
 from croupier.hhf.format import HandHistory
@@ -43,7 +44,7 @@ from croupier.shoe import Shoe, StackItem
 from .explain import RECORD_REF, Deviation, describe, whole_number
 from .quiet import QUIET_RNG
 
-__all__ = ["cut_problem"]
+__all__ = ["cut_problem", "shoe_size"]
 
 _LOOSE = frozenset({"seq", "source", "seed", "device", "cards"})
 """Fields of the shuffle its randomness decides (its size is checked
@@ -80,6 +81,11 @@ def _cards(spec: GameSpec, rules: GameRules) -> tuple[StackItem, ...]:
         cards = tuple(spec.new_shoe(rules, QUIET_RNG).stack)
         found = _SHOES[id(rules)] = (rules, cards)
     return found[1]
+
+
+def shoe_size(spec: GameSpec, rules: GameRules) -> int:
+    """How many cards the rules' shoe holds (cover cards not counted)."""
+    return sum(1 for item in _cards(spec, rules) if isinstance(item, Card))
 
 
 @implements("629a.5(b)", "629a.5(c)", "629a.5(d)", "629a.5(e)")

@@ -22,7 +22,7 @@ from croupier.registry import GameSpec
 from croupier.regs import implements
 from croupier.rules import GameRules
 
-from .cut import cut_problem
+from .cut import cut_problem, shoe_size
 from .explain import Deviation, describe, whole_number
 
 __all__ = ["drawn_start_problem", "option_ref", "preparation_problem"]
@@ -284,6 +284,10 @@ def _marker(
         size = len(tokens) - tokens.count("CC")
         if history.shoe.discard:
             size += len(history.shoe.discard.split())
+    elif history.shoe.whole:
+        # known only as dealt, but the table's whole shoe: the rules'
+        # decks were reshuffled (D75, D82)
+        size = shoe_size(spec, rules)
     else:
         return None
     if type(size) is int and position != int(size * penetration):

@@ -694,6 +694,25 @@ round gathers a discard rack the log does not show, so the cards it
 shuffles and the new cover card's position (a share of the whole shoe)
 cannot be checked. With the stack recorded, the count shuffled is."""
 
+_UNKNOWN_WHOLE: dict[str, tuple[str, ...]] = {
+    **_LOOSE,
+    "shuffled": ("source", "seed", "device", "cards"),
+}
+"""Loose for a record without its stack that says its shoe is whole and
+shows its rack: the reshuffle gathers the rules' decks (their count is
+D75's check), the cards dealt, left in the shoe and racked, all of which
+the replay holds, so the new cover card lies at the rules' penetration
+of them, as the replay places it (D82)."""
+
+
+def _loosened(history: HandHistory) -> Mapping[str, tuple[str, ...]]:
+    """What the comparison leaves out: as the shoe is known (D75, D82)."""
+    shoe = history.shoe
+    if shoe.stack is not None:
+        return _LOOSE
+    whole = shoe.whole and shoe.discard is not None
+    return _UNKNOWN_WHOLE if whole else _UNKNOWN_SHOE
+
 
 def _same(
     got: Mapping[str, Any],
@@ -991,7 +1010,7 @@ def _replayed(
     )
     if not strict:
         # every step equal as JSON is what the comparison finds equal
-        loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
+        loosened = _loosened(history)
         found = _compare(spec, engine, history.procedure, stop, loosened)
         if found is not None:
             return found, False, None, None, None
@@ -1048,7 +1067,7 @@ def _voided(
             "the round was over, every wager settled, before it was "
             "voided: a finished round is not voided",
         )
-    loosened = _LOOSE if history.shoe.stack is not None else _UNKNOWN_SHOE
+    loosened = _loosened(history)
     # (a log going on where the engine waits for a decision is found
     # where the engine's steps end); a refusal the engine met past the
     # void (a deal it would not make, the round voided before it) is not
