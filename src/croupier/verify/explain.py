@@ -68,6 +68,40 @@ _DRAW_REFS: dict[str, dict[str, str]] = {
 """The rule that says when a hand draws, by game and hand: a card the
 log deals where the rule deals none breaks it."""
 
+_NATURALS = {"681a.7": "681a.7(f)"}
+"""The rule of a round with a natural, by game: 21 Baccarat deals no
+card but a Bonus-only one to a hand under 17 ((f)(1), (f)(2)), not by the
+drawing rule (g), which is for rounds without one."""
+
+_HOLE_SHOWN = ("591.7(h)", "591.7(h), 591.7(n)")
+"""Double Back Jack's hole card: checked unseen (h), turned up at the
+dealer's turn (n)."""
+
+
+def _natural_ref(spec: GameSpec, engine: Sequence[Step]) -> str | None:
+    """The natural's subsection the engine last cited, if the round has one."""
+    prefix = _NATURALS.get(spec.section)
+    if prefix is None:
+        return None
+    return next(
+        (
+            str(e["ref"])
+            for e in reversed(engine)
+            if str(e.get("ref", "")).startswith(prefix)
+        ),
+        None,
+    )
+
+
+def _hole_card(kind: object, step: Step) -> bool:
+    """Whether ``step`` turns the Double Back Jack dealer's hole card up."""
+    return (
+        kind == "card_exposed"
+        and step.get("to") == "dealer"
+        and str(step.get("ref", "")).startswith("591.7")
+    )
+
+
 _WAGERS_CLOSE = {"670a.9": "670a.7(c)"}
 """Where wagers close, in a game whose round opens no wagering phase
 (pai gow: all but the Double Down before "no more bets")."""
@@ -262,14 +296,35 @@ def explain(
                 f"(the log has {describe(want)})",
                 seq,
             )
+    if _hole_card(their, want) and kind != their:
+        # the hole card stays unseen at the check (h), turned up only
+        # when the players have acted, before the dealer draws (n)
+        return Deviation(
+            _HOLE_SHOWN[0],
+            f"the dealer's hole card {want.get('card')} is turned face up "
+            f"where the rule requires {describe(got)}: it stays unseen "
+            f"until every player has acted ({_HOLE_SHOWN[1]})",
+            seq,
+        )
     if their == "card_dealt" and kind != "card_dealt":
         who = str(want["to"])
         total = _total(spec, log[:i], who)
+        if who == "dealer" and (
+            _hole_card(kind, got) or got.get("phase") == "hole_card"
+        ):
+            return Deviation(
+                ref,
+                f"the dealer drew {want['card']} before turning the hole "
+                f"card face up; the rule turns it up first",
+                seq,
+            )
         # the engine went on to settle: the drawing rule said no card
         # (any other step of the engine's, a cover card or an
-        # announcement that no card is drawn, is the rule broken)
+        # announcement that no card is drawn, is the rule broken); in a
+        # round with a natural, the natural's rule (21 Baccarat's (f))
         drew = (
-            _DRAW_REFS.get(spec.section, {}).get(who, ref)
+            _natural_ref(spec, engine[: i + 1])
+            or _DRAW_REFS.get(spec.section, {}).get(who, ref)
             if kind in ("phase_entered", "wager_settled")
             else ref
         )

@@ -5,7 +5,7 @@ Hands are plain mutable records owned by the round (:mod:`.round`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum, unique
 from typing import NamedTuple
@@ -125,15 +125,20 @@ def _right_to_left(payment: Payment) -> tuple[int, int]:
 
 @implements("591.7(t)")
 def settlement_order(
-    payments: Iterable[Payment], procedure: CollectionProcedure
+    payments: Iterable[Payment],
+    procedure: CollectionProcedure,
+    players: Mapping[int, str] | None = None,
 ) -> list[Payment]:
     """Order settlements by the designated collection procedure.
 
     (t)(1) collects every losing wager right to left (the dealer's
     right is the highest seat), then pays and returns the others right
     to left; (t)(2) goes player by player right to left, collecting
-    that player's losers before paying their winners. Within a hand the
-    given order is kept.
+    that player's losers before paying their winners. A player is the
+    person at the boxes (``players``, box to player id, D85): one who
+    plays several boxes is settled at once, from the rightmost of them,
+    all the losers first; a box with no player named is a player of its
+    own. Within a hand the given order is kept.
 
     >>> key = lambda seat: WagerKey(seat, Wager.BLACKJACK)
     >>> ref = Ref.parse("591.7(s)")
@@ -146,6 +151,9 @@ def settlement_order(
     >>> [p.key.seat for p in settlement_order(
     ...     items, CollectionProcedure.PLAYER_BY_PLAYER)]
     [3, 2, 1]
+    >>> [p.key.seat for p in settlement_order(
+    ...     items, CollectionProcedure.PLAYER_BY_PLAYER, {1: "ann", 3: "ann"})]
+    [1, 3, 2]
     """
     items: Sequence[Payment] = list(payments)
     if len(items) < 2:  # nothing to order
@@ -158,6 +166,19 @@ def settlement_order(
         return sorted(
             items, key=lambda p: (losing_last(p), *_right_to_left(p))
         )
+    owners = players or {}
+    # each player's rightmost box: where the dealer comes to them
+    rightmost: dict[object, int] = {}
+    for payment in items:
+        seat = payment.key.seat
+        person = owners.get(seat, seat)
+        rightmost[person] = max(rightmost.get(person, seat), seat)
     return sorted(
-        items, key=lambda p: (-p.key.seat, losing_last(p), -p.key.hand)
+        items,
+        key=lambda p: (
+            -rightmost[owners.get(p.key.seat, p.key.seat)],
+            losing_last(p),
+            -p.key.seat,
+            -p.key.hand,
+        ),
     )

@@ -693,7 +693,9 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._settle(payment.key, payment.outcome, payment.net, payment.ref)
 
     def _settle_many(self, payments: Iterable[Payment]) -> None:
-        ordered = settlement_order(payments, self.rules.collection_procedure)
+        ordered = settlement_order(
+            payments, self.rules.collection_procedure, self._players
+        )
         for payment in ordered:
             self._pay(payment)
 

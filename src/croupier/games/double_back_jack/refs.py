@@ -94,6 +94,8 @@ REF_SURRENDER = Ref.parse("673a.9")
 """Surrender for part of the wager back."""
 REF_DOUBLE = Ref.parse("673a.10(a)")
 """The double down wager."""
+REF_DOUBLE_AFTER_SPLIT = Ref.parse("673a.10(c)")
+"""Doubling on a split hand, as the rules allow it or not."""
 REF_SPLIT = Ref.parse("673a.11(a)")
 """Splitting a pair."""
 REF_SPLIT_CARD = Ref.parse("673a.11(b)")

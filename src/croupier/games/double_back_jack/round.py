@@ -51,6 +51,7 @@ from .procedure import TWENTY_ONE, DealerProcedure
 from .refs import (
     REF_DECISIONS,
     REF_DOUBLE,
+    REF_DOUBLE_AFTER_SPLIT,
     REF_DOUBLE_CARD,
     REF_HIT,
     REF_HIT_BELOW_21,
@@ -293,8 +294,24 @@ class DoubleBackJackRound(DealerProcedure):
                 f"{name.value} is not allowed for seat {action.seat} now; "
                 f"legal: {', '.join(pending.legal)}"
             )
-            raise IllegalActionError(msg, ref=_REFUSAL_REFS[name])
+            raise IllegalActionError(msg, ref=self._refusal_ref(name))
         self._verified = (action, self._decision(name, action))
+
+    def _refusal_ref(self, name: DbjAction) -> Ref:
+        """The subsection that forbids ``name`` for the hand to act now.
+
+        A double on a split hand is the rules' option to allow (673a.10(c));
+        any other refusal is the decision's own rule.
+        """
+        hand = self._current
+        if (
+            name is DbjAction.DOUBLE
+            and hand is not None
+            and hand.split
+            and not self.rules.double_after_split
+        ):
+            return REF_DOUBLE_AFTER_SPLIT
+        return _REFUSAL_REFS[name]
 
     def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
         """Nobody is to decide: the phase the round is in says why."""
