@@ -24,6 +24,7 @@ from croupier.games.six_card_fortune_pai_gow.round import SixCardRound
 from croupier.games.six_card_fortune_pai_gow.rules import Dealing
 from croupier.server.app import create_app
 from croupier.server.casino import Casino
+from croupier.server.tables import RecordedRng
 
 __all__ = [
     "CHROMIUM_ARGS",
@@ -195,8 +196,10 @@ def stack_pai_gow(
     """Arrange the open pai gow round's deck so each position gets its six.
 
     The table shuffles the deck when it opens the round, before any
-    wager (670a.9(a)(1)), and the server draws the starting position
-    then too (670a.9(b), stored with the round). The deal takes one card
+    wager (670a.9(a)(1)); the round draws the starting position from the
+    table's RNG when it deals (670a.9(b), D84). Here that draw is queued
+    in the table's :class:`RecordedRng`, as a restart replays a stored
+    one, so that the round starts at seat 1. The deal takes one card
     at a time, face down, clockwise from that position to every position
     and the dealer (7) until each has six (670a.9(c)). So this reorders
     the shuffled deck: card ``7 * turn + k`` of the 42 goes to the k-th
@@ -211,9 +214,14 @@ def stack_pai_gow(
     assert not live.dealt
     assert rnd.rules.dealing is Dealing.HAND  # one card at a time
     assert not rnd.shuffle_first  # the round deals the deck as it lies
-    start = rnd.given_start
-    assert start is not None
-    assert start in range(1, DEALER + 1), start
+    assert rnd.given_start is None  # the round draws it as it deals
+    table_rng = casino.table(table_id).table.rng
+    assert isinstance(table_rng, RecordedRng)
+    assert not table_rng.replay
+    start = 1
+    # the number drawn counts from the dealer as 1, counter-clockwise:
+    # number n is position DEALER + 1 - n; randbelow gives n - 1
+    table_rng.replay.append((DEALER, DEALER - start))
     order = [(start - 1 + k) % DEALER + 1 for k in range(DEALER)]
     wanted = {
         p: [Card.parse(c) for c in text.split()] for p, text in hands.items()
