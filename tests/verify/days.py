@@ -65,3 +65,51 @@ def deviations(
         for v in report.verdicts
         if v.deviation is not None
     ]
+
+
+def books(doc: dict[str, Any]) -> dict[str, Any]:
+    """The players' totals worked out again from the settlements."""
+    seats: dict[int, list[int]] = {}
+    for row in doc["settlements"]:
+        bet_won = seats.setdefault(row["seat"], [0, 0])
+        bet_won[0] += row["amount"]
+        bet_won[1] += max(row["amount"] + row["net"], 0)
+    doc["players"] = [
+        {
+            "seat": seat,
+            "player_id": f"p{seat}",
+            "balance_before": None,
+            "balance_after": None,
+            "total_bet": bet,
+            "total_won": won,
+        }
+        for seat, (bet, won) in sorted(seats.items())
+    ]
+    return doc
+
+
+def void_step(seq: int, reason: str = "a test") -> dict[str, Any]:
+    """The ``round_voided`` step a voided round ends with (D25)."""
+    return {"seq": seq, "ref": "D25", "type": "round_voided", "reason": reason}
+
+
+def void_before(doc: dict[str, Any], kind: str, reason: str) -> dict[str, Any]:
+    """Void ``doc`` just before its first step of ``kind``: every wager
+    placed so far returned (D25)."""
+    steps = doc["procedure"]
+    before = steps[: [s["type"] for s in steps].index(kind)]
+    doc["procedure"] = [*before, void_step(len(before) + 1, reason)]
+    doc["settlements"] = [
+        {
+            "seat": s["seat"],
+            "wager": s["wager"],
+            "amount": s["amount"],
+            "outcome": "void",
+            "net": 0,
+            "ref": "D25",
+        }
+        for s in before
+        if s["type"] == "wager_placed"
+    ]
+    doc["status"], doc["void_reason"] = "voided", reason
+    return doc

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 import pytest
+from tests.verify.days import books, void_before
 
 from croupier.hhf import HandHistory
 from croupier.hhf.sample import sample_histories
@@ -104,45 +105,18 @@ def test_810a_11_game_step_among_table_steps(step: dict[str, Any]) -> None:
 
 
 def _voided(history: HandHistory, extra: list[dict[str, Any]]) -> HandHistory:
-    """``history`` voided after its first card, ``extra`` before the void.
+    """``history`` voided as its deal begins, ``extra`` just before.
 
     Every stake goes back (D25): one void settlement per wager placed.
     """
-    steps: list[dict[str, Any]] = json.loads(json.dumps(history.procedure))
+    doc: dict[str, Any] = json.loads(history.dumps())
+    steps = doc["procedure"]
     first = next(i for i, s in enumerate(steps) if s["type"] == "card_dealt")
-    kept = steps[: first + 1] + extra
-    kept.append(
-        {"seq": 0, "ref": "D25", "type": "round_voided", "reason": "x"}
-    )
-    for n, step in enumerate(kept, start=1):
+    steps[first:first] = [{"seq": 0, **step} for step in extra]
+    for n, step in enumerate(steps, start=1):
         step["seq"] = n
-    placed = [s for s in kept if s["type"] == "wager_placed"]
-    settlements = tuple(
-        {
-            "seat": s["seat"],
-            "wager": s["wager"],
-            "amount": s["amount"],
-            "outcome": "void",
-            "net": 0,
-            "ref": "D25",
-        }
-        for s in placed
-    )
-    players = tuple(
-        dataclasses.replace(
-            p,
-            total_bet=sum(s["amount"] for s in placed if s["seat"] == p.seat),
-            total_won=sum(s["amount"] for s in placed if s["seat"] == p.seat),
-        )
-        for p in history.players
-    )
-    return dataclasses.replace(
-        history,
-        status="voided",
-        void_reason="x",
-        procedure=tuple(kept),
-        settlements=settlements,
-        players=players,
+    return HandHistory.loads(
+        json.dumps(books(void_before(doc, "card_dealt", "x")))
     )
 
 
@@ -155,7 +129,7 @@ def test_673a_6_c_late_wager_marked_as_the_servers_in_a_void() -> None:
         "scope": "server",
         "ref": "673a.6(d)",
         "type": "wager_placed",
-        "seat": 2,
+        "seat": 3,
         "wager": "blackjack",
         "amount": 5000,
         "hand": 0,
@@ -163,4 +137,4 @@ def test_673a_6_c_late_wager_marked_as_the_servers_in_a_void() -> None:
     deviation = verify_round(_voided(history, [late]))
     assert deviation is not None
     assert deviation.ref == "673a.6(c)", str(deviation)
-    assert "after wagering closed" in deviation.message
+    assert "wagering had closed" in deviation.message

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.verify.days import books, void_before, void_step
 from typer.testing import CliRunner
 
 from croupier.cli import app
@@ -55,56 +56,6 @@ def _verdicts(
         else (v.deviation.ref, v.deviation.message)
         for v in report.verdicts
     ]
-
-
-def _books(doc: dict[str, Any]) -> dict[str, Any]:
-    """The players' totals worked out again from the settlements."""
-    seats: dict[int, list[int]] = {}
-    for row in doc["settlements"]:
-        bet_won = seats.setdefault(row["seat"], [0, 0])
-        bet_won[0] += row["amount"]
-        bet_won[1] += max(row["amount"] + row["net"], 0)
-    doc["players"] = [
-        {
-            "seat": seat,
-            "player_id": f"p{seat}",
-            "balance_before": None,
-            "balance_after": None,
-            "total_bet": bet,
-            "total_won": won,
-        }
-        for seat, (bet, won) in sorted(seats.items())
-    ]
-    return doc
-
-
-def _void_step(seq: int, reason: str = "a test") -> dict[str, Any]:
-    """The ``round_voided`` step a voided round ends with (D25)."""
-    return {"seq": seq, "ref": "D25", "type": "round_voided", "reason": reason}
-
-
-def _void_before(
-    doc: dict[str, Any], kind: str, reason: str
-) -> dict[str, Any]:
-    """Void ``doc`` just before its first step of ``kind``: every wager
-    placed so far returned (D25)."""
-    steps = doc["procedure"]
-    before = steps[: [s["type"] for s in steps].index(kind)]
-    doc["procedure"] = [*before, _void_step(len(before) + 1, reason)]
-    doc["settlements"] = [
-        {
-            "seat": s["seat"],
-            "wager": s["wager"],
-            "amount": s["amount"],
-            "outcome": "void",
-            "net": 0,
-            "ref": "D25",
-        }
-        for s in before
-        if s["type"] == "wager_placed"
-    ]
-    doc["status"], doc["void_reason"] = "voided", reason
-    return doc
 
 
 def _scenario_history(tmp_path: Path, scenario: dict[str, Any]) -> str:
@@ -166,7 +117,7 @@ def test_591_7_i_a_round_cut_off_at_a_pending_decision_deviates() -> None:
     cut = next(i for i, s in enumerate(steps) if s["type"] == "decision_made")
     asked = steps[cut]["ref"]
     doc["procedure"], doc["settlements"] = steps[:cut], []
-    [(ref, message)] = _verdicts(_books(doc))
+    [(ref, message)] = _verdicts(books(doc))
     assert ref == asked
     assert "never made the decision" in message
 
@@ -223,10 +174,10 @@ def _void_after_payment(doc: dict[str, Any]) -> dict[str, Any]:
         for seat, amount in sorted(layout.items())
         if amount
     ]
-    doc["procedure"] = [*before, _void_step(len(before) + 1)]
+    doc["procedure"] = [*before, void_step(len(before) + 1)]
     doc["settlements"] = rows
     doc["status"], doc["void_reason"] = "voided", "a test"
-    return _books(doc)
+    return books(doc)
 
 
 def test_591_7_f_a_voided_round_is_replayed_up_to_its_void() -> None:
@@ -242,14 +193,14 @@ def test_591_7_f_a_voided_round_is_replayed_up_to_its_void() -> None:
     step["net"] *= 100
     row = next(r for r in greedy["settlements"] if r["outcome"] == "win")
     row["net"] *= 100
-    [(ref, _)] = _verdicts(_books(greedy))
+    [(ref, _)] = _verdicts(books(greedy))
     assert ref == "591.7(f)"
     # the payment left out of the record: as if it had been returned
     silent = json.loads(json.dumps(voided))
     silent["settlements"] = [
         r for r in silent["settlements"] if r["outcome"] != "win"
     ]
-    [(ref, _)] = _verdicts(_books(silent))
+    [(ref, _)] = _verdicts(books(silent))
     assert ref == "591.7(f)"
 
 
@@ -257,11 +208,11 @@ def test_d25_a_void_is_a_step_and_a_finished_round_is_not_voided() -> None:
     [doc] = _docs("double-back-jack", seed=3)
     finished = json.loads(json.dumps(doc))
     finished["procedure"].append(
-        _void_step(len(finished["procedure"]) + 1, "late")
+        void_step(len(finished["procedure"]) + 1, "late")
     )
     finished["status"], finished["void_reason"] = "voided", "late"
     finished["settlements"] = []
-    [(ref, message)] = _verdicts(_books(finished))
+    [(ref, message)] = _verdicts(books(finished))
     assert (ref, "finished round" in message) == ("D25", True)
     unmarked = json.loads(json.dumps(doc))
     unmarked["status"], unmarked["void_reason"] = "voided", "late"
@@ -455,8 +406,8 @@ def test_d29_the_round_after_a_void_begins_a_new_shoe() -> None:
     j = next(
         i for i in range(len(docs) - 1) if not docs[i + 1]["shoe"]["new_shoe"]
     )
-    voided = _void_before(docs[j], "card_dealt", "a test")
-    [first, (ref, message)] = _file(_books(voided), docs[j + 1])
+    voided = void_before(docs[j], "card_dealt", "a test")
+    [first, (ref, message)] = _file(books(voided), docs[j + 1])
     assert first == (None, "")
     assert ref == "D29"
     assert "voided" in message
@@ -736,8 +687,8 @@ def test_d25_a_round_voided_before_a_deal_the_engine_would_refuse() -> None:
     doc["rules"]["digest"] = rules_digest(doc["rules"]["values"])
     kinds = [s["type"] for s in doc["procedure"]]
     assert set(kinds[: kinds.index("phase_entered")]) == {"wager_placed"}
-    _void_before(doc, "phase_entered", "the deal may not begin")
-    assert _verdicts(_books(doc)) == [(None, "")]
+    void_before(doc, "phase_entered", "the deal may not begin")
+    assert _verdicts(books(doc)) == [(None, "")]
     # dealt all the same, the same round deviates under that rule
     [dealt] = _docs("six-card-fortune-pai-gow", seed=3)
     dealt["rules"] = doc["rules"]

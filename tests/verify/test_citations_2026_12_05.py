@@ -46,6 +46,20 @@ def _natural_round(shoe: str, wagers: list[dict[str, Any]]) -> dict[str, Any]:
     return _dealt({"game": "21-baccarat", "shoe": shoe, "wagers": wagers})
 
 
+def _to_banker(card: str, ref: str, purpose: str) -> dict[str, Any]:
+    """A 21 Baccarat card dealt face up to the Banker's hand."""
+    return {
+        "seq": 0,
+        "ref": ref,
+        "type": "card_dealt",
+        "to": "banker hand",
+        "card": card,
+        "face_up": True,
+        "hand": 0,
+        "purpose": purpose,
+    }
+
+
 @pytest.mark.proves("681a.7(f)")
 def test_681a_7_f_1_a_card_drawn_after_a_natural() -> None:
     # burn 2c; Player As Kd (a natural), Banker 9c 5c (14); no Bonus
@@ -60,19 +74,7 @@ def test_681a_7_f_1_a_card_drawn_after_a_natural() -> None:
         for i, s in enumerate(steps)
         if s["type"] == "announced" and s["text"].startswith("natural")
     )
-    steps.insert(
-        after + 1,
-        {
-            "seq": 0,
-            "ref": "681a.7(g)",
-            "type": "card_dealt",
-            "to": "banker hand",
-            "card": "7c",
-            "face_up": True,
-            "hand": 0,
-            "purpose": "",
-        },
-    )
+    steps.insert(after + 1, _to_banker("7c", "681a.7(g)", ""))
     ref, message = _verdict(record)
     assert ref == "681a.7(f)(1)", message
     assert "banker hand drew 7c on 14" in message
@@ -91,19 +93,7 @@ def test_681a_7_f_2_a_bonus_only_card_to_a_hand_of_17() -> None:
     )
     steps = record["procedure"]
     at = _index(steps, type="phase_entered", phase="bonus_drawing")
-    steps.insert(
-        at + 1,
-        {
-            "seq": 0,
-            "ref": "681a.7(f)(2)",
-            "type": "card_dealt",
-            "to": "banker hand",
-            "card": "7c",
-            "face_up": True,
-            "hand": 0,
-            "purpose": "bonus only",
-        },
-    )
+    steps.insert(at + 1, _to_banker("7c", "681a.7(f)(2)", "bonus only"))
     ref, message = _verdict(record)
     assert ref == "681a.7(f)(2)", message
     assert "banker hand drew 7c on 17" in message

@@ -93,6 +93,19 @@ def _natural_ref(spec: GameSpec, engine: Sequence[Step]) -> str | None:
     )
 
 
+def _wagering_ref(spec: GameSpec, engine: Sequence[Step], ref: str) -> str:
+    """The rule that closes wagering: the wagering phase's, as cited."""
+    return next(
+        (
+            str(e["ref"])
+            for e in engine
+            if e.get("type") == "phase_entered"
+            and e.get("phase") == "wagering"
+        ),
+        _WAGERS_CLOSE.get(spec.section, ref),
+    )
+
+
 def _hole_card(kind: object, step: Step) -> bool:
     """Whether ``step`` turns the Double Back Jack dealer's hole card up."""
     return (
@@ -261,21 +274,13 @@ def explain(
             if s.get("type") == "wager_placed"
         ):
             return Deviation(
-                ref,
+                _wagering_ref(spec, engine[:i], ref),
                 f"{describe(got)} is placed after {describe(want)}: "
                 f"wagering had closed",
                 seq,
             )
     if their == "wager_placed" and kind != "wager_placed":
-        opened = next(
-            (
-                str(e["ref"])
-                for e in engine[:i]
-                if e.get("type") == "phase_entered"
-                and e.get("phase") == "wagering"
-            ),
-            _WAGERS_CLOSE.get(spec.section, ref),
-        )
+        opened = _wagering_ref(spec, engine[:i], ref)
         return Deviation(
             opened,
             f"{describe(want)} placed after wagering closed; the rule "
