@@ -136,3 +136,41 @@ def test_591_7_d_after_its_cover_card_an_as_dealt_shoe_is_not_dealt_on() -> (
     ((line, ref, message),) = deviations([ended, dealt_on])
     assert (line, ref) == (2, "591.7(d)")
     assert "reached the cover card" in message
+
+
+@pytest.mark.proves("591.7(a)", "681a.7(a)")
+@pytest.mark.parametrize(
+    ("game", "burn"),
+    [("double-back-jack", "591.7(c)"), ("21-baccarat", "681a.7(c)")],
+)
+def test_a_new_shoe_as_dealt_mid_shoe_with_no_shuffle(
+    game: str, burn: str
+) -> None:
+    """D65, as dealt too: a new shoe not shuffled follows a reshuffle.
+
+    A round that claims a new shoe (and burns, as one does) where the
+    round before left its shoe to be dealt on would restart the counts
+    of D71 and D82 at will; without its stack it is held as a stacked
+    one is.
+    """
+    docs = _day(game, 12, {"decks": 2}, racks=True)
+    assert deviations(docs) == []
+    k = next(i for i in range(2, len(docs)) if not docs[i]["shoe"]["new_shoe"])
+    forged = docs[k]
+    forged["shoe"].update(new_shoe=True, discard="")
+    forged["procedure"].insert(
+        0,
+        {
+            "seq": 0,
+            "ref": burn,
+            "type": "card_burned",
+            "card": "2c",
+            "face_up": False,
+        },
+    )
+    for n, step in enumerate(forged["procedure"], start=1):
+        step["seq"] = n
+    [(line, ref, message)] = deviations(docs)
+    assert line == k + 1
+    assert ref == {"591.7(c)": "591.7(a)", "681a.7(c)": "681a.7(a)"}[burn]
+    assert "no shuffle recorded" in message

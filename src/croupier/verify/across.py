@@ -89,6 +89,11 @@ FROM_THE_SHOE = {
 """Where each game has the cards dealt from the top of the stack."""
 
 
+_DEALT_ON = b"dealt on, as dealt"
+"""What an ``as_dealt`` round that did not end its shoe left: a shoe to
+be dealt on, its cards unknown (no digest, whose length differs)."""
+
+
 def shoe_key(stack: str, discard: str) -> bytes:
     """A digest of a stack and a discard rack, as the schema writes them.
 
@@ -109,7 +114,8 @@ class RoundEnds:
     before (``None``: a new shoe, a shuffle first, or no stack)."""
     left: bytes | None
     """The shoe it left for the next round (``None``: not known, for a
-    round that deviated, reshuffled, was voided or has no stack)."""
+    round that deviated, reshuffled or was voided; :data:`_DEALT_ON` for
+    a round without its stack that left its shoe to be dealt on)."""
     ref: str
     """The rule cited when the shoe did not carry over."""
     started: datetime | None = None
@@ -196,14 +202,19 @@ def ends_of(
             elif kind in _COVER_STEPS:
                 cover.append(_cover_step(step, _seq(step)))
         cover_ref = _COVER_REFS.get(spec.section)
+        ends_shoe = _ends_shoe(spec, history, drawn)
         return RoundEnds(
             table,
             None,
-            None,
+            # a round that did not end its shoe leaves it to be dealt on
+            _DEALT_ON
+            if ends_shoe is None and history.status == "over"
+            else None,
             ref,
             started,
             ended,
-            ends_shoe=_ends_shoe(spec, history, drawn),
+            unshuffled=shoe.new_shoe and not shoe.shuffles(),
+            ends_shoe=ends_shoe,
             seen=tuple(seen),
             holds=holds,
             begins=shoe.new_shoe or bool(shoe.shuffles()),
@@ -486,6 +497,7 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
     if (
         ends.found is not None
         and before.left is not None
+        and before.left != _DEALT_ON
         and before.left != ends.found
     ):
         return Deviation(
