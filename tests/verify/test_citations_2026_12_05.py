@@ -207,3 +207,28 @@ def test_591_7_t_2_one_player_on_two_boxes_is_settled_at_once() -> None:
     for n, step in enumerate(steps, start=1):
         step["seq"] = n
     assert verify_round(HandHistory.loads(json.dumps(record))) is None
+
+
+@pytest.mark.proves("681a.7(f)")
+def test_681a_7_f_2_a_bonus_only_card_counted_for_the_main_wagers() -> None:
+    # Player natural As Kd (21); a Banker Bonus Wager, so the Banker's
+    # 9c 5c (14) takes a Bonus-only 7c, which (f)(2) keeps out of the
+    # Player and Banker Wagers: the log counts it (Banker 21, a tie)
+    record = _natural_round(
+        "2c As 9c Kd 5c 7c 8h",
+        [
+            {"seat": 1, "wager": "player", "amount": 1000},
+            {"seat": 3, "wager": "bonus_banker", "amount": 100},
+        ],
+    )
+    steps = record["procedure"]
+    at = next(
+        i
+        for i, s in enumerate(steps)
+        if s["type"] == "announced" and s["text"].startswith("Player 21")
+    )
+    assert steps[at]["text"] == "Player 21, Banker 14: Player wins"
+    steps[at]["text"] = "Player 21, Banker 21: tie"
+    ref, message = _verdict(record)
+    assert ref == "681a.7(f)(2)", message
+    assert "Bonus-only card 7c" in message

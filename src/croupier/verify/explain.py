@@ -73,6 +73,39 @@ _NATURALS = {"681a.7": "681a.7(f)"}
 card but a Bonus-only one to a hand under 17 ((f)(1), (f)(2)), not by the
 drawing rule (g), which is for rounds without one."""
 
+_BONUS_ONLY = {"681a.7": "681a.7(f)(2)"}
+"""Where a Bonus-only card is dealt and kept out of the main wagers."""
+
+
+def _bonus_counted(steps: Sequence[Step], said: str, due: str) -> str | None:
+    """The Bonus-only card an announcement ``said`` counted, if it did.
+
+    A hand's total with its Bonus-only card named in the log's words and
+    not in the rule's (``due``) is that card counted for the main wagers.
+
+    >>> steps = [{"type": "card_dealt", "to": "banker hand", "card": c,
+    ...           "purpose": p} for c, p in (("9c", ""), ("5c", ""),
+    ...                                      ("7c", "bonus only"))]
+    >>> _bonus_counted(steps, "Player 21, Banker 21: tie",
+    ...                "Player 21, Banker 14: Player wins")
+    '7c'
+    """
+    for hand, name in (("player hand", "Player"), ("banker hand", "Banker")):
+        dealt = [
+            s
+            for s in steps
+            if s.get("type") == "card_dealt" and s.get("to") == hand
+        ]
+        extra = [s for s in dealt if s.get("purpose") == "bonus only"]
+        if not extra:
+            continue
+        total = blackjack_total([Card.parse(str(s["card"])) for s in dealt])
+        words = f"{name} {total.value}"
+        if words in said and words not in due:
+            return str(extra[0]["card"])
+    return None
+
+
 _HOLE_SHOWN = ("591.7(h)", "591.7(h), 591.7(n)")
 """Double Back Jack's hole card: checked unseen (h), turned up at the
 dealer's turn (n)."""
@@ -299,6 +332,18 @@ def explain(
                 ref,
                 f"{who} stood on {total}; the rule requires a card "
                 f"(the log has {describe(want)})",
+                seq,
+            )
+    if kind == their == "announced" and spec.section in _BONUS_ONLY:
+        counted = _bonus_counted(
+            log[:i], str(want.get("text")), str(got.get("text"))
+        )
+        if counted is not None:
+            return Deviation(
+                _BONUS_ONLY[spec.section],
+                f"the log announces {want.get('text')!r} where the rule "
+                f"announces {got.get('text')!r}: the Bonus-only card "
+                f"{counted} does not count for the Player or Banker Wager",
                 seq,
             )
     if _hole_card(their, want) and kind != their:
