@@ -232,3 +232,29 @@ def test_681a_7_f_2_a_bonus_only_card_counted_for_the_main_wagers() -> None:
     ref, message = _verdict(record)
     assert ref == "681a.7(f)(2)", message
     assert "Bonus-only card 7c" in message
+
+
+@pytest.mark.proves("673a.11(c)")
+def test_673a_11_c_a_split_ace_that_draws_where_the_rules_say_one_card() -> (
+    None
+):
+    # burn 2c; seat 1 As Ad splits; each ace takes its split card, and
+    # under split_aces_may_draw = false nothing more: the log hits hand 1
+    record = _dealt(
+        {
+            "game": "double-back-jack",
+            "shoe": "2c As Tc Ad 7h 3c 2d 5s 4c 6h 5c",
+            "wagers": [{"seat": 1, "wager": "blackjack", "amount": 1000}],
+            "decisions": [
+                {"seat": 1, "action": "split"},
+                {"seat": 1, "action": "hit"},
+                {"seat": 1, "action": "stand"},
+                {"seat": 1, "action": "stand"},
+            ],
+        }
+    )
+    record["rules"]["values"]["split_aces_may_draw"] = False
+    record["rules"]["digest"] = rules_digest(record["rules"]["values"])
+    ref, message = _verdict(record)
+    assert ref == "673a.11(c)", message
+    assert "split ace" in message

@@ -106,6 +106,30 @@ def _bonus_counted(steps: Sequence[Step], said: str, due: str) -> str | None:
     return None
 
 
+_SPLIT_ACES = "673a.11(c)"
+"""Split aces drawing no more than one card each, a Rules Submission's
+option (``split_aces_may_draw``)."""
+
+
+def _split_ace(spec: GameSpec, steps: Sequence[Step], want: Step) -> bool:
+    """Whether ``want`` decides for a Double Back Jack split ace's hand."""
+    if spec.section != "591.7":
+        return False
+    seat, hand = want.get("seat"), want.get("hand")
+    own = [
+        s
+        for s in steps
+        if s.get("type") == "card_dealt"
+        and s.get("hand") == hand
+        and str(s.get("to")).split(" hand ")[0] == f"seat {seat}"
+    ]
+    return (
+        bool(own)
+        and str(own[0].get("card", "")).startswith("A")
+        and any(s.get("purpose") == "split" for s in own)
+    )
+
+
 _HOLE_SHOWN = ("591.7(h)", "591.7(h), 591.7(n)")
 """Double Back Jack's hole card: checked unseen (h), turned up at the
 dealer's turn (n)."""
@@ -346,6 +370,18 @@ def explain(
                 f"{counted} does not count for the Player or Banker Wager",
                 seq,
             )
+    if (
+        their == "decision_made"
+        and kind == "card_dealt"
+        and got.get("purpose") == "split"
+        and _split_ace(spec, log[:i], want)
+    ):
+        return Deviation(
+            _SPLIT_ACES,
+            f"{describe(want)} on a split ace, which takes one card only "
+            f"under these rules; the rule requires {describe(got)}",
+            seq,
+        )
     if _hole_card(their, want) and kind != their:
         # the hole card stays unseen at the check (h), turned up only
         # when the players have acted, before the dealer draws (n)
