@@ -539,11 +539,9 @@ class Dealer:
         # a pai gow round draws its starting position itself when it
         # deals, from the table's RNG (670a.5(i), D84): the draw is
         # stored with the deal's other draws, and the record shows it
-        starting = None
+        # (the row's starting_position stays NULL; older rows hold one)
         occupied = tuple(sorted(rt.seats))
-        rnd = rt.table.new_round(
-            occupied_seats=occupied, starting_position=starting
-        )
+        rnd = rt.table.new_round(occupied_seats=occupied)
         _draws(rt)  # the shuffle before the round is stored as its stack
         sql = self.sql
         shoe_events = rt.table.log.events[rt.shoe_events :]
@@ -565,7 +563,7 @@ class Dealer:
                     "discard": rnd.initial_discard,
                     "new_shoe": rnd.new_shoe,
                     "shoe_no": rt.shoe_no,
-                    "starting_position": starting,
+                    "starting_position": None,
                     "owners_json": "{}",
                     "seated_at_cut": None
                     if seated is None
@@ -585,7 +583,7 @@ class Dealer:
         rt.shoe_events = len(rt.table.log)
         live = LiveRound(
             round_id,
-            Recorder(rt.spec.name, rnd, starting_position=starting),
+            Recorder(rt.spec.name, rnd),
             shoe_no=rt.shoe_no,
         )
         self._store_events(conn, live)

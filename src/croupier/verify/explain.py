@@ -28,6 +28,7 @@ __all__ = [
     "explain",
     "explain_missing",
     "fields_text",
+    "option_ref",
     "whole_number",
 ]
 
@@ -106,11 +107,6 @@ def _bonus_counted(steps: Sequence[Step], said: str, due: str) -> str | None:
     return None
 
 
-_SPLIT_ACES = "673a.11(c)"
-"""Split aces drawing no more than one card each, a Rules Submission's
-option (``split_aces_may_draw``)."""
-
-
 def _split_ace(spec: GameSpec, steps: Sequence[Step], want: Step) -> bool:
     """Whether ``want`` decides for a Double Back Jack split ace's hand."""
     if spec.section != "591.7":
@@ -163,18 +159,26 @@ def _wagering_ref(spec: GameSpec, engine: Sequence[Step], ref: str) -> str:
     )
 
 
-def _hole_card(kind: object, step: Step) -> bool:
+def _hole_card(spec: GameSpec, kind: object, step: Step) -> bool:
     """Whether ``step`` turns the Double Back Jack dealer's hole card up."""
     return (
-        kind == "card_exposed"
+        spec.section == "591.7"
+        and kind == "card_exposed"
         and step.get("to") == "dealer"
-        and str(step.get("ref", "")).startswith("591.7")
     )
 
 
 _WAGERS_CLOSE = {"670a.9": "670a.7(c)"}
 """Where wagers close, in a game whose round opens no wagering phase
 (pai gow: all but the Double Down before "no more bets")."""
+
+
+def option_ref(spec: GameSpec, name: str) -> str:
+    """The subsection a rules option applies (the game's section if none)."""
+    for info in spec.rules_type.options():
+        if info.name == name and info.ref:
+            return info.ref
+    return spec.section
 
 
 def whole_number(value: object) -> object:
@@ -377,12 +381,12 @@ def explain(
         and _split_ace(spec, log[:i], want)
     ):
         return Deviation(
-            _SPLIT_ACES,
+            option_ref(spec, "split_aces_may_draw"),
             f"{describe(want)} on a split ace, which takes one card only "
             f"under these rules; the rule requires {describe(got)}",
             seq,
         )
-    if _hole_card(their, want) and kind != their:
+    if _hole_card(spec, their, want) and kind != their:
         # the hole card stays unseen at the check (h), turned up only
         # when the players have acted, before the dealer draws (n)
         return Deviation(
@@ -396,7 +400,7 @@ def explain(
         who = str(want["to"])
         total = _total(spec, log[:i], who)
         if who == "dealer" and (
-            _hole_card(kind, got) or got.get("phase") == "hole_card"
+            _hole_card(spec, kind, got) or got.get("phase") == "hole_card"
         ):
             return Deviation(
                 ref,

@@ -15,6 +15,10 @@ shuffled by hand (a ``shuffled`` step's ``device``, D77) breaks
 
 from __future__ import annotations
 
+from croupier.games.six_card_fortune_pai_gow.refs import (
+    AUTOMATED_SHOE,
+    BY_HAND_OR_MANUAL_SHOE,
+)
 from croupier.hhf.format import HandHistory
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.procedures.ch670a import DEALER, POSITIONS
@@ -23,17 +27,9 @@ from croupier.regs import implements
 from croupier.rules import GameRules
 
 from .cut import cut_problem, shoe_size
-from .explain import Deviation, describe, whole_number
+from .explain import Deviation, describe, option_ref, whole_number
 
-__all__ = ["drawn_start_problem", "option_ref", "preparation_problem"]
-
-
-def option_ref(spec: GameSpec, name: str) -> str:
-    """The subsection a rules option applies (the game's section if none)."""
-    for info in spec.rules_type.options():
-        if info.name == name and info.ref:
-            return info.ref
-    return spec.section
+__all__ = ["drawn_start_problem", "preparation_problem"]
 
 
 _SHUFFLE_REFS = {
@@ -300,9 +296,12 @@ def _marker(
     return None
 
 
-_START_REFS = ("670a.9(b)", "670a.10(b)")
+_START_REFS = (
+    str(BY_HAND_OR_MANUAL_SHOE.start),
+    str(AUTOMATED_SHOE.start),
+)
 """Where the dealer determines the starting position: from the hand or a
-manual shoe, and from an automated dealing shoe."""
+manual shoe (670a.9(b)), and from an automated dealing shoe (670a.10(b))."""
 
 _STARTS = {"rng": (1, 7), "dice": (3, 18)}
 """The 670a.5(i) draws a number decides (D24): the table's random number,

@@ -40,9 +40,15 @@ from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
 from .across import FROM_THE_SHOE, RoundEnds, ends_of
-from .explain import Deviation, explain, explain_missing, fields_text
+from .explain import (
+    Deviation,
+    explain,
+    explain_missing,
+    fields_text,
+    option_ref,
+)
 from .numbering import as_written, first_reading, second_reading
-from .preparation import drawn_start_problem, option_ref, preparation_problem
+from .preparation import drawn_start_problem, preparation_problem
 from .purse import Purses, purses_of
 from .quiet import QUIET_RNG, DrawnRng
 from .record import RECORD_REF, game_step, record_problem
@@ -142,23 +148,18 @@ def _possible(
 
 
 def _short(
-    spec: GameSpec,
-    rules: GameRules,
-    counts: Mapping[str, int],
-    shuffled: Mapping[str, Any],
+    spec: GameSpec, rules: GameRules, counts: Mapping[str, int]
 ) -> Deviation | None:
     """Refuse a freshly shuffled shoe that is not the rules' whole shoe (D65).
 
-    The round's preparation records the shuffle (``shuffled``): the
-    cards shuffled are the rules' decks, every one of them in the
-    recorded stack or discard rack. ``counts`` (of the stack and the
-    rack, ``CC`` among them) is known to hold no card too often. A
-    scenario's stacked shoe, with no shuffle recorded, may be just the
-    cards its round deals.
+    The round's preparation records the shuffle, whose count
+    :func:`_replayed` has held to the rules' decks already
+    (:func:`_shuffled_count`): every one of them is in the recorded
+    stack or discard rack. ``counts`` (of the stack and the rack, ``CC``
+    among them) is known to hold no card too often. A scenario's stacked
+    shoe, with no shuffle recorded, may be just the cards its round
+    deals.
     """
-    miscounted = _shuffled_count(spec, rules, shuffled)
-    if miscounted is not None:
-        return miscounted
     complement = _complement(spec, rules)
     short = shortfall(complement, counts)
     if short is None:
@@ -511,7 +512,7 @@ def _shoe(
         if shuffled and within and not history.shoe.irregularity_test:
             # a shoe shuffled for this round is the whole shoe; none too
             # many, so as many cards as the decks hold is all of them
-            short = _short(spec, rules, counted.counts, shuffled[0])
+            short = _short(spec, rules, counted.counts)
             if short is not None:
                 return None, short, None
         elif (
@@ -532,12 +533,8 @@ def _shoe(
             tokens = tokens[: len(drawn) + _MARGIN]
         items: list[StackItem] = [_card(t) for t in tokens]
     else:
-        shuffled = history.shoe.shuffles()
-        if shuffled and not history.shoe.irregularity_test:
-            # a shoe shuffled for this round is the whole shoe (D65)
-            miscounted = _shuffled_count(spec, rules, shuffled[0])
-            if miscounted is not None:
-                return None, miscounted, None
+        # (a shuffle's count, stack or not, was held to the decks before
+        # the preparation, in _replayed: D65)
         tail, count = _tail(procedure, drawn_cards)
         known = [*drawn_cards, *tail, *discard]
         rest = spec.new_shoe(rules, SeededRng(0)).complement - Counter(known)
