@@ -68,7 +68,7 @@ from croupier.cards import CARD_TEXTS, Card
 from croupier.hhf.format import HandHistory
 from croupier.registry import GameSpec
 
-from .explain import Deviation
+from .explain import Deviation, whole_number
 from .record import RECORD_REF, instant
 
 __all__ = ["AcrossRounds", "CoverSteps", "RoundEnds", "ends_of", "shoe_key"]
@@ -308,7 +308,7 @@ def _cover_step(
         return (_FORGOTTEN, seq)
     if step.get("purpose") != "reshuffle marker":
         return (_OTHER, seq)
-    position = step.get("position")
+    position = whole_number(step.get("position"))  # 402.0 is 402
     if type(position) is int and position >= 0:
         return (position, seq)
     return (_FORGOTTEN, seq)
