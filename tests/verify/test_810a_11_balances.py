@@ -204,3 +204,39 @@ def test_810a_11_a_stake_is_not_followed_when_money_came_meanwhile() -> None:
     assert found is not None
     assert found[0] == "810a.11"
     assert "do not differ by the total won" in found[1]
+
+
+def test_810a_11_a_balance_without_its_pair_deviates() -> None:
+    """D89: a balance before with none after leaves the books unchecked."""
+    for kept in ("balance_before", "balance_after"):
+        doc = _round(NOTHING_PAID_FIRST, 2000)
+        other = {"balance_before": "balance_after"}.get(kept, "balance_before")
+        for entry in doc["players"]:
+            entry[other] = None
+        # the entries' balances are now only their `kept` ones
+        assert all(
+            (e["balance_before"] is None) != (e["balance_after"] is None)
+            for e in doc["players"]
+        )
+        found = _found(doc)
+        assert found is not None
+        assert found[0] == "810a.11"
+        given = kept.removeprefix("balance_")
+        assert f"seat 1 records its balance {given} the round" in found[1]
+
+
+def test_810a_11_a_box_of_the_player_without_the_balances_deviates() -> None:
+    """D89: one box carries the account's balances, the player's other
+    box none: its stakes would drop out of the account's books."""
+    doc = _round(BLACKJACK_FIRST, 2000)
+    # the first box's balances worked from its own totals alone
+    first, second = doc["players"]
+    first["balance_after"] = (
+        first["balance_before"] - first["total_bet"] + first["total_won"]
+    )
+    second["balance_before"] = second["balance_after"] = None
+    found = _found(doc)
+    assert found is not None
+    assert found[0] == "810a.11"
+    assert "seats 1 and 2 record balances 2000 and" in found[1]
+    assert "against no balances: one player has one balance" in found[1]

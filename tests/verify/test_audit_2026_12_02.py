@@ -154,8 +154,11 @@ def test_673a_3_a_a_shuffled_shoe_holds_every_card_of_the_decks() -> None:
     short = _stacked(json.loads(json.dumps(doc)), tokens[:keep] + lower)
     assert _verdict(doc) == [(True, None)]
     assert _verdict(short) == [(False, "673a.3(a)")]
-    # a deliberate irregularity test may hold a short shoe
+    # a deliberate irregularity test may hold a short shoe, but it is not
+    # then the table's whole shoe (D90)
     short["shoe"]["irregularity_test"] = True
+    assert _verdict(short) == [(False, "673a.3(a)")]
+    del short["shoe"]["whole"]
     assert _verdict(short) == [(True, None)]
 
 

@@ -144,7 +144,11 @@ def _plain(lines: list[str]) -> tuple[str, object]:
             return "error", (f"line {number}: malformed record: {exc!r}",)
         report.verdicts.append(
             RoundVerdict(
-                number, history.round_id, history.game, verify_round(history)
+                number,
+                history.round_id,
+                history.game,
+                verify_round(history),
+                irregularity_test=history.shoe.irregularity_test,
             )
         )
     return "report", report_json(report)

@@ -90,10 +90,17 @@ def test_without_whole_a_short_reshuffle_conforms_as_before() -> None:
     assert deviations(docs[i : i + 1]) == []
 
 
-def test_irregularity_test_lifts_the_whole_shoe_check() -> None:
+def test_irregularity_test_is_not_a_whole_shoe() -> None:
+    """D90: a deliberately short shoe is tested without ``whole``; with it
+    the record says both that the shoe holds the decks and that it need
+    not."""
     docs, i = _dbj_day()
     _lose_a_rack_card(docs[i])
     docs[i]["shoe"]["irregularity_test"] = True
+    [(line, ref, message)] = deviations(docs[i : i + 1])
+    assert (line, ref) == (1, "673a.3(a)")
+    assert "cannot be both" in message
+    del docs[i]["shoe"]["whole"]
     assert deviations(docs[i : i + 1]) == []
 
 

@@ -24,6 +24,15 @@ verdicts in file order:
   then is its own deviation, and the round after it must begin a new
   shoe, as must the round after a voided one (D29, D67), stack recorded
   or not (D71).
+- **Recorded and as-dealt rounds link too** (D86): a table may record
+  some rounds' stacks and not others'. A round recorded ``as_dealt``
+  that deals on from a shoe whose stack is known (a stacked round
+  before it, or a chain of as-dealt rounds back to one) must take its
+  cards, cover cards included, from the top of that stack, and begin
+  with the rack it left; what it leaves is known in turn. A stacked
+  round that deals on from as-dealt rounds must begin with the rack
+  they left, when it is known, and its rack must hold every card
+  counted out of the shoe since D71's count began.
 - **The progressive meter carries over**: a round begins with the meter
   the round before it at its table left (D23, D68).
 - **A shoe without a recorded stack holds its decks** (D71): the rounds
@@ -47,12 +56,10 @@ verdicts in file order:
 
 A table is its game and its ``table`` field; rounds of one table must
 appear in the order dealt (as ``croupier history export`` writes them),
-tables may interleave. Only a digest of each shoe and each id's first
-line are kept (and, per table, a few counts): memory grows with the
-number of round ids (some 150 bytes a round), not with the shoes.
-
->>> shoe_key("As Kd 7c", "2h") == shoe_key("As 7c Kd", "2h")
-False
+tables may interleave. Each id's first line is kept and, per table,
+the shoe its last round left (its stack's and rack's texts) and a few
+counts: memory grows with the number of round ids (some 150 bytes a
+round) and of tables, not with the rounds' shoes.
 """
 
 from __future__ import annotations
@@ -61,7 +68,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from hashlib import blake2b
 from typing import NamedTuple
 
 from croupier.cards import CARD_TEXTS, Card
@@ -71,7 +77,7 @@ from croupier.registry import GameSpec
 from .explain import Deviation, whole_number
 from .record import RECORD_REF, instant
 
-__all__ = ["AcrossRounds", "CoverSteps", "RoundEnds", "ends_of", "shoe_key"]
+__all__ = ["AcrossRounds", "CoverSteps", "LeftShoe", "RoundEnds", "ends_of"]
 
 _COVER_REFS = {
     "591.7": "591.7(d)",
@@ -89,18 +95,26 @@ FROM_THE_SHOE = {
 """Where each game has the cards dealt from the top of the stack."""
 
 
-_DEALT_ON = b"dealt on, as dealt"
-"""What an ``as_dealt`` round that did not end its shoe left: a shoe to
-be dealt on, its cards unknown (no digest, whose length differs)."""
+class LeftShoe(NamedTuple):
+    """The shoe a round left to be dealt on, as far as it is known.
 
-
-def shoe_key(stack: str, discard: str) -> bytes:
-    """A digest of a stack and a discard rack, as the schema writes them.
-
-    The schema fixes their text (card codes, one space between two), so
-    equal texts are equal cards in equal order.
+    Texts as the schema writes a stack and a rack (card codes, ``CC``
+    for a cover card, one space between two), so equal texts are equal
+    cards in equal order; ``None`` where the log does not show them (a
+    round recorded ``as_dealt`` with no stacked round before it in its
+    shoe, or no rack recorded).
     """
-    return blake2b(f"{stack}|{discard}".encode(), digest_size=16).digest()
+
+    stack: str | None
+    """The stack, top card first."""
+    rack: str | None
+    """The discard rack, in the order the cards were put in it."""
+
+
+_AS_DEALT_LEFT = LeftShoe(None, None)
+"""What an ``as_dealt`` round that did not end its shoe leaves, before
+the checks across rounds (:meth:`AcrossRounds.check`) fill in what the
+rounds before it show."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +123,14 @@ class RoundEnds:
 
     table: str
     """The table: its game and its ``table`` field."""
-    found: bytes | None
-    """The shoe the round began with, when it deals on from the round
-    before (``None``: a new shoe, a shuffle first, or no stack)."""
-    left: bytes | None
-    """The shoe it left for the next round (``None``: not known, for a
-    round that deviated, reshuffled or was voided; :data:`_DEALT_ON` for
-    a round without its stack that left its shoe to be dealt on)."""
+    found: LeftShoe | None
+    """The stack and rack the round began with, when it records its stack
+    and deals on from the round before (``None``: a new shoe, a shuffle
+    first, or no stack)."""
+    left: LeftShoe | None
+    """The shoe it left to be dealt on (``None``: none, for a round that
+    deviated, reshuffled or was voided; for a round without its stack,
+    :data:`_AS_DEALT_LEFT` or its rack, filled in across rounds)."""
     ref: str
     """The rule cited when the shoe did not carry over."""
     started: datetime | None = None
@@ -135,14 +150,18 @@ class RoundEnds:
     the meter this one left (D68)."""
     seen: tuple[str, ...] | None = None
     """The cards an ``as_dealt`` round shows leaving the shoe (dealt and
-    burned), counted across the shoe's rounds (D71); ``None``: not
-    counted (the stack is recorded, or every round reshuffles)."""
+    burned) in order, ``CC`` where a cover card came out: counted across
+    the shoe's rounds (D71), and held to the top of a stack known from
+    the rounds before (D86); ``None``: not counted (the stack is
+    recorded, or every round reshuffles)."""
     holds: Mapping[str, int] | None = None
     """How many of each card the rules' decks hold, with :attr:`seen`."""
     begins: bool = False
     """Whether the round begins a shoe (``new_shoe`` or a shuffle)."""
-    racked_before: tuple[str, ...] = ()
+    racked_before: tuple[str, ...] | None = None
     """The discard rack it began with, when recorded (with :attr:`seen`)."""
+    put: tuple[str, ...] = ()
+    """The cards it put in the discard rack (with :attr:`seen`)."""
     cover: CoverSteps | None = None
     """With :attr:`seen`, for a game with a reshuffle cover card: what
     the round shows of where it lies (D82). One field, not two: a
@@ -200,14 +219,27 @@ def ends_of(
                 seen.append(CARD_TEXTS[Card.parse(str(step["card"])).code])
                 cover.append((_OUT, _seq(step)))
             elif kind in _COVER_STEPS:
+                if kind == "cover_card_reached":
+                    seen.append(_CC)
                 cover.append(_cover_step(step, _seq(step)))
+        racked_before = (
+            None
+            if shoe.discard is None
+            else tuple(
+                CARD_TEXTS[Card.parse(token).code]
+                for token in shoe.discard.split()
+            )
+        )
+        # the replay's rack began as the recorded one (empty if none)
+        put = [CARD_TEXTS[card.code] for card in racked]
+        put = put[len(racked_before or ()) :]
         cover_ref = _COVER_REFS.get(spec.section)
         ends_shoe = _ends_shoe(spec, history, drawn)
         return RoundEnds(
             table,
             None,
             # a round that did not end its shoe leaves it to be dealt on
-            _DEALT_ON
+            _AS_DEALT_LEFT
             if ends_shoe is None and history.status == "over"
             else None,
             ref,
@@ -218,10 +250,8 @@ def ends_of(
             seen=tuple(seen),
             holds=holds,
             begins=shoe.new_shoe or bool(shoe.shuffles()),
-            racked_before=tuple(
-                CARD_TEXTS[Card.parse(token).code]
-                for token in (shoe.discard or "").split()
-            ),
+            racked_before=racked_before,
+            put=tuple(put),
             cover=None
             if cover_ref is None
             else CoverSteps(cover_ref, tuple(cover)),
@@ -229,7 +259,7 @@ def ends_of(
     rack = shoe.discard or ""
     shuffled = bool(shoe.shuffles())
     continues = not shoe.new_shoe and not shuffled
-    found = shoe_key(stack, rack) if continues else None
+    found = LeftShoe(stack, rack) if continues else None
     unshuffled = (
         shoe.new_shoe and not shuffled and not spec.reshuffle_every_round
     )
@@ -242,7 +272,7 @@ def ends_of(
     ):
         rest = stack.split(" ", drawn)
         put = [CARD_TEXTS[card.code] for card in racked]
-        left = shoe_key(
+        left = LeftShoe(
             rest[drawn] if len(rest) > drawn else "",
             " ".join([rack, *put] if rack else put),
         )
@@ -272,6 +302,9 @@ def _ends_shoe(
         return _COVER_REFS.get(spec.section)  # the cover card came out
     return None
 
+
+_CC = "CC"
+"""A cover card's token in a stack's text."""
 
 _OUT = -1
 """A card out of the shoe (dealt or burned), in :attr:`RoundEnds.cover`."""
@@ -375,8 +408,13 @@ class AcrossRounds:
             self._covers.pop(ends.table, None)
         if found is not None:
             self._out.pop(ends.table, None)
+        left = ends.left
+        if left is not None and ends.seen is not None and found is None:
+            left = _dealt_on(before, ends)
+        # (an as-dealt round that deviated leaves a shoe not known, as its
+        # count is forgotten: its own racks are not taken on trust)
         self._last[ends.table] = _Last(
-            ends.left,
+            left,
             line,
             round_id,
             ends.ended,
@@ -397,8 +435,12 @@ class AcrossRounds:
         """
         seen, holds = ends.seen, ends.holds
         if seen is None or holds is None:
-            self._out.pop(ends.table, None)
-            return None
+            entry = self._out.pop(ends.table, None)
+            if entry is None or ends.found is None or before is None:
+                return None
+            # a stacked round dealing on from as-dealt ones (D86): the
+            # cards counted out of the shoe are in the rack it began with
+            return _racked(entry, ends.found, ends.ref)
         entry = self._out.get(ends.table)
         if (
             entry is None
@@ -407,9 +449,9 @@ class AcrossRounds:
             or before.ends_shoe is not None
         ):
             # the rack holds cards out of this shoe already
-            entry = (line, Counter(ends.racked_before))
+            entry = (line, Counter(ends.racked_before or ()))
         count = entry[1]
-        count.update(seen)
+        count.update(token for token in seen if token != _CC)
         over = sorted(
             (card, n) for card, n in count.items() if n > holds.get(card, 0)
         )
@@ -483,7 +525,7 @@ class AcrossRounds:
 class _Last:
     """A table's last round: the shoe it left, where it is, when it ended."""
 
-    left: bytes | None
+    left: LeftShoe | None
     line: int
     round_id: str
     ended: datetime | None
@@ -494,18 +536,22 @@ class _Last:
 def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
     """What is wrong with a round that follows ``before`` at its table."""
     where = f"round {before.round_id!r} (line {before.line}) of the same table"
-    if (
-        ends.found is not None
-        and before.left is not None
-        and before.left != _DEALT_ON
-        and before.left != ends.found
-    ):
-        return Deviation(
-            ends.ref,
-            f"the shoe this round began with is not the one {where} left: "
-            f"cards were added, taken out or moved between the rounds, or "
-            f"a round between them is missing from the log",
-        )
+    left = before.left
+    if ends.found is not None and left is not None:
+        if left.stack is not None and left.rack is not None:
+            if left != ends.found:
+                return Deviation(
+                    ends.ref,
+                    f"the shoe this round began with is not the one {where} "
+                    f"left: cards were added, taken out or moved between the "
+                    f"rounds, or a round between them is missing from the log",
+                )
+        elif left.rack is not None and left.rack != ends.found.rack:
+            return _other_rack(ends.ref, where)
+    elif ends.seen is not None and not ends.begins and left is not None:
+        found = _from_top(left, ends, where)
+        if found is not None:
+            return found
     continues = ends.found is not None or (
         ends.seen is not None and not ends.begins
     )
@@ -552,3 +598,89 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
                 )
             break
     return None
+
+
+def _from_top(left: LeftShoe, ends: RoundEnds, where: str) -> Deviation | None:
+    """An ``as_dealt`` round dealing on from a shoe partly known (D86).
+
+    Its cards (and cover cards) out of the shoe are the top of the stack
+    the round before left, when that is known, and it begins with the
+    rack that round left, when both are known.
+    """
+    seen = ends.seen or ()
+    if left.stack is not None:
+        tokens = left.stack.split(" ", len(seen))
+        for i, token in enumerate(seen):
+            there = tokens[i] if i < len(tokens) and tokens[i] else None
+            if token != there:
+                what = "the cover card" if token == _CC else token
+                return Deviation(
+                    ends.ref,
+                    f"item {i + 1} out of the shoe is {what}, but the shoe "
+                    f"{where} left has {there or 'no card'} there: the cards "
+                    f"come from the top of the shoe as it was left",
+                )
+    if (
+        left.rack is not None
+        and ends.racked_before is not None
+        and " ".join(ends.racked_before) != left.rack
+    ):
+        return _other_rack(ends.ref, where)
+    return None
+
+
+def _other_rack(ref: str, where: str) -> Deviation:
+    """The rack a round began with is not the one the round before left."""
+    return Deviation(
+        ref,
+        f"the discard rack this round began with is not the one {where} "
+        f"left: cards were added to it, taken out of it or moved between the "
+        f"rounds, or a round between them is missing from the log",
+    )
+
+
+def _racked(
+    entry: tuple[int, Counter[str]], found: LeftShoe, ref: str
+) -> Deviation | None:
+    """Whether the rack a stacked round began with holds the cards out (D86).
+
+    ``entry`` is D71's count of the cards out of the shoe in the as-dealt
+    rounds before it (from the line that began counting); a card out of
+    the shoe goes to the discard rack and stays there until the shoe is
+    reshuffled.
+    """
+    held = Counter((found.rack or "").split())
+    for card, n in sorted(entry[1].items()):
+        if n > held[card]:
+            return Deviation(
+                ref,
+                f"{card} has come out of the shoe {n} times since line "
+                f"{entry[0]} began counting it, but the discard rack this "
+                f"round began with holds it {held[card]} times: a card out "
+                f"of the shoe stays in the rack until the reshuffle",
+            )
+    return None
+
+
+def _dealt_on(before: _Last | None, ends: RoundEnds) -> LeftShoe:
+    """What an ``as_dealt`` round that deals on left, as far as known (D86).
+
+    The stack the round before left less the items this round took from
+    its top, when that stack is known and this round continues it; the
+    rack it began with (recorded, or else the one the round before left)
+    and the cards it put there.
+    """
+    known = (
+        None
+        if before is None or ends.begins or before.ends_shoe is not None
+        else before.left
+    )
+    stack = None
+    if known is not None and known.stack is not None:
+        rest = known.stack.split(" ", len(ends.seen or ()))
+        stack = rest[-1] if len(rest) > len(ends.seen or ()) else ""
+    base: tuple[str, ...] | None = ends.racked_before
+    if base is None and known is not None and known.rack is not None:
+        base = tuple(known.rack.split())
+    rack = None if base is None else " ".join((*base, *ends.put))
+    return LeftShoe(stack, rack)

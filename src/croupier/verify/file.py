@@ -57,6 +57,9 @@ class RoundVerdict:
     ends: RoundEnds | None = field(default=None, compare=False, repr=False)
     """The round's shoe at either end and its times, for the checks across
     rounds (not part of the verdict's JSON form)."""
+    irregularity_test: bool = False
+    """Whether the record marks its shoe a deliberate irregularity test
+    (D41): its shoe was not held to the rules' decks (D90 shows it)."""
 
     @property
     def conforming(self) -> bool:
@@ -64,8 +67,8 @@ class RoundVerdict:
         return self.deviation is None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form."""
-        return {
+        """The JSON form (``irregularity_test`` only when it is true)."""
+        out: dict[str, Any] = {
             "line": self.line,
             "round_id": self.round_id,
             "game": self.game,
@@ -74,6 +77,9 @@ class RoundVerdict:
             if self.deviation is None
             else self.deviation.to_dict(),
         }
+        if self.irregularity_test:
+            out["irregularity_test"] = True
+        return out
 
 
 @dataclass(slots=True)
@@ -90,6 +96,8 @@ class Tally:
     """Rounds that follow the rules."""
     refs: Counter[str] = field(default_factory=Counter)
     """Deviations by the subsection broken."""
+    irregularity_tests: int = 0
+    """Rounds marked deliberate irregularity tests (D41, D90)."""
 
     def add(self, verdict: RoundVerdict) -> None:
         """Count one more round."""
@@ -98,15 +106,24 @@ class Tally:
             self.conforming += 1
         else:
             self.refs[verdict.deviation.ref] += 1
+        self.irregularity_tests += verdict.irregularity_test
 
     def summary(self) -> dict[str, Any]:
-        """Rounds, conforming, deviations by subsection."""
-        return {
+        """Rounds, conforming, deviations by subsection.
+
+        Also, when any round was marked a deliberate irregularity test,
+        how many (``irregularity_tests``): their shoes were not held to
+        the rules' decks, which a reader of the summary must know (D90).
+        """
+        out: dict[str, Any] = {
             "rounds": self.rounds,
             "conforming": self.conforming,
             "deviations": self.rounds - self.conforming,
             "by_ref": dict(sorted(self.refs.items())),
         }
+        if self.irregularity_tests:
+            out["irregularity_tests"] = self.irregularity_tests
+        return out
 
 
 @dataclass(slots=True)
@@ -470,7 +487,12 @@ def _verify_line(
         if not checked.strict:
             read_at_line(number, validate, doc)
     return RoundVerdict(
-        number, history.round_id, history.game, checked.deviation, checked.ends
+        number,
+        history.round_id,
+        history.game,
+        checked.deviation,
+        checked.ends,
+        history.shoe.irregularity_test,
     )
 
 

@@ -145,6 +145,13 @@ def _players(history: HandHistory) -> Deviation | None:
     return _balances(history)
 
 
+def _pair(entry: PlayerEntry) -> str:
+    """How a message gives an entry's balances before and after."""
+    if entry.balance_before is None:
+        return "no balances"
+    return f"balances {entry.balance_before} and {entry.balance_after}"
+
+
 def _balances(history: HandHistory) -> Deviation | None:
     """Each account's balances: never below 0, moved by its seats' money.
 
@@ -154,8 +161,20 @@ def _balances(history: HandHistory) -> Deviation | None:
     """
     accounts: dict[str, list[PlayerEntry]] = {}
     for player in history.players:
-        if player.balance_before is None and player.balance_after is None:
-            continue
+        if (player.balance_before is None) != (player.balance_after is None):
+            # a writer with accounts records both; one alone leaves the
+            # round's money unchecked (D89)
+            given, missing = (
+                ("before", "after")
+                if player.balance_after is None
+                else ("after", "before")
+            )
+            return Deviation(
+                RECORD_REF,
+                f"seat {player.seat} records its balance {given} the round "
+                f"but not {missing} it: a record with accounts carries both, "
+                f"so that they can be checked against the totals",
+            )
         accounts.setdefault(player.player_id, []).append(player)
     for player_id, entries in accounts.items():
         first = entries[0]
@@ -175,9 +194,8 @@ def _balances(history: HandHistory) -> Deviation | None:
                 return Deviation(
                     RECORD_REF,
                     f"player {player_id}'s seats {first.seat} and "
-                    f"{entry.seat} record balances {before} and {after} "
-                    f"against {entry.balance_before} and "
-                    f"{entry.balance_after}: one player has one balance",
+                    f"{entry.seat} record {_pair(first)} against "
+                    f"{_pair(entry)}: one player has one balance",
                 )
             if entry.moved_elsewhere != first.moved_elsewhere:
                 return Deviation(

@@ -973,6 +973,21 @@ def _replayed(
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
         return problem, False, None, None, None
+    if history.shoe.irregularity_test and history.shoe.whole:
+        # a whole shoe is the rules' decks (D75); an irregularity test's
+        # may hold other cards (D41): not both (D90)
+        return (
+            Deviation(
+                option_ref(spec, "decks"),
+                "the record marks its shoe the table's whole shoe, which "
+                "holds the rules' decks, and a deliberate irregularity test, "
+                "whose shoe need not: it cannot be both",
+            ),
+            False,
+            None,
+            None,
+            None,
+        )
     shuffled = history.shoe.shuffles()
     problem = (
         # a shoe shuffled for the round is the rules' whole shoe (D65):

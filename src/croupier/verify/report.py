@@ -154,6 +154,12 @@ class _AtomicVerdicts:
             raise KeyboardInterrupt
 
 
+IRREGULAR = (
+    "a deliberate irregularity test, its shoe not held to the rules' decks"
+)
+"""What the text report says of a round marked ``irregularity_test``."""
+
+
 class TextReport:
     """One line a round given, then the summary."""
 
@@ -167,6 +173,8 @@ class TextReport:
             if verdict.deviation is None
             else str(verdict.deviation)
         )
+        if verdict.irregularity_test:
+            said += f" ({IRREGULAR})"
         self._out.write(
             f"line {verdict.line} round {verdict.round_id}: {said}\n"
         )
@@ -188,6 +196,12 @@ class TextReport:
             head,
             *(f"  {ref}: {n}" for ref, n in summary["by_ref"].items()),
         ]
+        irregular = summary.get("irregularity_tests", 0)
+        if irregular:
+            lines.append(
+                f"{irregular} round{'s' if irregular != 1 else ''} marked "
+                f"irregularity_test: {IRREGULAR}"
+            )
         self._out.write("\n".join(lines) + "\n")
 
 
