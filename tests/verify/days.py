@@ -9,10 +9,11 @@ import dataclasses
 import json
 from typing import Any
 
-from croupier.hhf import HandHistory
+from croupier.hhf import HandHistory, from_scenario
 from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
-from croupier.verify import verify_lines
+from croupier.scenario import run_scenario
+from croupier.verify import verify_lines, verify_round
 
 
 def swap_first_two_dealt(history: HandHistory) -> HandHistory:
@@ -113,3 +114,35 @@ def void_before(doc: dict[str, Any], kind: str, reason: str) -> dict[str, Any]:
     ]
     doc["status"], doc["void_reason"] = "voided", reason
     return doc
+
+
+def dealt(doc: dict[str, Any]) -> dict[str, Any]:
+    """The scenario ``doc`` dealt by croupier, as a conforming record."""
+    history = from_scenario(doc, run_scenario(doc), round_id="r1")
+    assert verify_round(history) is None
+    record: dict[str, Any] = json.loads(history.dumps())
+    return record
+
+
+def as_dealt(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` known only as dealt (no stack): its cards may change."""
+    record["shoe"]["known"], record["shoe"]["stack"] = "as_dealt", None
+    return record
+
+
+def verdict(record: dict[str, Any]) -> tuple[str, str]:
+    """The ref and message of ``record``'s deviation, renumbered first."""
+    for n, step in enumerate(record["procedure"], start=1):
+        step["seq"] = n
+    deviation = verify_round(HandHistory.loads(json.dumps(record)))
+    assert deviation is not None
+    return deviation.ref, deviation.message
+
+
+def step_index(steps: list[dict[str, Any]], **fields: object) -> int:
+    """Where the first step with ``fields`` is."""
+    return next(
+        i
+        for i, step in enumerate(steps)
+        if all(step.get(k) == v for k, v in fields.items())
+    )

@@ -12,38 +12,14 @@ import json
 from typing import Any
 
 import pytest
+from tests.verify.days import dealt, step_index, verdict
 
-from croupier.hhf import HandHistory, from_scenario, rules_digest
-from croupier.scenario import run_scenario
+from croupier.hhf import HandHistory, rules_digest
 from croupier.verify import verify_round
 
 
-def _dealt(doc: dict[str, Any]) -> dict[str, Any]:
-    """The scenario ``doc`` dealt, as a hand-history record."""
-    history = from_scenario(doc, run_scenario(doc), round_id="r1")
-    assert verify_round(history) is None
-    record: dict[str, Any] = json.loads(history.dumps())
-    return record
-
-
-def _verdict(record: dict[str, Any]) -> tuple[str, str]:
-    for n, step in enumerate(record["procedure"], start=1):
-        step["seq"] = n
-    deviation = verify_round(HandHistory.loads(json.dumps(record)))
-    assert deviation is not None
-    return deviation.ref, deviation.message
-
-
-def _index(steps: list[dict[str, Any]], **fields: object) -> int:
-    return next(
-        i
-        for i, step in enumerate(steps)
-        if all(step.get(k) == v for k, v in fields.items())
-    )
-
-
 def _natural_round(shoe: str, wagers: list[dict[str, Any]]) -> dict[str, Any]:
-    return _dealt({"game": "21-baccarat", "shoe": shoe, "wagers": wagers})
+    return dealt({"game": "21-baccarat", "shoe": shoe, "wagers": wagers})
 
 
 def _to_banker(card: str, ref: str, purpose: str) -> dict[str, Any]:
@@ -75,7 +51,7 @@ def test_681a_7_f_1_a_card_drawn_after_a_natural() -> None:
         if s["type"] == "announced" and s["text"].startswith("natural")
     )
     steps.insert(after + 1, _to_banker("7c", "681a.7(g)", ""))
-    ref, message = _verdict(record)
+    ref, message = verdict(record)
     assert ref == "681a.7(f)(1)", message
     assert "banker hand drew 7c on 14" in message
 
@@ -92,9 +68,9 @@ def test_681a_7_f_2_a_bonus_only_card_to_a_hand_of_17() -> None:
         ],
     )
     steps = record["procedure"]
-    at = _index(steps, type="phase_entered", phase="bonus_drawing")
+    at = step_index(steps, type="phase_entered", phase="bonus_drawing")
     steps.insert(at + 1, _to_banker("7c", "681a.7(f)(2)", "bonus only"))
-    ref, message = _verdict(record)
+    ref, message = verdict(record)
     assert ref == "681a.7(f)(2)", message
     assert "banker hand drew 7c on 17" in message
 
@@ -116,7 +92,7 @@ def _dbj(
     }
     if rules:
         doc["rules"] = rules
-    return _dealt(doc)
+    return dealt(doc)
 
 
 @pytest.mark.proves("591.7(n)")
@@ -125,10 +101,10 @@ def test_591_7_n_the_dealer_draws_before_turning_the_hole_card() -> None:
     # card is turned up (n), then the dealer draws to 16 (o)
     record = _dbj("2c Ts 9c 9d 7h 2s 5d 4c", 1)
     steps = record["procedure"]
-    hole = _index(steps, type="phase_entered", phase="hole_card")
-    draw = _index(steps, type="card_dealt", to="dealer", ref="591.7(o)")
+    hole = step_index(steps, type="phase_entered", phase="hole_card")
+    draw = step_index(steps, type="card_dealt", to="dealer", ref="591.7(o)")
     steps.insert(hole, steps.pop(draw))
-    ref, message = _verdict(record)
+    ref, message = verdict(record)
     assert ref == "591.7(n)", message
     assert "before turning the hole card face up" in message
 
@@ -137,9 +113,9 @@ def test_591_7_n_the_dealer_draws_before_turning_the_hole_card() -> None:
 def test_591_7_h_the_hole_card_shown_before_the_players_decide() -> None:
     record = _dbj("2c Ts 9c 6d 7d 7h 3c 5d 9s 4h 4c", 2)
     steps = record["procedure"]
-    shown = steps.pop(_index(steps, type="card_exposed", to="dealer"))
-    steps.insert(_index(steps, type="decision_made"), shown)
-    ref, message = _verdict(record)
+    shown = steps.pop(step_index(steps, type="card_exposed", to="dealer"))
+    steps.insert(step_index(steps, type="decision_made"), shown)
+    ref, message = verdict(record)
     assert ref == "591.7(h)", message
     assert "hole card" in message
 
@@ -158,10 +134,10 @@ def test_673a_10_c_a_double_on_a_split_hand_the_rules_do_not_allow() -> None:
             {"seat": 1, "action": "stand"},
         ],
     }
-    record = _dealt(doc)
+    record = dealt(doc)
     record["rules"]["values"]["double_after_split"] = False
     record["rules"]["digest"] = rules_digest(record["rules"]["values"])
-    ref, message = _verdict(record)
+    ref, message = verdict(record)
     assert ref == "673a.10(c)", message
 
 
@@ -197,7 +173,7 @@ def test_591_7_t_2_one_player_on_two_boxes_is_settled_at_once() -> None:
     # dealt with no player named, box by box from the right: 3, 2, 1
     steps = record["procedure"]
     assert [steps[i]["seat"] for i in settled] == [3, 2, 1]
-    ref, message = _verdict(record)
+    ref, message = verdict(record)
     assert ref == "591.7(t)(2)", message
     # the rule's order for the players: P's loser (2), P's winner (3), 1
     a, b = settled[0], settled[1]
@@ -229,7 +205,7 @@ def test_681a_7_f_2_a_bonus_only_card_counted_for_the_main_wagers() -> None:
     )
     assert steps[at]["text"] == "Player 21, Banker 14: Player wins"
     steps[at]["text"] = "Player 21, Banker 21: tie"
-    ref, message = _verdict(record)
+    ref, message = verdict(record)
     assert ref == "681a.7(f)(2)", message
     assert "Bonus-only card 7c" in message
 
@@ -240,7 +216,7 @@ def test_673a_11_c_a_split_ace_that_draws_where_the_rules_say_one_card() -> (
 ):
     # burn 2c; seat 1 As Ad splits; each ace takes its split card, and
     # under split_aces_may_draw = false nothing more: the log hits hand 1
-    record = _dealt(
+    record = dealt(
         {
             "game": "double-back-jack",
             "shoe": "2c As Tc Ad 7h 3c 2d 5s 4c 6h 5c",
@@ -255,6 +231,6 @@ def test_673a_11_c_a_split_ace_that_draws_where_the_rules_say_one_card() -> (
     )
     record["rules"]["values"]["split_aces_may_draw"] = False
     record["rules"]["digest"] = rules_digest(record["rules"]["values"])
-    ref, message = _verdict(record)
+    ref, message = verdict(record)
     assert ref == "673a.11(c)", message
     assert "split ace" in message

@@ -35,13 +35,25 @@ from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.events import CutOffered, EventLog
 from croupier.hhf.format import HandHistory
-from croupier.procedures.ch629a import DEALER, cutter_of, prepare_shoe, recut
+from croupier.procedures.ch629a import (
+    DEALER,
+    SECOND_COVER_MARGIN,
+    cutter_of,
+    prepare_shoe,
+    recut,
+)
 from croupier.registry import GameSpec
 from croupier.regs import implements
 from croupier.rules import GameRules
 from croupier.shoe import Shoe, StackItem
 
-from .explain import RECORD_REF, Deviation, describe, whole_number
+from .explain import (
+    RECORD_REF,
+    Deviation,
+    describe,
+    option_ref,
+    whole_number,
+)
 from .quiet import QUIET_RNG
 
 __all__ = ["cut_problem", "shoe_size"]
@@ -178,6 +190,9 @@ def cut_problem(
         if _plain(got) != _plain(want):
             if _other_seat(got, want):
                 return _out_of_turn(got, want, replayed[:i], seats, seated)
+            depth = _second_cover(spec, second, got, want)
+            if depth is not None:
+                return depth
             return Deviation(
                 str(got["ref"]),
                 f"the preparation has {describe(want)}; the rule requires "
@@ -239,6 +254,44 @@ def _accepting(segment: Sequence[Mapping[str, Any]]) -> tuple[int, ...]:
         and s.get("accepted") is True
         and (n := _seat(s.get("to"))) is not None
     )[:1]
+
+
+def _second_cover(
+    spec: GameSpec,
+    second: int,
+    got: Mapping[str, Any],
+    want: Mapping[str, Any],
+) -> Deviation | None:
+    """The second cover card placed at another depth than the rule's.
+
+    629a.5(d) asks for at least 14 cards beneath it; the exact depth is
+    the Rules Submission's (``second_cover_from_bottom``, ``second``).
+    Below 14 breaks (d) itself (the preparation's own check finds it
+    first; here the engine's step, citing (d), would); deeper, but not
+    where the Rules Submission puts it, breaks the option, cited as a
+    penetration is (:func:`~croupier.verify.explain.option_ref`).
+    """
+    marker = "reshuffle marker"
+    if got.get("purpose") != marker or want.get("purpose") != marker:
+        return None
+    if {k: v for k, v in _plain(got).items() if k != "position"} != {
+        k: v for k, v in _plain(want).items() if k != "position"
+    }:
+        return None
+    position, placed = whole_number(want.get("position")), got.get("position")
+    if type(position) is not int or type(placed) is not int:
+        return None
+    # the engine's marker lies ``second`` cards above the bottom
+    below = second + placed - position
+    if below < SECOND_COVER_MARGIN:
+        return None  # (d) itself: the engine's step cites it
+    return Deviation(
+        option_ref(spec, "second_cover_from_bottom"),
+        f"the second cover card went {below} cards above the bottom "
+        f"(position {position}); the Rules Submission's "
+        f"second_cover_from_bottom puts it {second} above (position "
+        f"{placed}); the regulation's least is {SECOND_COVER_MARGIN}",
+    )
 
 
 def _other_seat(got: Mapping[str, Any], want: Mapping[str, Any]) -> bool:

@@ -18,6 +18,8 @@ from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
 from croupier.registry import GameSpec
 
+from .over import play_over
+
 RECORD_REF = "810a.11"
 """The game-record rule (what a round's record must hold, its numbering)."""
 
@@ -27,6 +29,7 @@ __all__ = [
     "describe",
     "explain",
     "explain_missing",
+    "explain_over",
     "fields_text",
     "option_ref",
     "whole_number",
@@ -279,10 +282,50 @@ def _burn_message(engine: Sequence[Step], log: Sequence[Step], i: int) -> str:
     return f"burned {done} card(s){after}, requires {required}"
 
 
+def explain_over(
+    spec: GameSpec,
+    log: Sequence[Step],
+    i: int,
+    required: Step | None = None,
+) -> Deviation | None:
+    """Log step ``i`` decides for, or deals to, a hand whose play is over.
+
+    Cited under the rule that ended the hand's play
+    (:func:`~croupier.verify.over.play_over`), whatever the engine did
+    next (``required``, if it did anything) or however it refused the
+    decision (out of turn, nothing pending): the hand is the reason.
+    """
+    want = log[i]
+    over = play_over(spec.section, log[:i], want)
+    if over is None:
+        return None
+    ref, why = over
+    instead = (
+        "" if required is None else f"; the rule requires {describe(required)}"
+    )
+    return Deviation(
+        ref,
+        f"the log has {describe(want)}, but {why}{instead}",
+        int(want["seq"]) if "seq" in want else None,
+    )
+
+
 def explain(
-    spec: GameSpec, engine: Sequence[Step], log: Sequence[Step], i: int
+    spec: GameSpec,
+    engine: Sequence[Step],
+    log: Sequence[Step],
+    i: int,
+    refused: Deviation | None = None,
 ) -> Deviation:
-    """The deviation at log step ``i`` (the engine differs or has ended)."""
+    """The deviation at log step ``i`` (the engine differs or has ended).
+
+    ``refused`` is the engine's refusal of the log's next decision, when
+    step ``i`` is that decision: in a game that asks for none (21
+    Baccarat, Midibaccarat) it is the rule the decision breaks.
+    """
+    over = explain_over(spec, log, i, engine[i] if i < len(engine) else None)
+    if over is not None:
+        return over
     want = log[i]
     seq = int(want["seq"]) if "seq" in want else None
     if i >= len(engine):
@@ -314,6 +357,8 @@ def explain(
                 f"are numbered from 1 in order",
                 seq,
             )
+    if their == "decision_made" and refused is not None and not spec.actions:
+        return Deviation(refused.ref, refused.message, seq)
     if "card_burned" in (kind, their) and kind != their:
         return Deviation(ref, _burn_message(engine, log, i), seq)
     if (

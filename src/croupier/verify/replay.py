@@ -34,7 +34,7 @@ from croupier.procedures.ch670a import DEALER, POSITIONS
 from croupier.registry import GameSpec, find_game
 from croupier.regs import implements
 from croupier.rng import SeededRng
-from croupier.round import Action, Round
+from croupier.round import Action, GameRound, Round
 from croupier.rules import GameRules, round_inputs
 from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
@@ -44,6 +44,7 @@ from .explain import (
     Deviation,
     explain,
     explain_missing,
+    explain_over,
     fields_text,
     option_ref,
 )
@@ -649,15 +650,17 @@ def _run(
         if purses is not None:
             purses.check(rnd.ledger, "the deal")
         for d in decisions:
-            if rnd.pending() is None:
-                raise _StopError(
-                    CroupierError("no decision was pending"),
-                    f"the decision {fields_text(d)}",
-                )
+            what = f"the decision {fields_text(d)}"
             try:
-                rnd.apply(Action.from_dict(d))
+                action = Action.from_dict(d)
+                if rnd.pending() is None:
+                    # the engine's own refusal, its state unchanged (a
+                    # game with no decisions cites the rule that says so)
+                    if isinstance(rnd, GameRound):
+                        rnd.verify_action(action)
+                    raise CroupierError("no decision was pending")
+                rnd.apply(action)
             except CroupierError as exc:
-                what = f"the decision {fields_text(d)}"
                 raise _StopError(exc, what) from None
             if purses is not None:
                 purses.check(rnd.ledger, f"the decision {fields_text(d)}")
@@ -737,24 +740,32 @@ def _compare(
         # every step equal (one C-level list comparison): what the loop
         # below finds for a conforming round, step by step
         return None
+    refused = None if stop is None else _refusal(spec, stop)
     for i, want in enumerate(log):
         if i >= len(engine):
             if stop is not None:
-                break
+                # the engine refused the log's next input: a decision
+                # for a hand whose play is over is cited for that
+                return explain_over(spec, log, i) or refused
             return explain(spec, engine, log, i)
         got = engine[i]
         if got != want and not _same(got, want, loosened):
-            return explain(spec, engine, log, i)
+            return explain(spec, engine, log, i, refused)
     if stop is not None:
-        ref = stop.error.ref
-        return Deviation(
-            str(ref) if ref is not None else spec.section,
-            f"{stop.what} is not allowed here: {stop.error.message}",
-            None,
-        )
+        return _refusal(spec, stop)
     if len(engine) > len(log):
         return explain_missing(spec, engine, log)
     return None
+
+
+def _refusal(spec: GameSpec, stop: _StopError) -> Deviation:
+    """The engine's refusal of a recorded input, under its own rule."""
+    ref = stop.error.ref
+    return Deviation(
+        str(ref) if ref is not None else spec.section,
+        f"{stop.what} is not allowed here: {stop.error.message}",
+        None,
+    )
 
 
 @implements("591.7(u)", "681a.7(l)")
