@@ -207,7 +207,7 @@ def test_810a_11_a_stake_is_not_followed_when_money_came_meanwhile() -> None:
 
 
 def test_810a_11_a_balance_without_its_pair_deviates() -> None:
-    """D89: a balance before with none after leaves the books unchecked."""
+    """D88: a balance before with none after leaves the books unchecked."""
     for kept in ("balance_before", "balance_after"):
         doc = _round(NOTHING_PAID_FIRST, 2000)
         other = {"balance_before": "balance_after"}.get(kept, "balance_before")
@@ -226,7 +226,7 @@ def test_810a_11_a_balance_without_its_pair_deviates() -> None:
 
 
 def test_810a_11_a_box_of_the_player_without_the_balances_deviates() -> None:
-    """D89: one box carries the account's balances, the player's other
+    """D88: one box carries the account's balances, the player's other
     box none: its stakes would drop out of the account's books."""
     doc = _round(BLACKJACK_FIRST, 2000)
     # the first box's balances worked from its own totals alone

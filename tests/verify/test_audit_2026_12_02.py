@@ -155,7 +155,7 @@ def test_673a_3_a_a_shuffled_shoe_holds_every_card_of_the_decks() -> None:
     assert _verdict(doc) == [(True, None)]
     assert _verdict(short) == [(False, "673a.3(a)")]
     # a deliberate irregularity test may hold a short shoe, but it is not
-    # then the table's whole shoe (D90)
+    # then the table's whole shoe (D89)
     short["shoe"]["irregularity_test"] = True
     assert _verdict(short) == [(False, "673a.3(a)")]
     del short["shoe"]["whole"]

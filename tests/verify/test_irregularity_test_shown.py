@@ -1,4 +1,4 @@
-"""D90: a round marked a deliberate irregularity test is shown as one.
+"""D89: a round marked a deliberate irregularity test is shown as one.
 
 ``"irregularity_test": true`` (D41) lifts the checks that hold a shoe to
 the rules' decks, for a scenario's deliberately impossible stack. A
@@ -51,7 +51,7 @@ def test_629a_3_a_whole_shoe_is_no_irregularity_test(tmp_path: Path) -> None:
     assert report["summary"]["irregularity_tests"] == 1
 
 
-def test_d90_an_irregularity_test_is_named_in_the_report(
+def test_d89_an_irregularity_test_is_named_in_the_report(
     tmp_path: Path,
 ) -> None:
     """A flagged round that is not a table's whole shoe may conform, but

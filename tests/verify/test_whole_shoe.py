@@ -91,7 +91,7 @@ def test_without_whole_a_short_reshuffle_conforms_as_before() -> None:
 
 
 def test_irregularity_test_is_not_a_whole_shoe() -> None:
-    """D90: a deliberately short shoe is tested without ``whole``; with it
+    """D89: a deliberately short shoe is tested without ``whole``; with it
     the record says both that the shoe holds the decks and that it need
     not."""
     docs, i = _dbj_day()

@@ -59,7 +59,7 @@ class RoundVerdict:
     rounds (not part of the verdict's JSON form)."""
     irregularity_test: bool = False
     """Whether the record marks its shoe a deliberate irregularity test
-    (D41): its shoe was not held to the rules' decks (D90 shows it)."""
+    (D41): its shoe was not held to the rules' decks (D89 shows it)."""
 
     @property
     def conforming(self) -> bool:
@@ -97,7 +97,7 @@ class Tally:
     refs: Counter[str] = field(default_factory=Counter)
     """Deviations by the subsection broken."""
     irregularity_tests: int = 0
-    """Rounds marked deliberate irregularity tests (D41, D90)."""
+    """Rounds marked deliberate irregularity tests (D41, D89)."""
 
     def add(self, verdict: RoundVerdict) -> None:
         """Count one more round."""
@@ -113,7 +113,7 @@ class Tally:
 
         Also, when any round was marked a deliberate irregularity test,
         how many (``irregularity_tests``): their shoes were not held to
-        the rules' decks, which a reader of the summary must know (D90).
+        the rules' decks, which a reader of the summary must know (D89).
         """
         out: dict[str, Any] = {
             "rounds": self.rounds,

@@ -163,7 +163,7 @@ def _balances(history: HandHistory) -> Deviation | None:
     for player in history.players:
         if (player.balance_before is None) != (player.balance_after is None):
             # a writer with accounts records both; one alone leaves the
-            # round's money unchecked (D89)
+            # round's money unchecked (D88)
             given, missing = (
                 ("before", "after")
                 if player.balance_after is None

@@ -986,7 +986,7 @@ def _replayed(
         return problem, False, None, None, None
     if history.shoe.irregularity_test and history.shoe.whole:
         # a whole shoe is the rules' decks (D75); an irregularity test's
-        # may hold other cards (D41): not both (D90)
+        # may hold other cards (D41): not both (D89)
         return (
             Deviation(
                 option_ref(spec, "decks"),
