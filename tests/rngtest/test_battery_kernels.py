@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
 from croupier.rngtest import battery
-from croupier.rngtest.card_tests import CardTests
+from croupier.rngtest.card_tests import CardTests, shoe_chi_square
 from croupier.rngtest.stream_tests import coupon_lengths, distinct_digits
 
 
@@ -116,3 +117,37 @@ def test_labels_and_stream_equal_one_shoe_at_a_time() -> None:
     perms = battery._labels(shoes, original, theirs)
     assert perms.tolist() == want.tolist()
     assert battery._stream(perms, theirs).tolist() == stream
+
+
+def test_shoe_chi_square_has_mean_its_degrees_of_freedom() -> None:
+    """Every order of a shoe AABBC, cards by halves (places 1-2, 3-5).
+
+    Pearson's statistic, written here cell by cell, averages
+    ``dof * n / (n - 1)`` over the equally likely orders (Haldane's mean
+    for a contingency table with fixed margins), so the battery's
+    statistic, scaled by ``(n - 1) / n``, averages its degrees of
+    freedom, and its p-value is the chi-square's upper tail there.
+    """
+    shoe = (0, 0, 1, 1, 2)
+    n = len(shoe)
+    halves = (0, 0, 1, 1, 1)
+    pearson, scaled = [], []
+    for order in itertools.permutations(shoe):  # 120, each order as likely
+        table = np.zeros((3, 2))
+        for place, card in enumerate(order):
+            table[card, halves[place]] += 1
+        rows, cols = table.sum(axis=1), table.sum(axis=0)
+        x2 = sum(
+            (table[i, j] - rows[i] * cols[j] / n) ** 2
+            / (rows[i] * cols[j] / n)
+            for i in range(3)
+            for j in range(2)
+        )
+        pearson.append(x2)
+        statistic, p, dof = shoe_chi_square(table, n)
+        assert dof == (3 - 1) * (2 - 1)
+        assert statistic == pytest.approx(x2 * (n - 1) / n, rel=1e-12)
+        assert p == pytest.approx(stats.chi2.sf(x2 * (n - 1) / n, 2))
+        scaled.append(statistic)
+    assert np.mean(pearson) == pytest.approx(2 * n / (n - 1), rel=1e-12)
+    assert np.mean(scaled) == pytest.approx(2, rel=1e-12)
