@@ -151,3 +151,49 @@ def test_shoe_chi_square_has_mean_its_degrees_of_freedom() -> None:
         scaled.append(statistic)
     assert np.mean(pearson) == pytest.approx(2 * n / (n - 1), rel=1e-12)
     assert np.mean(scaled) == pytest.approx(2, rel=1e-12)
+
+
+def test_card_position_tests_equal_their_tables_by_hand() -> None:
+    """A 20-card shoe of 4 copies of 5 cards, 30 shoes, in blocks.
+
+    Each card expects 30 x 4/20 = 6 a place: the whole table, place by
+    place. Then 10 shoes: 2 a place, so runs of 3 places (6 expected;
+    the 6th run takes the last 5 places). The largest cell is read off
+    every cell's binomial tails, written here shoe by shoe.
+    """
+    original = np.repeat(np.arange(5), 4)
+    gen = np.random.default_rng(4)
+    shoes = np.array([gen.permutation(original) for _ in range(30)])
+    for count, width in ((30, 1), (10, 3)):
+        tests = CardTests(original)
+        for start in range(0, count, 7):
+            block = shoes[start : min(start + 7, count)]
+            tests.add(block, block)
+        runs = 20 // width
+        table = np.zeros((5, runs))
+        cells = np.zeros((5, 20))
+        for shoe in shoes[:count]:
+            for place, card in enumerate(shoe):
+                table[card, min(place // width, runs - 1)] += 1
+                cells[card, place] += 1
+        expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / count / 20
+        pearson = ((table - expected) ** 2 / expected).sum()
+        got = tests.card_position()
+        assert got.statistic == pytest.approx(pearson * 19 / 20, rel=1e-12)
+        dof = 4 * (runs - 1)
+        assert got.p_value == pytest.approx(
+            stats.chi2.sf(pearson * 19 / 20, dof), rel=1e-9
+        )
+        assert f"5 x {runs} table, {dof} df" in got.detail
+        each = [
+            2
+            * min(
+                stats.binom.cdf(cells[c, p], count, 0.2),
+                stats.binom.sf(cells[c, p] - 1, count, 0.2),
+            )
+            for c in range(5)
+            for p in range(20)
+        ]
+        assert tests.largest_cell().p_value == pytest.approx(
+            min(1.0, min(each) * 100), rel=1e-9
+        )

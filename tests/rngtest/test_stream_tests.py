@@ -184,7 +184,7 @@ def _card_whole(name: str, shoes: np.ndarray, original: np.ndarray) -> float:
         # Pearson's statistic scaled by (n - 1) / n: a shoe's table has
         # fixed margins (test_battery_kernels' exact mean)
         pearson = stats.chi2_contingency(table, correction=False)[0]
-        return float(pearson) * (n - 1) / n
+        return float(pearson * (n - 1) / n)
     if name == "adjacency":
         pairs = set(
             zip(original[:-1].tolist(), original[1:].tolist(), strict=True)

@@ -1,6 +1,7 @@
 """The tests that read the shoes themselves, a block of shoes at a time.
 
-Where each card lands (chi-square), which card follows which
+Where each card lands (chi-square by tenth of the shoe; card x position
+place by place, and its most extreme cell), which card follows which
 (adjacency), how one shoe relates to the next (interplay correlation),
 how many cards stay where they were (Poisson), and how each shoe's
 order relates to the order before the shuffle (position correlation).
@@ -10,10 +11,14 @@ and keeps counts and one number a shoe at most, never the shoes.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import stats
 
-from .results import Floats, Ints, TestResult, chisq, cochran
+from croupier.cards import Card
+
+from .results import Floats, Ints, Sparse, TestResult, chisq, cochran
 from .results import two_sided_normal as _normal_p
 
 __all__ = ["CardTests", "mean_positions", "shoe_chi_square", "successions"]
@@ -88,8 +93,10 @@ class CardTests:
         self.original = original
         self.shoes = 0
         self._codes = np.unique(original)
+        self._copies = np.bincount(np.searchsorted(self._codes, original))
         self._bins = (np.arange(n) * self._BINS) // n
-        self._table = np.zeros((len(self._codes), self._BINS))
+        # each card (code) at each place, every test of places reads it
+        self._places = np.zeros((len(self._codes), n), dtype=np.int64)
         pairs = successions(original)
         self._pairs = pairs
         self._pair_codes = np.array([a * _CODES + b for a, b in pairs])
@@ -102,15 +109,12 @@ class CardTests:
     def add(self, shoes: Ints, perms: Ints) -> None:
         """Count the next block of shoes (and their labelled permutations)."""
         self.shoes += len(shoes)
-        # chi-square: card x place tenth
-        np.add.at(
-            self._table,
-            (
-                np.searchsorted(self._codes, shoes),
-                np.broadcast_to(self._bins, shoes.shape),
-            ),
-            1,
-        )
+        # chi-square, card x position and its largest cell: card x place
+        n = shoes.shape[1]
+        cells = np.searchsorted(self._codes, shoes) * n + np.arange(n)
+        self._places += np.bincount(
+            cells.ravel(), minlength=self._places.size
+        ).reshape(self._places.shape)
         # adjacency: a card followed by its unshuffled successor
         seen = shoes[:, :-1] * _CODES + shoes[:, 1:]
         self._adjacent += int(np.isin(seen, self._pair_codes).sum())
@@ -136,14 +140,85 @@ class CardTests:
 
     def chi_square(self) -> TestResult:
         """Each card's places, by tenth of the shoe, against uniform."""
-        cochran("chi-square", stats.contingency.expected_freq(self._table))
-        statistic, p, _ = shoe_chi_square(self._table, len(self.original))
+        table = self._grouped(self._bins, self._BINS)
+        cochran("chi-square", stats.contingency.expected_freq(table))
+        statistic, p, _ = shoe_chi_square(table, len(self.original))
         return TestResult(
             "chi-square",
             statistic,
             p,
             f"card x position tenth, {len(self._codes)} x {self._BINS} "
             "table, times (n - 1)/n",
+        )
+
+    def _grouped(self, group: Ints, groups: int) -> Floats:
+        """The card x place counts, places summed by ``group`` (0 up)."""
+        table: Floats = self._places @ np.eye(groups)[group]
+        return table
+
+    def card_position(self) -> TestResult:
+        """Each card at each place against uniform: the whole table.
+
+        Every cell expects ``shoes x copies / n``; when that is under 5
+        (Cochran's rule, as for every chi-square here) the places are
+        taken in runs of the fewest consecutive places that let every
+        cell expect 5 (the last run takes the places left over), so a
+        few hundred shuffles test place by place and fewer test pairs
+        or triples of places. Pearson's statistic, times ``(n - 1)/n``
+        (:func:`shoe_chi_square`), against chi-square with
+        ``(cards - 1)(runs - 1)`` degrees of freedom.
+        """
+        name = "card x position (additional)"
+        n = len(self.original)
+        fewest = int(self._copies.min())
+        width = max(1, math.ceil(5 * n / (self.shoes * fewest)))
+        runs = n // width
+        if runs < 2:
+            raise Sparse(name, self.shoes * self._copies / n)
+        group = np.minimum(np.arange(n) // width, runs - 1)
+        table = self._grouped(group, runs)
+        cochran(name, stats.contingency.expected_freq(table))
+        statistic, p, dof = shoe_chi_square(table, n)
+        places = "place" if width == 1 else f"run of {width} places"
+        return TestResult(
+            name,
+            statistic,
+            p,
+            f"card x {places}, {len(self._codes)} x {runs} table, "
+            f"{dof} df, times (n - 1)/n",
+        )
+
+    def largest_cell(self) -> TestResult:
+        """The card x place cell furthest from uniform, exact at any count.
+
+        Under a uniform shuffle a card with ``c`` copies is at a given
+        place ``Binomial(shoes, c / n)`` times. Each cell's two-sided
+        p-value is twice its smaller binomial tail
+        (:func:`scipy.stats.binom`); the test's is the smallest of them
+        times the number of cells (Bonferroni: valid however the cells
+        depend on one another, and at any number of shuffles). It sees
+        one card drawn to one place, which the tenths and the whole
+        table's chi-square spread over many cells. The statistic is
+        that cell's standardized residual.
+        """
+        n, shoes = len(self.original), self.shoes
+        prob = (self._copies / n)[:, None]
+        low = stats.binom.cdf(self._places, shoes, prob)
+        high = stats.binom.sf(self._places - 1, shoes, prob)
+        cell_p = np.minimum(1.0, 2 * np.minimum(low, high))
+        code, place = np.unravel_index(np.argmin(cell_p), cell_p.shape)
+        seen = int(self._places[code, place])
+        p_card = float(prob[code, 0])
+        expected = shoes * p_card
+        z = (seen - expected) / math.sqrt(expected * (1 - p_card))
+        card = Card.from_code(int(self._codes[code]))
+        return TestResult(
+            "card x position maximum (additional)",
+            z,
+            min(1.0, float(cell_p[code, place]) * cell_p.size),
+            f"{card} at place {int(place) + 1} of {n}: {seen} times against "
+            f"{expected:.1f} expected; exact binomial, Bonferroni over "
+            f"{cell_p.size} cells",
         )
 
     def adjacency(self) -> TestResult:
