@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
 from croupier.rngtest import battery
-from croupier.rngtest.card_tests import CardTests
+from croupier.rngtest.card_tests import CardTests, shoe_chi_square
 from croupier.rngtest.stream_tests import coupon_lengths, distinct_digits
 
 
@@ -116,3 +117,83 @@ def test_labels_and_stream_equal_one_shoe_at_a_time() -> None:
     perms = battery._labels(shoes, original, theirs)
     assert perms.tolist() == want.tolist()
     assert battery._stream(perms, theirs).tolist() == stream
+
+
+def test_shoe_chi_square_has_mean_its_degrees_of_freedom() -> None:
+    """Every order of a shoe AABBC, cards by halves (places 1-2, 3-5).
+
+    Pearson's statistic, written here cell by cell, averages
+    ``dof * n / (n - 1)`` over the equally likely orders (Haldane's mean
+    for a contingency table with fixed margins), so the battery's
+    statistic, scaled by ``(n - 1) / n``, averages its degrees of
+    freedom, and its p-value is the chi-square's upper tail there.
+    """
+    shoe = (0, 0, 1, 1, 2)
+    n = len(shoe)
+    halves = (0, 0, 1, 1, 1)
+    pearson, scaled = [], []
+    for order in itertools.permutations(shoe):  # 120, each order as likely
+        table = np.zeros((3, 2))
+        for place, card in enumerate(order):
+            table[card, halves[place]] += 1
+        rows, cols = table.sum(axis=1), table.sum(axis=0)
+        x2 = sum(
+            (table[i, j] - rows[i] * cols[j] / n) ** 2
+            / (rows[i] * cols[j] / n)
+            for i in range(3)
+            for j in range(2)
+        )
+        pearson.append(x2)
+        statistic, p, dof = shoe_chi_square(table, n)
+        assert dof == (3 - 1) * (2 - 1)
+        assert statistic == pytest.approx(x2 * (n - 1) / n, rel=1e-12)
+        assert p == pytest.approx(stats.chi2.sf(x2 * (n - 1) / n, 2))
+        scaled.append(statistic)
+    assert np.mean(pearson) == pytest.approx(2 * n / (n - 1), rel=1e-12)
+    assert np.mean(scaled) == pytest.approx(2, rel=1e-12)
+
+
+def test_card_position_tests_equal_their_tables_by_hand() -> None:
+    """A 20-card shoe of 4 copies of 5 cards, 30 shoes, in blocks.
+
+    Each card expects 30 x 4/20 = 6 a place: the whole table, place by
+    place. Then 10 shoes: 2 a place, so runs of 3 places (6 expected;
+    the 6th run takes the last 5 places). The largest cell is read off
+    every cell's binomial tails, written here shoe by shoe.
+    """
+    original = np.repeat(np.arange(5), 4)
+    gen = np.random.default_rng(4)
+    shoes = np.array([gen.permutation(original) for _ in range(30)])
+    for count, width in ((30, 1), (10, 3)):
+        tests = CardTests(original)
+        for start in range(0, count, 7):
+            block = shoes[start : min(start + 7, count)]
+            tests.add(block, block)
+        runs = 20 // width
+        table = np.zeros((5, runs))
+        cells = np.zeros((5, 20))
+        for shoe in shoes[:count]:
+            for place, card in enumerate(shoe):
+                table[card, min(place // width, runs - 1)] += 1
+                cells[card, place] += 1
+        expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / count / 20
+        pearson = ((table - expected) ** 2 / expected).sum()
+        got = tests.card_position()
+        assert got.statistic == pytest.approx(pearson * 19 / 20, rel=1e-12)
+        dof = 4 * (runs - 1)
+        assert got.p_value == pytest.approx(
+            stats.chi2.sf(pearson * 19 / 20, dof), rel=1e-9
+        )
+        assert f"5 x {runs} table, {dof} df" in got.detail
+        each = [
+            2
+            * min(
+                stats.binom.cdf(cells[c, p], count, 0.2),
+                stats.binom.sf(cells[c, p] - 1, count, 0.2),
+            )
+            for c in range(5)
+            for p in range(20)
+        ]
+        assert tests.largest_cell().p_value == pytest.approx(
+            min(1.0, min(each) * 100), rel=1e-9
+        )

@@ -361,3 +361,108 @@ def test_810a_5_a_line_of_other_cards_is_named_in_card_notation(
     )
     assert run.exit_code == 2
     assert "line 2: not a shuffle of the same cards (missing Ad;" in run.output
+
+
+def _sticky_ace(count: int, chance: float, seed: int) -> list[np.ndarray]:
+    """Uniform pai gow shuffles, but the As moved to the top at ``chance``.
+
+    The audit's shuffler: one card drawn to one place a few times in a
+    hundred, every other card uniform.
+    """
+    original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
+    ace = Card.parse("As").code
+    gen = np.random.default_rng(seed)
+    shuffles = []
+    for _ in range(count):
+        shoe = gen.permutation(original)
+        if gen.random() < chance:
+            shoe = np.concatenate([[ace], shoe[shoe != ace]])
+        shuffles.append(shoe)
+    return shuffles
+
+
+@pytest.mark.proves("810a.5")
+def test_810a_5_one_card_drawn_to_the_top_fails() -> None:
+    """The As on top 3 % more often: every other test passes it (audit).
+
+    2000 shuffles put it on top about 37.7 + 0.03 x 2000 x 52/53 = 96
+    times against 37.7; the largest cell's exact binomial p-value, times
+    the 53 x 53 cells, fails it, where the tenths of the shoe spread it
+    over six places and the whole table's chi-square over 2809 cells.
+    """
+    shuffles = _sticky_ace(2000, 0.03, seed=7)
+    original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
+    ace = Card.parse("As").code
+    on_top = sum(int(s[0] == ace) for s in shuffles)
+    assert on_top > 80  # the shuffler's defect is there to be seen
+    battery = run_battery(shuffles, original, seed=1)
+    assert not battery.passed
+    [cell] = [
+        r
+        for r in battery.results
+        if r.name == "card x position maximum (additional)"
+    ]
+    assert not cell.passed
+    assert cell.detail.startswith(f"As at place 1 of 53: {on_top} times")
+    # by hand: Binomial(2000, 1/53) upper tail, two-sided, 53 x 53 cells
+    tail = stats.binom.sf(on_top - 1, 2000, 1 / 53)
+    assert cell.p_value == pytest.approx(2 * tail * 53 * 53, rel=1e-9)
+    z = (on_top - 2000 / 53) / np.sqrt(2000 / 53 * 52 / 53)
+    assert cell.statistic == pytest.approx(z, rel=1e-12)
+
+
+@pytest.mark.proves("810a.5")
+def test_810a_5_one_card_kept_off_the_top_fails() -> None:
+    """A shuffler that never leaves the As on top: the lower tail fails.
+
+    Uniform shuffles otherwise (a shuffle with the As on top is redone);
+    2000 of them, with the As on top none of the 37.7 times expected:
+    ``2 x (52/53)**2000 x 2809`` is about 1e-13.
+    """
+    original = fresh_shoe(PAI_GOW, PAI_GOW.rules_type())
+    ace = Card.parse("As").code
+    gen = np.random.default_rng(8)
+    shuffles: list[np.ndarray] = []
+    while len(shuffles) < 2000:
+        shoe = gen.permutation(original)
+        if shoe[0] != ace:
+            shuffles.append(shoe)
+    battery = run_battery(shuffles, original, seed=1)
+    [cell] = [
+        r
+        for r in battery.results
+        if r.name == "card x position maximum (additional)"
+    ]
+    assert cell.detail.startswith("As at place 1 of 53: 0 times")
+    assert cell.p_value == pytest.approx(2 * (52 / 53) ** 2000 * 53 * 53)
+    assert not cell.passed
+    assert not battery.passed
+
+
+@pytest.mark.proves("810a.5")
+def test_810a_5_uniform_shuffles_pass_the_card_position_tests() -> None:
+    """numpy's permutations of the pai gow deck and of a six-deck shoe.
+
+    The whole table place by place (2000 pai gow shuffles: every cell
+    expects 37.7) and in runs of two places (200 six-deck shoes: a card
+    of six copies expects 3.8 a place, 7.7 in two); both pass, with the
+    battery.
+    """
+    for spec, count, width in (
+        (PAI_GOW, 2000, 1),
+        (find_game("double-back-jack"), 200, 2),
+    ):
+        original = fresh_shoe(spec, spec.rules_type())
+        gen = np.random.default_rng(12)
+        shuffles = [gen.permutation(original) for _ in range(count)]
+        battery = run_battery(shuffles, original, seed=1)
+        named = {r.name: r for r in battery.results}
+        table = named["card x position (additional)"]
+        n, codes = len(original), len(np.unique(original))
+        runs = n // width
+        assert f"{codes} x {runs} table, {(codes - 1) * (runs - 1)} df" in (
+            table.detail
+        )
+        assert named["card x position maximum (additional)"].passed
+        assert table.passed
+        assert battery.passed, [(r.name, r.p_value) for r in battery.results]

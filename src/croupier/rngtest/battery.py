@@ -1,21 +1,22 @@
 """The § 810a.5 statistical battery, applied to shuffled shoes.
 
 Two kinds of test. **Card tests** (:mod:`.card_tests`) look at the shoes
-themselves: where each card lands (chi-square), which card follows which
-(adjacency), how many cards stay where they were (Poisson), how one shoe
-relates to the next (interplay correlation) and to the order before the
-shuffle (position correlation). **Stream tests** (:mod:`.stream_tests`)
-look at a stream of uniform numbers the shuffles define: a uniformly
-random permutation's Lehmer code (for each position, how many later
-cards were earlier in the unshuffled order) has independent digits,
-digit ``i`` uniform on ``0 .. n-1-i``; with a seeded jitter
-(``(digit + V) / range``, V uniform) they become independent U(0, 1)
-variates exactly when the shuffle is uniform, and Knuth's classic tests
-apply (equidistribution, gap, overlaps, poker, coupon collector,
-permutation, Kolmogorov–Smirnov, order statistic, runs, serial
-correlation, subsequences). Copies of one card in a multi-deck shoe are
-told apart by a random (seeded) labelling, which keeps a uniform shuffle
-uniform.
+themselves: where each card lands (chi-square by tenth of the shoe;
+card x position place by place, and its most extreme cell, D87), which
+card follows which (adjacency), how many cards stay where they were
+(Poisson), how one shoe relates to the next (interplay correlation) and
+to the order before the shuffle (position correlation). **Stream
+tests** (:mod:`.stream_tests`) look at a stream of uniform numbers the
+shuffles define: a uniformly random permutation's Lehmer code (for each
+position, how many later cards were earlier in the unshuffled order)
+has independent digits, digit ``i`` uniform on ``0 .. n-1-i``; with a
+seeded jitter (``(digit + V) / range``, V uniform) they become
+independent U(0, 1) variates exactly when the shuffle is uniform, and
+Knuth's classic tests apply (equidistribution, gap, overlaps, poker,
+coupon collector, permutation, Kolmogorov–Smirnov, order statistic,
+runs, serial correlation, subsequences). Copies of one card in a
+multi-deck shoe are told apart by a random (seeded) labelling, which
+keeps a uniform shuffle uniform.
 
 Each test gives a statistic and a two-sided or upper-tail p-value from
 :mod:`scipy.stats`; the family of tests is judged at 95 % with Holm's
@@ -215,6 +216,8 @@ def run_battery(
             cards.interplay(),
             cards.poisson(),
             cards.position_correlation(),
+            cards.card_position(),
+            cards.largest_cell(),
         ]
     except Sparse as sparse:
         msg = (
