@@ -640,7 +640,7 @@ class Dealer:
     ) -> dict[str, Any]:
         """The statements of one step; the response to give once stored."""
         kind, data = new_input
-        draws = _draws(rt)
+        draws = _draws(rt, live)
         self.sql.input.run(
             conn,
             {
@@ -817,9 +817,16 @@ class Dealer:
         self._round_over(conn, rt, live)
 
 
-def _draws(rt: TableRuntime) -> list[list[int]]:
-    """The random draws made at ``rt`` since the last call."""
+def _draws(rt: TableRuntime, live: LiveRound | None = None) -> list[list[int]]:
+    """The random draws made at ``rt`` since the last call.
+
+    A round rebuilt after a restart (``live.detached``) is dealt on an
+    RNG of its own, not the table's (which took a new one): its draws
+    are taken from there, so that they are stored too (D84).
+    """
     rng = rt.table.rng
+    if live is not None and live.detached:
+        rng = live.round.rng
     return rng.take() if isinstance(rng, RecordedRng) else []
 
 
