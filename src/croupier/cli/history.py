@@ -15,10 +15,11 @@ from croupier.extras import require
 from croupier.scenario import ScenarioResult, run_scenario_text
 from croupier.server import DEFAULT_DB_URL
 
-__all__ = ["export", "history_app", "scenario_history"]
+__all__ = ["export", "history_app", "scenario_history", "steps"]
 
 history_app = typer.Typer(
-    help="The croupier hand history (CHH 1.0): export and read rounds.",
+    help="The croupier hand history (CHH 1.1): export rounds, list the "
+    "steps a game's records hold.",
     no_args_is_help=True,
 )
 
@@ -91,3 +92,52 @@ def scenario_history(text: str, path: Path) -> ScenarioResult:
     with writing(path, append=True) as handle:
         handle.write(history.dumps() + "\n")
     return result
+
+
+@history_app.command()
+def steps(
+    game: Annotated[str, typer.Argument(help="Game name (croupier games).")],
+    rounds: Annotated[
+        int,
+        typer.Option(min=1, help="Rounds dealt under each rules variant."),
+    ] = 400,
+    as_markdown: Annotated[
+        bool,
+        typer.Option("--markdown", help="The docs/chh-steps.md section."),
+    ] = False,
+) -> None:
+    """List every kind of step a game's CHH record holds.
+
+    As the engine writes it: type, reference, fields and announcement
+    texts, gathered from seeded rounds under the default rules and the
+    variants that change the deal (``croupier.hhf.catalogue``).
+    """
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from croupier.hhf.catalogue import catalogue, catalogue_markdown
+    from croupier.registry import find_game
+
+    try:
+        find_game(game)
+    except CroupierError as exc:
+        raise fail(exc) from None
+    found = catalogue(game, rounds=rounds)
+    if as_markdown:
+        print(catalogue_markdown(found), end="")
+        return
+    table = RichTable(title=f"{game}: the steps of {found.rounds} rounds")
+    for column in ("where", "type", "ref", "fields"):
+        table.add_column(column, overflow="fold")
+    for kind, fields in found.steps.items():
+        names = [n for n in fields if n not in ("seq", "ref", "type")]
+        table.add_row(kind.place, kind.type, kind.ref, ", ".join(names))
+    texts = RichTable(title="announcements (cards as C, numbers as N)")
+    texts.add_column("ref")
+    texts.add_column("text", overflow="fold")
+    for kind, said in found.texts.items():
+        for text in sorted(said):
+            texts.add_row(kind.ref, text)
+    console = Console()
+    console.print(table)
+    console.print(texts)
