@@ -11,6 +11,7 @@ can be reconstructed).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,9 +135,20 @@ class Recorder:
         """The record, updated as the round goes."""
         self._event_dicts: list[dict[str, Any]] = []
 
-    def place_wager(self, seat: int, wager: str, amount: int) -> None:
-        """Place a wager and record it."""
-        self.round.place_wager(seat, wager, amount)
+    def place_wager(
+        self, seat: int, wager: str, amount: int, player: str | None = None
+    ) -> None:
+        """Place a wager and record it.
+
+        ``player`` names who plays the box, for a game whose rounds take
+        it (one player's several boxes: 673a.6(e), D23); the record's
+        player entries say it (``from_record``'s ``owners``).
+        """
+        if player is None:
+            self.round.place_wager(seat, wager, amount)
+        else:
+            place: Callable[..., object] = self.round.place_wager
+            place(seat, wager, amount, player)
         self.record.wagers.append(
             {"seat": seat, "wager": wager, "amount": amount}
         )

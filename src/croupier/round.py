@@ -751,10 +751,23 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
     def _wager_ref(self, wager: str) -> Ref:
         """The subsection a wager is placed under."""
 
-    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
-        """Place a wager before the deal (verified first)."""
+    def place_wager(
+        self, seat: int, wager: str, amount: int, player: str | None = None
+    ) -> WagerPlaced:
+        """Place a wager before the deal (verified first).
+
+        ``player`` names who plays the box, for a game where one player's
+        several boxes differ from several players' (:meth:`_name_player`);
+        without it each box is its own player.
+        """
         self.verify_wager(seat, wager, amount)
+        if player is not None:
+            self._name_player(seat, player)
         return self._place(seat, wager, amount)
+
+    def _name_player(self, seat: int, player: str) -> None:
+        """Note who plays box ``seat`` (a game that cares extends it)."""
+        del seat, player  # in most games a box's player changes nothing
 
     def _place(self, seat: int, wager: str, amount: int) -> WagerPlaced:
         """Put a verified wager on the layout, citing where it is placed."""

@@ -125,8 +125,9 @@ def test_issue_18_1_every_game_inherits_the_machinery(spec: GameSpec) -> None:
         "_verify_turn",
     ):
         assert getattr(cls, name) is getattr(GameRound, name), name
-    # Double Back Jack alone adds a keyword (the player owning the box,
-    # 673a.6(e)) and then places through the shared _place
+    # Double Back Jack alone verifies the box's player (673a.6(e)'s
+    # limit) and then places through the shared _place; the others name
+    # it through the shared hook (pai gow's Envy, D23)
     if spec.name != "double-back-jack":
         assert cls.place_wager is GameRound.place_wager
     assert cls._place is GameRound._place

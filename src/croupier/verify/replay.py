@@ -616,13 +616,11 @@ def _run(
         starting_position=start if drawn is None else None,
     )
     wagers, decisions = inputs_of(history.procedure)
-    # who plays each box, for a game that limits one player's boxes
-    # (673a.6(e)): the record's player ids
-    owners = (
-        {p.seat: p.player_id for p in history.players}
-        if _names_players(type(rnd))
-        else {}
-    )
+    # who plays each box, for a game where one player's boxes differ
+    # from several players' (673a.6(e)'s limit, (t)(2)'s order, D23's
+    # Envy): the record's player ids, when one of them has several boxes
+    # (distinct ids are each box its own player, as no ids are)
+    owners = _owners(history) if _names_players(type(rnd)) else {}
     try:
         for w in wagers:
             try:
@@ -676,6 +674,14 @@ def _wager_text(w: Mapping[str, Any]) -> str:
     what = "change" if w.get("change") else "wager"
     shown = {k: v for k, v in w.items() if k != "change"}
     return f"the {what} {fields_text(shown)}"
+
+
+def _owners(history: HandHistory) -> dict[int, str]:
+    """Each box's player id, when some player has several boxes."""
+    ids = [p.player_id for p in history.players]
+    if len(set(ids)) == len(ids):
+        return {}
+    return {p.seat: p.player_id for p in history.players}
 
 
 @lru_cache(maxsize=16)

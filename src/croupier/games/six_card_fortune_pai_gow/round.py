@@ -23,6 +23,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import ClassVar
 
 from croupier.cards import Card
@@ -101,6 +102,9 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         Wager.FORTUNE_BONUS,
         Wager.PROGRESSIVE,
     )
+    players: Mapping[int, str] = MappingProxyType({})
+    """Who plays each box, when a caller names them (``place_wager``):
+    a class default, set on the round only then, as :attr:`fault` is."""
     fault: DealFault | None = None
     """What voided the round, if anything (670a.9(e)).
 
@@ -166,6 +170,10 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             Wager.PROGRESSIVE: self.rules.progressive_offered,
         }
         return tuple(w for w in self.wager_names if offered[Wager(w)])
+
+    def _name_player(self, seat: int, player: str) -> None:
+        """Note the box's player: no Envy for their own other box (D23)."""
+        self.players = {**self.players, seat: player}
 
     def verify_wager(self, seat: int, wager: str, amount: int) -> None:
         """Raise unless ``wager`` may be placed now (670a.7(a)-(e))."""
@@ -715,9 +723,16 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         )
         net = -amount if winnings is None else winnings
         if seat in self.lammers:
+            player = self.players.get(seat)
             for other, value in values.items():
-                if other == seat or (
-                    other == DEALER and not self.rules.envy_counts_dealer
+                if (
+                    other == seat
+                    or (other == DEALER and not self.rules.envy_counts_dealer)
+                    # never for the player's own hand, on any box (D23)
+                    or (
+                        player is not None
+                        and self.players.get(other) == player
+                    )
                 ):
                     continue
                 award = envy_award(
