@@ -279,6 +279,28 @@ def _burn_message(engine: Sequence[Step], log: Sequence[Step], i: int) -> str:
         # the exposed card says how many more to burn (629a.5(f))
         after = f" after an exposed {str(first['card'])[0]}"
         required, done = required - 1, max(done - 1, 0)
+    later = (
+        next(
+            (
+                step
+                for step in log[i + 1 :]
+                if step.get("type") in ("card_burned", "card_dealt")
+            ),
+            None,
+        )
+        if i < len(log) and log[i].get("type") != "card_burned"
+        else None
+    )
+    if later is not None and later.get("type") == "card_burned":
+        # the burn is there, but after steps that come after it
+        what = (
+            f"{required} card(s){after}" if after else f"{required} card(s)"
+        )
+        return (
+            f"the log burns at step {later.get('seq')}, after its step "
+            f"{log[i].get('seq')} ({log[i].get('type')}); the burn, "
+            f"{what}, comes first, before play begins"
+        )
     return f"burned {done} card(s){after}, requires {required}"
 
 

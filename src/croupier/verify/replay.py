@@ -678,10 +678,10 @@ def _wager_text(w: Mapping[str, Any]) -> str:
 
 def _owners(history: HandHistory) -> dict[int, str]:
     """Each box's player id, when some player has several boxes."""
-    ids = [p.player_id for p in history.players]
-    if len(set(ids)) == len(ids):
+    players = history.players
+    if len(players) < 2 or len({p.player_id for p in players}) == len(players):
         return {}
-    return {p.seat: p.player_id for p in history.players}
+    return {p.seat: p.player_id for p in players}
 
 
 @lru_cache(maxsize=16)
