@@ -293,13 +293,10 @@ def _burn_message(engine: Sequence[Step], log: Sequence[Step], i: int) -> str:
     )
     if later is not None and later.get("type") == "card_burned":
         # the burn is there, but after steps that come after it
-        what = (
-            f"{required} card(s){after}" if after else f"{required} card(s)"
-        )
         return (
             f"the log burns at step {later.get('seq')}, after its step "
             f"{log[i].get('seq')} ({log[i].get('type')}); the burn, "
-            f"{what}, comes first, before play begins"
+            f"{required} card(s){after}, comes first, before play begins"
         )
     return f"burned {done} card(s){after}, requires {required}"
 
