@@ -119,3 +119,20 @@ def test_17_1_history_steps_refuses_a_wrong_game_or_count() -> None:
     )
     assert shown.exit_code == 0
     assert "681a.7(e)" in shown.output
+
+
+def test_17_1_history_steps_json_is_the_catalogue() -> None:
+    shown = CliRunner().invoke(
+        app, ["history", "steps", "midibaccarat", "--rounds", "30", "--json"]
+    )
+    assert shown.exit_code == 0
+    doc = json.loads(shown.output)
+    assert doc == catalogue("midibaccarat", rounds=30).to_dict()
+    kinds = {(s["where"], s["type"], s["ref"]) for s in doc["steps"]}
+    # the preparation of a new shoe (629a.5(a)-(d)) and the burn (f)
+    assert {
+        ("preparation", "shuffled", "629a.5(a)"),
+        ("preparation", "cut_offered", "629a.5(b)"),
+        ("procedure", "card_burned", "629a.5(f)"),
+    } <= kinds
+    assert {"ref": "629a.8(b)", "text": "no more bets"} in doc["announcements"]

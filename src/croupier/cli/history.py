@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from croupier.cli.basic import JsonFlag
 from croupier.cli.common import fail
 from croupier.errors import CroupierError
 from croupier.extras import require
@@ -105,6 +107,7 @@ def steps(
         bool,
         typer.Option("--markdown", help="The docs/chh-steps.md section."),
     ] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """List every kind of step a game's CHH record holds.
 
@@ -123,6 +126,9 @@ def steps(
     except CroupierError as exc:
         raise fail(exc) from None
     found = catalogue(game, rounds=rounds)
+    if as_json:
+        print(json.dumps(found.to_dict(), indent=2))
+        return
     if as_markdown:
         print(catalogue_markdown(found), end="")
         return

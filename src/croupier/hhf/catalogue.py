@@ -150,6 +150,33 @@ class Catalogue:
     keys: frozenset[str] = frozenset()
     """The hands the game's paytables name (:func:`template`)."""
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: each kind of step, then the announcements."""
+        return {
+            "game": self.game,
+            "rounds": self.rounds,
+            "steps": [
+                {
+                    "where": kind.place,
+                    "type": kind.type,
+                    "ref": kind.ref,
+                    "fields": {
+                        name: sorted(types) for name, types in fields.items()
+                    },
+                    "values": {
+                        name: sorted(values)
+                        for name, values in self.values.get(kind, {}).items()
+                    },
+                }
+                for kind, fields in self.steps.items()
+            ],
+            "announcements": [
+                {"ref": kind.ref, "text": text}
+                for kind, texts in self.texts.items()
+                for text in sorted(texts)
+            ],
+        }
+
     def add(self, place: str, step: Mapping[str, Any]) -> None:
         """Count one step."""
         kind = StepKind(place, str(step.get("type")), str(step.get("ref")))
