@@ -11,7 +11,13 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from croupier.cli.common import console, fail, load_game_rules, output_file
+from croupier.cli.common import (
+    JsonFlag,
+    console,
+    fail,
+    load_game_rules,
+    output_file,
+)
 from croupier.errors import CroupierError
 from croupier.packed import not_text, read_text
 from croupier.registry import all_games, find_game
@@ -33,9 +39,6 @@ RulesFile = Annotated[
 Settings = Annotated[
     list[str] | None,
     typer.Option("--set", help="Override one option: key=value."),
-]
-JsonFlag = Annotated[
-    bool, typer.Option("--json", help="Print JSON instead of a table.")
 ]
 
 

@@ -29,7 +29,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 import typer._click as _click
@@ -53,6 +53,7 @@ __all__ = [
     "PIPE_EXIT",
     "CommandError",
     "GuardedGroup",
+    "JsonFlag",
     "console",
     "err_console",
     "fail",
@@ -60,6 +61,11 @@ __all__ = [
     "output_file",
     "problem_line",
 ]
+
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print JSON instead of a table.")
+]
+"""The ``--json`` option every command that prints a table offers."""
 
 DEBUG_ENV = "CROUPIER_DEBUG"
 """Set to 1 to see the traceback of an internal error."""

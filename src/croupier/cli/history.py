@@ -10,8 +10,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.basic import JsonFlag
-from croupier.cli.common import fail
+from croupier.cli.common import JsonFlag, fail
 from croupier.errors import CroupierError
 from croupier.extras import require
 from croupier.scenario import ScenarioResult, run_scenario_text

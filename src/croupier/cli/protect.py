@@ -19,9 +19,10 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.basic import JsonFlag, RulesFile, Settings
+from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import (
     CommandError,
+    JsonFlag,
     err_console,
     load_game_rules,
     output_file,
