@@ -17,10 +17,10 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from tests.verify.days import scenario_histories
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from croupier.errors import CroupierError
 from croupier.hhf.catalogue import (
     Catalogue,
     StepKind,
@@ -28,13 +28,10 @@ from croupier.hhf.catalogue import (
     catalogue_markdown,
     template,
 )
-from croupier.hhf.format import from_scenario
 from croupier.registry import all_games
-from croupier.scenario import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "chh-steps.md"
-SCENARIOS = ROOT / "tests" / "scenarios"
 GAMES = [spec.name for spec in all_games()]
 
 ONLY_IRREGULAR_DECKS = {
@@ -62,24 +59,15 @@ def test_17_1_docs_chh_steps_is_current(game: str) -> None:
 
 def _scenario_rounds() -> list[tuple[str, str, str, dict[str, object]]]:
     """Every step of every scenario round: game, file, where, the step."""
-    out = []
-    for path in sorted(SCENARIOS.rglob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(doc, dict) or "game" not in doc:
-            continue
-        try:
-            result = run_scenario(doc)
-        except CroupierError:
-            continue  # a scenario that refuses to load: no round
-        if result.exit_code != 0 or result.round is None:
-            continue
-        history = from_scenario(doc, result, round_id=path.stem)
+    return [
+        (history.game, history.round_id, place, dict(step))
+        for history in scenario_histories()
         for place, steps in (
             ("preparation", history.shoe.preparation),
             ("procedure", history.procedure),
-        ):
-            out += [(history.game, path.stem, place, dict(s)) for s in steps]
-    return out
+        )
+        for step in steps
+    ]
 
 
 def test_17_1_every_scenario_step_is_in_the_catalogue() -> None:

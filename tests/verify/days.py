@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
+from croupier.errors import CroupierError
 from croupier.hhf import HandHistory, from_scenario
 from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
@@ -146,3 +148,23 @@ def step_index(steps: list[dict[str, Any]], **fields: object) -> int:
         for i, step in enumerate(steps)
         if all(step.get(k) == v for k, v in fields.items())
     )
+
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+"""The hand-written scenarios (written from the regulation text)."""
+
+
+def scenario_histories() -> list[HandHistory]:
+    """The record of every scenario that deals a round and passes."""
+    out = []
+    for path in sorted(SCENARIOS.rglob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(doc, dict) or "game" not in doc:
+            continue
+        try:
+            result = run_scenario(doc)
+        except CroupierError:
+            continue  # a scenario that refuses to load
+        if result.exit_code == 0 and result.round is not None:
+            out.append(from_scenario(doc, result, round_id=path.stem))
+    return out

@@ -16,24 +16,21 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from tests.verify.days import scenario_histories
 
-from croupier.errors import CroupierError
-from croupier.hhf import HandHistory, from_scenario, schema
+from croupier.hhf import HandHistory, schema
 from croupier.hhf.format import HistoryFormatError
 from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
-from croupier.scenario import run_scenario
 from croupier.verify import verify_lines, verify_round
 from croupier.verify.replay import verify_round_strict
 from croupier.verify.report import report_json
 
 GAMES = [spec.name for spec in all_games()]
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 _REFERENCE = jsonschema.Draft202012Validator(schema())
 """The whole schema, by the reference validator (no split, no cache)."""
 
@@ -45,21 +42,6 @@ def _as_dealt(history: HandHistory) -> HandHistory:
             history.shoe, known="as_dealt", stack=None, discard=None
         ),
     )
-
-
-def _scenario_histories() -> list[HandHistory]:
-    out = []
-    for path in sorted(SCENARIOS.rglob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(doc, dict) or "game" not in doc:
-            continue
-        try:
-            result = run_scenario(doc)
-        except CroupierError:
-            continue  # a scenario that refuses to load
-        if result.exit_code == 0 and result.round is not None:
-            out.append(from_scenario(doc, result, round_id=path.stem))
-    return out
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -80,7 +62,7 @@ def test_issue_17_2_engine_steps_meet_the_schema_both_modes(game: str) -> None:
 
 
 def test_issue_17_2_engine_steps_of_every_scenario_meet_the_schema() -> None:
-    histories = _scenario_histories()
+    histories = scenario_histories()
     assert len({h.game for h in histories}) == len(GAMES)
     strict_rounds = 0
     for history in histories:
@@ -109,7 +91,7 @@ def test_issue_17_2_every_scenario_round_verifies_conforming() -> None:
     ``""``: it used to be ``[]``, which the schema refuses, so
     ``croupier verify`` called croupier's own output malformed.
     """
-    histories = _scenario_histories()
+    histories = scenario_histories()
     empties = [
         h
         for h in histories

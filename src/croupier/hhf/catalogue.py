@@ -37,9 +37,9 @@ import numpy as np
 from croupier.errors import CroupierError
 from croupier.history import Recorder
 from croupier.registry import find_game
-from croupier.rng import SeededRng
 from croupier.round import Action
-from croupier.table import Table
+
+from .sample import seeded_table
 
 __all__ = [
     "VARIANTS",
@@ -230,14 +230,7 @@ def _deal(
     rounds: int,
     seed: int,
 ) -> None:
-    spec = find_game(game)
-    table = Table(
-        spec,
-        rules=None if rules is None else spec.rules_type.from_mapping(rules),
-        rng=SeededRng(seed),
-    )
-    choose = np.random.default_rng(seed + 1)
-    occupied = tuple(range(1, min(3, spec.max_seats) + 1))
+    spec, table, choose, occupied = seeded_table(game, rules, seed, 3)
     for _ in range(rounds):
         shown = len(table.log)
         rnd = table.new_round(occupied_seats=occupied)

@@ -17,16 +17,36 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 
 from croupier.history import Recorder
-from croupier.registry import find_game
+from croupier.registry import GameSpec, find_game
 from croupier.rng import SeededRng
 from croupier.round import Action
 from croupier.table import Table
 
 from .format import HandHistory, from_record
 
-__all__ = ["sample_histories"]
+__all__ = ["sample_histories", "seeded_table"]
 
 _AMOUNTS = (500, 1000, 2500)
+
+
+def seeded_table(
+    game: str, rules: Mapping[str, object] | None, seed: int, seats: int
+) -> tuple[GameSpec, Table, np.random.Generator, tuple[int, ...]]:
+    """A table of ``game`` on a seeded stream, and the players' choices.
+
+    The table's own stream (shuffles, draws) is ``seed``; the players'
+    wagers and decisions come from the second stream returned, seeded
+    ``seed + 1``; seats 1 to ``seats`` (at most the game's) are taken.
+    """
+    spec = find_game(game)
+    table = Table(
+        spec,
+        rules=None if rules is None else spec.rules_type.from_mapping(rules),
+        rng=SeededRng(seed),
+    )
+    choose = np.random.default_rng(seed + 1)
+    occupied = tuple(range(1, min(seats, spec.max_seats) + 1))
+    return spec, table, choose, occupied
 
 
 def sample_histories(
@@ -42,14 +62,7 @@ def sample_histories(
     ``rules`` are Rules Submission options (the game's defaults if
     ``None``).
     """
-    spec = find_game(game)
-    table = Table(
-        spec,
-        rules=None if rules is None else spec.rules_type.from_mapping(rules),
-        rng=SeededRng(seed),
-    )
-    choose = np.random.default_rng(seed + 1)
-    occupied = tuple(range(1, min(seats, spec.max_seats) + 1))
+    spec, table, choose, occupied = seeded_table(game, rules, seed, seats)
     for n in range(1, rounds + 1):
         shown = len(table.log)
         # a pai gow round draws its starting position from the table's
