@@ -11,7 +11,6 @@ can be reconstructed).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,15 +139,11 @@ class Recorder:
     ) -> None:
         """Place a wager and record it.
 
-        ``player`` names who plays the box, for a game whose rounds take
-        it (one player's several boxes: 673a.6(e), D23); the record's
-        player entries say it (``from_record``'s ``owners``).
+        ``player`` names who plays the box (one player's several boxes:
+        673a.6(e), D23); the record's player entries say it
+        (``from_record``'s ``owners``).
         """
-        if player is None:
-            self.round.place_wager(seat, wager, amount)
-        else:
-            place: Callable[..., object] = self.round.place_wager
-            place(seat, wager, amount, player)
+        self.round.place_wager(seat, wager, amount, player)
         self.record.wagers.append(
             {"seat": seat, "wager": wager, "amount": amount}
         )

@@ -335,8 +335,10 @@ class Round(ABC):
         """The current phase."""
 
     @abstractmethod
-    def place_wager(self, seat: int, wager: str, amount: int) -> WagerPlaced:
-        """Place a wager before the deal."""
+    def place_wager(
+        self, seat: int, wager: str, amount: int, player: str | None = None
+    ) -> WagerPlaced:
+        """Place a wager before the deal (``player``: who plays the box)."""
 
     @abstractmethod
     def deal(self) -> list[Event]:

@@ -68,6 +68,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import islice
 from typing import NamedTuple
 
 from croupier.cards import CARD_TEXTS, Card
@@ -231,8 +232,10 @@ def ends_of(
             )
         )
         # the replay's rack began as the recorded one (empty if none)
-        put = [CARD_TEXTS[card.code] for card in racked]
-        put = put[len(racked_before or ()) :]
+        put = [
+            CARD_TEXTS[card.code]
+            for card in islice(racked, len(racked_before or ()), None)
+        ]
         cover_ref = _COVER_REFS.get(spec.section)
         ends_shoe = _ends_shoe(spec, history, drawn)
         return RoundEnds(

@@ -279,8 +279,9 @@ def _burn_message(engine: Sequence[Step], log: Sequence[Step], i: int) -> str:
         # the exposed card says how many more to burn (629a.5(f))
         after = f" after an exposed {str(first['card'])[0]}"
         required, done = required - 1, max(done - 1, 0)
-    later = (
-        next(
+    later = None
+    if i < len(log) and log[i].get("type") != "card_burned":
+        later = next(
             (
                 step
                 for step in log[i + 1 :]
@@ -288,9 +289,6 @@ def _burn_message(engine: Sequence[Step], log: Sequence[Step], i: int) -> str:
             ),
             None,
         )
-        if i < len(log) and log[i].get("type") != "card_burned"
-        else None
-    )
     if later is not None and later.get("type") == "card_burned":
         # the burn is there, but after steps that come after it
         return (

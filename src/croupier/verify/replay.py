@@ -11,7 +11,6 @@ step the rule required (:func:`explain`).
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -620,7 +619,7 @@ def _run(
     # from several players' (673a.6(e)'s limit, (t)(2)'s order, D23's
     # Envy): the record's player ids, when one of them has several boxes
     # (distinct ids are each box its own player, as no ids are)
-    owners = _owners(history) if _names_players(type(rnd)) else {}
+    owners = _owners(history)
     try:
         for w in wagers:
             try:
@@ -628,13 +627,13 @@ def _run(
                     change_dealer(rnd)
                 elif w.get("change"):
                     rnd.change_wager(w["seat"], w["wager"], w["amount"])
-                elif w["seat"] in owners:
-                    place: Callable[..., object] = rnd.place_wager
-                    place(
-                        w["seat"], w["wager"], w["amount"], owners[w["seat"]]
-                    )
                 else:
-                    rnd.place_wager(w["seat"], w["wager"], w["amount"])
+                    rnd.place_wager(
+                        w["seat"],
+                        w["wager"],
+                        w["amount"],
+                        owners.get(w["seat"]),
+                    )
             except CroupierError as exc:
                 raise _StopError(exc, _wager_text(w)) from None
             if purses is not None:
@@ -682,12 +681,6 @@ def _owners(history: HandHistory) -> dict[int, str]:
     if len(players) < 2 or len({p.player_id for p in players}) == len(players):
         return {}
     return {p.seat: p.player_id for p in players}
-
-
-@lru_cache(maxsize=16)
-def _names_players(round_type: type[Round]) -> bool:
-    """Whether the game's ``place_wager`` takes who plays the box."""
-    return "player" in inspect.signature(round_type.place_wager).parameters
 
 
 _UNKNOWN_SHOE: dict[str, tuple[str, ...]] = {
