@@ -279,3 +279,28 @@ def load_game_rules(
     if settings:
         rules = rules.with_settings(settings)
     return spec, rules
+
+
+def existing_database(db: str) -> None:
+    """Refuse a database URL that names no existing SQLite file.
+
+    ``replay`` and ``history export`` only read: they must never create
+    (or migrate) a database (connecting to a SQLite path that names no
+    file would leave an empty one behind).
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        url = make_url(db)
+    except ArgumentError:
+        msg = f"not a database URL: {db}"
+        raise CommandError(msg) from None
+    if url.get_backend_name() != "sqlite":
+        return
+    if not url.database or url.database == ":memory:":
+        msg = f"no database file in {db}"
+        raise CommandError(msg)
+    if not Path(url.database).is_file():
+        msg = f"no database at {url.database} (give --db)"
+        raise CommandError(msg)

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.common import JsonFlag, fail
+from croupier.cli.common import CommandError, JsonFlag, existing_database, fail
 from croupier.errors import CroupierError
 from croupier.extras import require
 from croupier.scenario import ScenarioResult, run_scenario_text
@@ -58,12 +58,22 @@ def export(
         raise fail(
             CroupierError(f"--since {since!r} is not an ISO 8601 time")
         ) from None
+    from sqlalchemy.exc import SQLAlchemyError
+
+    existing_database(db)
     histories = export_rounds(db, since=start)
-    if out == "-":
-        count = write_history(histories, sys.stdout)
-    else:
-        with writing(out) as handle:
-            count = write_history(histories, handle)
+    try:
+        if out == "-":
+            count = write_history(histories, sys.stdout)
+        else:
+            with writing(out) as handle:
+                count = write_history(histories, handle)
+    except SQLAlchemyError as exc:
+        if out != "-":
+            # no partial file a reader could take for the whole export
+            Path(out).unlink(missing_ok=True)
+        msg = f"cannot read rounds from {db}: {type(exc).__name__}"
+        raise CommandError(msg) from None
     sys.stderr.write(f"{count} rounds written\n")
 
 

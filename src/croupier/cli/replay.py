@@ -9,14 +9,13 @@ they do not (591.7(u), 681a.7(l)).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from croupier.cli.common import CommandError
+from croupier.cli.common import CommandError, existing_database
 from croupier.server import DEFAULT_DB_URL
 
 if TYPE_CHECKING:
@@ -28,31 +27,11 @@ if TYPE_CHECKING:
 __all__ = ["replay"]
 
 
-def _existing_database(db: str) -> None:
-    """Refuse a database URL that names no existing SQLite file.
-
-    ``replay`` only reads: it must never create (or migrate) a database.
-    """
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        url = make_url(db)
-    except ArgumentError:
-        msg = f"not a database URL: {db}"
-        raise CommandError(msg) from None
-    if url.get_backend_name() != "sqlite":
-        return
-    if not url.database or url.database == ":memory:":
-        msg = f"no database file in {db}"
-        raise CommandError(msg)
-    if not Path(url.database).is_file():
-        msg = f"no database at {url.database} (give --db)"
-        raise CommandError(msg)
-
-
 def replay(
-    round_id: Annotated[int, typer.Argument(help="The round's id")],
+    round_id: Annotated[
+        int,
+        typer.Argument(min=1, max=2**63 - 1, help="The round's id"),
+    ],
     db: Annotated[
         str, typer.Option(help="Database URL of the table server")
     ] = DEFAULT_DB_URL,
@@ -69,7 +48,7 @@ def replay(
     from croupier.server import db as storage
 
     console = Console()
-    _existing_database(db)
+    existing_database(db)
     engine = storage.make_engine(db)
     try:
         row, events = _read_round(engine, round_id)

@@ -46,8 +46,9 @@ def rng_test(
     seed: Annotated[
         int | None,
         typer.Option(
+            min=0,
             help="Seed the shuffler (live: SeededRng instead of the "
-            "CSPRNG) and the battery's jitter, for a reproducible run."
+            "CSPRNG) and the battery's jitter, for a reproducible run.",
         ),
     ] = None,
     rules_file: Annotated[

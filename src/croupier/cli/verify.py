@@ -43,6 +43,10 @@ from croupier.verify.report import (
     write_report,
 )
 
+MAX_WORKERS = 256
+"""The most ``--workers`` processes: more only exhausts the machine's
+process table (an audit's ``--workers 100000``), never speeds a file."""
+
 __all__ = ["verify"]
 
 
@@ -86,6 +90,7 @@ def verify(
         typer.Option(
             "--workers",
             min=0,
+            max=MAX_WORKERS,
             help="Processes to share the file (0 = all cores); the report "
             "is the same.",
         ),

@@ -80,6 +80,27 @@ drawing rule (g), which is for rounds without one."""
 _BONUS_ONLY = {"681a.7": "681a.7(f)(2)"}
 """Where a Bonus-only card is dealt and kept out of the main wagers."""
 
+_OFFERED_WHEN: dict[str, dict[str, tuple[str, str]]] = {
+    "591.7": {
+        "insurance": (
+            "591.7(g)",
+            "insurance is offered when the dealer's first card is an ace",
+        ),
+        "second_chance": (
+            "591.7(l)",
+            "a Second Chance Wager is offered to a hand over 21 once its "
+            "drawing is done, where the rules' options allow it",
+        ),
+    },
+}
+"""Phases a game enters only on a condition, by game: the rule that sets
+the condition, and the condition. A log that enters one where the rule
+goes on to another breaks that rule (an audit, 2026-12-05: insurance
+offered on a king was cited under the card reader's check, (h))."""
+
+_SPLIT_ORDER = "673a.11(b)"
+"""A split pair's first hand is completed before the second gets a card."""
+
 
 def _bonus_counted(steps: Sequence[Step], said: str, due: str) -> str | None:
     """The Bonus-only card an announcement ``said`` counted, if it did.
@@ -376,6 +397,46 @@ def explain(
             )
     if their == "decision_made" and refused is not None and not spec.actions:
         return Deviation(refused.ref, refused.message, seq)
+    offered = _OFFERED_WHEN.get(spec.section, {})
+    if (
+        kind == their == "phase_entered"
+        and want.get("phase") in offered
+        and got.get("phase") != want.get("phase")
+    ):
+        rule, condition = offered[str(want["phase"])]
+        up = next(
+            (
+                str(s.get("card"))
+                for s in log[:i]
+                if s.get("type") == "card_dealt" and s.get("to") == "dealer"
+            ),
+            "",
+        )
+        if want["phase"] == "insurance" and up.startswith("A"):
+            # an ace up: it is these rules that offer none
+            rule = option_ref(spec, "insurance")
+            condition = f"the dealer's first card is {up}, but these rules "
+            condition += "offer no insurance"
+        return Deviation(
+            rule,
+            f"the log enters the {want['phase']} phase where the rule "
+            f"enters the {got.get('phase')} phase: {condition}",
+            seq,
+        )
+    if (
+        their == "card_dealt"
+        and want.get("purpose") == "split"
+        and kind != their
+        and spec.section == "591.7"
+    ):
+        return Deviation(
+            _SPLIT_ORDER,
+            f"{want.get('to')} was dealt {want.get('card')} while the "
+            f"split's first hand was still in play (the rule requires "
+            f"{describe(got)}): the first hand is completed before the "
+            f"second gets a card",
+            seq,
+        )
     if "card_burned" in (kind, their) and kind != their:
         return Deviation(ref, _burn_message(engine, log, i), seq)
     if (

@@ -29,7 +29,7 @@ from croupier.rules import GameRules
 from .cut import cut_problem, shoe_size
 from .explain import Deviation, describe, option_ref, whole_number
 
-__all__ = ["drawn_start_problem", "preparation_problem"]
+__all__ = ["drawn_start_problem", "preparation_problem", "unmarked_new_shoe"]
 
 
 _SHUFFLE_REFS = {
@@ -223,6 +223,11 @@ _MARKER_REFS = {
 }
 """The subsection that places each shoe game's reshuffle cover card."""
 
+_MARKED_IN_PREPARATION = ("591.7", "629a.5")
+"""Games whose new shoe's reshuffle cover card is inserted in the next
+round's preparation (21 Baccarat inserts it inside the round that
+reshuffled, 681a.7(d)(2), where the replay compares it)."""
+
 
 def _marker(
     spec: GameSpec, rules: GameRules, history: HandHistory
@@ -294,6 +299,41 @@ def _marker(
             f"{int(size * penetration)} down",
         )
     return None
+
+
+def unmarked_new_shoe(
+    spec: GameSpec, history: HandHistory
+) -> Deviation | None:
+    """A table's new shoe whose record hides where its cover card went (D90).
+
+    A record that says its shoe is the table's whole shoe (D75) and
+    begins a new one shows the reshuffle cover card's insertion in its
+    preparation (Double Back Jack, Midibaccarat), or the rules'
+    penetration is never checked: an audit's table dropped the step and
+    met the cover card 100 cards into a 312-card shoe marked at 234.
+    Checked after everything else in the round, so that a round with a
+    worse fault (a new shoe never shuffled, cards missing) is reported
+    by that.
+    """
+    shoe = history.shoe
+    if (
+        spec.section not in _MARKED_IN_PREPARATION
+        or not (shoe.whole and shoe.new_shoe)
+        or shoe.irregularity_test
+    ):
+        return None
+    if any(
+        step.get("type") == "cover_card_inserted"
+        and step.get("purpose") == "reshuffle marker"
+        for step in shoe.preparation
+    ):
+        return None
+    return Deviation(
+        _MARKER_REFS[spec.section],
+        "the round begins a new shoe of the table's (shoe.whole), but its "
+        "preparation does not record where the reshuffle cover card was "
+        "inserted",
+    )
 
 
 _START_REFS = (

@@ -48,7 +48,11 @@ from .explain import (
     option_ref,
 )
 from .numbering import as_written, first_reading, second_reading
-from .preparation import drawn_start_problem, preparation_problem
+from .preparation import (
+    drawn_start_problem,
+    preparation_problem,
+    unmarked_new_shoe,
+)
 from .purse import Purses, purses_of
 from .quiet import QUIET_RNG, DrawnRng
 from .record import RECORD_REF, game_step, record_problem
@@ -1044,7 +1048,7 @@ def _replayed(
         return found, strict, None, None, None
     # a shoe known only as dealt is counted across its rounds (D71)
     holds = _complement(spec, rules) if history.shoe.stack is None else None
-    found = record_problem(history)
+    found = record_problem(history) or unmarked_new_shoe(spec, history)
     if found is None and purses is not None:
         found = purses.problem
     return found, strict, drawn, shoe.discard, holds

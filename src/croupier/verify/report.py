@@ -160,6 +160,25 @@ IRREGULAR = (
 """What the text report says of a round marked ``irregularity_test``."""
 
 
+def printable(text: str) -> str:
+    r"""``text`` with every character a terminal would act on escaped.
+
+    A round id or a card is the log's own text: a newline in one would
+    print a second verdict line, an escape sequence hide the rest of
+    the line (an audit's ``"r1: conforming\e[8m"``). They are shown as
+    Python writes them in a string (``\n``, ``\x1b``).
+
+    >>> printable("r1: conforming\x1b[8m")
+    'r1: conforming\\x1b[8m'
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )
+
+
 class TextReport:
     """One line a round given, then the summary."""
 
@@ -175,9 +194,8 @@ class TextReport:
         )
         if verdict.irregularity_test:
             said += f" ({IRREGULAR})"
-        self._out.write(
-            f"line {verdict.line} round {verdict.round_id}: {said}\n"
-        )
+        text = f"line {verdict.line} round {verdict.round_id}: {said}"
+        self._out.write(f"{printable(text)}\n")
 
     def end(self, tally: Tally, stop: Stop) -> None:
         """The counts, by subsection; what stopped the run, if anything."""
