@@ -48,6 +48,7 @@ from .explain import (
     option_ref,
 )
 from .numbering import as_written, first_reading, second_reading
+from .order import free_block_end, settlements_reordered
 from .preparation import (
     drawn_start_problem,
     preparation_problem,
@@ -72,6 +73,10 @@ _LOOSE: dict[str, tuple[str, ...]] = {
     "starting_position_determined": ("number", "method"),
 }
 """Fields that say where randomness came from, not what it decided."""
+
+_BURN_FACE_FREE = ("591.7", "681a.7")
+"""Games whose burn rule ((c)) leaves the burned card's face to the
+dealer (Midibaccarat's 629a.5(f) shows the first card on purpose)."""
 
 
 class _StopError(Exception):
@@ -708,13 +713,23 @@ the replay holds, so the new cover card lies at the rules' penetration
 of them, as the replay places it (D82)."""
 
 
-def _loosened(history: HandHistory) -> Mapping[str, tuple[str, ...]]:
-    """What the comparison leaves out: as the shoe is known (D75, D82)."""
+def _loosened(
+    spec: GameSpec, history: HandHistory
+) -> Mapping[str, tuple[str, ...]]:
+    """What the comparison leaves out: as the shoe is known (D75, D82).
+
+    The burn's face, too, where the rule does not fix it (D95): 591.7(c)
+    and 681a.7(c) say only that the card goes to the discard rack.
+    """
     shoe = history.shoe
     if shoe.stack is not None:
-        return _LOOSE
-    whole = shoe.whole and shoe.discard is not None
-    return _UNKNOWN_WHOLE if whole else _UNKNOWN_SHOE
+        loose = _LOOSE
+    else:
+        whole = shoe.whole and shoe.discard is not None
+        loose = _UNKNOWN_WHOLE if whole else _UNKNOWN_SHOE
+    if spec.section in _BURN_FACE_FREE:
+        return {**loose, "card_burned": ("face_up",)}
+    return loose
 
 
 def _same(
@@ -744,16 +759,23 @@ def _compare(
         # below finds for a conforming round, step by step
         return None
     refused = None if stop is None else _refusal(spec, stop)
-    for i, want in enumerate(log):
+    i = 0
+    while i < len(log):
         if i >= len(engine):
             if stop is not None:
                 # the engine refused the log's next input: a decision
                 # for a hand whose play is over is cited for that
                 return explain_over(spec, log, i) or refused
             return explain(spec, engine, log, i)
-        got = engine[i]
+        got, want = engine[i], log[i]
         if got != want and not _same(got, want, loosened):
-            return explain(spec, engine, log, i, refused)
+            # a run the rule lets the dealer order otherwise (D95)
+            end = free_block_end(spec, engine, log, i)
+            if end is None:
+                return explain(spec, engine, log, i, refused)
+            i = end
+            continue
+        i += 1
     if stop is not None:
         return _refusal(spec, stop)
     if len(engine) > len(log):
@@ -1036,11 +1058,11 @@ def _replayed(
     )
     if not strict:
         # every step equal as JSON is what the comparison finds equal
-        loosened = _loosened(history)
+        loosened = _loosened(spec, history)
         found = _compare(spec, engine, history.procedure, stop, loosened)
         if found is not None:
             return found, False, None, None, None
-    found = _settlements_problem(rnd, history)
+    found = _settlements_problem(spec, rnd, history)
     if found is None and counts_reshuffle(rnd, history):
         # a reshuffle gathers the whole shoe (D72; D75 for a whole one)
         found = reshuffle_problem(spec, _complement(spec, rules), rnd, history)
@@ -1093,7 +1115,7 @@ def _voided(
             "the round was over, every wager settled, before it was "
             "voided: a finished round is not voided",
         )
-    loosened = _loosened(history)
+    loosened = _loosened(spec, history)
     # (a log going on where the engine waits for a decision is found
     # where the engine's steps end); a refusal the engine met past the
     # void (a deal it would not make, the round voided before it) is not
@@ -1128,10 +1150,14 @@ def _unfinished(rnd: Round) -> Deviation:
     )
 
 
-def _settlements_problem(rnd: Round, history: HandHistory) -> Deviation | None:
+def _settlements_problem(
+    spec: GameSpec, rnd: Round, history: HandHistory
+) -> Deviation | None:
     """The first recorded settlement that is not the engine's, if any."""
     settled = [s.to_dict() for s in rnd.settlements]
-    if settled == list(history.settlements):
+    if settled == list(history.settlements) or settlements_reordered(
+        spec, settled, history.settlements
+    ):
         return None
     for i, want in enumerate(history.settlements):
         got = settled[i] if i < len(settled) else None

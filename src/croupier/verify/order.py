@@ -1,0 +1,170 @@
+"""Steps whose order the rule leaves to the dealer (D95).
+
+The engine settles and clears the layout in one order, and a log is
+compared with it step by step. Where the rule fixes only part of that
+order, a log in another order the rule allows conforms: a run of steps
+that the rule lets the dealer take in any order (a *block*) is compared
+as a whole, not step by step. An outside writer's honest rounds were
+refused (2026-12-05) for two such orders:
+
+- 21 Baccarat settles the Player and Banker Wagers from the dealer's
+  right, counter-clockwise (681a.7(h)); the Tie and Bonus Wagers are
+  settled as (k) says, with no order. In the run of settlements (with
+  the announcements of the Bonus hands, (k)), the Player and Banker
+  ones keep the engine's order among themselves; a Tie or Bonus
+  settlement, or a Bonus announcement, may stand anywhere in the run.
+- The cards left on the layout go to the discard rack "in a manner that
+  permits the reconstruction of each hand" (591.7(u), 681a.7(l)): any
+  order of the hands, each hand's cards as the engine placed them.
+
+Double Back Jack's settlements are not a block: 591.7(q)(2) settles the
+hands from the dealer's right, counter-clockwise, and (t) then fixes
+collection before payment, so the engine's order is the rule's.
+
+A block conforms when the log's steps there are the engine's steps in
+another order the rule allows, each numbered by its place in the log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from croupier.registry import GameSpec
+
+__all__ = ["free_block_end", "settlements_reordered"]
+
+Step = Mapping[str, Any]
+
+_SIDE_WAGERS = frozenset({"tie", "bonus_player", "bonus_banker"})
+"""21 Baccarat's wagers that (k) settles, in no order it names."""
+
+
+def _side(row: Step) -> bool:
+    """A Tie or Bonus settlement row (a record's, which has no type)."""
+    return row.get("wager") in _SIDE_WAGERS
+
+
+def _collected(section: str) -> Callable[[Step], bool]:
+    """Steps gathering the layout's cards under the game's clearing rule."""
+    ref = {"591.7": "591.7(u)", "681a.7": "681a.7(l)"}[section]
+    return lambda s: s.get("type") == "cards_collected" and s.get("ref") == ref
+
+
+def _anywhere(step: Step) -> bool:
+    del step
+    return True
+
+
+def _settling_21(step: Step) -> bool:
+    """A 21 Baccarat settlement, or a Tie or Bonus announcement ((k))."""
+    kind = step.get("type")
+    if kind == "wager_settled":
+        return str(step.get("ref")).startswith("681a.7(")
+    return kind == "announced" and str(step.get("ref")).startswith("681a.7(k)")
+
+
+def _not_player_or_banker(step: Step) -> bool:
+    """Free in the run: all but the Player and Banker settlements ((h))."""
+    return step.get("type") != "wager_settled" or step.get("wager") in (
+        _SIDE_WAGERS
+    )
+
+
+_Kind = tuple[Callable[[Step], bool], Callable[[Step], bool]]
+"""A block: which steps belong to it, and which of them may stand
+anywhere in it (the others keep the engine's order among themselves)."""
+
+_BLOCKS: Mapping[str, tuple[_Kind, ...]] = {
+    "591.7": ((_collected("591.7"), _anywhere),),
+    "681a.7": (
+        (_collected("681a.7"), _anywhere),
+        (_settling_21, _not_player_or_banker),
+    ),
+}
+"""The blocks of each game: by section, the kinds of run whose order the
+rule leaves (in part) to the dealer."""
+
+
+def _kind_of(spec: GameSpec, step: Step) -> _Kind | None:
+    for kind in _BLOCKS.get(spec.section, ()):
+        if kind[0](step):
+            return kind
+    return None
+
+
+def _key(step: Step) -> bytes:
+    """A step but its number, as one comparable value (types included)."""
+    return orjson.dumps(
+        {k: v for k, v in step.items() if k != "seq"},
+        option=orjson.OPT_SORT_KEYS,
+    )
+
+
+def _same_order_allowed(
+    engine: Sequence[Step], log: Sequence[Step], free: Callable[[Step], bool]
+) -> bool:
+    """Whether ``log`` is ``engine`` in an order the block allows."""
+    try:
+        mine = [_key(s) for s in engine]
+        theirs = [_key(s) for s in log]
+    except (TypeError, orjson.JSONEncodeError):
+        return False
+    if Counter(mine) != Counter(theirs):
+        return False
+    fixed = [k for k, s in zip(mine, engine, strict=True) if not free(s)]
+    kept = [k for k, s in zip(theirs, log, strict=True) if not free(s)]
+    return fixed == kept
+
+
+def free_block_end(
+    spec: GameSpec,
+    engine: Sequence[Step],
+    log: Sequence[Step],
+    i: int,
+) -> int | None:
+    """Where the block holding step ``i`` ends, when the log's is allowed.
+
+    ``engine[i]`` and ``log[i]`` differ, the steps before are equal.
+    When ``engine[i]`` lies in a block of its game and the log's steps
+    over the block's places are the engine's in an order the rule
+    allows, each numbered by its place in the log, returns the index
+    after the block (the comparison goes on from there); else ``None``.
+    """
+    kind = _kind_of(spec, engine[i])
+    if kind is None:
+        return None
+    start = i
+    while start > 0 and _kind_of(spec, engine[start - 1]) == kind:
+        start -= 1
+    end = i + 1
+    while end < len(engine) and _kind_of(spec, engine[end]) == kind:
+        end += 1
+    if end > len(log):
+        return None
+    theirs = log[start:end]
+    if any(
+        s.get("seq") != e.get("seq")
+        for s, e in zip(theirs, engine[start:end], strict=True)
+    ):
+        return None
+    if not _same_order_allowed(engine[start:end], theirs, kind[1]):
+        return None
+    return end
+
+
+def settlements_reordered(
+    spec: GameSpec, engine: Sequence[Step], record: Sequence[Step]
+) -> bool:
+    """Whether the record's settlements are the engine's in an allowed order.
+
+    The record lists the settlements in the dealer's order; where the
+    rule leaves part of it free (21 Baccarat's Tie and Bonus Wagers),
+    another order of the same rows conforms, the others kept in order.
+    """
+    if spec.section != "681a.7" or len(engine) != len(record):
+        return False
+    return _same_order_allowed(engine, record, _side)

@@ -1,0 +1,158 @@
+"""Orders the rule leaves to the dealer conform (D95; an audit, 2026-12-05).
+
+Two outside writers' honest rounds were refused for an order the
+regulation does not fix: 21 Baccarat's Tie and Bonus Wagers settled
+seat by seat among the Player and Banker Wagers (681a.7(k) names no
+order; (h) orders the Player and Banker Wagers only), the layout's cards
+gathered dealer first (591.7(u), 681a.7(l): any manner that lets each
+hand be rebuilt), and a burn shown face up (591.7(c), 681a.7(c) say only
+that it goes to the rack). Each case is a round croupier dealt from a
+stacked shoe, put in the other order; the orders the rule does fix
+still deviate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.verify.days import dealt, deviations, step_index
+
+from croupier.hhf.sample import sample_histories
+
+
+def _renumbered(record: dict[str, Any]) -> dict[str, Any]:
+    for n, step in enumerate(record["procedure"], start=1):
+        step["seq"] = n
+    return record
+
+
+def _21_baccarat() -> dict[str, Any]:
+    # burn Kc; Player 9h 8h (17, stands), Banker 4c 5c (9) draws 2h: 11.
+    # Seat 1 and 3 win on the Player, seat 2 loses on the Banker; every
+    # Tie and Bonus Wager loses
+    return dealt(
+        {
+            "game": "21-baccarat",
+            "shoe": "Kc 9h 4c 8h 5c 2h 6c 7d",
+            "wagers": [
+                {"seat": 1, "wager": "player", "amount": 1000},
+                {"seat": 1, "wager": "tie", "amount": 100},
+                {"seat": 1, "wager": "bonus_player", "amount": 100},
+                {"seat": 2, "wager": "banker", "amount": 1000},
+                {"seat": 2, "wager": "bonus_banker", "amount": 100},
+                {"seat": 3, "wager": "player", "amount": 500},
+            ],
+        }
+    )
+
+
+def _settled(record: dict[str, Any]) -> list[int]:
+    return [
+        i
+        for i, s in enumerate(record["procedure"])
+        if s["type"] == "wager_settled"
+    ]
+
+
+def _main(step: dict[str, Any]) -> bool:
+    return step["wager"] in ("player", "banker")
+
+
+@pytest.mark.proves("681a.7(k)")
+def test_681a_7_k_tie_and_bonus_settled_seat_by_seat() -> None:
+    record = _21_baccarat()
+    steps = record["procedure"]
+    settled = _settled(record)
+    rows = [steps[i] for i in settled]
+    assert [s["seat"] for s in rows if _main(s)] == [3, 2, 1]
+    # each seat's wagers together, from the dealer's right: the Player
+    # and Banker Wagers still in (h)'s order among themselves
+    by_seat = sorted(rows, key=lambda s: (-s["seat"], not _main(s)))
+    assert by_seat != rows
+    for i, step in zip(settled, by_seat, strict=True):
+        steps[i] = step
+    record["settlements"] = [
+        next(
+            r
+            for r in record["settlements"]
+            if (r["seat"], r["wager"]) == (s["seat"], s["wager"])
+        )
+        for s in by_seat
+    ]
+    assert deviations([_renumbered(record)]) == []
+
+
+@pytest.mark.proves("681a.7(h)")
+def test_681a_7_h_player_and_banker_order_still_holds() -> None:
+    record = _21_baccarat()
+    steps = record["procedure"]
+    main = [i for i in _settled(record) if _main(steps[i])]
+    steps[main[0]], steps[main[1]] = steps[main[1]], steps[main[0]]
+    [(_, ref, message)] = deviations([_renumbered(record)])
+    assert ref.startswith("681a.7("), message
+    assert "out of order" in message or "settle" in message
+
+
+@pytest.mark.proves("681a.7(k)")
+def test_681a_7_k_a_tie_paid_wrong_in_another_order_deviates() -> None:
+    record = _21_baccarat()
+    steps = record["procedure"]
+    tie = step_index(steps, type="wager_settled", wager="tie")
+    steps[tie] = {**steps[tie], "outcome": "win", "net": 800}
+    first = _settled(record)[0]
+    steps.insert(first, steps.pop(tie))
+    [(_, ref, message)] = deviations([_renumbered(record)])
+    assert ref.startswith("681a.7("), message
+    assert "tie" in message
+
+
+@pytest.mark.proves("591.7(u)", "681a.7(l)")
+@pytest.mark.parametrize("game", ["double-back-jack", "21-baccarat"])
+def test_cards_gathered_in_another_order(game: str) -> None:
+    for history in sample_histories(game, 30, seed=8, seats=3):
+        record: dict[str, Any] = history.to_dict()
+        steps = record["procedure"]
+        clearing = [
+            i
+            for i, s in enumerate(steps)
+            if s["type"] == "cards_collected"
+            and s["ref"] in ("591.7(u)", "681a.7(l)")
+        ]
+        if len(clearing) >= 2 and clearing == list(
+            range(clearing[0], clearing[-1] + 1)
+        ):
+            break
+    else:  # pragma: no cover - thirty rounds always clear two hands
+        raise AssertionError("no round clearing two hands")
+    gathered = [steps[i] for i in clearing]
+    for i, step in zip(clearing, reversed(gathered), strict=True):
+        steps[i] = dict(step)
+    assert deviations([_renumbered(record)], across=False) == []
+    # a card gathered that the hand never held is still a deviation
+    last = steps[clearing[-1]]
+    last["cards"] = "2c " + last["cards"]
+    [(_, ref, _)] = deviations([record], across=False)
+    assert ref in ("591.7(u)", "681a.7(l)")
+
+
+@pytest.mark.proves("591.7(c)", "681a.7(c)")
+@pytest.mark.parametrize("game", ["double-back-jack", "21-baccarat"])
+def test_a_burn_shown_face_up(game: str) -> None:
+    [history] = sample_histories(game, 1, seed=8, seats=2)
+    record: dict[str, Any] = history.to_dict()
+    burn = step_index(record["procedure"], type="card_burned")
+    record["procedure"][burn]["face_up"] = True
+    assert deviations([record], across=False) == []
+
+
+@pytest.mark.proves("629a.5(f)")
+def test_629a_5_f_midibaccarat_burn_face_is_still_compared() -> None:
+    [history] = sample_histories("midibaccarat", 1, seed=8, seats=2)
+    record: dict[str, Any] = history.to_dict()
+    steps = record["procedure"]
+    burns = [i for i, s in enumerate(steps) if s["type"] == "card_burned"]
+    assert burns
+    steps[burns[0]]["face_up"] = not steps[burns[0]]["face_up"]
+    [(_, ref, _)] = deviations([record], across=False)
+    assert ref == "629a.5(f)"
