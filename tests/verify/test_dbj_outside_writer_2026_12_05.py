@@ -174,3 +174,51 @@ def test_629a_5_d_a_tables_new_midi_shoe_records_its_second_cover() -> None:
     doc["rules"]["digest"] = rules_digest(doc["rules"]["values"])
     found = deviations([doc], across=False)
     assert [(line, ref) for line, ref, _ in found] == [(1, "629a.5(d)")]
+
+
+_TWO_21S = {
+    "game": "double-back-jack",
+    # seat 1 hits 16 to 21, seat 2 stands on 18, seat 3 hits 14 to 21;
+    # the dealer's 7d Ts stands on 17
+    "shoe": "2c 9s Tc 8h 7d 7h 8s 6c Ts 5s 7c",
+    "wagers": [
+        {"seat": s, "wager": "blackjack", "amount": 1000} for s in (1, 2, 3)
+    ],
+    "decisions": [
+        {"seat": 1, "action": "hit"},
+        {"seat": 2, "action": "stand"},
+        {"seat": 3, "action": "hit"},
+    ],
+}
+
+
+@pytest.mark.proves("591.7(m)")
+def test_591_7_m_21s_paid_when_every_player_has_acted() -> None:
+    """D96: (m) read as paying the 21s before the hole card, (n).
+
+    An outside writer's honest round paid its 21s when every player had
+    acted, just before the hole card; with no option to say so, it
+    deviated. Under ``twenty_one_paid = before_hole_card`` it conforms,
+    and the same record under the default (at once) does not.
+    """
+    record = dealt(
+        {**_TWO_21S, "rules": {"twenty_one_paid": "before_hole_card"}}
+    )
+    steps = record["procedure"]
+    paid = [
+        s["seat"]
+        for s in steps
+        if s["type"] == "wager_settled" and s["ref"] == "591.7(m)"
+    ]
+    assert paid == [3, 1]
+    last_decision = max(
+        i for i, s in enumerate(steps) if s["type"] == "decision_made"
+    )
+    hole = step_index(steps, type="card_exposed", to="dealer")
+    first_paid = step_index(steps, type="wager_settled", ref="591.7(m)")
+    assert last_decision < first_paid < hole
+    assert deviations([record], across=False) == []
+    record["rules"]["values"]["twenty_one_paid"] = "at_once"
+    record["rules"]["digest"] = rules_digest(record["rules"]["values"])
+    [(_, ref, message)] = deviations([record], across=False)
+    assert ref == "591.7(m)", message

@@ -75,7 +75,12 @@ from .refs import (
     REF_WIN,
     REF_WIN_WITH_SECOND_CHANCE,
 )
-from .rules import CollectionProcedure, DoubleBackJackRules, Wager
+from .rules import (
+    CollectionProcedure,
+    DoubleBackJackRules,
+    TwentyOnePaid,
+    Wager,
+)
 
 __all__ = ["SECTION", "DealerProcedure"]
 
@@ -522,6 +527,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
             self._current = hand
             return
         self._current = None
+        if self.rules.twenty_one_paid is TwentyOnePaid.BEFORE_HOLE_CARD:
+            self._pay_twenty_ones()
         self._enter_phase(Phase.HOLE_CARD)
 
     @implements("591.7(n)")
@@ -724,7 +731,12 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         if total > TWENTY_ONE:
             self._bust(hand, total)
         elif total == TWENTY_ONE:
-            self._pay_twenty_one(hand)
+            if self.rules.twenty_one_paid is TwentyOnePaid.AT_ONCE:
+                self._pay_twenty_one(hand)
+            else:
+                # it may draw no more ((k)(1)); paid before the hole
+                # card, when every player has acted ((m), (n), D96)
+                hand.status = HandStatus.STANDING
         elif hand.doubled or (
             hand.split
             and hand.cards[0].rank == Rank.ACE
@@ -765,6 +777,22 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         )
         self._collect(hand, ref)
         hand.status = HandStatus.SETTLED
+
+    @implements("591.7(m)")
+    def _pay_twenty_ones(self) -> None:
+        """Every hand standing on 21 paid, from the dealer's right (D96).
+
+        Under ``before_hole_card`` the 21s wait until every player has
+        acted; (m) names no order for them, so each is paid and its cards
+        racked as (t) and (u) go, from the dealer's right.
+        """
+        for hand in reversed(self._in_order()):
+            if (
+                hand.status is HandStatus.STANDING
+                and hand.second_chance_card is None
+                and hand.total() == TWENTY_ONE
+            ):
+                self._pay_twenty_one(hand)
 
     @implements("591.7(m)")
     def _pay_twenty_one(self, hand: PlayerHand) -> None:

@@ -22,7 +22,12 @@ from fractions import Fraction
 from croupier.money import Odds, Rounding
 from croupier.rules import GameRules, Provenance, option
 
-__all__ = ["CollectionProcedure", "DoubleBackJackRules", "Wager"]
+__all__ = [
+    "CollectionProcedure",
+    "DoubleBackJackRules",
+    "TwentyOnePaid",
+    "Wager",
+]
 
 MAX_BOXES = 6
 """Betting positions on a Double Back Jack table (673a.2(a))."""
@@ -48,6 +53,17 @@ class CollectionProcedure(StrEnum):
     """(t)(1): every losing wager, right to left, then every winner."""
     PLAYER_BY_PLAYER = "player_by_player"
     """(t)(2): each player's losers then winners, right to left."""
+
+
+@unique
+class TwentyOnePaid(StrEnum):
+    """When a 21 made without a Second Chance is paid (591.7(m), D96)."""
+
+    AT_ONCE = "at_once"
+    """As soon as the hand reaches 21, before the next decision."""
+    BEFORE_HOLE_CARD = "before_hole_card"
+    """When every player has acted, before the hole card is turned
+    ((n): "after settling any player's hand who had ... 21")."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -123,6 +139,15 @@ class DoubleBackJackRules(GameRules):
         decision="D4",
         ref="591.7(m)",
         doc="Odds paid at once on a 21 made without a Second Chance.",
+    )
+    twenty_one_paid: TwentyOnePaid = option(
+        TwentyOnePaid.AT_ONCE,
+        provenance=Provenance.INFER,
+        decision="D96",
+        ref="591.7(m)",
+        choices=[p.value for p in TwentyOnePaid],
+        doc="When a 21 made without a Second Chance is paid: at_once, or "
+        "before_hole_card (when every player has acted, (n)).",
     )
     second_chance_21_payout: Odds = option(
         Odds(1, 1),
