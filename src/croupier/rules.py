@@ -116,6 +116,7 @@ def option(
     choices: Iterable[str] | None = None,
     round_input: bool = False,
     carried: bool = False,
+    fixed: bool = False,
 ) -> _T:
     """Declare a Rules Submission option (a dataclass field with metadata).
 
@@ -125,7 +126,10 @@ def option(
     dealer's slip), not a rule of the casino's: a Rules Submission does
     not fix it (:func:`round_inputs`). ``carried`` marks a round input
     the table carries from one round to the next (the meter:
-    :func:`carried_options`).
+    :func:`carried_options`). ``fixed`` marks an option whose default
+    the regulation itself fixes (a player's right, a step the dealer
+    "shall" take): another value is a what-if for analysis, and
+    :meth:`GameRules.against_regulation` names it.
     """
     metadata = {
         "provenance": provenance,
@@ -137,6 +141,7 @@ def option(
         "choices": tuple(choices) if choices is not None else None,
         "round_input": round_input or carried,
         "carried": carried,
+        "fixed": fixed,
     }
     return field(default=default, metadata=metadata)
 
@@ -184,6 +189,9 @@ class OptionInfo:
     """The subsection it concerns, if any."""
     decision: str | None
     """The project decision (D1-D25) behind the default, if any."""
+    fixed: bool = False
+    """Whether the regulation fixes the default (another value is a
+    what-if for analysis, not a Pennsylvania table)."""
 
 
 def _to_plain(value: object) -> object:
@@ -242,9 +250,28 @@ class GameRules:
                     doc=f.metadata["doc"],
                     ref=f.metadata["ref"],
                     decision=f.metadata["decision"],
+                    fixed=bool(f.metadata.get("fixed")),
                 )
             )
         return infos
+
+    def against_regulation(self) -> list[tuple[str, str | None, object]]:
+        """The options set otherwise than the regulation fixes them.
+
+        Each as its name, its subsection and the value the regulation
+        gives (the default of an option declared ``fixed``).
+
+        >>> from croupier.games.double_back_jack.rules import (
+        ...     DoubleBackJackRules,
+        ... )
+        >>> DoubleBackJackRules(insurance=False).against_regulation()
+        [('insurance', '591.7(g)', True)]
+        """
+        return [
+            (f.name, f.metadata["ref"], _to_plain(f.default))
+            for f in fields(self)
+            if f.metadata.get("fixed") and getattr(self, f.name) != f.default
+        ]
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, object]) -> Self:

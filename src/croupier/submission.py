@@ -62,6 +62,13 @@ def submission_toml(spec: GameSpec, rules: GameRules) -> str:
     return "\n".join(lines)
 
 
+_FIXED = (
+    " Fixed by the regulation: another value is a what-if for analysis, "
+    "and `croupier verify` finds a round under it non-conforming."
+)
+"""What an option the regulation fixes adds to its meaning."""
+
+
 def options_markdown(spec: GameSpec) -> str:
     """A Markdown table of the game's options and their defaults."""
     rows = [
@@ -75,8 +82,9 @@ def options_markdown(spec: GameSpec) -> str:
         if info.decision:
             source += f" {info.decision}"
         default = json.dumps(info.default).replace("|", "\\|")
+        doc = info.doc + (_FIXED if info.fixed else "")
         rows.append(
             f"| `{info.name}` | `{default}` | {source} | {info.ref or ''} "
-            f"| {info.doc} |"
+            f"| {doc} |"
         )
     return "\n".join(rows) + "\n"

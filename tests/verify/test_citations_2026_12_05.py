@@ -211,11 +211,12 @@ def test_681a_7_f_2_a_bonus_only_card_counted_for_the_main_wagers() -> None:
 
 
 @pytest.mark.proves("673a.11(c)")
-def test_673a_11_c_a_split_ace_that_draws_where_the_rules_say_one_card() -> (
-    None
-):
+def test_673a_11_c_rules_that_give_a_split_ace_one_card() -> None:
     # burn 2c; seat 1 As Ad splits; each ace takes its split card, and
-    # under split_aces_may_draw = false nothing more: the log hits hand 1
+    # the player hits hand 1, as 673a.11(c) lets a split hand draw. A
+    # record under split_aces_may_draw = false (one card to each split
+    # ace) is a what-if the regulation does not allow (D97): the rules
+    # themselves deviate, before any step
     record = dealt(
         {
             "game": "double-back-jack",
@@ -233,4 +234,5 @@ def test_673a_11_c_a_split_ace_that_draws_where_the_rules_say_one_card() -> (
     record["rules"]["digest"] = rules_digest(record["rules"]["values"])
     ref, message = verdict(record)
     assert ref == "673a.11(c)", message
-    assert "split ace" in message
+    assert "split_aces_may_draw = false" in message
+    assert "fixes it at true" in message

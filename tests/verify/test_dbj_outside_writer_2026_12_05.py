@@ -58,19 +58,33 @@ def test_591_7_g_insurance_offered_on_a_king() -> None:
 
 
 @pytest.mark.proves("591.7(g)")
-def test_591_7_g_insurance_offered_where_the_rules_offer_none() -> None:
-    # the dealer's first card is an ace, but the Rules Submission offers
-    # no insurance (the option `insurance`, D5): the message says so
-    record = _round("2c 9s Ac 9d 7h", ["stand"], rules={"insurance": False})
-    steps = record["procedure"]
-    steps.insert(
-        step_index(steps, type="phase_entered", phase="card_reader"),
-        _phase("insurance", "591.7(g)"),
-    )
-    ref, message = verdict(record)
-    assert ref == "591.7(g)", message
-    assert "Ac" in message
-    assert "no insurance" in message
+@pytest.mark.parametrize(
+    ("option", "value", "ref"),
+    [
+        ("insurance", False, "591.7(g)"),
+        ("double_for_less", False, "673a.10(a)"),
+        ("double_after_split", False, "673a.10(c)"),
+        ("max_split_hands", 1, "673a.11(a)"),
+        ("split_aces_may_draw", False, "673a.11(c)"),
+    ],
+)
+def test_591_7_g_rules_that_take_away_what_the_regulation_gives(
+    option: str, value: object, ref: str
+) -> None:
+    """D97: a record's own rules may not switch off a fixed option.
+
+    The forger's round set ``insurance`` false and offered none on an
+    ace: it conformed, though (g) says the dealer "shall offer" it.
+    The same holds for the player's rights to double for less, after a
+    split, to split into two hands, and to draw to split aces.
+    """
+    record = _round("2c 9s Tc 9d 7h", ["stand"])
+    assert deviations([record], across=False) == []
+    record["rules"]["values"][option] = value
+    record["rules"]["digest"] = rules_digest(record["rules"]["values"])
+    [(_, found, message)] = deviations([record], across=False)
+    assert found == ref, message
+    assert f"the rules set {option} = " in message
 
 
 @pytest.mark.proves("591.7(l)")

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from croupier.errors import CroupierError, WagerError
+from croupier.errors import CroupierError, RulesError, WagerError
 from croupier.games.runout import round_run_out
 from croupier.registry import GameSpec, all_games
 from croupier.server import db, recovery, shared
@@ -473,6 +473,13 @@ class Casino:
             raise NotFoundError(f"unknown game {game!r}; games are: {known}")
         overrides = dict(rules or {})
         parsed = spec.rules_type.from_mapping(overrides)
+        for key, ref, value in parsed.against_regulation():
+            # a what-if for analysis, not a table to deal for money (D97)
+            msg = (
+                f"{ref} fixes it at {json.dumps(value)}: a table deals under "
+                f"the regulation's value"
+            )
+            raise RulesError(msg, key=key)
         per_wager = {
             k: (int(v[0]), int(v[1])) for k, v in (wager_limits or {}).items()
         }

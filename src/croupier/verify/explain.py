@@ -131,25 +131,6 @@ def _bonus_counted(steps: Sequence[Step], said: str, due: str) -> str | None:
     return None
 
 
-def _split_ace(spec: GameSpec, steps: Sequence[Step], want: Step) -> bool:
-    """Whether ``want`` decides for a Double Back Jack split ace's hand."""
-    if spec.section != "591.7":
-        return False
-    seat, hand = want.get("seat"), want.get("hand")
-    own = [
-        s
-        for s in steps
-        if s.get("type") == "card_dealt"
-        and s.get("hand") == hand
-        and str(s.get("to")).split(" hand ")[0] == f"seat {seat}"
-    ]
-    return (
-        bool(own)
-        and str(own[0].get("card", "")).startswith("A")
-        and any(s.get("purpose") == "split" for s in own)
-    )
-
-
 _HOLE_SHOWN = ("591.7(h)", "591.7(h), 591.7(n)")
 """Double Back Jack's hole card: checked unseen (h), turned up at the
 dealer's turn (n)."""
@@ -404,19 +385,6 @@ def explain(
         and got.get("phase") != want.get("phase")
     ):
         rule, condition = offered[str(want["phase"])]
-        up = next(
-            (
-                str(s.get("card"))
-                for s in log[:i]
-                if s.get("type") == "card_dealt" and s.get("to") == "dealer"
-            ),
-            "",
-        )
-        if want["phase"] == "insurance" and up.startswith("A"):
-            # an ace up: it is these rules that offer none
-            rule = option_ref(spec, "insurance")
-            condition = f"the dealer's first card is {up}, but these rules "
-            condition += "offer no insurance"
         return Deviation(
             rule,
             f"the log enters the {want['phase']} phase where the rule "
@@ -497,18 +465,6 @@ def explain(
                 f"{counted} does not count for the Player or Banker Wager",
                 seq,
             )
-    if (
-        their == "decision_made"
-        and kind == "card_dealt"
-        and got.get("purpose") == "split"
-        and _split_ace(spec, log[:i], want)
-    ):
-        return Deviation(
-            option_ref(spec, "split_aces_may_draw"),
-            f"{describe(want)} on a split ace, which takes one card only "
-            f"under these rules; the rule requires {describe(got)}",
-            seq,
-        )
     if _hole_card(spec, their, want) and kind != their:
         # the hole card stays unseen at the check (h), turned up only
         # when the players have acted, before the dealer draws (n)

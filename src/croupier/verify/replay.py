@@ -109,6 +109,32 @@ def _logged_rules(game: str, text: str) -> GameRules:
 
 
 @lru_cache(maxsize=64)
+def _against_regulation(game: str, text: str) -> Deviation | None:
+    """Rules that set an option otherwise than the regulation fixes it.
+
+    Such an option (a player's right, a step the dealer "shall" take:
+    Double Back Jack's insurance, 591.7(g); doubling and splitting,
+    673a.10, 673a.11) is a what-if for analysis; a round dealt under it
+    is not a Pennsylvania table's (D97).
+    """
+    broken = _logged_rules(game, text).against_regulation()
+    if not broken:
+        return None
+    name, ref, value = broken[0]
+    return Deviation(
+        ref or find_game(game).section,
+        f"the rules set {name} = {json.dumps(_plain(text, name))}; "
+        f"the regulation fixes it at {json.dumps(value)}",
+    )
+
+
+def _plain(text: str, name: str) -> object:
+    """Option ``name``'s value as the record's rules write it."""
+    values: dict[str, Any] = json.loads(text)
+    return values.get(name)
+
+
+@lru_cache(maxsize=64)
 def _digest(canonical: str) -> str:
     """The ``rules_digest`` of rules given by their canonical JSON."""
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
@@ -302,6 +328,9 @@ def _rules(
         return None, Deviation(
             RECORD_REF, f"the recorded rules are not valid: {exc}"
         )
+    fixed = _against_regulation(spec.name, text)
+    if fixed is not None:
+        return None, fixed
     if submission is None:
         return logged, None
     found = _AGREED.get((id(submission), id(logged)))

@@ -190,6 +190,7 @@ class DoubleBackJackRules(GameRules):
     insurance: bool = option(
         True,
         provenance=Provenance.REG,
+        fixed=True,
         decision="D5",
         ref="591.7(g)",
         doc="Whether insurance is offered when the up card is an ace.",
@@ -231,6 +232,7 @@ class DoubleBackJackRules(GameRules):
     double_for_less: bool = option(
         True,
         provenance=Provenance.REG,
+        fixed=True,
         decision="D7",
         ref="673a.10(a)",
         doc="A double may be for less than the original wager.",
@@ -238,6 +240,7 @@ class DoubleBackJackRules(GameRules):
     double_after_split: bool = option(
         True,
         provenance=Provenance.REG,
+        fixed=True,
         decision="D7",
         ref="673a.10(c)",
         doc="Doubling is allowed on the first two cards of a split hand.",
@@ -245,6 +248,7 @@ class DoubleBackJackRules(GameRules):
     max_split_hands: int = option(
         2,
         provenance=Provenance.REG,
+        fixed=True,
         decision="D7",
         ref="673a.11(a)",
         minimum=1,
@@ -254,6 +258,7 @@ class DoubleBackJackRules(GameRules):
     split_aces_may_draw: bool = option(
         True,
         provenance=Provenance.REG,
+        fixed=True,
         decision="D7",
         ref="673a.11(c)",
         doc="Split aces may draw and double like any split hand; false "
