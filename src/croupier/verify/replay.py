@@ -546,7 +546,11 @@ def _shoe(
         def held() -> list[str]:
             return [*stack_text.split(), *discard_text.split()]
 
-        shuffled = history.shoe.shuffles()
+        shuffled = history.shoe.shuffles() or (
+            # a pai gow deck is shuffled for every round, in its
+            # procedure (670a.9(a)(1)): a whole one holds every card
+            history.shoe.whole and spec.uses_starting_position
+        )
         if shuffled and within and not history.shoe.irregularity_test:
             # a shoe shuffled for this round is the whole shoe; none too
             # many, so as many cards as the decks hold is all of them
