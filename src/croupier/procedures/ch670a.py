@@ -48,8 +48,10 @@ __all__ = [
     "determine_starting_position",
     "discard_unwagered_stacks",
     "find_fault",
+    "irregularities_shown",
     "parse_irregularities",
     "position_label",
+    "position_of",
     "remove_deck",
 ]
 
@@ -77,8 +79,20 @@ def position_label(position: int) -> str:
     return _label(position) if label is None else label
 
 
+_POSITIONS_BY_LABEL = {label: p for p, label in _LABELS.items()}
+
+
+def position_of(label: object) -> int | None:
+    """The position a label names (:func:`position_label`'s inverse).
+
+    >>> position_of("seat 3"), position_of("dealer"), position_of("seat 9")
+    (3, 7, None)
+    """
+    return _POSITIONS_BY_LABEL.get(label) if isinstance(label, str) else None
+
+
 _SLIP_COUNTS = {"skip": 0, "double": 2}
-"""Cards a position receives on its first turn after a dealer's slip."""
+"""Cards a position receives on a turn of the deal after a dealer's slip."""
 
 
 def clockwise_from(start: int) -> list[int]:
@@ -172,22 +186,85 @@ def determine_starting_position(
     return position
 
 
-def parse_irregularities(raw: Iterable[str]) -> dict[int, str]:
-    """Parse ``skip:N`` / ``double:N`` replay entries to position → kind.
+def parse_irregularities(raw: Iterable[str]) -> dict[tuple[int, int], str]:
+    """Parse replay entries of dealer's slips to (turn, position) → kind.
 
-    >>> parse_irregularities(["skip:3", "double:7"])
-    {3: 'skip', 7: 'double'}
+    ``skip:N`` passes position N over on its first turn of the deal and
+    ``double:N`` gives it two cards then; ``skip:N@T`` and
+    ``double:N@T`` slip on its turn T (1-6) instead.
+
+    >>> parse_irregularities(["skip:3", "double:7@2"])
+    {(1, 3): 'skip', (2, 7): 'double'}
     """
-    out: dict[int, str] = {}
+    out: dict[tuple[int, int], str] = {}
     for entry in raw:
-        kind, _, number = entry.partition(":")
-        if kind not in ("skip", "double") or not number.isdigit():
-            msg = f"dealing irregularity {entry!r}: write skip:N or double:N"
+        kind, _, where = entry.partition(":")
+        number, at, turn = where.partition("@")
+        if (
+            kind not in _SLIP_COUNTS
+            or not number.isdigit()
+            or (at and not turn.isdigit())
+        ):
+            msg = (
+                f"dealing irregularity {entry!r}: write skip:N or double:N "
+                f"(its first turn), or skip:N@T or double:N@T (turn T)"
+            )
             raise ProcedureError(msg, ref=Ref.parse("670a.9(e)"))
         position = int(number)
         clockwise_from(position)
-        out[position] = kind
+        when = int(turn) if at else 1
+        if not 1 <= when <= CARDS_PER_HAND:
+            msg = (
+                f"dealing irregularity {entry!r}: the deal has turns 1 to "
+                f"{CARDS_PER_HAND}"
+            )
+            raise ProcedureError(msg, ref=Ref.parse("670a.9(e)"))
+        out[(when, position)] = kind
     return out
+
+
+def irregularities_shown(
+    start: int, dealt: Iterable[int], remaining: int = 0
+) -> tuple[str, ...] | None:
+    """The dealer's slips that deal from ``start`` to ``dealt`` (D92).
+
+    :func:`parse_irregularities`' inverse: ``dealt`` is the position
+    each card went to, in order. Each turn the dealer gives every
+    position, clockwise from ``start``, one card; a slip gives one none
+    (``skip``) or two (``double``). The entries are in the order dealt
+    (``()`` for a regular deal, or one the deck cut short). When the
+    deal stopped with ``remaining`` cards left (the count of (d)), the
+    positions it never reached were passed over. ``None`` when no slips
+    give ``dealt`` (more cards than six turns of two each hold, in the
+    order clockwise).
+
+    >>> irregularities_shown(4, [4, 5, 6, 7, 1, 2, 4, 5, 6, 7, 1, 2, 3])
+    ('skip:3',)
+    >>> irregularities_shown(1, [1, 2, 3, 4, 5, 6, 7, 1, 1, 3])
+    ('double:1@2', 'skip:2@2')
+    >>> irregularities_shown(1, [1, 2, 3, 4, 5, 6, 7, 1], remaining=44)[-1]
+    'skip:7@6'
+    >>> irregularities_shown(1, [*range(1, 8)] * 6 + [1]) is None
+    True
+    """
+    order = clockwise_from(start)
+    cards = list(dealt)
+    total = len(cards)
+    k = 0
+    out: list[str] = []
+    for turn in range(1, CARDS_PER_HAND + 1):
+        suffix = "" if turn == 1 else f"@{turn}"
+        for position in order:
+            if k == total and not remaining:
+                return tuple(out)  # the deck ran out here
+            n = 0
+            while n < 2 and k < total and cards[k] == position:
+                n += 1
+                k += 1
+            if n != 1:
+                kind = "skip" if n == 0 else "double"
+                out.append(f"{kind}:{position}{suffix}")
+    return tuple(out) if k == total else None
 
 
 def _deal_card(
@@ -209,16 +286,22 @@ def _one_at_a_time(
     log: EventLog,
     start: int,
     ref: Ref,
-    irregularities: dict[int, str],
+    irregularities: dict[tuple[int, int], str],
 ) -> Deal:
     deal = Deal()
     order = clockwise_from(start)
     # each turn's (position, cards it receives): one card each, except
-    # a slip on the first turn (none when passed over, two when doubled)
-    first = [
-        (p, _SLIP_COUNTS.get(irregularities.get(p) or "", 1)) for p in order
-    ]
-    turns = [first, *([(p, 1) for p in order],) * (CARDS_PER_HAND - 1)]
+    # a slip (none when passed over, two when doubled)
+    if irregularities:
+        turns = [
+            [
+                (p, _SLIP_COUNTS.get(irregularities.get((t, p)) or "", 1))
+                for p in order
+            ]
+            for t in range(1, CARDS_PER_HAND + 1)
+        ]
+    else:
+        turns = [[(p, 1) for p in order]] * CARDS_PER_HAND
     stacks = deal.stacks
     draw = shoe.draw
     dealt = log.emitter(CardDealt)
@@ -241,14 +324,15 @@ def deal_from_hand(
     shoe: Shoe,
     log: EventLog,
     start: int,
-    irregularities: dict[int, str] | None = None,
+    irregularities: dict[tuple[int, int], str] | None = None,
 ) -> Deal:
     """Deal one card at a time, face down, clockwise from ``start``.
 
     Every position receives cards whether or not it holds a wager, and
     the dealer too, until each has six (670a.9(c)). If the deck runs
-    out the deal stops there; ``irregularities`` replays a dealer's slip
-    (a position passed over, or given two cards, on its first turn).
+    out the deal stops there; ``irregularities`` replays a dealer's slips
+    (a position passed over, or given two cards, on a turn of the deal:
+    :func:`parse_irregularities`).
     """
     return _one_at_a_time(
         shoe, log, start, Ref.parse("670a.9(c)"), irregularities or {}
@@ -260,7 +344,7 @@ def deal_from_manual_shoe(
     shoe: Shoe,
     log: EventLog,
     start: int,
-    irregularities: dict[int, str] | None = None,
+    irregularities: dict[tuple[int, int], str] | None = None,
 ) -> Deal:
     """Deal from a manual dealing shoe: one card at a time, clockwise.
 

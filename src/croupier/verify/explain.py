@@ -249,6 +249,45 @@ def describe(step: Step) -> str:
     return f"{str(kind).replace('_', ' ')} ({fields})"
 
 
+_NOTHING = "nothing the rule voids a round for has happened"
+"""Why a void the rule does not make is a deviation."""
+
+_DEALT_RIGHT = (
+    "every position and the dealer hold six cards and eleven remain: the "
+    "deal was right, and the eleven go to the discard rack"
+)
+"""Why a pai gow void after the count of (d) is a deviation."""
+
+_PREPARED = "670a.9"
+"""The game whose deck's shuffle may be recorded in the preparation
+(D91): it is shuffled for every round, before the deck is held."""
+
+
+def _shuffle_message(log: Sequence[Step], i: int) -> str:
+    """A pai gow log without the deck's shuffle where the rule has it.
+
+    >>> held = {"seq": 4, "type": "deck_held", "hand": "left"}
+    >>> print(_shuffle_message([held], 0))  # doctest: +ELLIPSIS
+    the deck's shuffle is not recorded (the log has deck held (hand=left) ...
+    """
+    want = log[i]
+    later = next(
+        (s for s in log[i + 1 :] if s.get("type") == "shuffled"), None
+    )
+    if later is not None:
+        return (
+            f"the log shuffles the deck at step {later.get('seq')}, after "
+            f"its step {want.get('seq')} ({describe(want)}); the shuffle "
+            f"comes first, before the deck is held or placed in the shoe"
+        )
+    return (
+        f"the deck's shuffle is not recorded (the log has {describe(want)} "
+        f"here): the deck is shuffled for every round; record the "
+        f"shuffled step in the round's preparation (shoe.preparation, "
+        f"before the round) or here, after the dealing phase begins (D91)"
+    )
+
+
 def _burn_run(steps: Sequence[Step], i: int) -> tuple[int, Step | None]:
     """Burns in the run of burns that step ``i`` belongs to or follows."""
     start = i
@@ -376,6 +415,45 @@ def explain(
                 f"are numbered from 1 in order",
                 seq,
             )
+    if kind == "shuffled" and their != kind and spec.section == _PREPARED:
+        return Deviation(ref, _shuffle_message(log, i), seq)
+    if their == "round_voided" and kind != their:
+        counted = (
+            kind == "cards_collected" and got.get("source") == "remaining"
+        )
+        return Deviation(
+            ref,
+            f"the log voids the round ({want.get('reason')}) where the rule "
+            f"goes on with {describe(got)}: "
+            f"{_DEALT_RIGHT if counted else _NOTHING}",
+            seq,
+        )
+    if kind == "round_voided" and their != kind:
+        return Deviation(
+            ref,
+            f"the log goes on with {describe(want)} where the rule "
+            f"requires {describe(got)}: the round is void, every stake "
+            f"goes back",
+            seq,
+        )
+    if their == "card_dealt" and kind == "cards_counted":
+        # pai gow: the engine's deal is over, the log deals on
+        dealt = next(
+            (
+                str(e["ref"])
+                for e in reversed(engine[:i])
+                if e["type"] == their
+            ),
+            ref,
+        )
+        return Deviation(
+            dealt,
+            f"the log deals {want.get('card')} to {want.get('to')} after "
+            f"the deal is complete: the rule deals six turns, one card at "
+            f"a time clockwise to every position and the dealer, then "
+            f"requires {describe(got)}",
+            seq,
+        )
     if their == "decision_made" and refused is not None and not spec.actions:
         return Deviation(refused.ref, refused.message, seq)
     offered = _OFFERED_WHEN.get(spec.section, {})

@@ -63,6 +63,7 @@ from .reshuffle import (
     reshuffle_problem,
     shortfall,
 )
+from .slips import shown_slips
 from .voided import VOID_REF, voided_problem
 
 __all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
@@ -1042,6 +1043,25 @@ def _replayed(
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
         return problem, False, None, None, None
+    found = _replayed_under(spec, rules, history, text)
+    if found[0] is None:
+        return found
+    # a dealer's slip the deal shows that the rules do not give (another
+    # system's record): replayed as its card_dealt steps show it (D92)
+    start = _start(history) if spec.uses_starting_position else None
+    shown = shown_slips(spec, rules, history, start)
+    if shown is None:
+        return found
+    return _replayed_under(spec, shown, history, text)
+
+
+def _replayed_under(
+    spec: GameSpec,
+    rules: GameRules,
+    history: HandHistory,
+    text: str | bytes | None,
+) -> _Replayed:
+    """:func:`_replayed` under ``rules`` (the round's, agreed)."""
     if history.shoe.irregularity_test and history.shoe.whole:
         # a whole shoe is the rules' decks (D75); an irregularity test's
         # may hold other cards (D41): not both (D89)
@@ -1080,10 +1100,14 @@ def _replayed(
             found = purses.problem
         return found, False, None, None, None
     if stop is None and not rnd.is_over:
-        # every input replayed, and the round still waits: a decision
-        # the log never made (its stakes never settled)
-        return _unfinished(rnd), False, None, None, None
-    engine = [e.to_dict() for e in rnd.events]
+        # every input replayed, and the round still waits: the step where
+        # the log left the engine's before then (a card dealt elsewhere),
+        # else a decision the log never made (its stakes never settled)
+        found = _departure(
+            spec, _steps(spec, rnd, history), history.procedure, history
+        )
+        return found or _unfinished(rnd), False, None, None, None
+    engine = _steps(spec, rnd, history)
     strict = (
         stop is None
         and _same_json(engine, history.procedure, text)
@@ -1132,7 +1156,7 @@ def _voided(
             "the round is recorded as voided, but no step voids it "
             "(round_voided)",
         )
-    engine = [e.to_dict() for e in rnd.events]
+    engine = _steps(spec, rnd, history)
     # the dealer's steps before the void; the server's own (a seat left
     # out or freed by the pacing, D29) are not the engine's to replay,
     # but a step of the game's is, whatever scope it claims (D79)
@@ -1159,9 +1183,104 @@ def _voided(
     )
     if found is not None:
         return found
+    if (
+        stop is None
+        and rnd.is_over
+        and len(engine) > cut
+        and engine[cut]["type"] == "round_voided"
+    ):
+        return _voided_by_procedure(engine[cut], procedure)
     settled = sum(1 for s in before if s["type"] == "wager_settled")
     made = [s.to_dict() for s in rnd.settlements][:settled]
     return voided_problem(history, made)
+
+
+def _voided_by_procedure(
+    void: Mapping[str, Any], procedure: Sequence[Mapping[str, Any]]
+) -> Deviation:
+    """A round recorded ``voided`` that its own procedure voided (D67).
+
+    The rule itself voids the round there (``void``, the engine's step:
+    a pai gow misdeal or wrong count, 670a.9(e); a shoe that ran out,
+    D69) and returns its stakes in steps of the procedure: the round
+    ran to its end, so its record says ``over``. ``voided`` is for a
+    round the server stopped before its procedure ended.
+    """
+    seq = next(
+        (s.get("seq") for s in procedure if s["type"] == "round_voided"),
+        None,
+    )
+    return Deviation(
+        RECORD_REF,
+        f"the round is recorded as voided, but its own procedure voids "
+        f"it (step {seq}, {void['ref']}: {void.get('reason')}) and "
+        f"returns every stake: such a round is played to its end, so "
+        f'record it with status "over" (its void rows as they are, no '
+        f'void_reason); "voided" is for a round the server stopped '
+        f"before its procedure ended (D25, D67)",
+        seq if type(seq) is int else None,
+    )
+
+
+def _departure(
+    spec: GameSpec,
+    engine: list[dict[str, Any]],
+    log: Sequence[Mapping[str, Any]],
+    history: HandHistory,
+) -> Deviation | None:
+    """The first of the engine's steps the log does not take, if any.
+
+    Only the steps both have: a log that stops while the engine goes on
+    is left to the caller.
+    """
+    loosened = _loosened(history)
+    for i, (got, want) in enumerate(zip(engine, log, strict=False)):
+        if got != want and not _same(got, want, loosened):
+            return explain(spec, engine, log, i)
+    return None
+
+
+_PREPARED = "670a.9"
+"""The game whose deck may be shuffled before its round's procedure
+(D91): the 670a.5 shuffle is completed before the deck is held
+(670a.9(a)(2)) or placed in the automated shoe (670a.10(a)(1))."""
+
+
+def _steps(
+    spec: GameSpec, rnd: Round, history: HandHistory
+) -> list[dict[str, Any]]:
+    """The engine's steps, as the record is to show them.
+
+    A pai gow deck shuffled before the round (its record's preparation
+    holds the shuffle, its procedure none before the first card) is
+    compared without the engine's own ``shuffled`` step (D91).
+    """
+    engine = [e.to_dict() for e in rnd.events]
+    if spec.section == _PREPARED and _shuffled_before(history):
+        at = next(
+            (i for i, e in enumerate(engine) if e["type"] == "shuffled"),
+            None,
+        )
+        if at is not None:
+            del engine[at]
+            for step in engine[at:]:
+                seq = step.get("seq")
+                if type(seq) is int:
+                    step["seq"] = seq - 1
+    return engine
+
+
+def _shuffled_before(history: HandHistory) -> bool:
+    """Whether the deck's shuffle is recorded in the preparation alone."""
+    if not history.shoe.shuffles():
+        return False
+    for step in history.procedure:
+        kind = step["type"]
+        if kind == "shuffled":
+            return False
+        if kind == "card_dealt":
+            break
+    return True
 
 
 def _unfinished(rnd: Round) -> Deviation:

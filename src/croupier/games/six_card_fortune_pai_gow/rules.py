@@ -254,7 +254,9 @@ class SixCardRules(GameRules):
         ref="670a.9(e)",
         doc="replay input for a dealer's error in a one-at-a-time deal: "
         "'skip:N' (position N passed over on its first turn) or "
-        "'double:N' (two cards on its first turn); N is a seat 1-6 or "
-        "7 for the dealer",
+        "'double:N' (two cards on its first turn), 'skip:N@T' or "
+        "'double:N@T' on its turn T (1-6); N is a seat 1-6 or 7 for the "
+        "dealer (croupier verify reads a record's from its card_dealt "
+        "steps when its rules give none, D92)",
         round_input=True,
     )
