@@ -1233,7 +1233,7 @@ def _departure(
     Only the steps both have: a log that stops while the engine goes on
     is left to the caller.
     """
-    loosened = _loosened(history)
+    loosened = _loosened(spec, history)
     for i, (got, want) in enumerate(zip(engine, log, strict=False)):
         if got != want and not _same(got, want, loosened):
             return explain(spec, engine, log, i)
