@@ -236,3 +236,16 @@ def test_591_7_m_21s_paid_when_every_player_has_acted() -> None:
     record["rules"]["digest"] = rules_digest(record["rules"]["values"])
     [(_, ref, message)] = deviations([record], across=False)
     assert ref == "591.7(m)", message
+
+
+@pytest.mark.proves("810a.11")
+def test_810a_11_the_preparation_is_numbered_in_order() -> None:
+    """Its steps go on from the table's log, one apart, in order."""
+    docs = _whole_new_shoes("double-back-jack")
+    doc = next(d for d in docs if len(d["shoe"]["preparation"]) >= 2)
+    assert deviations([doc], across=False) == []
+    first, second = doc["shoe"]["preparation"][:2]
+    first["seq"], second["seq"] = second["seq"], first["seq"]
+    [(_, ref, message)] = deviations([doc], across=False)
+    assert ref == "810a.11", message
+    assert "in order" in message

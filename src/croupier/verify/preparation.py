@@ -27,7 +27,13 @@ from croupier.regs import implements
 from croupier.rules import GameRules
 
 from .cut import cut_problem, shoe_size
-from .explain import Deviation, describe, option_ref, whole_number
+from .explain import (
+    RECORD_REF,
+    Deviation,
+    describe,
+    option_ref,
+    whole_number,
+)
 
 __all__ = ["drawn_start_problem", "preparation_problem", "unmarked_new_shoe"]
 
@@ -104,12 +110,35 @@ def preparation_problem(
 ) -> Deviation | None:
     """The first way the record's shoe preparation breaks the rules."""
     return (
-        _new_shoe(spec, history)
+        _numbered(history)
+        or _new_shoe(spec, history)
         or _shuffling_device(spec, rules, history)
         or _shuffle_and_cut(spec, history)
         or _marker(spec, rules, history)
         or cut_problem(spec, rules, history)
     )
+
+
+def _numbered(history: HandHistory) -> Deviation | None:
+    """The preparation's steps numbered in order, one apart (810a.11).
+
+    They go on from where the table's log stood (croupier's own
+    preparation of a later shoe starts past 1), but in order: an
+    outside writer's preparation numbered at random conformed.
+    """
+    steps = history.shoe.preparation
+    if not steps:
+        return None
+    first = steps[0].get("seq")
+    for n, step in enumerate(steps):
+        seq = step.get("seq")
+        if type(first) is not int or first < 1 or seq != first + n:
+            return Deviation(
+                RECORD_REF,
+                f"the preparation's step {n + 1} is numbered {seq!r}; its "
+                f"steps are numbered in order, one apart",
+            )
+    return None
 
 
 _HAND_DEALT = ("670a.9", "hand")
