@@ -168,6 +168,11 @@ class RoundEnds:
     the round shows of where it lies (D82). One field, not two: a
     frozen dataclass pays for each field of every round, stacked or
     not."""
+    contents: tuple[str, ...] | None = None
+    """A stacked round's cards, stack and rack, sorted: for a round that
+    reshuffles its whole shoe, what the reshuffle gathers; for one that
+    begins the new shoe a reshuffle made, what it holds (D98). The same
+    cards either way, so one field; ``None`` for every other round."""
 
 
 class CoverSteps(NamedTuple):
@@ -282,6 +287,14 @@ def ends_of(
     # a void ends the shoe however the round went (D29)
     known = racked is not None or history.status == "voided"
     ends_shoe = _ends_shoe(spec, history, drawn) if known else None
+    contents = None
+    if (unshuffled or ends_shoe not in (None, "D29")) and (
+        not shoe.irregularity_test
+    ):
+        # the shoe a reshuffle gathers, or the one it made (D98)
+        contents = tuple(
+            sorted(t for t in f"{stack} {rack}".split() if t != _CC)
+        )
     return RoundEnds(
         table,
         found,
@@ -292,6 +305,7 @@ def ends_of(
         unshuffled,
         ends_shoe,
         _meter(history),
+        contents=contents,
     )
 
 
@@ -423,6 +437,8 @@ class AcrossRounds:
             ends.ended,
             ends.ends_shoe,
             None if ends.meter is None else ends.meter[1],
+            # what a reshuffle at its end gathered (D98)
+            None if ends.ends_shoe in (None, "D29") else ends.contents,
         )
         return found
 
@@ -534,6 +550,34 @@ class _Last:
     ended: datetime | None
     ends_shoe: str | None = None
     meter: int | None = None
+    gathered: tuple[str, ...] | None = None
+    """The cards its reshuffle gathered, sorted, when it reshuffled its
+    whole shoe with the stack recorded (D98)."""
+
+
+def _regathered(
+    ref: str, gathered: tuple[str, ...], ends: RoundEnds, where: str
+) -> Deviation:
+    """A new shoe that is not the cards the round before reshuffled."""
+    holds = Counter(ends.contents or ())
+    had = Counter(gathered)
+
+    def listed(counts: Counter[str]) -> str:
+        cards = [f"{n} x {card}" for card, n in sorted(counts.items())]
+        more = f" and {len(cards) - 5} more" if len(cards) > 5 else ""
+        return ", ".join(cards[:5]) + more
+
+    missing, added = had - holds, holds - had
+    said = [
+        *([f"missing {listed(missing)}"] if missing else []),
+        *([f"added {listed(added)}"] if added else []),
+    ]
+    return Deviation(
+        ref,
+        f"the round begins the new shoe that {where} made at its "
+        f"reshuffle, but its stack and rack are not the cards the "
+        f"reshuffle gathered: {'; '.join(said)}",
+    )
 
 
 def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
@@ -580,6 +624,14 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
             f"{ends.meter[0]}, but {where} left it at {before.meter}: the "
             f"meter is the table's, carried from round to round",
         )
+    if (
+        ends.unshuffled
+        and before.gathered is not None
+        and ends.contents is not None
+        and ends.contents != before.gathered
+        and before.ends_shoe is not None
+    ):
+        return _regathered(before.ends_shoe, before.gathered, ends, where)
     if ends.unshuffled and before.left is not None:
         return Deviation(
             ends.ref,
