@@ -168,11 +168,12 @@ class RoundEnds:
     the round shows of where it lies (D82). One field, not two: a
     frozen dataclass pays for each field of every round, stacked or
     not."""
-    contents: tuple[str, ...] | None = None
-    """A stacked round's cards, stack and rack, sorted: for a round that
-    reshuffles its whole shoe, what the reshuffle gathers; for one that
-    begins the new shoe a reshuffle made, what it holds (D98). The same
-    cards either way, so one field; ``None`` for every other round."""
+    contents: str | None = None
+    """A stacked round's cards, its stack's and rack's texts: for a round
+    that reshuffles its whole shoe, what the reshuffle gathers; for one
+    that begins the new shoe a reshuffle made, what it holds (D98). The
+    same cards either way, so one field; ``None`` for every other round.
+    Kept as written, and counted only when two are compared."""
 
 
 class CoverSteps(NamedTuple):
@@ -288,13 +289,12 @@ def ends_of(
     known = racked is not None or history.status == "voided"
     ends_shoe = _ends_shoe(spec, history, drawn) if known else None
     contents = None
-    if (unshuffled or ends_shoe not in (None, "D29")) and (
-        not shoe.irregularity_test
+    if (unshuffled or ends_shoe not in (None, "D29")) and not (
+        shoe.whole or shoe.irregularity_test
     ):
-        # the shoe a reshuffle gathers, or the one it made (D98)
-        contents = tuple(
-            sorted(t for t in f"{stack} {rack}".split() if t != _CC)
-        )
+        # the shoe a reshuffle gathers, or the one it made (D98); a
+        # whole shoe's new one holds the decks, D75's check
+        contents = f"{stack} {rack}"
     return RoundEnds(
         table,
         found,
@@ -550,17 +550,21 @@ class _Last:
     ended: datetime | None
     ends_shoe: str | None = None
     meter: int | None = None
-    gathered: tuple[str, ...] | None = None
-    """The cards its reshuffle gathered, sorted, when it reshuffled its
-    whole shoe with the stack recorded (D98)."""
+    gathered: str | None = None
+    """The cards its reshuffle gathered (its stack's and rack's texts),
+    when it reshuffled its whole shoe with the stack recorded (D98)."""
 
 
 def _regathered(
-    ref: str, gathered: tuple[str, ...], ends: RoundEnds, where: str
-) -> Deviation:
+    ref: str, gathered: str, ends: RoundEnds, where: str
+) -> Deviation | None:
     """A new shoe that is not the cards the round before reshuffled."""
-    holds = Counter(ends.contents or ())
-    had = Counter(gathered)
+    holds = Counter((ends.contents or "").split())
+    had = Counter(gathered.split())
+    holds.pop(_CC, None)
+    had.pop(_CC, None)
+    if holds == had:
+        return None
 
     def listed(counts: Counter[str]) -> str:
         cards = [f"{n} x {card}" for card, n in sorted(counts.items())]
@@ -628,10 +632,11 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
         ends.unshuffled
         and before.gathered is not None
         and ends.contents is not None
-        and ends.contents != before.gathered
         and before.ends_shoe is not None
     ):
-        return _regathered(before.ends_shoe, before.gathered, ends, where)
+        found = _regathered(before.ends_shoe, before.gathered, ends, where)
+        if found is not None:
+            return found
     if ends.unshuffled and before.left is not None:
         return Deviation(
             ends.ref,
