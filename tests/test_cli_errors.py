@@ -501,3 +501,36 @@ def test_scenario_of_the_wrong_shape_is_bad_input(
     (line,) = [line for line in result.stderr.splitlines() if line.strip()]
     assert "internal error" not in line
     assert needle in line, line
+
+
+def _reader_gone(*args: str) -> tuple[int, bytes]:
+    """``croupier ARGS`` with stdout a pipe its reader closes at once.
+
+    The reader is gone before the command writes its first byte (it
+    takes far longer to start than the pipe takes to close): the first
+    write meets the closed pipe, whatever the output's size.
+    """
+    command = Path(sys.executable).with_name("croupier")
+    proc = subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(command), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.close()
+    code = proc.wait(timeout=120)
+    return code, proc.stderr.read()
+
+
+def test_rng_test_table_to_a_reader_that_goes_exits_141() -> None:
+    """rich's own exit on a closed pipe was 1: the battery's FAIL."""
+    code, err = _reader_gone("rng-test", "--shuffles", "50", "--seed", "1")
+    assert (code, err) == (141, b"")
+
+
+def test_history_steps_table_to_a_reader_that_goes_exits_141() -> None:
+    code, err = _reader_gone(
+        "history", "steps", "midibaccarat", "--rounds", "2"
+    )
+    assert (code, err) == (141, b"")

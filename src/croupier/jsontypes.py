@@ -23,6 +23,7 @@ __all__ = [
     "JsonObject",
     "JsonScalar",
     "JsonValue",
+    "whole_float_as_int",
     "whole_number",
 ]
 
@@ -39,6 +40,25 @@ JsonMapping: TypeAlias = Mapping[str, JsonValue]
 
 JsonObject: TypeAlias = dict[str, JsonValue]
 """A JSON object being built (what a function returns)."""
+
+
+def whole_float_as_int(value: object) -> object:
+    """A number written ``402.0`` as the integer it is, else ``value``.
+
+    JSON has one kind of number: ``2500.0`` and ``2.5e3`` are the number
+    ``2500``, an integer to the JSON Schema (2020-12) as to any reader.
+    Where a record's integer is read (a count, a position, an amount of
+    minor units), a whole number so written is that integer; a number
+    with a fraction is left as it is, for the schema to refuse.
+
+    >>> whole_float_as_int(402.0), whole_float_as_int(1.5)
+    (402, 1.5)
+    >>> whole_float_as_int("7"), whole_float_as_int(True)
+    ('7', True)
+    """
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")

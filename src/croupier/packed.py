@@ -33,6 +33,7 @@ __all__ = [
     "LineTooLongError",
     "bounded_lines",
     "checked_lines",
+    "ends_mid_line",
     "not_text",
     "open_packed",
     "read_text",
@@ -225,10 +226,21 @@ def writing(path: str | Path, *, append: bool = False) -> TextIO:
 
     ``append`` adds to what is there (a compressed file gets one more
     member or stream, which :func:`open_packed` reads on from the
-    last). The caller closes it (``with writing(path) as out:``).
+    last); text whose last line has no newline gets one first, so that
+    the first line added is a line of its own, not the end of that one
+    (:func:`ends_mid_line`). The caller closes it (``with
+    writing(path) as out:``).
     """
     target = Path(path)
-    mode = "at" if append else "wt"
+    mid_line = append and ends_mid_line(target)
+    out = _opened(target, "at" if append else "wt")
+    if mid_line:
+        out.write("\n")
+    return out
+
+
+def _opened(target: Path, mode: str) -> TextIO:
+    """``target`` opened in ``mode``, compressed by its suffix."""
     suffix = target.suffix.lower()
     if suffix == ".gz":
         return cast(TextIO, gzip.open(target, mode, encoding="utf-8"))
@@ -237,3 +249,37 @@ def writing(path: str | Path, *, append: bool = False) -> TextIO:
     if suffix == ".xz":
         return cast(TextIO, lzma.open(target, mode, encoding="utf-8"))
     return cast(TextIO, target.open(mode[0], encoding="utf-8"))
+
+
+def ends_mid_line(path: str | Path) -> bool:
+    """Whether the file at ``path`` ends in a line that has no newline.
+
+    Read unpacked, as :func:`open_packed` reads it: a plain file's last
+    byte, a packed one's last byte once unpacked (read through). No
+    file, an empty one, or one that is not a regular file (a pipe):
+    ``False``. A packed file that cannot be read is a
+    :class:`~croupier.errors.CroupierError` naming it.
+    """
+    target = Path(path)
+    if not target.is_file():
+        return False
+    try:
+        with target.open("rb") as raw:
+            unpacked = reading(raw)
+            try:
+                if unpacked is raw:
+                    size = raw.seek(0, io.SEEK_END)
+                    if size == 0:
+                        return False
+                    raw.seek(size - 1)
+                    return raw.read(1) != b"\n"
+                last = b"\n"
+                while chunk := unpacked.read(1 << 16):
+                    last = chunk[-1:]
+                return last != b"\n"
+            finally:
+                if unpacked is not raw:
+                    unpacked.close()
+    except READ_ERRORS as exc:
+        msg = f"cannot read {target}: {exc}"
+        raise CroupierError(msg) from None

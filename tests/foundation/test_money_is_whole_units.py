@@ -3,9 +3,12 @@
 A wager or a decision's amount of ``2500.0`` compares equal to ``2500``,
 so nothing downstream would notice it, and every settlement after it
 would be a float. The engine refuses it where it comes in, with the
-wager's subsection and its state unchanged; a hand history written that
-way (or with an integer past 64 bits, which the fast JSON parser reads as
-a float) is a deviation, not a conforming round with float settlements.
+wager's subsection and its state unchanged. A hand history is JSON,
+whose one kind of number makes ``2500.0`` the integer 2500 (the
+schema's, as every reader's): its reader hands the engine that integer,
+as it does every integer of the record, so no float reaches the ledger
+there either; a number with a fraction, or an integer past 64 bits
+(which the fast JSON parser reads as a float), makes the line malformed.
 """
 
 from __future__ import annotations
@@ -55,21 +58,42 @@ def test_a_decision_amount_that_is_not_whole_units_is_refused(
     assert Action(seat=1, name="double", amount=500).amount == 500
 
 
-@pytest.mark.parametrize("game", ["double-back-jack", "midibaccarat"])
-def test_a_log_with_float_or_oversized_stakes_does_not_conform(
-    game: str,
-) -> None:
-    history = next(iter(sample_histories(game, 1, seed=5)))
-    assert verify_round(history) is None
-    stake = next(
+def _first_stake(history: HandHistory) -> int:
+    stake: int = next(
         s["amount"] for s in history.procedure if s["type"] == "wager_placed"
     )
+    return stake
+
+
+@pytest.mark.parametrize("game", ["double-back-jack", "midibaccarat"])
+def test_a_log_with_a_whole_float_stake_hands_the_engine_an_integer(
+    game: str,
+) -> None:
+    """``2500.0`` is 2500: the round conforms, its inputs are integers."""
+    history = next(iter(sample_histories(game, 1, seed=5)))
+    assert verify_round(history) is None
+    stake = _first_stake(history)
     line = history.dumps()
     written = line.replace(f'"amount":{stake},', f'"amount":{stake}.0,', 1)
     assert written != line
-    found = verify_round(HandHistory.loads(written))
-    assert found is not None
-    assert "whole number of minor units" in found.message
+    read = HandHistory.loads(written)
+    assert _first_stake(read) == stake
+    assert type(_first_stake(read)) is float  # the record as written
+    assert verify_round(read) is None
+    record = read.to_record()
+    assert all(type(w["amount"]) is int for w in record.wagers)
+
+
+@pytest.mark.parametrize("game", ["double-back-jack", "midibaccarat"])
+def test_a_log_with_a_fractional_or_oversized_stake_is_malformed(
+    game: str,
+) -> None:
+    history = next(iter(sample_histories(game, 1, seed=5)))
+    stake = _first_stake(history)
+    line = history.dumps()
+    written = line.replace(f'"amount":{stake},', f'"amount":{stake}.5,', 1)
+    with pytest.raises(HistoryFormatError, match="is not of type 'integer'"):
+        HandHistory.loads(written)
     # 2**70 is an exact integer in the text; orjson reads it as a float:
     # the format's integers are 64-bit, so the line is malformed (D65)
     huge = json.loads(line)

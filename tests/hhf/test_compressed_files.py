@@ -236,3 +236,55 @@ def test_17_2_a_short_plain_stream_reads_whole() -> None:
     os.close(write)
     with open(read, "rb") as pipe:
         assert reading(pipe).read() == b"ab"
+
+
+def _scenario() -> Path:
+    return next(
+        (Path(__file__).resolve().parents[1] / "scenarios").glob(
+            "midibaccarat/*.json"
+        )
+    )
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz", ".xz"])
+def test_scenario_history_appends_after_a_last_line_without_newline(
+    tmp_path: Path, suffix: str
+) -> None:
+    """A log whose writer left its last line open: a line of its own.
+
+    The round was glued to that line, two records on one line (an
+    audit, 2026-12-05); the missing newline is added first.
+    """
+    (history,) = sample_histories("midibaccarat", 1, seed=3)
+    text = history.dumps().encode()  # no final newline
+    log = tmp_path / f"day.jsonl{suffix}"
+    packers: dict[str, Callable[[bytes], bytes]] = {
+        "": bytes,
+        ".gz": gzip.compress,
+        ".xz": lzma.compress,
+    }
+    log.write_bytes(packers[suffix](text))
+    result = CliRunner().invoke(
+        app, ["scenario", str(_scenario()), "--history", str(log)]
+    )
+    assert result.exit_code == 0, result.output
+    with open_packed(log) as handle:
+        lines = handle.read().decode().splitlines()
+    assert len(lines) == 2
+    assert lines[0] == text.decode()
+    assert _verify(str(log), "--rounds-alone", "--quiet")[0] == 0
+
+
+def test_scenario_history_dash_is_refused_not_a_file_named_dash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--history -`` made a file named ``-``: refused, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        app, ["scenario", str(_scenario()), "--history", "-"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--history': - is standard output" in (
+        result.stderr
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import typer
 from fastapi.testclient import TestClient
@@ -21,9 +24,8 @@ def _cli() -> typer.Typer:
     return app
 
 
-def test_replay_verifies_a_stored_round(
-    client: TestClient, db_url: str
-) -> None:
+def _played(client: TestClient) -> int:
+    """A round played to its end at a new table: its id."""
     spec = all_games()[0]
     p = seat_player(client, spec.name, 1)
     p.post("/wagers", {"seat": 1, "wager": spec.wagers[0], "amount": 500})
@@ -32,7 +34,32 @@ def test_replay_verifies_a_stored_round(
         pending = state["round"]["pending"]
         name = "stand" if "stand" in pending["legal"] else pending["legal"][0]
         state = p.post("/actions", {"seat": 1, "action": name}).json()
-    round_id = state["last"]["id"]
+    return int(state["last"]["id"])
+
+
+def test_replay_to_a_reader_that_goes_exits_141(
+    client: TestClient, db_url: str
+) -> None:
+    """``croupier replay N | head -1``: 141, not 1 (a failed replay)."""
+    round_id = _played(client)
+    command = Path(sys.executable).with_name("croupier")
+    proc = subprocess.Popen(  # noqa: S603 - the project's own command
+        [str(command), "replay", str(round_id), "--db", db_url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.close()  # gone before the command writes a byte
+    assert proc.wait(timeout=120) == 141
+    assert proc.stderr.read() == b""
+
+
+def test_replay_verifies_a_stored_round(
+    client: TestClient, db_url: str
+) -> None:
+    spec = all_games()[0]
+    round_id = _played(client)
     detail = client.get(f"/rounds/{round_id}", headers=operator(client)).json()
     assert detail["status"] == "over"
     runner = CliRunner()

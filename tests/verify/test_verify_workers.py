@@ -13,8 +13,13 @@ import io
 import json
 import multiprocessing
 import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.verify.days import mixed_day as _mixed_day
@@ -25,8 +30,7 @@ from croupier.cli import app
 from croupier.errors import CroupierError
 from croupier.hhf import HandHistory, HistoryFormatError
 from croupier.hhf.sample import sample_histories
-from croupier.registry import all_games
-from croupier.verify import file, verify_lines
+from croupier.verify import RoundVerdict, file, iter_verdicts, verify_lines
 from croupier.verify.report import report_json
 
 
@@ -124,8 +128,135 @@ def test_17_2_workers_a_process_that_dies_is_a_clear_error(
     monkeypatch.setattr(
         file, "_context", lambda: multiprocessing.get_context("fork")
     )
-    with pytest.raises(CroupierError, match="a process checking the file"):
+    # no fault of the file: not a CroupierError (bad input, exit 2)
+    with pytest.raises(file.CheckingProcessError, match="ended abruptly"):
         verify_lines(lines, workers=2, chunk_lines=3)
+
+
+def _dies_after_the_first(
+    chunk: list[tuple[int, str | bytes]], held: Any, ends: bool
+) -> object:
+    """The process given the second chunk is killed (``kill -9``)."""
+    if chunk[0][0] > 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _VERIFY_CHUNK(chunk, held, ends)
+
+
+_VERIFY_CHUNK = file._verify_chunk
+
+
+def test_17_2_cli_a_killed_process_exits_70_not_malformed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kill -9`` of a process: internal failure, never "malformed"."""
+    (history,) = sample_histories("midibaccarat", 1, seed=3)
+    path = tmp_path / "day.jsonl"
+    path.write_text((history.dumps() + "\n") * 600, encoding="utf-8")
+    _dies_after_the_first.__module__ = file.__name__
+    _dies_after_the_first.__qualname__ = "_verify_chunk"
+    monkeypatch.setattr(file, "_verify_chunk", _dies_after_the_first)
+    monkeypatch.setattr(
+        file, "_context", lambda: multiprocessing.get_context("fork")
+    )
+    result = CliRunner().invoke(
+        app, ["verify", str(path), "--quiet", "--workers", "2"]
+    )
+    assert result.exit_code == 70, result.output
+    assert "malformed" not in result.output
+    assert (
+        "verify: a process checking the file ended abruptly (killed, or "
+        "out of memory): the rest of the file is not checked"
+    ) in result.stderr
+    assert result.stdout.endswith(
+        "(stopped: a process checking the file failed; the rest of the "
+        "file is not checked)\n"
+    )
+
+
+_NO_SECOND_PROCESS = """
+import errno, sys
+import multiprocessing.process as mp
+start, started = mp.BaseProcess.start, []
+def refuse(self):
+    # the system's limit on processes (ulimit -u) reached at the second
+    if started:
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+    started.append(self)
+    start(self)
+mp.BaseProcess.start = refuse
+sys.argv[0] = "croupier"
+from croupier.cli import main
+main()
+"""
+
+
+def test_17_2_cli_processes_that_cannot_start_exit_at_once(
+    tmp_path: Path,
+) -> None:
+    """``ulimit -u`` reached: a clear error and exit 70, not a hang.
+
+    The process started first waited for work for ever, and the
+    interpreter for it at exit.
+    """
+    (history,) = sample_histories("midibaccarat", 1, seed=3)
+    path = tmp_path / "day.jsonl"
+    path.write_text((history.dumps() + "\n") * 600, encoding="utf-8")
+    done = subprocess.run(  # noqa: S603 - this interpreter, fixed code
+        [
+            sys.executable,
+            "-c",
+            _NO_SECOND_PROCESS,
+            "verify",
+            str(path),
+            "--quiet",
+            "--workers",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 70, done.stderr
+    assert done.stderr == (
+        "croupier verify: cannot start 3 processes to check the file "
+        "(Resource temporarily unavailable): try fewer\n"
+    )
+    assert done.stdout == (
+        "0 rounds, 0 conforming, 0 with a deviation (stopped: a process "
+        "checking the file failed; the rest of the file is not checked)\n"
+    )
+
+
+def test_17_2_cli_a_mixed_log_under_one_submission_same_with_workers(
+    tmp_path: Path,
+) -> None:
+    """The audit's mixed log under ``decks = 6``: one report, any workers.
+
+    One process said 200 rounds, two said 0; the JSON error had no line.
+    """
+    (dbj,) = sample_histories("double-back-jack", 1, seed=3)
+    (midi,) = sample_histories("midibaccarat", 1, seed=3)
+    path = tmp_path / "day.jsonl"
+    path.write_text(
+        (dbj.dumps() + "\n") * 50 + (midi.dumps() + "\n") * 250,
+        encoding="utf-8",
+    )
+    rules = tmp_path / "d6.toml"
+    rules.write_text("decks = 6\n", encoding="utf-8")
+    args = ["verify", str(path), "--rules", str(rules), "--json"]
+    alone = CliRunner().invoke(app, args)
+    shared = CliRunner().invoke(app, [*args, "--workers", "2"])
+    assert alone.exit_code == shared.exit_code == 2, alone.output
+    assert (shared.stdout, shared.stderr) == (alone.stdout, alone.stderr)
+    report = json.loads(alone.stdout)
+    assert report["summary"]["rounds"] == 50
+    assert report["error"]["line"] == 51
+    assert report["error"]["message"] == (
+        "line 51: a round of midibaccarat, and the Rules Submission is "
+        "double-back-jack's (the game of line 1): a Rules Submission "
+        "holds one game's rounds; verify each game's rounds with its own"
+    )
 
 
 def _rounds_per_chunk(lines: list[str], size: int) -> list[int]:
@@ -234,26 +365,62 @@ def test_17_2_workers_hold_every_round_to_the_rules_submission(
     assert json.loads(alone.stdout)["summary"]["by_ref"] == one.by_ref()
 
 
-def test_17_2_a_submission_that_does_not_fit_a_game_names_its_line() -> None:
-    """A Tie payout submission on a log with Double Back Jack in it."""
+def test_17_2_a_submission_holds_the_first_rounds_game_alone() -> None:
+    """A mixed log: the first round of another game stops the run there.
+
+    A Rules Submission is one game's: one process or several, the same
+    rounds before it and the same error, naming line and game.
+    """
     lines, _ = _mixed_day(6)
     games = [HandHistory.loads(line).game for line in lines if line.strip()]
     numbered = [n for n, line in enumerate(lines, 1) if line.strip()]
-    offering = {
-        spec.name
-        for spec in all_games()
-        if "tie_payout" in {o.name for o in spec.rules_type.options()}
-    }
-    assert "double-back-jack" not in offering
     first = next(
-        n
-        for n, game in zip(numbered, games, strict=True)
-        if game not in offering
+        n for n, game in zip(numbered, games, strict=True) if game != games[0]
     )
-    submission = {"tie_payout": "9:1"}
-    want = f"line {first}: the Rules Submission does not fit"
-    with pytest.raises(CroupierError, match=want) as one:
-        verify_lines(lines, submission=submission)
-    with pytest.raises(CroupierError, match=want) as many:
-        verify_lines(lines, submission=submission, workers=2, chunk_lines=4)
-    assert str(many.value) == str(one.value)
+    other = games[numbered.index(first)]
+    submission = {"decks": 6}
+    want = (
+        f"line {first}: a round of {other}, and the Rules Submission is "
+        f"{games[0]}'s (the game of line 1)"
+    )
+    seen: list[list[RoundVerdict]] = []
+    for workers, chunk in ((1, 256), (2, 1), (2, 4)):
+        got: list[RoundVerdict] = []
+        with pytest.raises(CroupierError, match=re.escape(want)) as error:
+            got.extend(
+                iter_verdicts(
+                    lines,
+                    submission=submission,
+                    workers=workers,
+                    chunk_lines=chunk,
+                )
+            )
+        assert getattr(error.value, "line", None) == first
+        seen.append(got)
+    assert seen[0] == seen[1] == seen[2]
+    assert [v.line for v in seen[0]] == numbered[: numbered.index(first)]
+
+
+def test_17_2_a_submission_that_does_not_fit_the_game_names_its_line(
+    tmp_path: Path,
+) -> None:
+    """Double Back Jack held to a Tie payout: exit 2 at its first round."""
+    path = tmp_path / "day.jsonl"
+    (line,) = sample_histories("double-back-jack", 1, seed=3)
+    # more lines than a process's chunk, so that --workers 2 shares them
+    path.write_text((line.dumps() + "\n") * 300, encoding="utf-8")
+    rules = tmp_path / "tie.toml"
+    rules.write_text('tie_payout = "9:1"\n', encoding="utf-8")
+    args = ["verify", str(path), "--rules", str(rules), "--json"]
+    alone = CliRunner().invoke(app, args)
+    shared = CliRunner().invoke(app, [*args, "--workers", "2"])
+    assert alone.exit_code == shared.exit_code == 2, alone.output
+    assert shared.stdout == alone.stdout
+    assert shared.stderr == alone.stderr
+    assert (
+        "verify: line 1: the Rules Submission does not fit "
+        "double-back-jack: rules option 'tie_payout': unknown option"
+    ) in alone.stderr
+    report = json.loads(alone.stdout)
+    assert report["error"]["line"] == 1
+    assert report["error"]["kind"] == "rules"

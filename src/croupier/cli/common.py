@@ -54,6 +54,7 @@ __all__ = [
     "CommandError",
     "GuardedGroup",
     "JsonFlag",
+    "PipeConsole",
     "console",
     "err_console",
     "fail",
@@ -74,9 +75,37 @@ BUG_EXIT = 70
 PIPE_EXIT = 128 + 13
 """The exit status when the reader of standard output has gone (SIGPIPE)."""
 
-console = Console()
+
+class PipeConsole(Console):
+    """A rich console that leaves a closed pipe to the root group.
+
+    rich meets a reader that has gone (``croupier rng-test | head -1``)
+    by exiting 1 itself, the verdict "the source fails" of ``rng-test``
+    and "a round does not conform" of ``verify``. This console raises
+    the :class:`BrokenPipeError` instead, as any other write to the
+    closed pipe does, and :class:`GuardedGroup` ends the command with
+    :data:`PIPE_EXIT`. Every command prints through one of these
+    (:data:`console`, :data:`err_console`), never a ``Console`` of its
+    own.
+    """
+
+    def on_broken_pipe(self) -> None:
+        """Print nothing more; raise the closed pipe as an ``OSError``."""
+        self.quiet = True
+        try:
+            # what is still buffered for the stream goes nowhere,
+            # instead of failing again when the interpreter flushes it
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.file.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # no descriptor (a test's stdout)
+            pass
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+console = PipeConsole()
 """Standard output."""
-err_console = Console(stderr=True, soft_wrap=True)
+err_console = PipeConsole(stderr=True, soft_wrap=True)
 """Standard error."""
 
 
@@ -119,11 +148,12 @@ def _say(line: str) -> None:
     sys.stderr.flush()
 
 
-def fail(exc: CroupierError, code: int = 2) -> typer.Exit:
+def fail(exc: Exception, code: int = 2) -> typer.Exit:
     """Print a refusal on one line of stderr and return the exit to raise.
 
     Commands may simply let a :class:`CroupierError` propagate: the root
-    group prints it the same way.
+    group prints it the same way. A failure that is no fault of the
+    input (a process that died) is given :data:`BUG_EXIT`.
     """
     _say(problem_line(exc))
     return typer.Exit(code)
@@ -240,6 +270,14 @@ class GuardedGroup(TyperGroup):
 def _check_output(value: Path | None) -> Path | None:
     if value is None:
         return None
+    if str(value) == "-":
+        # elsewhere the name of standard output: never a file of that
+        # name made by mistake
+        msg = (
+            "- is standard output elsewhere, and this option writes a "
+            "file: give the file's name (./- for a file named -)"
+        )
+        raise typer.BadParameter(msg)
     folder = value.parent
     if value.is_dir():
         msg = f"{value} is a folder, not a file"
@@ -257,7 +295,9 @@ def output_file(help_text: str, *names: str) -> Any:
     """A ``typer.Option`` for a file to write; its folder must exist.
 
     The check runs while the arguments are parsed, so a mistyped folder
-    is refused before a long run starts.
+    is refused before a long run starts. ``-`` is refused: these options
+    write files, and ``-`` would make one named so where standard
+    output was meant.
     """
     return typer.Option(
         *names,

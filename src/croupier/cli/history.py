@@ -10,7 +10,13 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.common import CommandError, JsonFlag, existing_database, fail
+from croupier.cli.common import (
+    CommandError,
+    JsonFlag,
+    console,
+    existing_database,
+    fail,
+)
 from croupier.errors import CroupierError
 from croupier.extras import require
 from croupier.scenario import ScenarioResult, run_scenario_text
@@ -124,7 +130,6 @@ def steps(
     texts, gathered from seeded rounds under the default rules and the
     variants that change the deal (``croupier.hhf.catalogue``).
     """
-    from rich.console import Console
     from rich.table import Table as RichTable
 
     from croupier.hhf.catalogue import catalogue, catalogue_markdown
@@ -153,6 +158,5 @@ def steps(
     for kind, said in found.texts.items():
         for text in sorted(said):
             texts.add_row(kind.ref, text)
-    console = Console()
     console.print(table)
     console.print(texts)

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from croupier.cli.common import CommandError, existing_database
+from croupier.cli.common import CommandError, console, existing_database
 from croupier.server import DEFAULT_DB_URL
 
 if TYPE_CHECKING:
@@ -47,7 +47,6 @@ def replay(
     from croupier.history import replay as run_replay
     from croupier.server import db as storage
 
-    console = Console()
     existing_database(db)
     engine = storage.make_engine(db)
     try:

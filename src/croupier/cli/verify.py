@@ -2,8 +2,9 @@
 
 Exit 0 when every round conforms, 1 when any does not, 2 when the file
 is malformed (the line and the schema error on stderr; the report on
-stdout ends with the rounds before it) or the Rules Submission is
-refused.
+stdout ends with the rounds before it), the Rules Submission is refused
+or a round is not of its game, 70 when a process checking the file dies
+or cannot be started (no verdict: the report ends there too).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from croupier.cli.common import err_console, fail
+from croupier.cli.common import BUG_EXIT, err_console, fail
 from croupier.errors import CroupierError
 from croupier.packed import (
     READ_ERRORS,
@@ -34,7 +35,7 @@ from croupier.packed import (
     open_packed,
 )
 from croupier.rules import load_rules_file
-from croupier.verify.file import iter_verdicts
+from croupier.verify.file import CheckingProcessError, iter_verdicts
 from croupier.verify.report import (
     JsonLinesReport,
     JsonReport,
@@ -138,6 +139,8 @@ def verify(
                 )
     except CroupierError as exc:
         raise fail(exc) from None
+    except CheckingProcessError as exc:
+        raise fail(exc, BUG_EXIT) from None
     if not tally.rounds:
         # every one of no rounds conforms (exit 0), but an empty export
         # is more often a mistake than a quiet day: say so

@@ -41,6 +41,7 @@ import croupier
 from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.history import RoundRecord
+from croupier.jsontypes import whole_float_as_int
 from croupier.packed import bounded_lines, not_text, open_packed
 from croupier.procedures.ch629a import seated_at_cut
 from croupier.registry import find_game
@@ -48,6 +49,8 @@ from croupier.regs import implements
 from croupier.rng import SeededRng
 from croupier.rules import GameRules
 from croupier.scenario import ScenarioResult
+
+from .twice import written_twice
 
 __all__ = [
     "FORMAT",
@@ -58,6 +61,7 @@ __all__ = [
     "HistoryFormatError",
     "PlayerEntry",
     "ShoeState",
+    "check_unique_keys",
     "dispatched",
     "from_record",
     "from_scenario",
@@ -555,9 +559,11 @@ def loads_deferring_steps(text: str | bytes) -> tuple[HandHistory, Any]:
 
     Returns the record and, when its steps are still to be checked,
     the parsed document (``validate(doc)`` checks them, with the error
-    :meth:`HandHistory.loads` would raise), else ``None``. A line
-    :mod:`orjson` cannot read, or whose envelope the compiled schema
-    refuses, is validated whole as by :meth:`HandHistory.loads`.
+    :meth:`HandHistory.loads` would raise, and
+    ``check_unique_keys(text, doc)`` that no key is written twice),
+    else ``None``. A line :mod:`orjson` cannot read, or whose envelope
+    the compiled schema refuses, is checked whole as by
+    :meth:`HandHistory.loads`.
     """
     try:
         data = orjson.loads(text)
@@ -568,9 +574,27 @@ def loads_deferring_steps(text: str | bytes) -> tuple[HandHistory, Any]:
     except (ValueError, TypeError, OverflowError):
         envelope = False
     if not envelope:
+        check_unique_keys(text, data)
         validate(data)
         return HandHistory.from_dict(data), None
     return HandHistory.from_dict(data), data
+
+
+def check_unique_keys(text: str | bytes, doc: object) -> None:
+    """Raise :class:`HistoryFormatError` if ``text`` writes a key twice.
+
+    ``doc`` is ``text`` read. RFC 8259 (section 4) leaves an object
+    whose names repeat to each reader: :mod:`orjson` keeps the last
+    value, another reader the first, so the record is not one record
+    (:func:`croupier.hhf.twice.written_twice`).
+    """
+    where = written_twice(text, doc)
+    if where is not None:
+        msg = (
+            f"a key written twice in one object, at {where} (JSON readers "
+            "differ on which value counts: RFC 8259, section 4)"
+        )
+        raise HistoryFormatError(msg)
 
 
 def rules_digest(values: Mapping[str, Any]) -> str:
@@ -799,6 +823,7 @@ class HandHistory:
         except RecursionError:
             msg = "not JSON that can be read: nested too deeply"
             raise HistoryFormatError(msg) from None
+        check_unique_keys(text, data)
         validate(data)
         return cls.from_dict(data)
 
@@ -851,7 +876,9 @@ def inputs_of(
     so is a new dealer's burn while the wagers are open
     (``{"new_dealer": true}``).
     A decision keeps the amount it wagered and, for a pai gow setting,
-    the low hand (``detail`` ``"...; low: 7d"``).
+    the low hand (``detail`` ``"...; low: 7d"``). A seat or an amount
+    written as a whole float (``2500.0``) is that integer, as every
+    integer of the record is read.
     """
     wagers: list[dict[str, Any]] = []
     decisions: list[dict[str, Any]] = []
@@ -870,9 +897,9 @@ def inputs_of(
         elif kind == "wager_placed" and not dealt:
             wagers.append(
                 {
-                    "seat": step["seat"],
+                    "seat": _whole(step["seat"]),
                     "wager": step["wager"],
-                    "amount": step["amount"],
+                    "amount": _whole(step["amount"]),
                 }
             )
         elif kind == "wager_changed" and not dealt:
@@ -880,25 +907,33 @@ def inputs_of(
             # order with the placements, as RoundRecord.wagers keeps it
             wagers.append(
                 {
-                    "seat": step["seat"],
+                    "seat": _whole(step["seat"]),
                     "wager": step["wager"],
-                    "amount": step["amount"],
+                    "amount": _whole(step["amount"]),
                     "change": True,
                 }
             )
         elif kind == "decision_made":
             decision: dict[str, Any] = {
-                "seat": step["seat"],
+                "seat": _whole(step["seat"]),
                 "action": step["action"],
             }
             if step.get("amount") is not None:
-                decision["amount"] = step["amount"]
+                decision["amount"] = _whole(step["amount"])
             if step["action"] == "set":
                 low = _low_card(str(step.get("detail") or ""))
                 if low is not None:
                     decision["low"] = low
             decisions.append(decision)
     return wagers, decisions
+
+
+def _whole(value: Any) -> Any:
+    """A whole float as its integer (:func:`whole_float_as_int`), cheaply.
+
+    Only a float is looked at: the replay reads every input step so.
+    """
+    return whole_float_as_int(value) if type(value) is float else value
 
 
 def _low_card(detail: str) -> str | None:

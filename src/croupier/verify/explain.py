@@ -16,6 +16,7 @@ from typing import Any
 from croupier.cards import Card
 from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
+from croupier.jsontypes import whole_float_as_int as whole_number
 from croupier.registry import GameSpec
 
 from .over import play_over
@@ -184,20 +185,6 @@ def option_ref(spec: GameSpec, name: str) -> str:
         if info.name == name and info.ref:
             return info.ref
     return spec.section
-
-
-def whole_number(value: object) -> object:
-    """A number written ``402.0`` as the integer it is, else ``value``.
-
-    The schema's integers include ``402.0``; a count or a position the
-    replay needs is read so.
-
-    >>> whole_number(402.0), whole_number(1.5), whole_number("7")
-    (402, 1.5, '7')
-    """
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
 
 
 def fields_text(data: Mapping[str, Any]) -> str:

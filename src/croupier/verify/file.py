@@ -18,10 +18,12 @@ from typing import Any
 from croupier.errors import CroupierError
 from croupier.hhf.format import (
     HistoryFormatError,
+    check_unique_keys,
     loads_deferring_steps,
     read_at_line,
     validate,
 )
+from croupier.hhf.twice import rest_written_once
 from croupier.packed import bounded_lines, open_packed
 from croupier.registry import find_game
 from croupier.rules import GameRules
@@ -29,17 +31,43 @@ from croupier.rules import GameRules
 from .across import AcrossRounds, RoundEnds
 from .chunks import chunks as chunked
 from .chunks import timed_chunks
-from .replay import Deviation, verify_round_strict
+from .replay import Deviation, verify_line_strict, verify_round_strict
 
 __all__ = [
     "CHUNK_LINES",
+    "CheckingProcessError",
     "FileReport",
     "RoundVerdict",
+    "SubmissionError",
     "Tally",
     "iter_verdicts",
     "verify_file",
     "verify_lines",
 ]
+
+
+class SubmissionError(CroupierError):
+    """A round the Rules Submission cannot hold, at its line of the file.
+
+    A Rules Submission is one game's: the game of the file's first
+    round. A round of another game, or a first round whose game the
+    submission does not fit (an option the game does not have), stops
+    the run, as a malformed line does.
+    """
+
+    def __init__(self, message: str, *, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+        """The 1-based line of the file."""
+
+
+class CheckingProcessError(RuntimeError):
+    """A process checking the file died, or could not be started.
+
+    No fault of the file and no verdict on it: the rest of the file is
+    not checked. Not a :class:`~croupier.errors.CroupierError`, which is
+    bad input.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +193,58 @@ binary gives it; the parser checks the encoding)."""
 CHUNK_LINES = 256
 """Lines a process checks at a time (``verify_lines(workers=...)``)."""
 
-_ChunkResult = tuple[list[RoundVerdict], tuple[str, int | None] | None]
-"""A chunk's verdicts, then its malformed line's error (text, line)."""
+_ChunkError = tuple[bool, str, int | None]
+"""What stopped a chunk: whether the Rules Submission did (else a
+malformed line), the error's text and its line."""
+
+_ChunkResult = tuple[list[RoundVerdict], _ChunkError | None]
+"""A chunk's verdicts, then what stopped it, if anything."""
+
+
+@dataclass(slots=True)
+class _Held:
+    """A Rules Submission and the one game whose rounds it holds.
+
+    The game is the file's first round's (given when it is known before
+    the rounds are checked, as the processes that share a file need);
+    the rules are the game's defaults overridden by the submission,
+    worked out at the first round of the game.
+    """
+
+    values: Mapping[str, object]
+    """The submission's options."""
+    game: str | None = None
+    """The game of the file's first round (``None``: not read yet)."""
+    line: int = 0
+    """That round's line."""
+    rules: GameRules | None = None
+    """The rules rounds are held to, once worked out."""
+    fitted: bool = False
+    """Whether :attr:`rules` is worked out."""
+
+    def rules_for(self, number: int, game: str) -> GameRules | None:
+        """The rules the round at line ``number`` of ``game`` is held to."""
+        if self.game is None:
+            self.game, self.line = game, number
+        if game != self.game:
+            msg = (
+                f"line {number}: a round of {game}, and the Rules "
+                f"Submission is {self.game}'s (the game of line "
+                f"{self.line}): a Rules Submission holds one game's "
+                "rounds; verify each game's rounds with its own"
+            )
+            raise SubmissionError(msg, line=number)
+        if not self.fitted:
+            try:
+                self.rules = _submission(game, self.values)
+            except CroupierError as exc:
+                msg = (
+                    f"line {number}: the Rules Submission does not fit "
+                    f"{game}: {exc}"
+                )
+                raise SubmissionError(msg, line=number) from None
+            self.fitted = True
+        return self.rules
 
 
 def verify_lines(
@@ -181,7 +259,11 @@ def verify_lines(
     """Check every line; a malformed line raises :class:`HistoryFormatError`.
 
     ``submission`` (a Rules Submission file's values) holds every round
-    to those rules: the game's defaults overridden by them. ``workers``
+    to those rules: the game's defaults overridden by them. A Rules
+    Submission is one game's, the game of the first round: a round of
+    another game raises :class:`SubmissionError` at its line, and so
+    does a first round whose game the submission does not fit.
+    ``workers``
     processes share the work, ``chunk_lines`` lines at a time, with the
     report (and the malformed line named, when there is one) exactly
     the one process's: each round is replayed from its own line alone
@@ -227,9 +309,12 @@ def iter_verdicts(
     line even when it has not filled: for a log still being written,
     whose next line may be hours away (:mod:`croupier.verify.chunks`;
     its lines are then read by a thread, so the processes are spawned,
-    not forked). A malformed line raises :class:`HistoryFormatError` after the
-    verdicts of the lines before it. The arguments are checked here,
-    before the first verdict is asked for.
+    not forked). A malformed line raises :class:`HistoryFormatError`,
+    a round the Rules Submission cannot hold :class:`SubmissionError`,
+    after the verdicts of the lines before it, whatever ``workers`` is.
+    A process that dies or cannot be started raises
+    :class:`CheckingProcessError`. The arguments are checked here, before the
+    first verdict is asked for.
     """
     if workers < 1:
         msg = f"workers is a number of processes, 1 or more, not {workers}"
@@ -241,11 +326,12 @@ def iter_verdicts(
         msg = f"wait is a number of seconds above 0, not {wait}"
         raise CroupierError(msg)
     numbered = enumerate(lines, start=1)
+    held = None if submission is None else _Held(submission)
     verdicts = (
-        _verify_alone(numbered, submission, chunk_lines, progress, across)
+        _verify_alone(numbered, held, chunk_lines, progress, across)
         if workers == 1
         else _verify_in_processes(
-            numbered, submission, workers, chunk_lines, progress, wait, across
+            numbered, held, workers, chunk_lines, progress, wait, across
         )
     )
     return _across(verdicts) if across else verdicts
@@ -275,7 +361,7 @@ def _across(
 
 def _verify_alone(
     numbered: Iterable[tuple[int, Line]],
-    submission: Mapping[str, object] | None,
+    held: _Held | None,
     chunk_lines: int,
     progress: Callable[[int], None] | None,
     ends: bool,
@@ -286,11 +372,10 @@ def _verify_alone(
     last, as it would from the processes' chunks; with ``ends`` each
     verdict carries what the checks across rounds read.
     """
-    held: dict[str, GameRules | None] = {}
     rounds = last = 0
     for number, line in numbered:
         last = number
-        verdict = _verify_line(number, line, submission, held, ends)
+        verdict = _verify_line(number, line, held, ends)
         if verdict is not None:
             rounds += 1
             yield verdict
@@ -302,20 +387,24 @@ def _verify_alone(
 
 def _verify_in_processes(
     numbered: Iterator[tuple[int, Line]],
-    submission: Mapping[str, object] | None,
+    held: _Held | None,
     workers: int,
     chunk_lines: int,
     progress: Callable[[int], None] | None,
     wait: float | None,
     ends: bool,
 ) -> Generator[RoundVerdict, None, None]:
+    if held is not None:
+        # every process must know the submission's game: the first
+        # round's, read here before any chunk goes out
+        numbered = _first_game(numbered, held)
     if wait is not None:
         # a log still being written: no look-ahead (its second chunk may
         # be hours away), and the processes spawned, not forked, since a
         # thread reads the lines
         yield from _verify_shared(
             timed_chunks(numbered, chunk_lines, wait=wait),
-            submission,
+            held,
             workers,
             progress,
             multiprocessing.get_context("spawn"),
@@ -327,17 +416,39 @@ def _verify_in_processes(
     if len(ahead) < 2:
         # one chunk: starting processes would cost more than it saves
         yield from _verify_alone(
-            chain.from_iterable(ahead), submission, chunk_lines, progress, ends
+            chain.from_iterable(ahead), held, chunk_lines, progress, ends
         )
         return
     yield from _verify_shared(
-        chain(ahead, chunks), submission, workers, progress, _context(), ends
+        chain(ahead, chunks), held, workers, progress, _context(), ends
     )
+
+
+def _first_game(
+    numbered: Iterator[tuple[int, Line]], held: _Held
+) -> Iterator[tuple[int, Line]]:
+    """``numbered`` again, once ``held`` knows the first round's game.
+
+    The lines up to the first round's are read here; a first round that
+    cannot be read leaves the game to each process (the run stops at
+    that line anyway, as with one process).
+    """
+    taken: list[tuple[int, Line]] = []
+    for number, line in numbered:
+        taken.append((number, line))
+        if line.strip():
+            try:
+                history, _ = loads_deferring_steps(line)
+            except (KeyError, TypeError, ValueError):
+                break
+            held.game, held.line = history.game, number
+            break
+    return chain(taken, numbered)
 
 
 def _verify_shared(
     chunks: Iterable[list[tuple[int, Line]]],
-    submission: Mapping[str, object] | None,
+    held: _Held | None,
     workers: int,
     progress: Callable[[int], None] | None,
     context: BaseContext,
@@ -349,31 +460,63 @@ def _verify_shared(
     (or stdin) is never read whole. The processes ignore Ctrl-C: the
     interrupt reaches this one, which stops handing out chunks, lets
     the running ones finish and raises it; so does a caller that stops
-    asking for verdicts.
+    asking for verdicts. A process killed (``kill -9``, out of memory)
+    or one that cannot be started (the system's limit on processes)
+    is a :class:`CheckingProcessError`; the processes already started end
+    with it, so that nothing waits for them.
     """
     rounds = 0
+    others = set(multiprocessing.active_children())
     with ProcessPoolExecutor(
         workers, mp_context=context, initializer=_ignore_interrupts
     ) as pool:
         try:
             for verdicts, error in _in_order(
-                pool, chunks, submission, workers, ends
+                pool, chunks, held, workers, ends
             ):
                 yield from verdicts
                 rounds += len(verdicts)
                 _raise_or_tell(error, progress, rounds)
         except BrokenProcessPool as exc:
-            msg = f"a process checking the file stopped: {exc}"
-            raise CroupierError(msg) from exc
+            msg = (
+                "a process checking the file ended abruptly (killed, or "
+                "out of memory): the rest of the file is not checked"
+            )
+            raise CheckingProcessError(msg) from exc
+        except _NotStartedError as exc:
+            _end_started(others)
+            pool.shutdown(cancel_futures=True)
+            cause = exc.__cause__
+            reason = getattr(cause, "strerror", None) or cause
+            msg = (
+                f"cannot start {workers} processes to check the file "
+                f"({reason}): try fewer"
+            )
+            raise CheckingProcessError(msg) from cause
         except BaseException:
             pool.shutdown(cancel_futures=True)
             raise
 
 
+class _NotStartedError(Exception):
+    """A checking process could not be started (its ``OSError`` the cause)."""
+
+
+def _end_started(others: set[multiprocessing.process.BaseProcess]) -> None:
+    """End the processes started since ``others`` were the children.
+
+    A pool whose processes could not all be started leaves those that
+    were waiting for work; the interpreter would wait for them at exit.
+    """
+    for process in set(multiprocessing.active_children()) - others:
+        process.terminate()
+        process.join(timeout=5)
+
+
 def _in_order(
     pool: ProcessPoolExecutor,
     chunks: Iterable[list[tuple[int, Line]]],
-    submission: Mapping[str, object] | None,
+    held: _Held | None,
     workers: int,
     ends: bool,
 ) -> Iterator[_ChunkResult]:
@@ -381,12 +524,17 @@ def _in_order(
 
     A result is also taken as soon as it is done and all before it were
     (an empty chunk, which ``chunks`` gives while a live log is quiet,
-    is only a chance to look).
+    is only a chance to look). Handing a chunk out starts processes:
+    one that cannot be started is a :class:`_NotStartedError`.
     """
     window: deque[Future[_ChunkResult]] = deque()
     for chunk in chunks:
         if chunk:
-            window.append(pool.submit(_verify_chunk, chunk, submission, ends))
+            try:
+                sent = pool.submit(_verify_chunk, chunk, held, ends)
+            except OSError as exc:
+                raise _NotStartedError from exc
+            window.append(sent)
         while window and (len(window) >= 2 * workers or window[0].done()):
             yield window.popleft().result()
     while window:
@@ -394,13 +542,15 @@ def _in_order(
 
 
 def _raise_or_tell(
-    error: tuple[str, int | None] | None,
+    error: _ChunkError | None,
     progress: Callable[[int], None] | None,
     rounds: int,
 ) -> None:
-    """Raise a chunk's malformed line again, else report the count."""
+    """Raise what stopped a chunk again, else report the count."""
     if error is not None:
-        text, line = error
+        rules, text, line = error
+        if rules and line is not None:
+            raise SubmissionError(text, line=line)
         raise HistoryFormatError(text, line=line)
     if progress is not None:
         progress(rounds)
@@ -427,65 +577,57 @@ def _context() -> BaseContext:
 
 def _verify_chunk(
     chunk: list[tuple[int, Line]],
-    submission: Mapping[str, object] | None,
+    held: _Held | None,
     ends: bool,
 ) -> _ChunkResult:
-    """One process's share: the verdicts up to a malformed line, if any.
+    """One process's share: the verdicts up to what stopped it, if any.
 
-    The error travels back as its text and line (an exception of the
-    engine's own need not survive pickling) and is raised again there.
+    A malformed line or a round the Rules Submission cannot hold
+    travels back as its text and line (an exception of the engine's own
+    need not survive pickling) and is raised again there.
     """
     verdicts: list[RoundVerdict] = []
     try:
-        verdicts.extend(
-            _verify_alone(chunk, submission, len(chunk), None, ends)
-        )
+        verdicts.extend(_verify_alone(chunk, held, len(chunk), None, ends))
     except HistoryFormatError as exc:
-        return verdicts, (str(exc), exc.line)
+        return verdicts, (False, str(exc), exc.line)
+    except SubmissionError as exc:
+        return verdicts, (True, str(exc), exc.line)
     return verdicts, None
 
 
 def _verify_line(
     number: int,
     line: Line,
-    submission: Mapping[str, object] | None,
-    held: dict[str, GameRules | None],
+    held: _Held | None,
     ends: bool,
 ) -> RoundVerdict | None:
     """Line ``number``'s verdict (``None`` for a blank line).
 
-    ``held`` keeps each game's rules under the submission, worked out
-    the first time the game appears.
+    ``held``: the Rules Submission, if any, and the game it holds.
     """
     if not line.strip():
         return None
     history, doc = read_at_line(number, loads_deferring_steps, line)
-    if history.game not in held:
-        try:
-            held[history.game] = _submission(history.game, submission)
-        except CroupierError as exc:
-            msg = (
-                f"line {number}: the Rules Submission does not fit "
-                f"{history.game}: {exc}"
-            )
-            raise CroupierError(msg) from None
-    rules = held[history.game]
+    rules = None if held is None else held.rules_for(number, history.game)
     if doc is None:
         checked = verify_round_strict(history, submission=rules, ends=ends)
     else:
         # the steps are checked against the schema only when they are
         # not exactly the engine's (whose steps meet it): the line is
         # malformed, with the same error, exactly when
-        # HandHistory.loads would have said so
+        # HandHistory.loads would have said so; a line that writes the
+        # engine's steps as they are written needs only the rest of it
+        # checked for a key written twice
         try:
-            checked = verify_round_strict(
+            checked, steps = verify_line_strict(
                 history, submission=rules, ends=ends, text=line
             )
         except Exception:
-            read_at_line(number, validate, doc)
+            _check_whole(number, line, doc, strict=False)
             raise
-        if not checked.strict:
-            read_at_line(number, validate, doc)
+        if steps is None or not rest_written_once(line, doc, steps):
+            _check_whole(number, line, doc, strict=checked.strict)
     return RoundVerdict(
         number,
         history.round_id,
@@ -494,6 +636,27 @@ def _verify_line(
         checked.ends,
         history.shoe.irregularity_test,
     )
+
+
+def _check_whole(
+    number: int, line: Line, doc: object, *, strict: bool
+) -> None:
+    """What :meth:`HandHistory.loads` checks that the replay has not.
+
+    No key written twice, then, unless the steps were the engine's, the
+    schema. (A line whose text writes the engine's steps, and the rest
+    as :mod:`orjson` writes it, writes no key twice:
+    :func:`~croupier.hhf.twice.rest_written_once`, the check of
+    croupier's own lines, which costs a re-encoding of all but the
+    steps.)
+    """
+
+    def check(parsed: object) -> None:
+        check_unique_keys(line, parsed)
+        if not strict:
+            validate(parsed)
+
+    read_at_line(number, check, doc)
 
 
 def _submission(

@@ -66,7 +66,13 @@ from .reshuffle import (
 from .slips import shown_slips
 from .voided import VOID_REF, voided_problem
 
-__all__ = ["Checked", "Deviation", "verify_round", "verify_round_strict"]
+__all__ = [
+    "Checked",
+    "Deviation",
+    "verify_line_strict",
+    "verify_round",
+    "verify_round_strict",
+]
 
 
 _LOOSE: dict[str, tuple[str, ...]] = {
@@ -876,20 +882,40 @@ def verify_round_strict(
     looked for in it as they are written, before the log's are written
     again to compare (:func:`_written_in`).
     """
+    return verify_line_strict(
+        history, submission=submission, ends=ends, text=text
+    )[0]
+
+
+def verify_line_strict(
+    history: HandHistory,
+    *,
+    submission: GameRules | None = None,
+    ends: bool = False,
+    text: str | bytes | None = None,
+) -> tuple[Checked, bytes | None]:
+    """:func:`verify_round_strict`, and the steps the line writes as its own.
+
+    Those are the engine's steps as JSON when ``text`` writes the
+    procedure as exactly these bytes (:func:`_written_in`), else
+    ``None``: a text of the engine's, it writes no key twice, so a check
+    for one (:func:`croupier.hhf.format.check_unique_keys`) need only
+    read the rest of the line.
+    """
     try:
         return _verify(history, submission, ends=ends, text=text)
     except InvariantError as exc:
         return Checked(
             Deviation(RECORD_REF, f"the cards or chips do not add up: {exc}"),
             False,
-        )
+        ), None
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
         # OverflowError: a number past every integer (``1e400``, read as
         # infinity) where the replay needs a count or a position
         return Checked(
             Deviation(RECORD_REF, f"the record cannot be replayed: {exc!r}"),
             False,
-        )
+        ), None
 
 
 _INPUTS = frozenset({"wager_placed", "decision_made"})
@@ -914,8 +940,11 @@ def _same_json(
     engine: Sequence[Mapping[str, Any]],
     log: Sequence[Mapping[str, Any]],
     text: str | bytes | None = None,
-) -> bool:
+) -> tuple[bool, bytes | None]:
     """Whether two step lists are the same JSON, types included.
+
+    And the engine's steps as JSON when ``text`` writes the log's so
+    (:func:`_written_in`), else ``None``.
 
     :mod:`orjson` writes each JSON value one way (``true``, ``1``,
     ``1.0`` and ``"1"`` all differently; keys in their order), so equal
@@ -934,10 +963,12 @@ def _same_json(
         # searched for, at memchr speed), no object but the steps (a
         # string holding either only sends the round to the full check)
         if mine.find(b"[", 1) != -1 or mine.count(b"{") != len(engine):
-            return False
-        return _written_in(mine, text) or mine == orjson.dumps(log)
+            return False, None
+        if _written_in(mine, text):
+            return True, mine
+        return mine == orjson.dumps(log), None
     except (TypeError, orjson.JSONEncodeError):
-        return False
+        return False, None
 
 
 _PROCEDURE_KEY = b'"procedure"'
@@ -984,30 +1015,30 @@ def _verify(
     *,
     ends: bool,
     text: str | bytes | None,
-) -> Checked:
+) -> tuple[Checked, bytes | None]:
     try:
         spec = find_game(history.game)
     except CroupierError as exc:
-        return Checked(Deviation(RECORD_REF, str(exc)), False)
+        return Checked(Deviation(RECORD_REF, str(exc)), False), None
     # a Double Back Jack log may cite 673a.7 for 591.7 (D70); a record
     # renumbered is no longer the line's text
     written = history
     read = first_reading(history)
     if read is not history:
         history, text = read, None
-    found, strict, drawn, racked, holds = _replayed(
+    found, strict, drawn, racked, holds, steps = _replayed(
         spec, history, submission, text
     )
     renumbered = None if found is None else second_reading(history)
     if renumbered is not None:
         history = renumbered
-        found, strict, drawn, racked, holds = _replayed(
+        found, strict, drawn, racked, holds, steps = _replayed(
             spec, history, submission, None
         )
     if found is not None and history is not written:
         found = as_written(found, written)
     if not ends:
-        return Checked(found, strict)
+        return Checked(found, strict), steps
     return Checked(
         found,
         strict,
@@ -1018,7 +1049,7 @@ def _verify(
             racked if found is None else None,
             holds if found is None else None,
         ),
-    )
+    ), steps
 
 
 _Replayed = tuple[
@@ -1027,11 +1058,14 @@ _Replayed = tuple[
     int | None,
     list[Card] | None,
     Counter[str] | None,
+    bytes | None,
 ]
 """A round's first deviation, whether its steps were the engine's own, the
 items it drew from the stack (``None``: it reshuffled), the cards it put
-in the discard rack (``None``: not replayed) and, for a conforming round
-recorded without its stack, the rules' decks by card (D71)."""
+in the discard rack (``None``: not replayed), for a conforming round
+recorded without its stack, the rules' decks by card (D71), and the
+engine's steps when the line writes them byte for byte
+(:func:`verify_line_strict`)."""
 
 
 def _replayed(
@@ -1042,7 +1076,7 @@ def _replayed(
 ) -> _Replayed:
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
-        return problem, False, None, None, None
+        return problem, False, None, None, None, None
     found = _replayed_under(spec, rules, history, text)
     if found[0] is None:
         return found
@@ -1076,6 +1110,7 @@ def _replayed_under(
             None,
             None,
             None,
+            None,
         )
     shuffled = history.shoe.shuffles()
     problem = (
@@ -1088,17 +1123,17 @@ def _replayed_under(
     if problem is None and spec.uses_starting_position:
         problem = drawn_start_problem(history)
     if problem is not None:
-        return problem, False, None, None, None
+        return problem, False, None, None, None, None
     shoe, problem, drawn = _shoe(spec, rules, history)
     if problem is not None or shoe is None:
-        return problem, False, None, None, None
+        return problem, False, None, None, None, None
     purses = purses_of(history)
     rnd, stop = _run(spec, rules, shoe, history, purses)
     if history.status == "voided":
         found = _voided(spec, rnd, stop, history)
         if found is None and purses is not None:
             found = purses.problem
-        return found, False, None, None, None
+        return found, False, None, None, None, None
     if stop is None and not rnd.is_over:
         # every input replayed, and the round still waits: the step where
         # the log left the engine's before then (a card dealt elsewhere),
@@ -1106,31 +1141,33 @@ def _replayed_under(
         found = _departure(
             spec, _steps(spec, rnd, history), history.procedure, history
         )
-        return found or _unfinished(rnd), False, None, None, None
+        return found or _unfinished(rnd), False, None, None, None, None
     engine = _steps(spec, rnd, history)
-    strict = (
-        stop is None
-        and _same_json(engine, history.procedure, text)
-        and _inputs_valid(history.procedure)
+    same, steps = (
+        _same_json(engine, history.procedure, text)
+        if stop is None
+        else (False, None)
     )
+    strict = same and _inputs_valid(history.procedure)
+    steps = steps if strict else None
     if not strict:
         # every step equal as JSON is what the comparison finds equal
         loosened = _loosened(spec, history)
         found = _compare(spec, engine, history.procedure, stop, loosened)
         if found is not None:
-            return found, False, None, None, None
+            return found, False, None, None, None, None
     found = _settlements_problem(spec, rnd, history)
     if found is None and counts_reshuffle(rnd, history):
         # a reshuffle gathers the whole shoe (D72; D75 for a whole one)
         found = reshuffle_problem(spec, _complement(spec, rules), rnd, history)
     if found is not None:
-        return found, strict, None, None, None
+        return found, strict, None, None, None, steps
     # a shoe known only as dealt is counted across its rounds (D71)
     holds = _complement(spec, rules) if history.shoe.stack is None else None
     found = record_problem(history) or unmarked_new_shoe(spec, history)
     if found is None and purses is not None:
         found = purses.problem
-    return found, strict, drawn, shoe.discard, holds
+    return found, strict, drawn, shoe.discard, holds, steps
 
 
 def _voided(

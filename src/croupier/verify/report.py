@@ -34,7 +34,13 @@ from typing import Any, Protocol
 
 from croupier.errors import CroupierError
 
-from .file import FileReport, RoundVerdict, Tally
+from .file import (
+    CheckingProcessError,
+    FileReport,
+    RoundVerdict,
+    SubmissionError,
+    Tally,
+)
 
 __all__ = [
     "JsonLinesReport",
@@ -48,7 +54,11 @@ __all__ = [
 ]
 
 Stop = dict[str, Any]
-"""What ended a run early: ``{"error": {"line": N, "message": ...}}`` or
+"""What ended a run early: ``{"error": {"line": N, "message": ...,
+"kind": K}}`` (``K`` ``malformed``: a line that is not a record, or a
+file that cannot be read; ``rules``: a round the Rules Submission
+cannot hold), ``{"failed": {"message": ...}}`` (a checking process
+died or could not start: no fault of the file) or
 ``{"interrupted": True}``; empty when every line was read."""
 
 
@@ -80,10 +90,11 @@ def write_report(
     With ``deviations_only`` (``--quiet``) the writer is given only the
     verdicts with a deviation; the summary counts every round.
 
-    A :class:`~croupier.errors.CroupierError` (a malformed line, a Rules
-    Submission that does not fit a game) or a ``KeyboardInterrupt``
-    from ``verdicts`` ends the report with what stopped it, then goes on
-    up to the caller.
+    A :class:`~croupier.errors.CroupierError` (a malformed line, a round
+    the Rules Submission cannot hold), a
+    :class:`~croupier.verify.file.CheckingProcessError` or a
+    ``KeyboardInterrupt`` from ``verdicts`` ends the report with what
+    stopped it, then goes on up to the caller.
     """
     tally = Tally()
     with _AtomicVerdicts() as atomic:
@@ -98,8 +109,19 @@ def write_report(
                     writer.verdict(verdict)
                 atomic.done()
         except CroupierError as exc:
-            line = getattr(exc, "line", None)
-            writer.end(tally, {"error": {"line": line, "message": str(exc)}})
+            error = {
+                "line": getattr(exc, "line", None),
+                "message": str(exc),
+                "kind": (
+                    "rules"
+                    if isinstance(exc, SubmissionError)
+                    else "malformed"
+                ),
+            }
+            writer.end(tally, {"error": error})
+            raise
+        except CheckingProcessError as exc:
+            writer.end(tally, {"failed": {"message": str(exc)}})
             raise
         except KeyboardInterrupt:
             writer.end(tally, {"interrupted": True})
@@ -179,6 +201,13 @@ def printable(text: str) -> str:
     )
 
 
+_STOPPED = {
+    "malformed": "the file is malformed",
+    "rules": "the Rules Submission cannot hold this round",
+}
+"""The text report's words for each kind of error that stopped a run."""
+
+
 class TextReport:
     """One line a round given, then the summary."""
 
@@ -207,7 +236,13 @@ class TextReport:
         if "error" in stop:
             line = stop["error"]["line"]
             where = "" if line is None else f" at line {line}"
-            head += f" (stopped{where}: the file is malformed)"
+            what = _STOPPED[stop["error"].get("kind", "malformed")]
+            head += f" (stopped{where}: {what})"
+        elif "failed" in stop:
+            head += (
+                " (stopped: a process checking the file failed; the rest "
+                "of the file is not checked)"
+            )
         elif stop.get("interrupted"):
             head += " (interrupted: the rest of the file is not checked)"
         lines = [
