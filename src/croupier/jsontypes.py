@@ -23,6 +23,7 @@ __all__ = [
     "JsonObject",
     "JsonScalar",
     "JsonValue",
+    "json_type",
     "whole_float_as_int",
     "whole_number",
 ]
@@ -84,3 +85,24 @@ def whole_number(value: object, what: str) -> int:
         return int(value)
     msg = f"{what} is a whole number, not {value!r}"
     raise CroupierError(msg)
+
+
+def json_type(value: object) -> str:
+    """The JSON type a parsed value has, by JSON Schema's names.
+
+    >>> [json_type(v) for v in (None, True, 3, 2.5, "x", [], {})]
+    ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__

@@ -28,6 +28,7 @@ from typing import (
 )
 
 from croupier.errors import RulesError, RulesFileError, RulesShapeError
+from croupier.jsontypes import json_type
 from croupier.money import Odds, Rounding
 from croupier.packed import read_text
 
@@ -442,26 +443,16 @@ def load_rules_file(path: str | Path) -> dict[str, object]:
         msg = f"not valid {kind}: {exc}"
         raise RulesFileError(msg, path=str(file)) from None
     if not isinstance(data, dict):
-        msg = f"a Rules Submission is a table of options, not {_kind(data)}"
+        msg = (
+            f"a Rules Submission is a table of options; this file holds "
+            f"a JSON {json_type(data)}"
+        )
         raise RulesFileError(msg, path=str(file))
     rules = data.get("rules", data)
     if not isinstance(rules, dict):
         msg = "the [rules] table must be a table"
         raise RulesError(msg, key="rules")
     return rules
-
-
-def _kind(value: object) -> str:
-    """A JSON value's kind, in words (``a list``, ``a string``...)."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    return "null" if value is None else type(value).__name__
 
 
 # Re-exported for games that take a rounding policy as an option.

@@ -36,6 +36,7 @@ import numpy as np
 
 from croupier.errors import CroupierError
 from croupier.history import Recorder
+from croupier.jsontypes import json_type
 from croupier.registry import find_game
 from croupier.round import Action
 
@@ -104,20 +105,6 @@ def paytable_keys(values: Mapping[str, object]) -> frozenset[str]:
     )
 
 
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object" if isinstance(value, dict) else type(value).__name__
-
-
 @dataclass(frozen=True, slots=True, order=True)
 class StepKind:
     """One kind of step: where it is, its type and its reference."""
@@ -182,7 +169,7 @@ class Catalogue:
         kind = StepKind(place, str(step.get("type")), str(step.get("ref")))
         fields = self.steps.setdefault(kind, {})
         for name, value in step.items():
-            fields.setdefault(name, set()).add(_json_type(value))
+            fields.setdefault(name, set()).add(json_type(value))
             if name in _NAMED and isinstance(value, str):
                 seen = self.values.setdefault(kind, {})
                 seen.setdefault(name, set()).add(value)
