@@ -9,6 +9,7 @@ subsection or number) must always be found, whatever step it hits.
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import cache
 from typing import Any
@@ -84,7 +85,9 @@ def test_any_change_of_a_line_gives_a_verdict_or_names_the_line(
         if remove:
             del parent[path[-1]]
         else:
-            parent[path[-1]] = value
+            # a copy: st.just gives the same list or dict every draw, and
+            # put twice, one inside the other, it would make a cycle
+            parent[path[-1]] = copy.deepcopy(value)
     line = json.dumps(doc)
     try:
         report = verify_lines([line])

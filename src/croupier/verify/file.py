@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from itertools import chain
 from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from croupier.errors import CroupierError
 from croupier.hhf.format import (
+    HandHistory,
     HistoryFormatError,
     check_unique_keys,
     loads_deferring_steps,
@@ -70,6 +71,52 @@ class CheckingProcessError(RuntimeError):
     """
 
 
+class Void(NamedTuple):
+    """Where and why the server voided a round (``status`` ``voided``)."""
+
+    seq: int | None
+    """The ``round_voided`` step's number."""
+    after: str | None
+    """The last phase the round entered before the void (``None``: none)."""
+    reason: str
+    """The void's reason, as recorded."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"seq": self.seq, "after": self.after, "reason": self.reason}
+
+    def __str__(self) -> str:
+        where = "" if self.seq is None else f" at step {self.seq}"
+        after = "" if self.after is None else f", in the {self.after} phase"
+        return f"voided{where}{after}: {self.reason}"
+
+
+def void_of(history: HandHistory) -> Void | None:
+    """The server's void of ``history``, when its status says voided.
+
+    A void of the table's own (D29: the operator's, a malfunction) is
+    not the procedure's, which the replay checks, and nothing in the
+    rules says when one is right: the verdict names it, with the phase
+    it came in, so that a void after the outcome was shown (the hole
+    card turned, the settlement begun) is seen (D103).
+    """
+    if history.status != "voided":
+        return None
+    after: str | None = None
+    for step in history.procedure:
+        kind = step.get("type")
+        if kind == "phase_entered":
+            after = str(step.get("phase"))
+        elif kind == "round_voided":
+            seq = step.get("seq")
+            return Void(
+                seq if type(seq) is int else None,
+                after,
+                str(step.get("reason") or history.void_reason or ""),
+            )
+    return Void(None, after, str(history.void_reason or ""))
+
+
 @dataclass(frozen=True, slots=True)
 class RoundVerdict:
     """One round's result."""
@@ -88,6 +135,8 @@ class RoundVerdict:
     irregularity_test: bool = False
     """Whether the record marks its shoe a deliberate irregularity test
     (D41): its shoe was not held to the rules' decks (D89 shows it)."""
+    voided: Void | None = None
+    """Where and why the server voided the round, if it did (D103)."""
 
     @property
     def conforming(self) -> bool:
@@ -107,6 +156,8 @@ class RoundVerdict:
         }
         if self.irregularity_test:
             out["irregularity_test"] = True
+        if self.voided is not None:
+            out["voided"] = self.voided.to_dict()
         return out
 
 
@@ -126,6 +177,8 @@ class Tally:
     """Deviations by the subsection broken."""
     irregularity_tests: int = 0
     """Rounds marked deliberate irregularity tests (D41, D89)."""
+    voided: int = 0
+    """Rounds the server voided (D103)."""
 
     def add(self, verdict: RoundVerdict) -> None:
         """Count one more round."""
@@ -135,6 +188,7 @@ class Tally:
         else:
             self.refs[verdict.deviation.ref] += 1
         self.irregularity_tests += verdict.irregularity_test
+        self.voided += verdict.voided is not None
 
     def summary(self) -> dict[str, Any]:
         """Rounds, conforming, deviations by subsection.
@@ -151,6 +205,8 @@ class Tally:
         }
         if self.irregularity_tests:
             out["irregularity_tests"] = self.irregularity_tests
+        if self.voided:
+            out["voided"] = self.voided
         return out
 
 
@@ -635,6 +691,7 @@ def _verify_line(
         checked.deviation,
         checked.ends,
         history.shoe.irregularity_test,
+        void_of(history),
     )
 
 

@@ -223,6 +223,8 @@ class TextReport:
         )
         if verdict.irregularity_test:
             said += f" ({IRREGULAR})"
+        if verdict.voided is not None:
+            said += f" ({verdict.voided})"
         text = f"line {verdict.line} round {verdict.round_id}: {said}"
         self._out.write(f"{printable(text)}\n")
 
@@ -249,6 +251,12 @@ class TextReport:
             head,
             *(f"  {ref}: {n}" for ref, n in summary["by_ref"].items()),
         ]
+        voided = summary.get("voided", 0)
+        if voided:
+            lines.append(
+                f"{voided} round{'s' if voided != 1 else ''} voided by the "
+                f"table (each one's verdict names the phase it came in)"
+            )
         irregular = summary.get("irregularity_tests", 0)
         if irregular:
             lines.append(
