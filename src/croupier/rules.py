@@ -256,20 +256,28 @@ class GameRules:
             )
         return infos
 
-    def against_regulation(self) -> list[tuple[str, str | None, object]]:
+    def against_regulation(
+        self,
+    ) -> list[tuple[str, str | None, object, object]]:
         """The options set otherwise than the regulation fixes them.
 
-        Each as its name, its subsection and the value the regulation
-        gives (the default of an option declared ``fixed``).
+        Each as its name, its subsection, the value set and the value
+        the regulation gives (the default of an option declared
+        ``fixed``), both in Rules Submission form.
 
         >>> from croupier.games.double_back_jack.rules import (
         ...     DoubleBackJackRules,
         ... )
         >>> DoubleBackJackRules(insurance=False).against_regulation()
-        [('insurance', '591.7(g)', True)]
+        [('insurance', '591.7(g)', False, True)]
         """
         return [
-            (f.name, f.metadata["ref"], _to_plain(f.default))
+            (
+                f.name,
+                f.metadata["ref"],
+                _to_plain(getattr(self, f.name)),
+                _to_plain(f.default),
+            )
             for f in fields(self)
             if f.metadata.get("fixed") and getattr(self, f.name) != f.default
         ]

@@ -473,7 +473,7 @@ class Casino:
             raise NotFoundError(f"unknown game {game!r}; games are: {known}")
         overrides = dict(rules or {})
         parsed = spec.rules_type.from_mapping(overrides)
-        for key, ref, value in parsed.against_regulation():
+        for key, ref, _, value in parsed.against_regulation():
             # a what-if for analysis, not a table to deal for money (D97)
             msg = (
                 f"{ref} fixes it at {json.dumps(value)}: a table deals under "

@@ -77,6 +77,7 @@ from croupier.registry import GameSpec
 
 from .explain import Deviation, whole_number
 from .record import RECORD_REF, instant
+from .reshuffle import listed_cards
 
 __all__ = ["AcrossRounds", "CoverSteps", "LeftShoe", "RoundEnds", "ends_of"]
 
@@ -565,16 +566,10 @@ def _regathered(
     had.pop(_CC, None)
     if holds == had:
         return None
-
-    def listed(counts: Counter[str]) -> str:
-        cards = [f"{n} x {card}" for card, n in sorted(counts.items())]
-        more = f" and {len(cards) - 5} more" if len(cards) > 5 else ""
-        return ", ".join(cards[:5]) + more
-
     missing, added = had - holds, holds - had
     said = [
-        *([f"missing {listed(missing)}"] if missing else []),
-        *([f"added {listed(added)}"] if added else []),
+        *([f"missing {listed_cards(missing)}"] if missing else []),
+        *([f"added {listed_cards(added)}"] if added else []),
     ]
     return Deviation(
         ref,

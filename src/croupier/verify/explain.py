@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier.cards import Card
+from croupier.games.double_back_jack.refs import REF_SPLIT_CARD
 from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
 from croupier.jsontypes import whole_float_as_int as whole_number
@@ -98,9 +99,6 @@ _OFFERED_WHEN: dict[str, dict[str, tuple[str, str]]] = {
 the condition, and the condition. A log that enters one where the rule
 goes on to another breaks that rule (an audit, 2026-12-05: insurance
 offered on a king was cited under the card reader's check, (h))."""
-
-_SPLIT_ORDER = "673a.11(b)"
-"""A split pair's first hand is completed before the second gets a card."""
 
 
 def _bonus_counted(steps: Sequence[Step], said: str, due: str) -> str | None:
@@ -244,10 +242,6 @@ _DEALT_RIGHT = (
     "deal was right, and the eleven go to the discard rack"
 )
 """Why a pai gow void after the count of (d) is a deviation."""
-
-_PREPARED = "670a.9"
-"""The game whose deck's shuffle may be recorded in the preparation
-(D91): it is shuffled for every round, before the deck is held."""
 
 
 def _shuffle_message(log: Sequence[Step], i: int) -> str:
@@ -402,7 +396,8 @@ def explain(
                 f"are numbered from 1 in order",
                 seq,
             )
-    if kind == "shuffled" and their != kind and spec.section == _PREPARED:
+    if kind == "shuffled" and their != kind and spec.reshuffle_every_round:
+        # a deck shuffled for every round, before it is held (D91)
         return Deviation(ref, _shuffle_message(log, i), seq)
     if their == "round_voided" and kind != their:
         counted = (
@@ -462,8 +457,10 @@ def explain(
         and kind != their
         and spec.section == "591.7"
     ):
+        # a split pair's first hand is completed before the second gets
+        # a card: the rule of the split card's deal
         return Deviation(
-            _SPLIT_ORDER,
+            str(REF_SPLIT_CARD),
             f"{want.get('to')} was dealt {want.get('card')} while the "
             f"split's first hand was still in play (the rule requires "
             f"{describe(got)}): the first hand is completed before the "

@@ -69,9 +69,7 @@ def _settling_21(step: Step) -> bool:
 
 def _not_player_or_banker(step: Step) -> bool:
     """Free in the run: all but the Player and Banker settlements ((h))."""
-    return step.get("type") != "wager_settled" or step.get("wager") in (
-        _SIDE_WAGERS
-    )
+    return step.get("type") != "wager_settled" or _side(step)
 
 
 _Kind = tuple[Callable[[Step], bool], Callable[[Step], bool]]

@@ -127,18 +127,12 @@ def _against_regulation(game: str, text: str) -> Deviation | None:
     broken = _logged_rules(game, text).against_regulation()
     if not broken:
         return None
-    name, ref, value = broken[0]
+    name, ref, value, fixed = broken[0]
     return Deviation(
         ref or find_game(game).section,
-        f"the rules set {name} = {json.dumps(_plain(text, name))}; "
-        f"the regulation fixes it at {json.dumps(value)}",
+        f"the rules set {name} = {json.dumps(value)}; the regulation "
+        f"fixes it at {json.dumps(fixed)}",
     )
-
-
-def _plain(text: str, name: str) -> object:
-    """Option ``name``'s value as the record's rules write it."""
-    values: dict[str, Any] = json.loads(text)
-    return values.get(name)
 
 
 @lru_cache(maxsize=64)
@@ -556,7 +550,7 @@ def _shoe(
         shuffled = history.shoe.shuffles() or (
             # a pai gow deck is shuffled for every round, in its
             # procedure (670a.9(a)(1)): a whole one holds every card
-            history.shoe.whole and spec.uses_starting_position
+            history.shoe.whole and spec.reshuffle_every_round
         )
         if shuffled and within and not history.shoe.irregularity_test:
             # a shoe shuffled for this round is the whole shoe; none too
@@ -799,27 +793,43 @@ def _compare(
         # below finds for a conforming round, step by step
         return None
     refused = None if stop is None else _refusal(spec, stop)
-    i = 0
-    while i < len(log):
-        if i >= len(engine):
-            if stop is not None:
-                # the engine refused the log's next input: a decision
-                # for a hand whose play is over is cited for that
-                return explain_over(spec, log, i) or refused
-            return explain(spec, engine, log, i)
-        got, want = engine[i], log[i]
-        if got != want and not _same(got, want, loosened):
-            # a run the rule lets the dealer order otherwise (D95)
-            end = free_block_end(spec, engine, log, i)
-            if end is None:
-                return explain(spec, engine, log, i, refused)
-            i = end
-            continue
-        i += 1
-    if stop is not None:
-        return _refusal(spec, stop)
+    i = _first_difference(spec, engine, log, loosened)
+    if i is not None:
+        return explain(spec, engine, log, i, refused)
+    if len(log) > len(engine):
+        if stop is not None:
+            # the engine refused the log's next input: a decision for a
+            # hand whose play is over is cited for that
+            return explain_over(spec, log, len(engine)) or refused
+        return explain(spec, engine, log, len(engine))
+    if refused is not None:
+        return refused
     if len(engine) > len(log):
         return explain_missing(spec, engine, log)
+    return None
+
+
+def _first_difference(
+    spec: GameSpec,
+    engine: Sequence[Mapping[str, Any]],
+    log: Sequence[Mapping[str, Any]],
+    loosened: Mapping[str, tuple[str, ...]],
+) -> int | None:
+    """Where the log first leaves the engine's steps, over those both have.
+
+    A run the rule lets the dealer order otherwise (D95) is taken whole:
+    in an order it allows, the comparison goes on after it.
+    """
+    i, both = 0, min(len(engine), len(log))
+    while i < both:
+        got, want = engine[i], log[i]
+        if got != want and not _same(got, want, loosened):
+            end = free_block_end(spec, engine, log, i)
+            if end is None:
+                return i
+            i = end
+        else:
+            i += 1
     return None
 
 
@@ -1052,20 +1062,23 @@ def _verify(
     ), steps
 
 
-_Replayed = tuple[
-    Deviation | None,
-    bool,
-    int | None,
-    list[Card] | None,
-    Counter[str] | None,
-    bytes | None,
-]
-"""A round's first deviation, whether its steps were the engine's own, the
-items it drew from the stack (``None``: it reshuffled), the cards it put
-in the discard rack (``None``: not replayed), for a conforming round
-recorded without its stack, the rules' decks by card (D71), and the
-engine's steps when the line writes them byte for byte
-(:func:`verify_line_strict`)."""
+class _Replayed(NamedTuple):
+    """What replaying a round found."""
+
+    found: Deviation | None
+    """Its first deviation."""
+    strict: bool = False
+    """Whether its steps were the engine's own, as JSON."""
+    drawn: int | None = None
+    """The items it drew from the stack (``None``: it reshuffled)."""
+    racked: list[Card] | None = None
+    """The cards it put in the discard rack (``None``: not replayed)."""
+    holds: Counter[str] | None = None
+    """For a conforming round recorded without its stack, the rules'
+    decks by card (D71)."""
+    steps: bytes | None = None
+    """The engine's steps when the line writes them byte for byte
+    (:func:`verify_line_strict`)."""
 
 
 def _replayed(
@@ -1076,9 +1089,9 @@ def _replayed(
 ) -> _Replayed:
     rules, problem = _rules(spec, history, submission)
     if problem is not None or rules is None:
-        return problem, False, None, None, None, None
+        return _Replayed(problem)
     found = _replayed_under(spec, rules, history, text)
-    if found[0] is None:
+    if found.found is None:
         return found
     # a dealer's slip the deal shows that the rules do not give (another
     # system's record): replayed as its card_dealt steps show it (D92)
@@ -1099,18 +1112,13 @@ def _replayed_under(
     if history.shoe.irregularity_test and history.shoe.whole:
         # a whole shoe is the rules' decks (D75); an irregularity test's
         # may hold other cards (D41): not both (D89)
-        return (
+        return _Replayed(
             Deviation(
                 option_ref(spec, "decks"),
                 "the record marks its shoe the table's whole shoe, which "
                 "holds the rules' decks, and a deliberate irregularity test, "
                 "whose shoe need not: it cannot be both",
-            ),
-            False,
-            None,
-            None,
-            None,
-            None,
+            )
         )
     shuffled = history.shoe.shuffles()
     problem = (
@@ -1123,17 +1131,17 @@ def _replayed_under(
     if problem is None and spec.uses_starting_position:
         problem = drawn_start_problem(history)
     if problem is not None:
-        return problem, False, None, None, None, None
+        return _Replayed(problem)
     shoe, problem, drawn = _shoe(spec, rules, history)
     if problem is not None or shoe is None:
-        return problem, False, None, None, None, None
+        return _Replayed(problem)
     purses = purses_of(history)
     rnd, stop = _run(spec, rules, shoe, history, purses)
     if history.status == "voided":
         found = _voided(spec, rnd, stop, history)
         if found is None and purses is not None:
             found = purses.problem
-        return found, False, None, None, None, None
+        return _Replayed(found)
     if stop is None and not rnd.is_over:
         # every input replayed, and the round still waits: the step where
         # the log left the engine's before then (a card dealt elsewhere),
@@ -1141,7 +1149,7 @@ def _replayed_under(
         found = _departure(
             spec, _steps(spec, rnd, history), history.procedure, history
         )
-        return found or _unfinished(rnd), False, None, None, None, None
+        return _Replayed(found or _unfinished(rnd))
     engine = _steps(spec, rnd, history)
     same, steps = (
         _same_json(engine, history.procedure, text)
@@ -1155,19 +1163,19 @@ def _replayed_under(
         loosened = _loosened(spec, history)
         found = _compare(spec, engine, history.procedure, stop, loosened)
         if found is not None:
-            return found, False, None, None, None, None
+            return _Replayed(found)
     found = _settlements_problem(spec, rnd, history)
     if found is None and counts_reshuffle(rnd, history):
         # a reshuffle gathers the whole shoe (D72; D75 for a whole one)
         found = reshuffle_problem(spec, _complement(spec, rules), rnd, history)
     if found is not None:
-        return found, strict, None, None, None, steps
+        return _Replayed(found, strict, steps=steps)
     # a shoe known only as dealt is counted across its rounds (D71)
     holds = _complement(spec, rules) if history.shoe.stack is None else None
     found = record_problem(history) or unmarked_new_shoe(spec, history)
     if found is None and purses is not None:
         found = purses.problem
-    return found, strict, drawn, shoe.discard, holds, steps
+    return _Replayed(found, strict, drawn, shoe.discard, holds, steps)
 
 
 def _voided(
@@ -1270,17 +1278,8 @@ def _departure(
     Only the steps both have: a log that stops while the engine goes on
     is left to the caller.
     """
-    loosened = _loosened(spec, history)
-    for i, (got, want) in enumerate(zip(engine, log, strict=False)):
-        if got != want and not _same(got, want, loosened):
-            return explain(spec, engine, log, i)
-    return None
-
-
-_PREPARED = "670a.9"
-"""The game whose deck may be shuffled before its round's procedure
-(D91): the 670a.5 shuffle is completed before the deck is held
-(670a.9(a)(2)) or placed in the automated shoe (670a.10(a)(1))."""
+    i = _first_difference(spec, engine, log, _loosened(spec, history))
+    return None if i is None else explain(spec, engine, log, i)
 
 
 def _steps(
@@ -1290,10 +1289,12 @@ def _steps(
 
     A pai gow deck shuffled before the round (its record's preparation
     holds the shuffle, its procedure none before the first card) is
-    compared without the engine's own ``shuffled`` step (D91).
+    compared without the engine's own ``shuffled`` step (D91): the
+    670a.5 shuffle is completed before the deck is held (670a.9(a)(2))
+    or placed in the automated shoe (670a.10(a)(1)).
     """
     engine = [e.to_dict() for e in rnd.events]
-    if spec.section == _PREPARED and _shuffled_before(history):
+    if spec.reshuffle_every_round and _shuffled_before(history):
         at = next(
             (i for i, e in enumerate(engine) if e["type"] == "shuffled"),
             None,

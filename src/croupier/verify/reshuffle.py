@@ -39,6 +39,7 @@ from .explain import Deviation
 __all__ = [
     "counts_reshuffle",
     "dealt_whole_problem",
+    "listed_cards",
     "reshuffle_problem",
     "shortfall",
 ]
@@ -163,7 +164,18 @@ def shortfall(
     held = sum(counts.values()) - counts.get("CC", 0)
     if held == sum(complement.values()):
         return None
-    missing = sorted((Counter(complement) - Counter(counts)).items())
-    listed = ", ".join(f"{n} x {card}" for card, n in missing[:5])
-    more = "" if len(missing) <= 5 else f" and {len(missing) - 5} more"
-    return held, listed + more
+    return held, listed_cards(Counter(complement) - Counter(counts))
+
+
+def listed_cards(counts: Mapping[str, int]) -> str:
+    """Cards counted, in card order, the first five, then how many more.
+
+    >>> listed_cards({"Kd": 1, "As": 2})
+    '2 x As, 1 x Kd'
+    >>> listed_cards(dict.fromkeys("ABCDEFG", 1))
+    '1 x A, 1 x B, 1 x C, 1 x D, 1 x E and 2 more'
+    """
+    cards = sorted(counts.items())
+    listed = ", ".join(f"{n} x {card}" for card, n in cards[:5])
+    more = "" if len(cards) <= 5 else f" and {len(cards) - 5} more"
+    return listed + more
