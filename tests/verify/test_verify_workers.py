@@ -255,7 +255,7 @@ def test_17_2_cli_a_mixed_log_under_one_submission_same_with_workers(
     assert report["error"]["message"] == (
         "line 51: a round of midibaccarat, and the Rules Submission is "
         "double-back-jack's (the game of line 1): a Rules Submission "
-        "holds one game's rounds; verify each game's rounds with its own"
+        "holds one game's rounds; give each game its own (--rules GAME=FILE)"
     )
 
 

@@ -2,9 +2,9 @@
 
 Exit 0 when every round conforms, 1 when any does not, 2 when the file
 is malformed (the line and the schema error on stderr; the report on
-stdout ends with the rounds before it), the Rules Submission is refused
-or a round is not of its game, 70 when a process checking the file dies
-or cannot be started (no verdict: the report ends there too).
+stdout ends with the rounds before it), a Rules Submission is refused
+or a round is of a game none holds, 70 when a process checking the file
+dies or cannot be started (no verdict: the report ends there too).
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from croupier.packed import (
     checked_lines,
     open_packed,
 )
-from croupier.rules import load_rules_file
 from croupier.verify.file import CheckingProcessError, iter_verdicts
 from croupier.verify.report import (
     JsonLinesReport,
@@ -43,6 +42,7 @@ from croupier.verify.report import (
     TextReport,
     write_report,
 )
+from croupier.verify.submissions import Submissions, submissions_from_args
 
 MAX_WORKERS = 256
 """The most ``--workers`` processes: more only exhausts the machine's
@@ -59,13 +59,19 @@ def verify(
             "for stdin."
         ),
     ],
-    rules_file: Annotated[
-        Path | None,
+    rules_files: Annotated[
+        list[str] | None,
         typer.Option(
             "--rules",
-            help="Rules Submission (TOML or JSON) to hold every round to.",
-            exists=True,
-            dir_okay=False,
+            metavar="[GAME=]FILE",
+            help="Rules Submission (TOML or JSON) to hold rounds to. "
+            "FILE alone holds the game of the first round, whose rounds "
+            "must be the only ones; GAME=FILE holds that game's rounds, "
+            "repeated for each game of the file (--rules "
+            "double-back-jack=dbj.toml --rules 21-baccarat=b21.toml): a "
+            "round of a game not named stops the run. GAME counts only "
+            "when it is a game's id (croupier games): ./a=b.toml is a "
+            "file.",
         ),
     ] = None,
     as_json: Annotated[
@@ -118,9 +124,7 @@ def verify(
     if as_json and as_jsonl:
         raise fail(CroupierError("--json and --jsonl: choose one report"))
     try:
-        submission = (
-            None if rules_file is None else load_rules_file(rules_file)
-        )
+        submissions = submissions_from_args(rules_files or [])
         with _opened(file, written) as (lines, handle, size):
             name = "stdin" if live else file.name
             with _progress(name, size, live=live) as screen:
@@ -128,13 +132,13 @@ def verify(
                 tally = write_report(
                     iter_verdicts(
                         lines,
-                        submission=submission,
+                        submissions=submissions,
                         workers=workers,
                         progress=screen.progress(handle),
                         across=not rounds_alone,
                         wait=LIVE_WAIT if written else None,
                     ),
-                    kind(screen),
+                    kind(screen, submissions),
                     deviations_only=quiet,
                 )
     except CroupierError as exc:
@@ -181,7 +185,9 @@ def _still_written() -> bool:
         return True
 
 
-_REPORTS: dict[tuple[bool, bool], Callable[[_Screen], ReportWriter]] = {
+_REPORTS: dict[
+    tuple[bool, bool], Callable[[_Screen, Submissions | None], ReportWriter]
+] = {
     (False, False): TextReport,
     (True, False): JsonReport,
     (False, True): JsonLinesReport,

@@ -8,7 +8,8 @@ through the engine and returns its first :class:`Deviation` (or
 verdicts come. A file's rounds are also checked against one another
 (:mod:`croupier.verify.across`: unique ids, the shoe carried from one
 round to the next) and each record against itself
-(:mod:`croupier.verify.record`).
+(:mod:`croupier.verify.record`); :class:`Submissions` holds each game's
+rounds to its own Rules Submission (D106).
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from .file import (
     verify_lines,
 )
 from .replay import Deviation, verify_round
+from .submissions import Submission, Submissions
 
 __all__ = [
     "Deviation",
     "FileReport",
     "RoundVerdict",
+    "Submission",
+    "Submissions",
     "Tally",
     "iter_verdicts",
     "verify_file",

@@ -33,6 +33,7 @@ from .across import AcrossRounds, RoundEnds
 from .chunks import chunks as chunked
 from .chunks import timed_chunks
 from .replay import Deviation, verify_line_strict, verify_round_strict
+from .submissions import Submissions
 
 __all__ = [
     "CHUNK_LINES",
@@ -48,12 +49,13 @@ __all__ = [
 
 
 class SubmissionError(CroupierError):
-    """A round the Rules Submission cannot hold, at its line of the file.
+    """A round the Rules Submissions cannot hold, at its line of the file.
 
-    A Rules Submission is one game's: the game of the file's first
-    round. A round of another game, or a first round whose game the
-    submission does not fit (an option the game does not have), stops
-    the run, as a malformed line does.
+    A Rules Submission is one game's: the one it names (D106), else the
+    game of the file's first round (D100). A round of a game no
+    submission holds, or a first round whose game the submission given
+    without its game does not fit (an option the game does not have),
+    stops the run, as a malformed line does.
     """
 
     def __init__(self, message: str, *, line: int) -> None:
@@ -179,10 +181,17 @@ class Tally:
     """Rounds marked deliberate irregularity tests (D41, D89)."""
     voided: int = 0
     """Rounds the server voided (D103)."""
+    games: Counter[str] = field(default_factory=Counter)
+    """Rounds by game, each game in the order it first came (what the
+    report says each Rules Submission held: D106). Only games that
+    exist are counted: a log's made-up game ids, one a line, would
+    otherwise grow it without bound."""
 
     def add(self, verdict: RoundVerdict) -> None:
         """Count one more round."""
         self.rounds += 1
+        if _is_game(verdict.game):
+            self.games[verdict.game] += 1
         if verdict.deviation is None:
             self.conforming += 1
         else:
@@ -208,6 +217,15 @@ class Tally:
         if self.voided:
             out["voided"] = self.voided
         return out
+
+
+def _is_game(name: str) -> bool:
+    """Whether ``name`` is a registered game's id."""
+    try:
+        find_game(name)
+    except CroupierError:
+        return False
+    return True
 
 
 @dataclass(slots=True)
@@ -287,7 +305,7 @@ class _Held:
                 f"line {number}: a round of {game}, and the Rules "
                 f"Submission is {self.game}'s (the game of line "
                 f"{self.line}): a Rules Submission holds one game's "
-                "rounds; verify each game's rounds with its own"
+                "rounds; give each game its own (--rules GAME=FILE)"
             )
             raise SubmissionError(msg, line=number)
         if not self.fitted:
@@ -303,10 +321,62 @@ class _Held:
         return self.rules
 
 
+@dataclass(frozen=True, slots=True)
+class _HeldByGame:
+    """Rules Submissions that name their games: each game's rules (D106).
+
+    A round of a game none of them names stops the run at its line; a
+    round of no game at all is left to report its unknown game.
+    """
+
+    rules: Mapping[str, GameRules]
+    """Each named game's rules, worked out when they were given."""
+
+    def rules_for(self, number: int, game: str) -> GameRules | None:
+        """The rules the round at line ``number`` of ``game`` is held to."""
+        rules = self.rules.get(game)
+        if rules is not None:
+            return rules
+        try:
+            find_game(game)
+        except CroupierError:
+            return None  # the round itself reports the unknown game
+        named = ", ".join(self.rules)
+        msg = (
+            f"line {number}: a round of {game}, and no Rules Submission "
+            f"is given for {game} (only for {named}): add one "
+            f"(--rules {game}=FILE), or verify its rounds apart"
+        )
+        raise SubmissionError(msg, line=number)
+
+
+_Holder = _Held | _HeldByGame
+"""The Rules Submissions of a run, as the lines' checks read them."""
+
+
+def _holder(
+    submission: Mapping[str, object] | None,
+    submissions: Submissions | None,
+) -> _Holder | None:
+    """What holds the rounds: one submission's values, or several's."""
+    if submission is not None and submissions is not None:
+        msg = "give submission or submissions, not both"
+        raise CroupierError(msg)
+    if submission is not None:
+        return _Held(submission)
+    if not submissions:
+        return None
+    plain = submissions.plain
+    if plain is not None:
+        return _Held(plain)
+    return _HeldByGame(dict(submissions.rules_by_game))
+
+
 def verify_lines(
     lines: Iterable[str | bytes],
     *,
     submission: Mapping[str, object] | None = None,
+    submissions: Submissions | None = None,
     workers: int = 1,
     chunk_lines: int = CHUNK_LINES,
     progress: Callable[[int], None] | None = None,
@@ -319,6 +389,11 @@ def verify_lines(
     Submission is one game's, the game of the first round: a round of
     another game raises :class:`SubmissionError` at its line, and so
     does a first round whose game the submission does not fit.
+    ``submissions`` (instead of ``submission``: Rules Submissions
+    checked when given, :class:`~croupier.verify.submissions.Submissions`)
+    may name each one's game (D106): each game's rounds are held to its
+    own, and a round of a game none of them names raises
+    :class:`SubmissionError` at its line.
     ``workers``
     processes share the work, ``chunk_lines`` lines at a time, with the
     report (and the malformed line named, when there is one) exactly
@@ -336,6 +411,7 @@ def verify_lines(
             iter_verdicts(
                 lines,
                 submission=submission,
+                submissions=submissions,
                 workers=workers,
                 chunk_lines=chunk_lines,
                 progress=progress,
@@ -349,6 +425,7 @@ def iter_verdicts(
     lines: Iterable[str | bytes],
     *,
     submission: Mapping[str, object] | None = None,
+    submissions: Submissions | None = None,
     workers: int = 1,
     chunk_lines: int = CHUNK_LINES,
     progress: Callable[[int], None] | None = None,
@@ -382,7 +459,7 @@ def iter_verdicts(
         msg = f"wait is a number of seconds above 0, not {wait}"
         raise CroupierError(msg)
     numbered = enumerate(lines, start=1)
-    held = None if submission is None else _Held(submission)
+    held = _holder(submission, submissions)
     verdicts = (
         _verify_alone(numbered, held, chunk_lines, progress, across)
         if workers == 1
@@ -417,7 +494,7 @@ def _across(
 
 def _verify_alone(
     numbered: Iterable[tuple[int, Line]],
-    held: _Held | None,
+    held: _Holder | None,
     chunk_lines: int,
     progress: Callable[[int], None] | None,
     ends: bool,
@@ -443,14 +520,14 @@ def _verify_alone(
 
 def _verify_in_processes(
     numbered: Iterator[tuple[int, Line]],
-    held: _Held | None,
+    held: _Holder | None,
     workers: int,
     chunk_lines: int,
     progress: Callable[[int], None] | None,
     wait: float | None,
     ends: bool,
 ) -> Generator[RoundVerdict, None, None]:
-    if held is not None:
+    if isinstance(held, _Held):
         # every process must know the submission's game: the first
         # round's, read here before any chunk goes out
         numbered = _first_game(numbered, held)
@@ -504,7 +581,7 @@ def _first_game(
 
 def _verify_shared(
     chunks: Iterable[list[tuple[int, Line]]],
-    held: _Held | None,
+    held: _Holder | None,
     workers: int,
     progress: Callable[[int], None] | None,
     context: BaseContext,
@@ -572,7 +649,7 @@ def _end_started(others: set[multiprocessing.process.BaseProcess]) -> None:
 def _in_order(
     pool: ProcessPoolExecutor,
     chunks: Iterable[list[tuple[int, Line]]],
-    held: _Held | None,
+    held: _Holder | None,
     workers: int,
     ends: bool,
 ) -> Iterator[_ChunkResult]:
@@ -633,7 +710,7 @@ def _context() -> BaseContext:
 
 def _verify_chunk(
     chunk: list[tuple[int, Line]],
-    held: _Held | None,
+    held: _Holder | None,
     ends: bool,
 ) -> _ChunkResult:
     """One process's share: the verdicts up to what stopped it, if any.
@@ -655,12 +732,12 @@ def _verify_chunk(
 def _verify_line(
     number: int,
     line: Line,
-    held: _Held | None,
+    held: _Holder | None,
     ends: bool,
 ) -> RoundVerdict | None:
     """Line ``number``'s verdict (``None`` for a blank line).
 
-    ``held``: the Rules Submission, if any, and the game it holds.
+    ``held``: the Rules Submissions, if any, and the games they hold.
     """
     if not line.strip():
         return None
@@ -732,6 +809,7 @@ def verify_file(
     path: str | Path,
     *,
     submission: Mapping[str, object] | None = None,
+    submissions: Submissions | None = None,
     workers: int = 1,
     across: bool = True,
 ) -> FileReport:
@@ -743,6 +821,7 @@ def verify_file(
         return verify_lines(
             bounded_lines(handle),
             submission=submission,
+            submissions=submissions,
             workers=workers,
             across=across,
         )

@@ -41,6 +41,7 @@ from .file import (
     SubmissionError,
     Tally,
 )
+from .submissions import Submissions
 
 __all__ = [
     "JsonLinesReport",
@@ -208,11 +209,48 @@ _STOPPED = {
 """The text report's words for each kind of error that stopped a run."""
 
 
-class TextReport:
-    """One line a round given, then the summary."""
+def _held_lines(submissions: Submissions | None, tally: Tally) -> list[str]:
+    """The text report's line for each Rules Submission (D106)."""
+    if not submissions:
+        return []
+    lines = []
+    for entry in submissions.report(tally.games):
+        where = printable(entry["file"] or "(given without a file)")
+        game, rounds = entry["game"], entry["rounds"]
+        if game is None:
+            lines.append(
+                f"no round held to the Rules Submission {where} (it holds "
+                "the game of the file's first round)"
+            )
+            continue
+        digest = (
+            "" if entry["digest"] is None else f" (rules {entry['digest']})"
+        )
+        lines.append(
+            f"{printable(game)}: {rounds} round{'s' if rounds != 1 else ''} "
+            f"held to the Rules Submission {where}{digest}"
+        )
+    return lines
 
-    def __init__(self, out: Sink) -> None:
+
+class TextReport:
+    """One line a round given, then the summary.
+
+    With ``submissions``, the summary ends with the Rules Submission
+    each game was held to (its file and its rules' digest) and the
+    rounds it held (D106).
+    """
+
+    def __init__(
+        self, out: Sink, submissions: Submissions | None = None
+    ) -> None:
         self._out = out
+        self._submissions = submissions
+        self._by_game = (
+            submissions is not None
+            and len(submissions) > 0
+            and submissions.plain is None
+        )
 
     def verdict(self, verdict: RoundVerdict) -> None:
         """``line N round ID: conforming`` or the deviation."""
@@ -238,7 +276,10 @@ class TextReport:
         if "error" in stop:
             line = stop["error"]["line"]
             where = "" if line is None else f" at line {line}"
-            what = _STOPPED[stop["error"].get("kind", "malformed")]
+            kind = stop["error"].get("kind", "malformed")
+            what = _STOPPED[kind]
+            if kind == "rules" and self._by_game:
+                what = "no Rules Submission given holds this round's game"
             head += f" (stopped{where}: {what})"
         elif "failed" in stop:
             head += (
@@ -263,19 +304,34 @@ class TextReport:
                 f"{irregular} round{'s' if irregular != 1 else ''} marked "
                 f"irregularity_test: {IRREGULAR}"
             )
+        lines.extend(_held_lines(self._submissions, tally))
         self._out.write("\n".join(lines) + "\n")
+
+
+def _held(submissions: Submissions | None, tally: Tally) -> dict[str, Any]:
+    """The JSON reports' ``submissions``, when there are any (D106)."""
+    if not submissions:
+        return {}
+    return {"submissions": submissions.report(tally.games)}
 
 
 class JsonReport:
     """One JSON document: ``{"rounds": [...], [stop,] "summary": {...}}``.
 
     The text is what :func:`json.dumps` gives for that object, written
-    a verdict at a time; ``rounds`` lists the verdicts given.
+    a verdict at a time; ``rounds`` lists the verdicts given. With
+    ``submissions``, ``"submissions": [...]`` comes before the summary:
+    each Rules Submission's ``game``, ``file``, ``digest`` and
+    ``rounds`` (:meth:`Submissions.report
+    <croupier.verify.submissions.Submissions.report>`, D106).
     """
 
-    def __init__(self, out: Sink) -> None:
+    def __init__(
+        self, out: Sink, submissions: Submissions | None = None
+    ) -> None:
         self._out = out
         self._first = True
+        self._submissions = submissions
 
     def verdict(self, verdict: RoundVerdict) -> None:
         """The verdict's JSON form, the next item of ``rounds``."""
@@ -287,7 +343,13 @@ class JsonReport:
         """Close ``rounds``, then what stopped the run and the summary."""
         head = '{"rounds": [' if self._first else ""
         self._first = False
-        rest = json.dumps({**stop, "summary": tally.summary()})
+        rest = json.dumps(
+            {
+                **stop,
+                **_held(self._submissions, tally),
+                "summary": tally.summary(),
+            }
+        )
         self._out.write(head + "], " + rest[1:] + "\n")
 
 
@@ -296,12 +358,16 @@ class JsonLinesReport:
 
     For a reader that takes the report as it comes (``jq`` on a live
     table's log): each round's line is the verdict's JSON form; the last
-    line is ``{[stop,] "summary": {...}}``, the only one holding
-    ``summary``.
+    line is ``{[stop,] ["submissions": [...],] "summary": {...}}``, the
+    only one holding ``summary`` (``submissions`` as :class:`JsonReport`
+    writes it).
     """
 
-    def __init__(self, out: Sink) -> None:
+    def __init__(
+        self, out: Sink, submissions: Submissions | None = None
+    ) -> None:
         self._out = out
+        self._submissions = submissions
 
     def verdict(self, verdict: RoundVerdict) -> None:
         """The verdict's JSON form, on a line of its own."""
@@ -309,13 +375,16 @@ class JsonLinesReport:
 
     def end(self, tally: Tally, stop: Stop) -> None:
         """What stopped the run, if anything, and the summary."""
+        held = _held(self._submissions, tally)
         self._out.write(
-            json.dumps({**stop, "summary": tally.summary()}) + "\n"
+            json.dumps({**stop, **held, "summary": tally.summary()}) + "\n"
         )
 
 
-def report_json(report: FileReport) -> str:
+def report_json(
+    report: FileReport, submissions: Submissions | None = None
+) -> str:
     """A whole report as the one JSON document :class:`JsonReport` writes."""
     out = io.StringIO()
-    write_report(report.verdicts, JsonReport(out))
+    write_report(report.verdicts, JsonReport(out, submissions))
     return out.getvalue().removesuffix("\n")
