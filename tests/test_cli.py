@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
@@ -149,3 +150,51 @@ def test_the_command_line_starts_without_the_server_stack() -> None:
     ).stdout
     for heavy in ("sqlalchemy", "alembic", "fastapi", "starlette", "uvicorn"):
         assert f"'{heavy}'" not in loaded, heavy
+
+
+def _command_line(*args: str, module: bool) -> tuple[int, str, str]:
+    """``croupier ARGS`` by the console script, or ``python -m croupier``."""
+    import os
+    import subprocess
+    import sys
+
+    import croupier
+
+    script = Path(sys.executable).with_name("croupier")
+    head = [sys.executable, "-m", "croupier"] if module else [str(script)]
+    # the croupier under test for both, and one terminal width
+    src = str(Path(croupier.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "COLUMNS": "80"}
+    done = subprocess.run(  # noqa: S603 - this interpreter, our code
+        [*head, *args], capture_output=True, text=True, env=env, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["rules", "--help"],
+        ["games", "--json"],
+        ["rules", "no-such-game"],
+        ["games", "--no-such-option"],
+        [],
+    ],
+    ids=" ".join,
+)
+def test_python_m_croupier_is_the_croupier_command(args: list[str]) -> None:
+    """``python -m croupier`` ran nothing ("No module named
+    croupier.__main__", exit 1); it is now the console script itself:
+    the same output, the same exit status, the program named croupier."""
+    import sys
+
+    if not Path(sys.executable).with_name("croupier").exists():
+        pytest.skip("the croupier console script is not installed here")
+    module = _command_line(*args, module=True)
+    assert module == _command_line(*args, module=False)
+    if args[:1] == ["--help"] or not args:
+        assert "Usage: croupier [OPTIONS] COMMAND" in module[1]
+    if args == ["rules", "no-such-game"]:
+        assert module[0] == 2
+        assert module[2].startswith("croupier rules: unknown game")

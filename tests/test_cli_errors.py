@@ -210,7 +210,7 @@ def test_every_game_taking_command_refuses_an_unknown_game(
         # way or the other, on one line, never as a ScenarioError.
         line = _refused(args)
     else:
-        line = _refused(args, "unknown game 'no-such-game'")
+        line = _refused(args, 'unknown game "no-such-game"')
     assert "ScenarioError" not in line
 
 
@@ -402,7 +402,7 @@ def test_issue_15_5_play_blank_amount_is_the_most_allowed() -> None:
     [
         (["verify", "-"], "croupier.cli.verify.iter_verdicts"),
         (
-            ["rng-test", "--shuffles", "20"],
+            ["rng-test", "--shuffles", "50"],
             "croupier.rngtest.battery.run_battery",
         ),
     ],
@@ -472,14 +472,14 @@ def test_issue_17_a_reader_that_goes_is_not_a_verdict(tmp_path: Path) -> None:
     ("field", "value", "needle"),
     [
         ("rules", "hit soft 17", "the rules are a table of options"),
-        ("rules", ["decks", 6], "not list"),
-        ("wagers", "blackjack 500", "'wagers' is a list of objects"),
+        ("rules", ["decks", 6], 'not an array ["decks", 6]'),
+        ("wagers", "blackjack 500", '"wagers" is a list of objects'),
         (
             "wagers",
             [{"seat": 1, "wager": "blackjack", "amount": 500}, 7],
-            "'wagers' item 2 is 7",
+            '"wagers" item 2 is 7',
         ),
-        ("decisions", [True], "'decisions' item 1 is true"),
+        ("decisions", [True], '"decisions" item 1 is true'),
     ],
 )
 def test_scenario_of_the_wrong_shape_is_bad_input(
@@ -534,3 +534,98 @@ def test_history_steps_table_to_a_reader_that_goes_exits_141() -> None:
         "history", "steps", "midibaccarat", "--rounds", "2"
     )
     assert (code, err) == (141, b"")
+
+
+OUTPUTS: dict[tuple[str, str], tuple[list[str], bool]] = {
+    # (command, option): the arguments before the option, and whether
+    # the file is written packed by its suffix (.gz, .bz2, .xz)
+    ("history export", "--out"): (["history", "export"], True),
+    ("scenario", "--history"): (["scenario", "s.json"], True),
+    ("simulate", "--plot"): (["simulate", "midibaccarat"], False),
+    ("strategy", "--png"): (["strategy"], False),
+    ("report", "--out"): (["report", "midibaccarat"], False),
+    ("protect", "--plot"): (["protect", "midibaccarat"], False),
+    ("protect", "--out"): (["protect", "midibaccarat"], False),
+    ("token rotate", "--out"): (["token", "rotate"], False),
+    ("serve", "--token-file"): (["serve"], False),
+}
+"""Every option that names a file croupier writes."""
+
+
+def test_every_file_written_is_checked_while_the_arguments_are_parsed() -> (
+    None
+):
+    """The options whose file name is checked (folder, ``-``, packing)
+    are every option that names a file to write; ``history export
+    --out`` was checked only when the file was opened, after the
+    database was read."""
+    from croupier.cli import common, history
+
+    checks = {
+        common._check_output,
+        common._check_packed_output,
+        history._check_out,
+    }
+    checked = {
+        (" ".join(path), param.opts[0])
+        for path, command in COMMANDS
+        for param in command.params
+        # typer wraps a callback, keeping it as __wrapped__
+        if getattr(param.callback, "__wrapped__", None) in checks
+    }
+    assert checked == set(OUTPUTS)
+
+
+@pytest.mark.parametrize(
+    ("where", "suffix"),
+    [
+        (where, suffix)
+        for where, (_, packs) in OUTPUTS.items()
+        for suffix in (
+            [".zst", ".lz4", ".zip", ".7z", ".bz", ".Z", ".br"]
+            if packs
+            else [".gz", ".xz", ".zst", ".zip"]
+        )
+    ],
+    ids=str,
+)
+def test_an_output_named_for_a_packing_it_will_not_have_is_refused(
+    where: tuple[str, str], suffix: str, tmp_path: Path
+) -> None:
+    """``--history day.jsonl.zst`` or ``--out report.html.gz`` was
+    written as plain text under that name; refused while the arguments
+    are parsed (the command never runs, no file is made), naming the
+    compressions croupier writes."""
+    before, packs = OUTPUTS[where]
+    name = tmp_path / f"out{suffix}"
+    line = _refused([*before, where[1], str(name)], where[1], parse_only=True)
+    assert suffix in line
+    for written in (".gz", ".bz2", ".xz"):
+        assert written in line
+    if packs:
+        assert "croupier does not write" in line
+    else:
+        assert "written uncompressed" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_history_export_to_a_packing_it_does_not_write_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("sqlalchemy")
+    from croupier.server import db
+
+    path = tmp_path / "croupier.db"
+    db.migrate(db.make_engine(f"sqlite:///{path}"))
+    monkeypatch.chdir(tmp_path)
+    for name in ("day.jsonl.zst", "day.jsonl.zip", "day.jsonl.7z"):
+        result = runner.invoke(
+            app,
+            ["history", "export", "--db", f"sqlite:///{path}", "--out", name],
+        )
+        assert result.exit_code == 2, result.output
+        assert f"{name}: croupier does not write" in result.stderr
+        assert "0 rounds written" not in result.stderr
+    # the database (and SQLite's journal files beside it) alone
+    left = [p.name for p in tmp_path.iterdir()]
+    assert [name for name in left if not name.startswith("croupier.db")] == []

@@ -78,6 +78,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("croupier.verify", "croupier.verify.*"),
     # the command line drives everything
     ("croupier.cli", "croupier.cli.*"),
+    # `python -m croupier`: the command line itself
+    ("croupier.__main__",),
 )
 """Layers from the bottom up; a module matches exactly one pattern."""
 

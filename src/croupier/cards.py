@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum, unique
 
 from croupier.errors import CardParseError
+from croupier.jsontypes import json_text
 
 __all__ = [
     "CARD_TEXTS",
@@ -151,7 +152,10 @@ class Card:
             return JOKER
         match = _CARD_RE.match(text)
         if match is None:
-            msg = f"unknown card {raw!r} (expected e.g. As, Th, 10h, JK)"
+            msg = (
+                f"unknown card {json_text(raw, 60)} (expected e.g. As, Th, "
+                f"10h, JK)"
+            )
             raise CardParseError(msg)
         rank_text, suit_text = match.groups()
         return cls(_SYMBOL_RANKS[rank_text.upper()], Suit(suit_text.lower()))

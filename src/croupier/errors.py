@@ -9,6 +9,7 @@ unbalanced ledger) are :class:`InvariantError`, which is *not* a
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -42,7 +43,12 @@ class RulesError(CroupierError):
         self, message: str, *, key: str, ref: Ref | None = None
     ) -> None:
         self.key = key
-        super().__init__(f"rules option {key!r}: {message}", ref=ref)
+        # the option's name as a JSON file writes it ("decks", not
+        # Python's 'decks'); a name is a string, which json.dumps spells
+        # as croupier.jsontypes.json_text does (that module is a layer
+        # above this one)
+        shown = json.dumps(key, ensure_ascii=False)
+        super().__init__(f"rules option {shown}: {message}", ref=ref)
 
 
 class RulesFileError(RulesError):

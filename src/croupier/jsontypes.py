@@ -12,6 +12,8 @@ known, a ``TypedDict`` or a dataclass says it instead.
 
 from __future__ import annotations
 
+import datetime
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import TypeAlias
@@ -23,7 +25,9 @@ __all__ = [
     "JsonObject",
     "JsonScalar",
     "JsonValue",
+    "json_text",
     "json_type",
+    "reading_error",
     "whole_float_as_int",
     "whole_number",
 ]
@@ -69,22 +73,89 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 def whole_number(value: object, what: str) -> int:
     """``value``, read from a document, as an ``int``; refuse anything else.
 
-    An integer, or text that is one (``"1000"``). Not a bool, and not a
-    float, however whole: ``int(1000.5)`` would quietly stake 1000, and
-    ``int(True)`` a unit.
+    An integer, a number written ``1000.0`` (the integer it is, as
+    everywhere in a record: :func:`whole_float_as_int`, D101), or text
+    that is one (``"1000"``). Not a bool, and not a number with a
+    fraction: ``int(1000.5)`` would quietly stake 1000, and
+    ``int(True)`` a unit. The refusal names ``what`` and the value as
+    JSON writes it (:func:`json_text`).
 
     >>> whole_number(1000, "amount"), whole_number(" 25 ", "seat")
     (1000, 25)
+    >>> whole_number(2500.0, "amount")
+    2500
     >>> whole_number(1000.5, "amount")
     Traceback (most recent call last):
     croupier.errors.CroupierError: amount is a whole number, not 1000.5
+    >>> whole_number(None, "seat")
+    Traceback (most recent call last):
+    croupier.errors.CroupierError: seat is a whole number, not null
     """
+    value = whole_float_as_int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         return int(value)
-    msg = f"{what} is a whole number, not {value!r}"
+    msg = f"{what} is a whole number, not {json_text(value, 60)}"
     raise CroupierError(msg)
+
+
+def json_text(value: object, limit: int | None = None) -> str:
+    """``value`` as JSON writes it, for a message about a document's value.
+
+    What a person wrote in a JSON document (a scenario, a Rules
+    Submission, a CHH line, a card map) is named in its own spelling:
+    ``null``, ``true``, ``"abc"``, ``{"a": 1}``, never Python's
+    ``None``, ``True``, ``'abc'``, ``{'a': 1}``. Text is quoted and
+    escaped as JSON does (a newline or an escape sequence in a value
+    cannot forge a line of a report); a date or time (TOML has them)
+    is written as TOML writes it; anything else JSON has no spelling
+    for, as text. ``limit`` cuts the text to that many characters, an
+    ellipsis included.
+
+    >>> [json_text(v) for v in (None, True, False, "abc", {"a": 1})]
+    ['null', 'true', 'false', '"abc"', '{"a": 1}']
+    >>> json_text(("As", 2.5)), json_text(datetime.date(2026, 12, 5))
+    ('["As", 2.5]', '2026-12-05')
+    >>> json_text("x" * 10, limit=6)
+    '"xx...'
+    """
+    if isinstance(value, datetime.date | datetime.time):
+        text = value.isoformat()
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=_as_text)
+        except (TypeError, ValueError, RecursionError):
+            text = str(value)
+    if limit is not None and len(text) > limit:
+        text = text[: max(limit - 3, 0)] + "..."
+    return text
+
+
+def reading_error(exc: Exception) -> str:
+    """What reading a document's values raised, for a message.
+
+    A :class:`KeyError` is a key the document lacks, named as JSON
+    writes it; any other error, its own message (never Python's
+    ``KeyError('seat')``).
+
+    >>> reading_error(KeyError("seat")), reading_error(ValueError("bad"))
+    ('no "seat"', 'bad')
+    """
+    if isinstance(exc, KeyError) and exc.args:
+        return f"no {json_text(exc.args[0])}"
+    return str(exc) or type(exc).__name__
+
+
+def _as_text(value: object) -> object:
+    """What :func:`json.dumps` writes for a value JSON has no type for."""
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return list(value)
+    return str(value)
 
 
 def json_type(value: object) -> str:

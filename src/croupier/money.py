@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from croupier.errors import CroupierError, LedgerError, WagerError
+from croupier.jsontypes import json_text
 from croupier.regs import Ref
 
 __all__ = [
@@ -83,7 +84,10 @@ class Odds:
             match = _ODDS_RE.match(raw)
             if match is not None:
                 return cls(int(match.group(1)), int(match.group(2)))
-        msg = f"not payout odds: {raw!r} (write e.g. '3:2' or '19:20')"
+        msg = (
+            f'not payout odds: {json_text(raw, 60)} (write e.g. "3:2" or '
+            f'"19:20")'
+        )
         raise CroupierError(msg)
 
     @property

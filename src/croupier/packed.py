@@ -5,6 +5,11 @@ A file is read as bytes (its reader checks the UTF-8 itself, so that a
 line that is not UTF-8 is a bad line with its number, not a crash) and
 unpacked by what its first bytes say it is, whatever its name; a file
 is written packed when its name ends in ``.gz``, ``.bz2`` or ``.xz``.
+Other packings are named, not guessed at: a file whose first
+bytes are zstd's, lz4's, a zip or 7z archive's... is refused as such
+(:class:`UnreadPackingError`), and a name croupier would write plain
+under another packing's suffix (``day.jsonl.zst``) is refused before
+anything is written (:func:`refuse_unwritten`).
 
 >>> import io
 >>> packed = io.BufferedReader(io.BytesIO(gzip.compress(b'{"a": 1}\n')))
@@ -30,19 +35,67 @@ __all__ = [
     "BOM",
     "MAX_LINE",
     "READ_ERRORS",
+    "WRITTEN",
     "LineTooLongError",
+    "UnreadPackingError",
+    "UnwrittenPackingError",
     "bounded_lines",
     "checked_lines",
     "ends_mid_line",
     "not_text",
     "open_packed",
+    "packing_suffix",
     "read_text",
     "reading",
+    "refuse_unwritten",
     "writing",
 ]
 
 _MAGIC = {"gzip": b"\x1f\x8b", "bzip2": b"BZh", "xz": b"\xfd7zXZ\x00"}
 """Each compression's leading bytes."""
+
+WRITTEN = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+"""The suffixes croupier writes packed, and their compression."""
+
+_UNREAD: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file", "zstd -d"),
+    (b"\x04\x22\x4d\x18", "an lz4-compressed file", "lz4 -d"),
+    (b"\x02\x21\x4c\x18", "an lz4-compressed file", "lz4 -d"),
+    (b"PK\x03\x04", "a zip archive", "unzip"),
+    (b"PK\x05\x06", "a zip archive", "unzip"),
+    (b"PK\x07\x08", "a zip archive", "unzip"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7z archive", "7z x"),
+    (b"\x1f\x9d", "a compress (.Z) file", "uncompress"),
+    (b"LZIP\x01", "an lzip-compressed file", "lzip -d"),
+    (b"Rar!\x1a\x07", "a RAR archive", "unrar x"),
+)
+"""Packings croupier does not read: leading bytes, what they make the
+file, and a command that unpacks it."""
+
+_UNWRITTEN = {
+    ".zst": "zstd",
+    ".zstd": "zstd",
+    ".tzst": "zstd",
+    ".lz4": "lz4",
+    ".zip": "zip",
+    ".7z": "7z",
+    ".rar": "RAR",
+    ".bz": "bzip",
+    ".tbz": "bzip2",
+    ".tbz2": "bzip2",
+    ".tgz": "gzip",
+    ".txz": "xz",
+    ".z": "compress",
+    ".br": "brotli",
+    ".lz": "lzip",
+    ".lzma": "lzma",
+    ".lzo": "lzop",
+    ".sz": "snappy",
+    ".tar": "tar",
+}
+"""Suffixes of packings and archives croupier does not write (compared
+lower case: ``.Z`` is compress's), with the packing's name. (A
+``.tgz`` is a gzipped tar archive: croupier writes no archive.)"""
 
 READ_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
@@ -121,6 +174,8 @@ def checked_lines(
         yield from bounded_lines(reading(stream) if unpack else stream)
     except READ_ERRORS as exc:
         raise error(f"cannot read {name}: {exc}") from None
+    except UnreadPackingError as exc:
+        raise exc.named(name) from None
 
 
 def read_text(path: Path) -> str:
@@ -142,8 +197,97 @@ def not_text(exc: UnicodeDecodeError) -> str:
     return f"not UTF-8 text: {exc.reason} at byte {exc.start}"
 
 
-_HEAD = max(len(magic) for magic in _MAGIC.values())
-"""Bytes enough to tell every packing from plain text (xz's six)."""
+_HEAD = max(
+    len(magic)
+    for magic in (*_MAGIC.values(), *(magic for magic, _, _ in _UNREAD))
+)
+"""Bytes enough to tell every packing from plain text (xz's and 7z's six)."""
+
+
+class UnreadPackingError(CroupierError):
+    """A file packed in a way croupier does not unpack (zstd, zip, 7z...).
+
+    Named by its leading bytes, with a command that unpacks it: the
+    bytes would otherwise be read as text and refused as "not UTF-8" or
+    "not JSON" on line 1, as if the file were broken.
+    """
+
+    def __init__(self, what: str, command: str, name: str) -> None:
+        super().__init__(
+            f"{name} is {what}: unpack it first, e.g. with {command}"
+        )
+        self.what = what
+        """What the file is (``a zstd-compressed file``)."""
+        self.command = command
+        """A command that unpacks it (``zstd -d``)."""
+
+    def named(self, name: str) -> UnreadPackingError:
+        """The same refusal, naming the file or stream ``name``."""
+        return UnreadPackingError(self.what, self.command, name)
+
+
+class UnwrittenPackingError(CroupierError):
+    """An output file named for a packing croupier does not write."""
+
+
+def packing_suffix(path: str | Path) -> tuple[str, str] | None:
+    """The suffix of ``path`` that names a packing, and the packing.
+
+    Any packing: those croupier writes (:data:`WRITTEN`) and those it
+    does not. ``None`` for any other name.
+
+    >>> packing_suffix("day.jsonl.zst"), packing_suffix("day.jsonl.GZ")
+    (('.zst', 'zstd'), ('.GZ', 'gzip'))
+    >>> packing_suffix("day.jsonl") is None
+    True
+    """
+    suffix = Path(path).suffix
+    packing = WRITTEN.get(suffix.lower()) or _UNWRITTEN.get(suffix.lower())
+    return None if packing is None else (suffix, packing)
+
+
+def refuse_unwritten(path: str | Path, *, packs: bool = True) -> None:
+    """Refuse ``path`` as an output name whose packing would be a lie.
+
+    A name ending in a packing's suffix that croupier does not write
+    (``.zst``, ``.zip``, ``.7z``, ``.br``...) would get plain text
+    under it, which the tools of that packing then refuse; ``packs``
+    false (the file is written plain whatever its name: a report, a
+    picture, a token) refuses the suffixes croupier packs, too. Raises
+    :class:`UnwrittenPackingError` naming what croupier writes.
+
+    >>> refuse_unwritten("day.jsonl.gz")
+    >>> refuse_unwritten("day.jsonl.zst")
+    Traceback (most recent call last):
+    croupier.packed.UnwrittenPackingError: day.jsonl.zst: croupier does \
+not write zstd (.zst) files; it compresses to .gz (gzip), .bz2 (bzip2) \
+or .xz (xz), and writes any other name as plain text
+    """
+    found = packing_suffix(path)
+    if found is None:
+        return
+    suffix, packing = found
+    if not packs:
+        msg = (
+            f"{path}: this file is written uncompressed, not as {packing} "
+            f"({suffix}): give a name without {suffix}; croupier "
+            f"compresses only hand histories, to {_WRITTEN_WORDS}"
+        )
+        raise UnwrittenPackingError(msg)
+    if suffix.lower() not in WRITTEN:
+        msg = (
+            f"{path}: croupier does not write {packing} ({suffix}) "
+            f"files; it compresses to {_WRITTEN_WORDS}, and writes any "
+            f"other name as plain text"
+        )
+        raise UnwrittenPackingError(msg)
+
+
+_WRITTEN_WORDS = " or ".join(
+    ", ".join(f"{s} ({p})" for s, p in WRITTEN.items()).rsplit(", ", 1)
+)
+"""What croupier writes packed (:data:`WRITTEN`), in words: ``.gz
+(gzip), .bz2 (bzip2) or .xz (xz)``."""
 
 
 def reading(raw: BinaryIO) -> BinaryIO:
@@ -156,7 +300,9 @@ def reading(raw: BinaryIO) -> BinaryIO:
     end of the stream), so that an archive sent a byte at a time is
     still seen as one.
     The unpacking stream is the caller's to close (:func:`open_packed`
-    does), hence no ``with`` here.
+    does), hence no ``with`` here. A packing croupier does not unpack
+    (zstd, lz4, zip, 7z...: by its leading bytes) is an
+    :class:`UnreadPackingError`.
     """
     if getattr(raw, "peek", None) is None:
         raw = cast(BinaryIO, io.BufferedReader(cast(io.RawIOBase, raw)))
@@ -172,6 +318,9 @@ def reading(raw: BinaryIO) -> BinaryIO:
         return cast(BinaryIO, bz2.BZ2File(raw))
     if head.startswith(_MAGIC["xz"]):
         return cast(BinaryIO, lzma.LZMAFile(raw))
+    for magic, what, command in _UNREAD:
+        if head.startswith(magic):
+            raise UnreadPackingError(what, command, "the input")
     return raw
 
 
@@ -211,9 +360,16 @@ class _Replayed(io.RawIOBase):
 
 @contextmanager
 def open_packed(path: str | Path) -> Iterator[BinaryIO]:
-    """The file at ``path``, unpacked, as bytes lines."""
+    """The file at ``path``, unpacked, as bytes lines.
+
+    A packing croupier does not unpack is an :class:`UnreadPackingError`
+    naming the file.
+    """
     with Path(path).open("rb") as raw:
-        unpacked = reading(raw)
+        try:
+            unpacked = reading(raw)
+        except UnreadPackingError as exc:
+            raise exc.named(str(path)) from None
         try:
             yield unpacked
         finally:
@@ -228,10 +384,12 @@ def writing(path: str | Path, *, append: bool = False) -> TextIO:
     member or stream, which :func:`open_packed` reads on from the
     last); text whose last line has no newline gets one first, so that
     the first line added is a line of its own, not the end of that one
-    (:func:`ends_mid_line`). The caller closes it (``with
-    writing(path) as out:``).
+    (:func:`ends_mid_line`). A name for a packing croupier does not
+    write is refused before anything is opened (:func:`refuse_unwritten`).
+    The caller closes it (``with writing(path) as out:``).
     """
     target = Path(path)
+    refuse_unwritten(target)
     mid_line = append and ends_mid_line(target)
     out = _opened(target, "at" if append else "wt")
     if mid_line:
@@ -283,3 +441,5 @@ def ends_mid_line(path: str | Path) -> bool:
     except READ_ERRORS as exc:
         msg = f"cannot read {target}: {exc}"
         raise CroupierError(msg) from None
+    except UnreadPackingError as exc:
+        raise exc.named(str(target)) from None

@@ -17,6 +17,7 @@ from typing import Any
 
 from croupier.errors import ScenarioError
 from croupier.events import EventLog
+from croupier.jsontypes import json_text
 from croupier.rng import Rng
 from croupier.round import Round
 from croupier.rules import GameRules
@@ -120,7 +121,7 @@ def find_game(name: str) -> GameSpec:
         return _GAMES[name]
     except KeyError:
         known = ", ".join(sorted(_GAMES)) or "(none)"
-        msg = f"unknown game {name!r}; games are: {known}"
+        msg = f"unknown game {json_text(name, 60)}; games are: {known}"
         raise ScenarioError(msg) from None
 
 

@@ -40,7 +40,7 @@ from croupier.events import (
     WagerPlaced,
     WagerSettled,
 )
-from croupier.jsontypes import whole_number
+from croupier.jsontypes import json_text, whole_number
 from croupier.money import (
     Ledger,
     Outcome,
@@ -118,12 +118,25 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Action:
-        """Build from a scenario decision ``{"seat": 1, "action": ...}``."""
+        """Build from a scenario decision ``{"seat": 1, "action": ...}``.
+
+        The action (and a card named) is a JSON string: ``"action":
+        null`` is refused as such, never read as the action "None".
+        """
         low = data.get("low", data.get("card"))
         amount = data.get("amount")
+        action = data["action"]
+        if not isinstance(action, str):
+            msg = (
+                f"a decision's action is a string, not {json_text(action, 60)}"
+            )
+            raise CroupierError(msg)
+        if low is not None and not isinstance(low, str):
+            msg = f"a decision's card is a string, not {json_text(low, 60)}"
+            raise CroupierError(msg)
         return cls(
             seat=whole_number(data["seat"], "a decision's seat"),
-            name=str(data["action"]),
+            name=action,
             amount=None
             if amount is None
             else whole_number(amount, "a decision's amount"),
@@ -691,7 +704,9 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         """Refuse a wager these rules do not offer."""
         if wager not in offered:
             known = ", ".join(offered)
-            self._refuse(WagerError, template, ref, wager=wager, known=known)
+            self._refuse(
+                WagerError, template, ref, wager=json_text(wager), known=known
+            )
 
     def _verify_amount(self, amount: int, ref: Ref) -> None:
         """Refuse an amount that is not a positive number of minor units."""

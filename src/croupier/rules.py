@@ -28,7 +28,7 @@ from typing import (
 )
 
 from croupier.errors import RulesError, RulesFileError, RulesShapeError
-from croupier.jsontypes import json_type
+from croupier.jsontypes import json_text, json_type, whole_float_as_int
 from croupier.money import Odds, Rounding
 from croupier.packed import read_text
 
@@ -217,12 +217,15 @@ def options_table(mapping: object) -> Mapping[str, object]:
     Traceback (most recent call last):
     ...
     croupier.errors.RulesShapeError: the rules are a table of options \
-(name = value), not list ['decks', 6]
+(name = value), not an array ["decks", 6]
     """
     if not isinstance(mapping, Mapping):
+        kind = json_type(mapping)
+        article = "an" if kind[0] in "aeiou" else "a"
+        shown = "" if mapping is None else f" {json_text(mapping, 60)}"
         msg = (
             f"the rules are a table of options (name = value), not "
-            f"{type(mapping).__name__} {mapping!r:.60}"
+            f"{'null' if mapping is None else f'{article} {kind}'}{shown}"
         )
         raise RulesShapeError(msg)
     return mapping
@@ -350,17 +353,21 @@ def _convert(
         if isinstance(value, Paytable):
             bad = [c for c in value.categories() if c not in choices]
             if bad:
-                msg = f"unknown categories {bad}; allowed: {list(choices)}"
+                msg = (
+                    f"unknown categories {json_text(bad)}; allowed: "
+                    f"{json_text(choices)}"
+                )
                 raise RulesError(msg, key=key)
         elif isinstance(value, str) and value not in choices:
-            msg = f"{value!r} is not one of {list(choices)}"
+            msg = f"{json_text(value)} is not one of {json_text(choices)}"
             raise RulesError(msg, key=key)
     return value
 
 
 def _convert_type(key: str, hint: object, raw: object) -> object:
     def fail(expected: str) -> RulesError:
-        return RulesError(f"expected {expected}, got {raw!r}", key=key)
+        got = json_text(raw, 60)
+        return RulesError(f"expected {expected}, got {got}", key=key)
 
     origin = get_origin(hint)
     if hint is bool:
@@ -370,8 +377,10 @@ def _convert_type(key: str, hint: object, raw: object) -> object:
             return raw.lower() == "true"
         raise fail("true or false")
     if hint is int:
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return raw
+        # a whole number written 6.0 is the integer 6 (D101)
+        whole = whole_float_as_int(raw)
+        if isinstance(whole, int) and not isinstance(whole, bool):
+            return whole
         raise fail("an integer")
     if hint is str:
         if isinstance(raw, str):
@@ -386,20 +395,20 @@ def _convert_type(key: str, hint: object, raw: object) -> object:
         try:
             return Odds.parse(raw)  # type: ignore[arg-type]
         except ValueError:
-            raise fail("payout odds such as '3:2'") from None
+            raise fail('payout odds such as "3:2"') from None
     if hint is Paytable:
         if not isinstance(raw, Mapping | Paytable):
-            raise fail("a table of category = 'n:d'")
+            raise fail('a table of category = "n:d"')
         try:
             return Paytable.parse(raw)
         except ValueError:
-            raise fail("a table of category = 'n:d'") from None
+            raise fail('a table of category = "n:d"') from None
     if isinstance(hint, type) and issubclass(hint, Enum):
         try:
             return hint(raw)
         except ValueError:
             allowed = [m.value for m in hint]
-            raise fail(f"one of {allowed}") from None
+            raise fail(f"one of {json_text(allowed)}") from None
     if origin is tuple:
         (item_hint, *_rest) = get_args(hint)
         if not isinstance(raw, list | tuple):

@@ -15,7 +15,7 @@ from typing import Any
 
 from croupier.cards import Card, parse_cards
 from croupier.errors import CroupierError, ScenarioError, ShoeExhaustedError
-from croupier.jsontypes import whole_number
+from croupier.jsontypes import json_text, reading_error, whole_number
 from croupier.registry import GameSpec, find_game
 from croupier.rng import SeededRng
 from croupier.round import Action, Round
@@ -97,11 +97,36 @@ is deliberate
             raise ScenarioError(msg)
 
 
+def _flag(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    """``data[key]``, a JSON ``true`` or ``false`` (else ``default``).
+
+    Not any value's truth: ``"new_shoe": "no"`` was a new shoe.
+    """
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        msg = f"{json_text(key)} is true or false, not {json_text(value, 60)}"
+        raise ScenarioError(msg)
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str, what: str) -> str:
+    """``data[key]``, a JSON string (``what`` names it in the refusal)."""
+    value = data[key]
+    if not isinstance(value, str):
+        msg = f"{what} is a string, not {json_text(value, 60)}"
+        raise ScenarioError(msg)
+    return value
+
+
+_WAGER_KEYS = ("seat", "wager", "amount")
+"""What every wager of a scenario names."""
+
+
 def _play(
     spec: GameSpec, data: Mapping[str, Any], shoe: Shoe
 ) -> tuple[Round, dict[str, object] | None]:
     rules = spec.rules_type.from_mapping(data.get("rules", {}))
-    if not data.get(IRREGULARITY_KEY, False):
+    if not _flag(data, IRREGULARITY_KEY, False):
         verify_possible_shoe(spec, rules, shoe.cards_in_stack())
     start = data.get("starting_position")
     if start is not None and not spec.uses_starting_position:
@@ -110,26 +135,34 @@ def _play(
     rnd = spec.new_round(
         rules=rules,
         shoe=shoe,
-        rng=SeededRng(whole_number(data.get("seed", 0), "seed")),
-        new_shoe=bool(data.get("new_shoe", True)),
+        rng=SeededRng(whole_number(data.get("seed", 0), '"seed"')),
+        new_shoe=_flag(data, "new_shoe", True),
         starting_position=None
         if start is None
-        else whole_number(start, "starting_position"),
+        else whole_number(start, '"starting_position"'),
     )
-    for wager in _objects(data, "wagers", "wager"):
+    for n, wager in enumerate(_objects(data, "wagers", "wager"), start=1):
+        missing = [key for key in _WAGER_KEYS if key not in wager]
+        if missing:
+            msg = f"wager {n} has no {json_text(missing[0])}"
+            raise ScenarioError(msg)
         # "change": true raises, lowers or (0) takes back a wager placed
         # earlier in the list, as a player may before the deal
-        verb = rnd.change_wager if wager.get("change") else rnd.place_wager
+        change = _flag(wager, "change", False)
+        verb = rnd.change_wager if change else rnd.place_wager
         verb(
             whole_number(wager["seat"], "a wager's seat"),
-            str(wager["wager"]),
+            _text(wager, "wager", "a wager's name"),
             whole_number(wager["amount"], "a wager's amount"),
         )
     rnd.deal()
     _verify_stacked_enough(spec, rules, rnd)
     for decision in _objects(data, "decisions", "decision"):
         if rnd.pending() is None:
-            msg = f"decision {decision} given but no decision is pending"
+            msg = (
+                f"decision {json_text(decision, 80)} given but no "
+                f"decision is pending"
+            )
             raise ScenarioError(msg)
         rnd.apply(Action.from_dict(decision))
         _verify_stacked_enough(spec, rules, rnd)
@@ -160,16 +193,20 @@ def _objects(
 ) -> list[Mapping[str, Any]]:
     """``data[key]``: a list of JSON objects (one per ``what``), or refused."""
     items = data.get(key, [])
+    name = json_text(key)
     if isinstance(items, list):
         for n, item in enumerate(items, start=1):
             if not isinstance(item, dict):
                 msg = (
-                    f"{key!r} item {n} is {json.dumps(item)[:60]}: each "
+                    f"{name} item {n} is {json_text(item, 60)}: each "
                     f"{what} is an object"
                 )
                 raise ScenarioError(msg)
         return items
-    msg = f"{key!r} is a list of objects, one per {what}, not {items!r:.60}"
+    msg = (
+        f"{name} is a list of objects, one per {what}, not "
+        f"{json_text(items, 60)}"
+    )
     raise ScenarioError(msg)
 
 
@@ -193,12 +230,13 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
     try:
         unknown = set(data) - _KEYS
         if unknown:
-            msg = f"unknown scenario keys {sorted(unknown)}"
+            msg = f"unknown scenario keys {json_text(sorted(unknown))}"
             raise ScenarioError(msg)
         if "game" not in data or "shoe" not in data:
-            msg = "a scenario needs 'game' and 'shoe'"
+            msg = 'a scenario needs "game" and "shoe"'
             raise ScenarioError(msg)
-        spec = find_game(str(data["game"]))
+        spec = find_game(_text(data, "game", '"game"'))
+        _text(data, "shoe", '"shoe"')
         try:
             rnd, pending = _play(spec, data, Shoe.stacked(str(data["shoe"])))
         except ShoeExhaustedError:
@@ -213,8 +251,9 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
     except CroupierError as exc:
         return ScenarioResult(2, "", f"{type(exc).__name__}: {exc}")
     except (KeyError, TypeError, ValueError) as exc:
+        # a key some object of the file lacks (a decision's "action")
         return ScenarioResult(
-            2, "", f"ScenarioError: malformed scenario: {exc!r}"
+            2, "", f"ScenarioError: malformed scenario: {reading_error(exc)}"
         )
     output: dict[str, object] = {}
     if pending is not None:

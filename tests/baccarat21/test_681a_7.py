@@ -252,7 +252,7 @@ def test_681a_7_e_deal_order_player_banker_player_banker() -> None:
 @pytest.mark.parametrize(
     ("seat", "wager", "amount", "fragment"),
     [
-        (1, "dragon7", 100, "no 'dragon7' wager"),
+        (1, "dragon7", 100, 'no "dragon7" wager'),
         (0, "player", 100, "no seat 0"),
         (8, "tie", 100, "no seat 8"),
         (1, "player", 0, "positive amount"),

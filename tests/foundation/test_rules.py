@@ -73,7 +73,7 @@ def test_bad_options_name_the_key(
     with pytest.raises(RulesError) as info:
         ToyRules.from_mapping(mapping)
     assert info.value.key == key
-    assert repr(key) in str(info.value)
+    assert f'rules option "{key}"' in str(info.value)
 
 
 def test_cli_settings() -> None:

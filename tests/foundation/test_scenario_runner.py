@@ -15,7 +15,7 @@ from croupier.scenario import run_scenario, run_scenario_text
     ("doc", "fragment"),
     [
         ({"game": "chess", "shoe": "As"}, "unknown game"),
-        ({"shoe": "As"}, "needs 'game'"),
+        ({"shoe": "As"}, 'needs "game"'),
         ({"game": "chess", "shoe": "As", "colour": "red"}, "unknown scenario"),
     ],
 )

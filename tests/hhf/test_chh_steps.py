@@ -97,7 +97,7 @@ def test_17_1_history_steps_refuses_a_wrong_game_or_count() -> None:
     runner = CliRunner()
     wrong = runner.invoke(app, ["history", "steps", "poker"])
     assert wrong.exit_code == 2
-    assert "unknown game 'poker'" in wrong.output
+    assert 'unknown game "poker"' in wrong.output
     none = runner.invoke(
         app, ["history", "steps", "21-baccarat", "--rounds", "0"]
     )

@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 
 from croupier.cards import Card
 from croupier.cli import app
+from croupier.errors import CroupierError
 from croupier.hhf import read_history
 from croupier.hhf.sample import sample_histories
 from croupier.packed import MAX_LINE, open_packed, reading, writing
@@ -285,6 +286,120 @@ def test_scenario_history_dash_is_refused_not_a_file_named_dash(
     )
     assert result.exit_code == 2, result.output
     assert "Invalid value for '--history': - is standard output" in (
+        result.stderr
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+# Packings croupier does not read, by the leading bytes their formats
+# define (zstd: RFC 8878 § 3.1.1, frame magic 0xFD2FB528 little-endian;
+# lz4: the frame format's magic 0x184D2204 little-endian; zip: a local
+# file header's signature "PK\3\4", APPNOTE § 4.3.7; 7z: its six-byte
+# signature), each with what the refusal must call it.
+UNREAD: dict[str, tuple[bytes, str]] = {
+    "zstd": (
+        bytes.fromhex("28b52ffd"),
+        "a zstd-compressed file: unpack it first, e.g. with zstd -d",
+    ),
+    "lz4": (
+        bytes.fromhex("04224d18"),
+        "an lz4-compressed file: unpack it first, e.g. with lz4 -d",
+    ),
+    "zip": (b"PK\x03\x04", "a zip archive: unpack it first, e.g. with unzip"),
+    "7z": (
+        b"7z\xbc\xaf\x27\x1c",
+        "a 7z archive: unpack it first, e.g. with 7z x",
+    ),
+}
+
+
+def _unread(packing: str, payload: bytes) -> bytes:
+    """``payload`` behind ``packing``'s leading bytes (a real zip: zipfile)."""
+    if packing == "zip":
+        import zipfile
+
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("day.jsonl", payload)
+        return buffer.getvalue()
+    # what follows the magic does not matter: it is never unpacked
+    return UNREAD[packing][0] + b"\x00\x01" + payload[:200]
+
+
+@pytest.mark.parametrize("packing", sorted(UNREAD))
+def test_verify_names_a_packing_it_does_not_read(
+    packing: str, tmp_path: Path
+) -> None:
+    """A zstd or zip log was "line 1: not UTF-8 text" (or not JSON):
+    read as if it were a broken text file. Now named by its leading
+    bytes, whatever its name, with a command that unpacks it (exit 2)."""
+    path = tmp_path / "day.jsonl"
+    path.write_bytes(_unread(packing, _day()))
+    said = UNREAD[packing][1]
+    for args, stdin, name in (
+        ((str(path),), None, str(path)),
+        ((str(path), "--workers", "2"), None, str(path)),
+        (("-",), path.read_bytes(), "stdin"),
+    ):
+        code, _, err = _verify(*args, stdin=stdin)
+        assert code == 2, err
+        assert f"{name} is {said}" in err
+        assert "UTF-8" not in err
+        assert "line 1" not in err
+
+
+@pytest.mark.parametrize("packing", sorted(UNREAD))
+def test_rng_test_names_a_packing_it_does_not_read(
+    packing: str, tmp_path: Path
+) -> None:
+    spec = find_game("six-card-fortune-pai-gow")
+    shoe = fresh_shoe(spec, spec.rules_type())
+    line = " ".join(str(Card.from_code(int(c))) for c in shoe) + "\n"
+    path = tmp_path / "shuffles.txt"
+    path.write_bytes(_unread(packing, (line * 60).encode()))
+    said = UNREAD[packing][1]
+    args = ["rng-test", "--game", spec.name]
+    for source, stdin, name in (
+        (str(path), None, str(path)),
+        ("-", path.read_bytes(), "stdin"),
+    ):
+        result = CliRunner().invoke(
+            app, [*args, "--source", source], input=stdin
+        )
+        assert result.exit_code == 2, result.output
+        assert f"{name} is {said}" in result.stderr
+        assert "UTF-8" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "suffix",
+    [".zst", ".lz4", ".zip", ".7z", ".bz", ".Z", ".br", ".tgz", ".ZST"],
+)
+def test_writing_refuses_a_packing_it_would_not_write(
+    suffix: str, tmp_path: Path
+) -> None:
+    """``day.jsonl.zst`` got plain JSON Lines under that name: a file
+    zstd itself then refuses. Refused before the file is opened."""
+    path = tmp_path / f"day.jsonl{suffix}"
+    for append in (False, True):
+        with pytest.raises(CroupierError) as refused:
+            writing(path, append=append)
+        assert all(s in str(refused.value) for s in (".gz", ".bz2", ".xz"))
+        assert suffix in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".zst", ".zip", ".Z", ".7z"])
+def test_scenario_history_refuses_a_packing_and_leaves_no_file(
+    suffix: str, tmp_path: Path
+) -> None:
+    log = tmp_path / f"day.jsonl{suffix}"
+    result = CliRunner().invoke(
+        app, ["scenario", str(_scenario()), "--history", str(log)]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""  # refused before the round ran
+    assert "compresses to .gz (gzip), .bz2 (bzip2) or .xz (xz)" in (
         result.stderr
     )
     assert list(tmp_path.iterdir()) == []

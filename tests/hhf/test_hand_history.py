@@ -428,7 +428,7 @@ def test_chh_schema_ships_in_the_package_and_refuses_bad_lines(
         list(read_history(out))
     assert info.value.line == 2
     del good["rules"]
-    with pytest.raises(HistoryFormatError, match="'rules' is a required"):
+    with pytest.raises(HistoryFormatError, match='"rules" is a required'):
         validate(good)
 
 

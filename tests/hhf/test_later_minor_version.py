@@ -47,7 +47,7 @@ def test_a_later_minor_versions_new_field_names_both_versions(
     result = runner.invoke(app, ["verify", str(path)])
     assert result.exit_code == 2
     text = " ".join(result.output.split())
-    assert "'dealer_id' was unexpected" in text
+    assert '"dealer_id" was unexpected' in text
     assert "the record is CHH 1.4 and this croupier reads CHH 1.1" in text
 
 
@@ -58,5 +58,5 @@ def test_an_unknown_field_at_this_version_is_a_plain_schema_error(
     result = runner.invoke(app, ["verify", str(path)])
     assert result.exit_code == 2
     text = " ".join(result.output.split())
-    assert "'dealer_id' was unexpected" in text
+    assert '"dealer_id" was unexpected' in text
     assert "this croupier reads" not in text

@@ -230,9 +230,9 @@ def test_issue_14_exact_within_simulation_ci(decks: int) -> None:
 
 def test_issue_14_rules_refuse_undefined_combinations() -> None:
     """Options the analyzer cannot honour are refused, naming them."""
-    with pytest.raises(RulesError, match="'surrender'"):
+    with pytest.raises(RulesError, match='"surrender"'):
         CARules(hole_card="enhc_all")  # type: ignore[arg-type]
-    with pytest.raises(RulesError, match="'second_chance'"):
+    with pytest.raises(RulesError, match='"second_chance"'):
         CARules.ordinary(hole_card="enhc_all", second_chance=True)
     with pytest.raises(RulesError, match="max_split_hands"):
         CARules().with_overrides({"max_split_hands": 5})
@@ -288,4 +288,4 @@ def test_issue_14_cli_ev_json() -> None:
               "--up", "7"],
     )  # fmt: skip
     assert bad.exit_code == 2
-    assert "'hand'" in bad.output
+    assert '"hand"' in bad.output

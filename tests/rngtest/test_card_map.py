@@ -125,9 +125,9 @@ def test_17_3_a_device_that_tells_the_decks_apart(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "text", "said"),
     [
-        ("twice.txt", "1 As\n1 Kd\n", "code '1' is given twice"),
-        ("twice.json", '{"1": "As", "1": "Kd"}', "code '1' is given twice"),
-        ("bad.txt", "1 As\n2 Zz\n", "code '2'"),
+        ("twice.txt", "1 As\n1 Kd\n", 'code "1" is given twice'),
+        ("twice.json", '{"1": "As", "1": "Kd"}', 'code "1" is given twice'),
+        ("bad.txt", "1 As\n2 Zz\n", 'code "2"'),
         ("three.txt", "1 As Kd\n", "line 1: write one code and one card"),
         ("array.json", '[["1", "As"]]', "one JSON object of code: card"),
         ("number.json", '{"1": 7}', "maps to 7, not a card"),
@@ -177,7 +177,7 @@ def test_17_3_a_code_not_in_the_map_is_bad_input(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 2, result.output
-    assert "line 3: device code 'X9' is not in the card map" in result.stderr
+    assert 'line 3: device code "X9" is not in the card map' in result.stderr
 
 
 @pytest.mark.parametrize("source", ["live", "riffle-3"])

@@ -160,7 +160,7 @@ def test_591_7_a_round_missing_from_the_log(game: str) -> None:
         if v.deviation is not None
     )
     assert _deviating(lines) == {i + 2: SHOE_GAMES[game]}
-    assert repr(day[i].round_id) in message
+    assert f'round "{day[i].round_id}"' in message
     assert f"(line {i + 1})" in message
 
 
@@ -288,7 +288,7 @@ def test_810a_11_a_table_deals_one_round_at_a_time() -> None:
     assert _deviating(lines) == {5: "810a.11"}
     (bad,) = [v for v in report.verdicts if v.deviation]
     assert bad.deviation is not None
-    assert f"{day[3].round_id!r} (line 4)" in bad.deviation.message
+    assert f'"{day[3].round_id}" (line 4)' in bad.deviation.message
     # another table's rounds at the same times are no overlap
     other = [
         dataclasses.replace(h, table="another", round_id=f"b-{h.round_id}")

@@ -25,6 +25,7 @@ from tests.verify.days import scenario_histories
 from croupier.hhf import HandHistory, schema
 from croupier.hhf.format import HistoryFormatError
 from croupier.hhf.sample import sample_histories
+from croupier.jsontypes import reading_error
 from croupier.registry import all_games
 from croupier.verify import verify_lines, verify_round
 from croupier.verify.replay import verify_round_strict
@@ -123,7 +124,8 @@ def _plain(lines: list[str]) -> tuple[str, object]:
         except HistoryFormatError as exc:
             return "error", (f"line {number}: {exc}", number)
         except (KeyError, TypeError, ValueError) as exc:
-            return "error", (f"line {number}: malformed record: {exc!r}",)
+            said = reading_error(exc)
+            return "error", (f"line {number}: malformed record: {said}",)
         report.verdicts.append(
             RoundVerdict(
                 number,

@@ -75,7 +75,7 @@ def test_810a_11_a_seated_player_who_did_not_wager_may_be_listed() -> None:
         ),
         # the same instants in other offsets: 10:00 UTC is 11:00 at +01:00
         ("2026-12-01T11:00:00+01:00", "2026-12-01T09:59:59Z", "before it"),
-        ("2026-02-30T10:00:00Z", None, "start time '2026-02-30T10:00:00Z'"),
+        ("2026-02-30T10:00:00Z", None, 'start time "2026-02-30T10:00:00Z"'),
         ("2026-12-01T10:00:00Z", "2026-12-01T24:30:00Z", "end time"),
     ],
 )

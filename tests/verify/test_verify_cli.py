@@ -91,7 +91,7 @@ def test_verify_holds_rounds_to_the_rules_submission(tmp_path: Path) -> None:
         app, ["verify", str(path), "--rules", str(other), "--quiet"]
     )
     assert result.exit_code == 1
-    assert "tie_payout='8:1'; the Rules Submission says '9:1'" in (
+    assert 'tie_payout="8:1"; the Rules Submission says "9:1"' in (
         result.stdout
     )
 

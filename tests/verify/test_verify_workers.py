@@ -419,7 +419,7 @@ def test_17_2_a_submission_that_does_not_fit_the_game_names_its_line(
     assert shared.stderr == alone.stderr
     assert (
         "verify: line 1: the Rules Submission does not fit "
-        "double-back-jack: rules option 'tie_payout': unknown option"
+        'double-back-jack: rules option "tie_payout": unknown option'
     ) in alone.stderr
     report = json.loads(alone.stdout)
     assert report["error"]["line"] == 1

@@ -99,4 +99,4 @@ def test_a_number_with_a_fraction_is_malformed(
     code, out = _verify(tmp_path, doc)
     assert code == 2, out
     assert "line 1: schema: at " in out
-    assert "is not of type 'integer'" in out
+    assert 'is not of type "integer"' in out

@@ -141,7 +141,10 @@ def scenario(
     history: Annotated[
         Path | None,
         output_file(
-            "Also append the round as a CHH line to this file.", "--history"
+            "Also append the round as a CHH line to this file "
+            "(compressed when it ends in .gz, .bz2 or .xz).",
+            "--history",
+            packs=True,
         ),
     ] = None,
 ) -> None:

@@ -19,7 +19,9 @@ way a command can fail into one line on stderr and an exit status:
 
 Options that name files use the shared types below (:data:`InputFile`,
 :func:`output_file`), so a missing input file or a missing output folder
-is refused while the arguments are parsed, before a long run starts.
+is refused while the arguments are parsed, before a long run starts; so
+is an output name for a packing croupier would not write under it
+(``--history day.jsonl.zst``, ``--out report.html.gz``).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from typer.core import TyperGroup
 
 from croupier.errors import CroupierError
 from croupier.extras import MissingExtraError, extra_of
-from croupier.packed import not_text
+from croupier.packed import UnwrittenPackingError, not_text, refuse_unwritten
 from croupier.registry import GameSpec, find_game
 from croupier.rules import GameRules, load_rules_file
 
@@ -55,6 +57,7 @@ __all__ = [
     "GuardedGroup",
     "JsonFlag",
     "PipeConsole",
+    "check_output",
     "console",
     "err_console",
     "fail",
@@ -268,8 +271,28 @@ class GuardedGroup(TyperGroup):
 
 
 def _check_output(value: Path | None) -> Path | None:
+    return check_output(value, packs=False)
+
+
+def _check_packed_output(value: Path | None) -> Path | None:
+    return check_output(value, packs=True)
+
+
+def check_output(value: Path | None, *, packs: bool) -> Path | None:
+    """Refuse an output file that cannot be written as named (see below).
+
+    ``-`` (standard output elsewhere), a folder, a folder that does not
+    exist or cannot be written, and a name for a packing the file will
+    not have (:func:`croupier.packed.refuse_unwritten`; ``packs``: the
+    file is written packed by its suffix, else always plain). Raises
+    :class:`typer.BadParameter`, which names the option.
+    """
     if value is None:
         return None
+    try:
+        refuse_unwritten(value, packs=packs)
+    except UnwrittenPackingError as exc:
+        raise typer.BadParameter(str(exc)) from None
     if str(value) == "-":
         # elsewhere the name of standard output: never a file of that
         # name made by mistake
@@ -291,18 +314,21 @@ def _check_output(value: Path | None) -> Path | None:
     return value
 
 
-def output_file(help_text: str, *names: str) -> Any:
+def output_file(help_text: str, *names: str, packs: bool = False) -> Any:
     """A ``typer.Option`` for a file to write; its folder must exist.
 
     The check runs while the arguments are parsed, so a mistyped folder
     is refused before a long run starts. ``-`` is refused: these options
     write files, and ``-`` would make one named so where standard
-    output was meant.
+    output was meant. ``packs``: the file is written packed when its
+    name ends in ``.gz``, ``.bz2`` or ``.xz``
+    (:func:`croupier.packed.writing`); either way a name for a packing
+    it will not have is refused (:func:`check_output`).
     """
     return typer.Option(
         *names,
         help=help_text,
-        callback=_check_output,
+        callback=_check_packed_output if packs else _check_output,
         dir_okay=False,
         writable=True,
     )

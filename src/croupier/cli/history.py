@@ -13,6 +13,7 @@ import typer
 from croupier.cli.common import (
     CommandError,
     JsonFlag,
+    check_output,
     console,
     existing_database,
     fail,
@@ -31,6 +32,13 @@ history_app = typer.Typer(
 )
 
 
+def _check_out(value: str) -> str:
+    """``--out``: standard output, or a file as :func:`check_output` takes."""
+    if value != "-":
+        check_output(Path(value), packs=True)
+    return value
+
+
 @history_app.command()
 def export(
     db: Annotated[
@@ -47,7 +55,8 @@ def export(
         str,
         typer.Option(
             help="Output file (JSON Lines, compressed when it ends in .gz, "
-            ".bz2 or .xz), or - for stdout."
+            ".bz2 or .xz), or - for stdout.",
+            callback=_check_out,
         ),
     ] = "-",
 ) -> None:

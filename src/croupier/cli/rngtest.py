@@ -10,13 +10,16 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table as RichTable
 
 from croupier.cli.common import console, fail, load_game_rules
 from croupier.errors import CroupierError
+
+if TYPE_CHECKING:
+    from croupier.rngtest.results import TooFewShufflesError
 
 __all__ = ["rng_test"]
 
@@ -26,6 +29,26 @@ HOLM_NOTE = (
     "adjusted p-value is what is compared with 0.05. A good shuffler "
     "fails any of the m tests with probability at most 5 %."
 )
+
+
+def _too_few(
+    exc: TooFewShufflesError, source: str, game: str, generated: bool
+) -> CroupierError:
+    """Too few shuffles, in the words of the option or file that gave them."""
+    if exc.minimum is None:
+        return exc
+    count = exc.shuffles
+    given = (
+        f"--shuffles {count} is"
+        if generated
+        else f"{'stdin' if source == '-' else source} holds {count} "
+        f"shuffle{'' if count == 1 else 's'},"
+    )
+    return CroupierError(
+        f"{given} too few for {game}'s shoe of {exc.cards} cards: the "
+        f"battery needs at least {exc.minimum} shuffles of it "
+        f"({exc.reason})"
+    )
 
 
 def rng_test(
@@ -73,7 +96,12 @@ def rng_test(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Run the § 810a.5 statistical tests on shuffled shoes."""
-    from croupier.rngtest.battery import ALPHA, run_battery
+    from croupier.rngtest.battery import (
+        ALPHA,
+        TooFewShufflesError,
+        check_shuffles,
+        run_battery,
+    )
     from croupier.rngtest.cardmap import load_card_map
     from croupier.rngtest.sources import (
         BAD_SHUFFLERS,
@@ -97,6 +125,9 @@ def rng_test(
         card_map = (
             None if card_map_file is None else load_card_map(card_map_file)
         )
+        if generated:
+            # the count is known: refused before a shuffle is drawn
+            check_shuffles(shuffles, original)
         if source == "live":
             drawn = live_shuffles(spec, rules, shuffles, seed=seed)
         elif source in BAD_SHUFFLERS:
@@ -112,6 +143,8 @@ def rng_test(
         # the shuffles are read as the battery runs: a bad line of a file
         # is found there (exit 2, as before any test)
         battery = run_battery(drawn, original, seed=seed or 0)
+    except TooFewShufflesError as exc:
+        raise fail(_too_few(exc, source, spec.name, generated)) from None
     except CroupierError as exc:
         raise fail(exc) from None
     if as_json:

@@ -50,6 +50,7 @@ from typing import Protocol
 from croupier.cards import Card, Rank, Suit
 from croupier.errors import IllegalActionError
 from croupier.hands.paigow_classes import FiveValues, house_way_low
+from croupier.jsontypes import json_text
 from croupier.regs import Ref
 
 __all__ = [
@@ -619,7 +620,7 @@ def find_house_way(name: str) -> HouseWay:
         return HOUSE_WAYS[name]
     except KeyError:
         known = ", ".join(sorted(HOUSE_WAYS))
-        msg = f"unknown house way {name!r}; known: {known}"
+        msg = f"unknown house way {json_text(name, 60)}; known: {known}"
         raise IllegalActionError(msg, ref=SETTING_REF) from None
 
 

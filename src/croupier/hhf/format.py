@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ import croupier
 from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.history import RoundRecord
-from croupier.jsontypes import whole_float_as_int
+from croupier.jsontypes import json_text, reading_error, whole_float_as_int
 from croupier.packed import bounded_lines, not_text, open_packed
 from croupier.procedures.ch629a import seated_at_cut
 from croupier.registry import find_game
@@ -116,7 +117,8 @@ def read_at_line(number: int, read: Callable[[_In], _Out], value: _In) -> _Out:
         ) from None
     except (KeyError, TypeError, ValueError) as exc:
         raise HistoryFormatError(
-            f"line {number}: malformed record: {exc!r}", line=number
+            f"line {number}: malformed record: {reading_error(exc)}",
+            line=number,
         ) from None
 
 
@@ -248,8 +250,83 @@ def _fail(error: jsonschema.ValidationError | None, prefix: str) -> None:
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path)
         where = "/".join(x for x in (prefix, where) if x) or "(record)"
-        msg = f"schema: at {where}: {error.message}"
+        msg = f"schema: at {where}: {schema_message(error)}"
         raise HistoryFormatError(msg)
+
+
+def schema_message(error: jsonschema.ValidationError) -> str:
+    """What a schema error says, the line's values spelled as JSON.
+
+    :mod:`jsonschema` words its errors with Python's reprs (``None is
+    not of type 'string'``, ``'x' was unexpected``); a CHH line is JSON,
+    and its writer reads ``null``, ``true``, ``"x"``. The message is
+    built here from the error's keyword, the value met and the schema's
+    own value (:func:`croupier.jsontypes.json_text`), in jsonschema's
+    words otherwise.
+
+    >>> check = jsonschema.Draft202012Validator(
+    ...     {"type": "object", "properties": {"seat": {"type": "integer"}},
+    ...      "required": ["seat"], "additionalProperties": False})
+    >>> [schema_message(e) for e in check.iter_errors({"seat": None})]
+    ['null is not of type "integer"']
+    >>> [schema_message(e) for e in check.iter_errors({"x": True})]
+    ['"seat" is a required property', \
+'Additional properties are not allowed ("x" was unexpected)']
+    """
+    keyword = error.validator
+    rule: Any = error.validator_value
+    value: Any = error.instance
+    schema: Mapping[str, Any] = (
+        error.schema if isinstance(error.schema, Mapping) else {}
+    )
+    shown = json_text(value, 80)
+    if keyword == "type":
+        types = [rule] if isinstance(rule, str) else list(rule)
+        return f"{shown} is not of type {' or '.join(map(json_text, types))}"
+    if keyword == "enum":
+        return f"{shown} is not one of {json_text(rule, 200)}"
+    if keyword == "const":
+        return f"{json_text(rule)} was expected, not {shown}"
+    if keyword == "pattern":
+        return f"{shown} does not match {json_text(rule)}"
+    if keyword == "required":
+        held = value if isinstance(value, dict) else {}
+        missing = [name for name in rule if name not in held] or list(rule)
+        return f"{json_text(missing[0])} is a required property"
+    if keyword == "additionalProperties" and isinstance(value, dict):
+        listed = schema.get("properties", {})
+        patterns = schema.get("patternProperties", {})
+        extra = [
+            name
+            for name in value
+            if name not in listed
+            and not any(re.search(p, name) for p in patterns)
+        ]
+        names = ", ".join(json_text(name) for name in extra)
+        verb = "was" if len(extra) == 1 else "were"
+        return (
+            f"Additional properties are not allowed ({names} {verb} "
+            f"unexpected)"
+        )
+    bounds = {
+        "minimum": "less than the minimum of",
+        "maximum": "greater than the maximum of",
+        "exclusiveMinimum": "less than or equal to the minimum of",
+        "exclusiveMaximum": "greater than or equal to the maximum of",
+    }
+    if keyword in bounds:
+        return f"{shown} is {bounds[keyword]} {json_text(rule)}"
+    if keyword in ("minLength", "minItems", "minProperties"):
+        return f"{shown} is too short"
+    if keyword in ("maxLength", "maxItems", "maxProperties"):
+        return f"{shown} is too long"
+    if keyword == "uniqueItems":
+        return f"{shown} has non-unique elements"
+    if keyword == "oneOf" and not error.context:
+        return f"{shown} is valid under more than one of the given schemas"
+    if keyword in ("oneOf", "anyOf"):
+        return f"{shown} is not valid under any of the given schemas"
+    return f"{shown} does not meet the schema's {json_text(keyword)}"
 
 
 def _key(

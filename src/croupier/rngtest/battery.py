@@ -65,7 +65,9 @@ __all__ = [
     "Battery",
     "TestResult",
     "TooFewShufflesError",
+    "check_shuffles",
     "holm",
+    "minimum_shuffles",
     "run_battery",
 ]
 
@@ -178,6 +180,90 @@ def _blocks(shuffles: Iterable[npt.ArrayLike], n: int) -> Iterator[Ints]:
         yield np.stack(rows)
 
 
+def _sparse(original: Ints, count: int) -> Sparse | None:
+    """The first of the battery's tests too sparse for ``count`` shoes.
+
+    Every test whose chi-square cells the number of shoes alone decides
+    checks them as it will when it runs (:meth:`.CardTests.plan`,
+    :meth:`.stream_tests.StreamTest.plan`); ``None`` when all pass.
+    Fewer than two shoes are always too few (the interplay correlation
+    pairs each shoe with the next).
+    """
+    n = len(original)
+    try:
+        if count < 2:
+            raise Sparse("interplay correlation", np.zeros(count))
+        CardTests(original).plan(count)
+        for test in stream_tests(0):
+            test.plan(count * (n - 1))
+    except Sparse as sparse:
+        return sparse
+    return None
+
+
+def minimum_shuffles(original: npt.ArrayLike) -> int:
+    """The fewest shuffles of ``original`` the battery can judge.
+
+    The smallest count from which every count of shuffles meets
+    Cochran's rule in every chi-square, by the tests' own cells
+    (:func:`_sparse`). The tests of places and of the stream expect
+    more in every cell with every shuffle, so the first count they all
+    take is theirs; the Poisson test pools its tails anew for each
+    count, and can refuse a count above one it took (eight decks: 12
+    shuffles, not 13 to 40, 41 to 44, not 45 to 54), so its minimum is
+    the count after the last it refuses
+    (:meth:`.CardTests.poisson_minimum`). Between, a
+    count that happens to meet the rule is not judged either: the
+    battery needs the same number of a shoe, whatever its luck.
+    """
+    codes = np.asarray(original, dtype=np.int64)
+    n = len(codes)
+    cards = CardTests(codes)
+    streams = stream_tests(0)
+    count = 2
+    while True:
+        try:
+            cards.plan_places(count)
+            for test in streams:
+                test.plan(count * (n - 1))
+        except Sparse:
+            count += 1
+            continue
+        return max(count, cards.poisson_minimum())
+
+
+def check_shuffles(count: int, original: npt.ArrayLike) -> None:
+    """Refuse ``count`` shuffles of ``original`` if they are too few.
+
+    Raises :class:`TooFewShufflesError` naming the fewest the battery
+    can judge (:func:`minimum_shuffles`) and the test that ``count``
+    leaves too sparse. :func:`run_battery` checks its count so once
+    the shuffles are read; a source that draws its own (croupier's
+    shuffler, the known-bad ones) is checked before any is drawn.
+    """
+    codes = np.asarray(original, dtype=np.int64)
+    minimum = minimum_shuffles(codes)
+    if count >= minimum:
+        return
+    # the count's own shortfall; a count the rule happens to take
+    # (below a count it refuses) is told of the last one refused
+    shown = count if _sparse(codes, count) is not None else minimum - 1
+    sparse = _sparse(codes, shown)
+    reason = "" if sparse is None else _cochran(sparse)
+    raise TooFewShufflesError(count, len(codes), minimum, shown, reason)
+
+
+def _cochran(sparse: Sparse) -> str:
+    """What a sparse test's cells break, in words."""
+    if sparse.name == "interplay correlation":
+        return "the interplay correlation pairs each shoe with the next"
+    return (
+        f"the {sparse.name} test's {sparse.cells} chi-square cell(s) "
+        f"expect as little as {sparse.smallest:.2g}, and Cochran's rule "
+        f"asks two cells or more, none under 1, at most a fifth under 5"
+    )
+
+
 def run_battery(
     shuffles: Iterable[npt.ArrayLike], original: Ints, *, seed: int = 0
 ) -> Battery:
@@ -199,9 +285,7 @@ def run_battery(
         cards.add(block, perms)
         kept.append(perms.astype(small))
     count = cards.shoes
-    if count < 2:
-        msg = f"the battery needs two shuffles or more, not {count}"
-        raise TooFewShufflesError(msg)
+    check_shuffles(count, original)
     streams = stream_tests(count * (n - 1))
     kept.reverse()
     while kept:
@@ -220,13 +304,11 @@ def run_battery(
             cards.largest_cell(),
         ]
     except Sparse as sparse:
-        msg = (
-            f"{count} shuffles are too few for the {sparse.name} test: "
-            f"its {sparse.cells} chi-square cell(s) expect as little as "
-            f"{sparse.smallest:.2g} (Cochran's rule: two cells or more, "
-            f"none under 1, at most a fifth under 5); give more shuffles"
-        )
-        raise TooFewShufflesError(msg) from None
+        # a test whose cells hang on the values drawn (the coupon
+        # collector's segments), though the count met every other
+        raise TooFewShufflesError(
+            count, n, None, count, _cochran(sparse)
+        ) from None
     # a statistic that cannot be computed (no variance at all) is as far
     # from a uniform shuffle as it gets
     results = [

@@ -105,6 +105,15 @@ class CardTests:
         self._interplay: list[float] = []
         self._last_means: Floats | None = None
         self._correlations: list[Floats] = []
+        # the Poisson test's law: cards left in place by a uniform
+        # shuffle, whose mean is the copies a card has, on the average
+        copies = np.bincount(original, minlength=_CODES)
+        self._lam = float(copies[original].sum() / n)
+        # far enough that no count of shoes reaches past it (sf ~ 1e-200)
+        counts = np.arange(int(self._lam + 60 * math.sqrt(self._lam) + 200))
+        self._pmf: Floats = stats.poisson.pmf(counts, self._lam)
+        self._cdf: Floats = stats.poisson.cdf(counts, self._lam)
+        self._sf: Floats = stats.poisson.sf(counts, self._lam)
 
     def add(self, shoes: Ints, perms: Ints) -> None:
         """Count the next block of shoes (and their labelled permutations)."""
@@ -138,10 +147,96 @@ class CardTests:
             np.asarray(stats.pearsonr(place, perms, axis=1).statistic)
         )
 
+    def plan(self, shoes: int) -> None:
+        """Raise :class:`Sparse` if ``shoes`` shoes are too few to test.
+
+        Every chi-square of these tests has cells whose expected counts
+        follow from the number of shoes alone (the margins of a card x
+        place table are fixed: each card's copies, each group's places;
+        the Poisson test's law is the shoe's): this checks them by
+        Cochran's rule before any shoe is read, with the cells the tests
+        themselves take (:meth:`chi_square`, :meth:`card_position`,
+        :meth:`poisson`), so that a count is refused here exactly when
+        the tests would refuse it.
+        """
+        self.plan_places(shoes)
+        self.plan_poisson(shoes)
+
+    def plan_places(self, shoes: int) -> None:
+        """:meth:`plan` for the tests of places, whose cells only grow.
+
+        A card's cells by tenth expect more with every shoe; the runs of
+        :meth:`card_position` are as wide as every cell needs to expect
+        5, and get no fewer as the shoes grow: a count that meets
+        Cochran's rule here, any larger count meets.
+        """
+        cochran("chi-square", self._expected(self._bins, self._BINS, shoes))
+        group, runs, _ = self._runs(shoes)
+        cochran(
+            "card x position (additional)",
+            self._expected(group, runs, shoes),
+        )
+
+    def plan_poisson(self, shoes: int) -> None:
+        """:meth:`plan` for the Poisson test, whose cells come and go.
+
+        Its tails are pooled anew for each count (:meth:`poisson`): one
+        more shoe can open a cell that expects under 5, so that a count
+        may meet Cochran's rule and a larger one not
+        (:meth:`poisson_minimum`).
+        """
+        probs = self._poisson_cells(shoes)[3]
+        cochran("Poisson", np.asarray(probs) * shoes)
+
+    def poisson_minimum(self) -> int:
+        """The fewest shoes from which every count meets :meth:`plan_poisson`.
+
+        Past :meth:`_poisson_settled` shoes every cell expects 5, so the
+        counts below it are all there is to look at.
+        """
+        for shoes in range(self._poisson_settled() - 1, 1, -1):
+            try:
+                self.plan_poisson(shoes)
+            except Sparse:
+                return shoes + 1
+        return 2
+
+    def _poisson_settled(self) -> int:
+        """A count of shoes from which no Poisson cell expects under 5.
+
+        With ``N`` shoes a count ``r`` of cards left in place is a cell
+        of its own when the counts below it expect 5 shoes together
+        (``cdf(r - 1) N >= 5``, else the bottom pool takes it) and so do
+        the counts above it (``sf(r) N >= 5``, else the top pool takes
+        it). Up to ``lam / 2`` a count is at least as likely as all the
+        counts below it (their ratios ``r / lam`` are at most 1/2), and
+        from ``2 lam - 1`` on at least as likely as all those above it:
+        there, a cell of its own expects 5 shoes. The counts between
+        expect 5 from ``5 / pmf(r)`` shoes on; then the pools expect 5
+        too, and there are two cells or more (the cells about the mean).
+        """
+        low = int(self._lam // 2)
+        high = math.ceil(2 * self._lam)
+        return math.ceil(5 / float(self._pmf[low : high + 1].min()))
+
+    def _expected(self, group: Ints, groups: int, shoes: int) -> Floats:
+        """What each card x group cell expects of ``shoes`` uniform shoes.
+
+        A card of ``c`` copies lands in a group of ``w`` of the ``n``
+        places ``c w / n`` times a shoe: the cells the contingency
+        table's fixed margins give (``expected_freq``).
+        """
+        n = len(self.original)
+        widths = np.bincount(group, minlength=groups)
+        cells = np.outer(self._copies, widths) * (shoes / n)
+        return np.asarray(cells, dtype=np.float64)
+
     def chi_square(self) -> TestResult:
         """Each card's places, by tenth of the shoe, against uniform."""
         table = self._grouped(self._bins, self._BINS)
-        cochran("chi-square", stats.contingency.expected_freq(table))
+        cochran(
+            "chi-square", self._expected(self._bins, self._BINS, self.shoes)
+        )
         statistic, p, _ = shoe_chi_square(table, len(self.original))
         return TestResult(
             "chi-square",
@@ -170,14 +265,9 @@ class CardTests:
         """
         name = "card x position (additional)"
         n = len(self.original)
-        fewest = int(self._copies.min())
-        width = max(1, math.ceil(5 * n / (self.shoes * fewest)))
-        runs = n // width
-        if runs < 2:
-            raise Sparse(name, self.shoes * self._copies / n)
-        group = np.minimum(np.arange(n) // width, runs - 1)
+        group, runs, width = self._runs(self.shoes)
         table = self._grouped(group, runs)
-        cochran(name, stats.contingency.expected_freq(table))
+        cochran(name, self._expected(group, runs, self.shoes))
         statistic, p, dof = shoe_chi_square(table, n)
         places = "place" if width == 1 else f"run of {width} places"
         return TestResult(
@@ -187,6 +277,24 @@ class CardTests:
             f"card x {places}, {len(self._codes)} x {runs} table, "
             f"{dof} df, times (n - 1)/n",
         )
+
+    def _runs(self, shoes: int) -> tuple[Ints, int, int]:
+        """The runs of places :meth:`card_position` counts ``shoes`` in.
+
+        Each place's run, the number of runs and their width (the last
+        run takes the places left over); :class:`Sparse` when even two
+        runs would leave a card's cells expecting under 5.
+        """
+        n = len(self.original)
+        fewest = int(self._copies.min())
+        width = max(1, math.ceil(5 * n / (max(shoes, 1) * fewest)))
+        runs = n // width
+        if runs < 2:
+            raise Sparse(
+                "card x position (additional)", shoes * self._copies / n
+            )
+        group: Ints = np.minimum(np.arange(n) // width, runs - 1)
+        return group, runs, width
 
     def largest_cell(self) -> TestResult:
         """The card x place cell furthest from uniform, exact at any count.
@@ -262,15 +370,7 @@ class CardTests:
         ``bottom``, which a few thousand shoes would otherwise leave
         expecting under one each.
         """
-        n, count = len(self.original), self.shoes
-        copies = np.bincount(self.original, minlength=_CODES)
-        lam = float(copies[self.original].sum() / n)
-        top = 0
-        while stats.poisson.sf(top, lam) * count >= 5:
-            top += 1
-        bottom = 0
-        while bottom < top - 1 and stats.poisson.cdf(bottom, lam) * count < 5:
-            bottom += 1
+        lam, bottom, top, probs = self._poisson_cells(self.shoes)
         # each shoe's count of fixed cards in its cell: up to bottom, each
         # count between, top and over (one cell when even the top expects
         # under 5: Cochran's rule refuses that)
@@ -278,11 +378,6 @@ class CardTests:
         counts = np.bincount(
             cells, weights=self._fixed, minlength=top - bottom + 1
         )
-        probs = [float(stats.poisson.cdf(bottom, lam))] if top else []
-        probs += [
-            float(stats.poisson.pmf(r, lam)) for r in range(bottom + 1, top)
-        ]
-        probs.append(1 - sum(probs))
         stat, p = chisq(counts, probs, "Poisson")
         return TestResult(
             "Poisson",
@@ -291,6 +386,25 @@ class CardTests:
             "cards left where they were, per shoe, against "
             f"Poisson({lam:.2f})",
         )
+
+    def _poisson_cells(
+        self, shoes: int
+    ) -> tuple[float, int, int, list[float]]:
+        """The Poisson test's law and cells for ``shoes`` shoes.
+
+        Its mean ``lam``, the ``bottom`` and ``top`` counts its tails are
+        pooled at (:meth:`poisson`) and each cell's probability.
+        """
+        top = 0
+        while self._sf[top] * shoes >= 5:
+            top += 1
+        bottom = 0
+        while bottom < top - 1 and self._cdf[bottom] * shoes < 5:
+            bottom += 1
+        probs = [float(self._cdf[bottom])] if top else []
+        probs += [float(self._pmf[r]) for r in range(bottom + 1, top)]
+        probs.append(1 - sum(probs))
+        return self._lam, bottom, top, probs
 
     def position_correlation(self) -> TestResult:
         """Spearman's correlation of place before and after the shuffle."""

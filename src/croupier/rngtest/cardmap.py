@@ -23,6 +23,7 @@ from pathlib import Path
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
+from croupier.jsontypes import json_text
 from croupier.packed import read_text
 
 __all__ = [
@@ -70,25 +71,27 @@ def card_map_from_pairs(
     """The map of ``(code, card notation)`` pairs, checked as above."""
     out: dict[str, int] = {}
     for code, card in pairs:
+        shown = json_text(code, 60)
         if not code or any(c.isspace() or c in ",#" for c in code):
             msg = (
-                f"card map {name}: code {code!r} is empty or holds a space "
+                f"card map {name}: code {shown} is empty or holds a space "
                 "or a comma (which separate codes in a shuffle) or a # "
                 "(which starts a comment)"
             )
             raise CardMapError(msg)
         if code in out:
-            msg = f"card map {name}: code {code!r} is given twice"
+            msg = f"card map {name}: code {shown} is given twice"
             raise CardMapError(msg)
         if not isinstance(card, str):
             msg = (
-                f"card map {name}: code {code!r} maps to {card!r}, not a card"
+                f"card map {name}: code {shown} maps to "
+                f"{json_text(_object(card), 60)}, not a card"
             )
             raise CardMapError(msg)
         try:
             out[code] = Card.parse(card).code
         except CroupierError as exc:
-            msg = f"card map {name}: code {code!r}: {exc}"
+            msg = f"card map {name}: code {shown}: {exc}"
             raise CardMapError(msg) from None
     if not out:
         msg = f"card map {name} maps no code"
@@ -96,10 +99,26 @@ def card_map_from_pairs(
     return out
 
 
+class _Pairs(list[tuple[str, object]]):
+    """A JSON object read as its (key, value) pairs, repeats kept."""
+
+
+def _object(value: object) -> object:
+    """``value`` with every object read as :class:`_Pairs` an object again.
+
+    For the message that names it: ``{"a": 1}``, not its pairs.
+    """
+    if isinstance(value, _Pairs):
+        return {key: _object(item) for key, item in value}
+    if isinstance(value, list):
+        return [_object(item) for item in value]
+    return value
+
+
 def _json_pairs(text: str, path: Path) -> list[tuple[str, object]]:
     try:
         # every object as its list of (key, value) pairs, repeats kept
-        data = json.loads(text, object_pairs_hook=list)
+        data = json.loads(text, object_pairs_hook=_Pairs)
     except json.JSONDecodeError as exc:
         msg = f"card map {path} is not valid JSON: {exc}"
         raise CardMapError(msg) from None
@@ -130,7 +149,7 @@ def _text_pairs(text: str, path: Path) -> list[tuple[str, object]]:
         if len(words) != 2:
             msg = (
                 f"card map {path} line {number}: write one code and one "
-                f"card, not {line.strip()!r}"
+                f"card, not {json_text(line.strip(), 80)}"
             )
             raise CardMapError(msg)
         pairs.append((words[0], words[1]))
@@ -147,7 +166,7 @@ def mapped(text: str, card_map: CardMap) -> list[int]:
     for token in text.replace(",", " ").split():
         code = card_map.get(token)
         if code is None:
-            msg = f"device code {token!r} is not in the card map"
+            msg = f"device code {json_text(token, 60)} is not in the card map"
             raise CardMapError(msg)
         out.append(code)
     return out

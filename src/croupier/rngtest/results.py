@@ -94,8 +94,37 @@ class TooFewShufflesError(CroupierError):
     """Too few shuffles for a test's chi-square to mean anything (exit 2).
 
     Bad input, not a verdict: a statistic whose cells expect almost
-    nothing says nothing about the shuffler.
+    nothing says nothing about the shuffler. The message names the
+    fewest shuffles of the shoe the battery can judge.
     """
+
+    def __init__(
+        self,
+        shuffles: int,
+        cards: int,
+        minimum: int | None,
+        shown: int,
+        reason: str,
+    ) -> None:
+        self.shuffles = shuffles
+        """The shuffles given."""
+        self.cards = cards
+        """The cards of each."""
+        self.minimum = minimum
+        """The fewest shuffles of such a shoe the battery can judge;
+        ``None`` when ``shuffles`` are as many, and a test's cells,
+        which hang on the values drawn, still came out too sparse."""
+        self.reason = f"with {shown}, {reason}"
+        """Which test's cells are too sparse, and by how much (at
+        ``shuffles``, or at the last count refused below the minimum)."""
+        if minimum is None:
+            enough = "give more shuffles"
+        else:
+            enough = f"the battery needs at least {minimum} shuffles of it"
+        super().__init__(
+            f"{shuffles} shuffles are too few for a shoe of {cards} "
+            f"cards: {enough} ({self.reason})"
+        )
 
 
 class Sparse(Exception):  # noqa: N818 - an internal signal, not an error

@@ -98,13 +98,14 @@ def iter_file_shuffles(
 ) -> Iterator[Codes]:
     """:func:`file_shuffles`, each shuffle as soon as its line is read.
 
-    A bad line raises :class:`RngInputError` when it is reached; fewer
-    than two shuffles, when the lines end.
+    A bad line raises :class:`RngInputError` when it is reached. Too
+    few shuffles are the battery's to refuse, once it has counted them
+    (:func:`croupier.rngtest.battery.check_shuffles`, naming the fewest
+    it can judge).
     """
     reference: Codes | None = (
         None if expected is None else np.bincount(expected, minlength=_CODES)
     )
-    shuffles = 0
     for number, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].strip()
         if not text:
@@ -128,10 +129,7 @@ def iter_file_shuffles(
                 f"(missing {missing}; extra {extra})"
             )
             raise RngInputError(msg)
-        shuffles += 1
         yield codes
-    if shuffles < 2:
-        raise RngInputError("a shuffle file needs at least two shuffles")
 
 
 _CODES = JOKER_CODE + 1

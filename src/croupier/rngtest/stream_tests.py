@@ -23,7 +23,7 @@ from scipy import stats
 
 from croupier.jit import jit
 
-from .results import ALPHA, Floats, Ints, Sparse, TestResult, chisq
+from .results import ALPHA, Floats, Ints, Sparse, TestResult, chisq, cochran
 from .results import two_sided_normal as _normal_p
 
 __all__ = [
@@ -45,6 +45,16 @@ class StreamTest(Protocol):
     def result(self) -> TestResult:
         """The test on every value added (may raise :class:`Sparse`)."""
 
+    def plan(self, values: int) -> None:
+        """Raise :class:`Sparse` if a stream of ``values`` is too short.
+
+        Before the stream is read: for a chi-square whose cells follow
+        from the stream's length alone, the cells :meth:`result` will
+        take, by Cochran's rule. A test whose cells hang on the values
+        (the gap test's gaps, the coupon collector's segments) or that
+        has none plans nothing.
+        """
+
 
 def stirling2(n: int, k: int) -> int:
     """Stirling numbers of the second kind (small arguments).
@@ -58,6 +68,14 @@ def stirling2(n: int, k: int) -> int:
         for j in range(1, min(i, k) + 1):
             table[i][j] = j * table[i - 1][j] + table[i - 1][j - 1]
     return table[n][k]
+
+
+class _NothingToPlan:
+    """A test with no cells the stream's length alone decides."""
+
+    def plan(self, values: int) -> None:
+        """Nothing to check before the stream is read (see StreamTest)."""
+        del values
 
 
 class _Groups:
@@ -89,17 +107,21 @@ class _Equidistribution:
         cells = (u * self.bins).astype(np.int64)
         self.counts += np.bincount(cells, minlength=self.bins)
 
+    def _probabilities(self) -> Floats:
+        return np.full(self.bins, 1 / self.bins)
+
+    def plan(self, values: int) -> None:
+        cochran("equidistribution", self._probabilities() * values)
+
     def result(self) -> TestResult:
         bins = self.bins
-        stat, p = chisq(
-            self.counts, np.full(bins, 1 / bins), "equidistribution"
-        )
+        stat, p = chisq(self.counts, self._probabilities(), "equidistribution")
         return TestResult(
             "equidistribution", stat, p, f"{bins} equal cells, chi-square"
         )
 
 
-class _Gap:
+class _Gap(_NothingToPlan):
     """Gaps between values below 1/2: geometric, 1/2 each step.
 
     Gaps of ``top`` and more are one cell, ``top`` up to 12 while that
@@ -164,7 +186,7 @@ class _Gap:
         )
 
 
-class _Overlaps:
+class _Overlaps(_NothingToPlan):
     """Overlapping pairs of octal digits, the last paired with the first."""
 
     d = 8
@@ -233,16 +255,23 @@ class _Poker:
             distinct_digits(hands), minlength=self.k + 1
         )
 
-    def result(self) -> TestResult:
+    def _probabilities(self) -> list[float]:
+        """Each count of distinct digits, 1 and 2 pooled (too rare alone)."""
         d, k = self.d, self.k
-        counts = self.counts[1:]
         probs = [
-            np.prod([d - i for i in range(r)]) / d**k * stirling2(k, r)
+            float(np.prod([d - i for i in range(r)]) / d**k * stirling2(k, r))
             for r in range(1, k + 1)
         ]
-        # pool r = 1, 2 (too rare alone)
+        return [probs[0] + probs[1], *probs[2:]]
+
+    def plan(self, values: int) -> None:
+        hands = values // self.k
+        cochran("poker", np.asarray(self._probabilities()) * hands)
+
+    def result(self) -> TestResult:
+        counts = self.counts[1:]
         pooled = [counts[0] + counts[1], *counts[2:]]
-        stat, p = chisq(pooled, [probs[0] + probs[1], *probs[2:]], "poker")
+        stat, p = chisq(pooled, self._probabilities(), "poker")
         return TestResult(
             "poker", stat, p, "distinct digits in hands of five, chi-square"
         )
@@ -280,7 +309,7 @@ def coupon_lengths(
     return out[:count]
 
 
-class _Coupon:
+class _Coupon(_NothingToPlan):
     d, t = 5, 20
 
     def __init__(self) -> None:
@@ -340,10 +369,17 @@ class _Permutation:
         index = (ranks * self._weights).sum(axis=1)
         self.counts += np.bincount(index, minlength=len(self.counts))
 
-    def result(self) -> TestResult:
+    def _probabilities(self) -> Floats:
         cells = factorial(self.t)
+        return np.full(cells, 1 / cells)
+
+    def plan(self, values: int) -> None:
+        groups = values // self.t
+        cochran("permutation", self._probabilities() * groups)
+
+    def result(self) -> TestResult:
         stat, p = chisq(
-            self.counts[self._orders], np.full(cells, 1 / cells), "permutation"
+            self.counts[self._orders], self._probabilities(), "permutation"
         )
         return TestResult(
             "permutation", stat, p, "order of groups of four, 24 cells"
@@ -390,7 +426,7 @@ class QuantizedSample:
         return d, p
 
 
-class _KolmogorovSmirnov:
+class _KolmogorovSmirnov(_NothingToPlan):
     def __init__(self, capacity: int) -> None:
         self.sample = QuantizedSample(capacity)
 
@@ -404,7 +440,7 @@ class _KolmogorovSmirnov:
         )
 
 
-class _OrderStatistic:
+class _OrderStatistic(_NothingToPlan):
     t = 5
 
     def __init__(self, capacity: int) -> None:
@@ -424,7 +460,7 @@ class _OrderStatistic:
         )
 
 
-class _Runs:
+class _Runs(_NothingToPlan):
     def __init__(self) -> None:
         self.above = 0
         self.n = 0
@@ -460,7 +496,7 @@ class _Runs:
         )
 
 
-class _SerialCorrelation:
+class _SerialCorrelation(_NothingToPlan):
     """The lag-1 correlation, from sums of the pairs (centred on 1/2).
 
     Each block's sums are kept and added exactly at the end
@@ -533,9 +569,17 @@ class _Subsequences:
             pairs[:, 0] * self.d + pairs[:, 1], minlength=self.d * self.d
         )
 
-    def result(self) -> TestResult:
+    def _probabilities(self) -> Floats:
         cells = self.d * self.d
-        stat, p = chisq(self.counts, np.full(cells, 1 / cells), "subsequences")
+        return np.full(cells, 1 / cells)
+
+    def plan(self, values: int) -> None:
+        # every third value from index 0, in pairs
+        pairs = -(-values // self.step) // 2
+        cochran("subsequences", self._probabilities() * pairs)
+
+    def result(self) -> TestResult:
+        stat, p = chisq(self.counts, self._probabilities(), "subsequences")
         return TestResult(
             "subsequences",
             stat,

@@ -73,6 +73,7 @@ from typing import NamedTuple
 
 from croupier.cards import CARD_TEXTS, Card
 from croupier.hhf.format import HandHistory
+from croupier.jsontypes import json_text
 from croupier.registry import GameSpec
 
 from .explain import Deviation, whole_number
@@ -408,7 +409,8 @@ class AcrossRounds:
         if found is None and first != line:
             found = Deviation(
                 RECORD_REF,
-                f"the round id {round_id!r} is already the id of the round "
+                f"the round id {json_text(round_id)} is already the id of the "
+                f"round "
                 f"on line {first}; each round's id is unique",
             )
         if ends is None:
@@ -581,7 +583,10 @@ def _regathered(
 
 def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
     """What is wrong with a round that follows ``before`` at its table."""
-    where = f"round {before.round_id!r} (line {before.line}) of the same table"
+    where = (
+        f"round {json_text(before.round_id)} (line {before.line}) of the "
+        f"same table"
+    )
     left = before.left
     if ends.found is not None and left is not None:
         if left.stack is not None and left.rack is not None:

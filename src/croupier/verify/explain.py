@@ -17,6 +17,7 @@ from croupier.cards import Card
 from croupier.games.double_back_jack.refs import REF_SPLIT_CARD
 from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
+from croupier.jsontypes import json_text
 from croupier.jsontypes import whole_float_as_int as whole_number
 from croupier.registry import GameSpec
 
@@ -34,6 +35,7 @@ __all__ = [
     "explain_over",
     "fields_text",
     "option_ref",
+    "shown",
     "whole_number",
 ]
 
@@ -185,13 +187,26 @@ def option_ref(spec: GameSpec, name: str) -> str:
     return spec.section
 
 
+def shown(value: object) -> str:
+    """A record's value in a message: text as written, else as JSON.
+
+    A reference, a card or a name reads as it is (``591.7(c)``, ``As``);
+    any other value as JSON writes it (``null``, ``true``, ``2500``,
+    :func:`~croupier.jsontypes.json_text`), never Python's ``None``.
+
+    >>> shown("591.7(c)"), shown(None), shown(False), shown([1, 2])
+    ('591.7(c)', 'null', 'false', '[1, 2]')
+    """
+    return value if isinstance(value, str) else json_text(value, 60)
+
+
 def fields_text(data: Mapping[str, Any]) -> str:
     """A step's or settlement's fields as ``key=value, ...`` for a message.
 
-    >>> fields_text({"seat": 1, "wager": "tie"})
-    'seat=1, wager=tie'
+    >>> fields_text({"seat": 1, "wager": "tie", "face_up": False})
+    'seat=1, wager=tie, face_up=false'
     """
-    return ", ".join(f"{k}={v}" for k, v in data.items())
+    return ", ".join(f"{k}={shown(v)}" for k, v in data.items())
 
 
 def describe(step: Step) -> str:
@@ -218,12 +233,12 @@ def describe(step: Step) -> str:
             f"({step['outcome']}, net {step['net']})"
         )
     if kind == "decision_made":
-        return f"seat {step['seat']}'s decision {step['action']!r}"
+        return f"seat {step['seat']}'s decision {json_text(step['action'])}"
     if kind == "cards_collected":
         how = "" if step.get("exposed", True) else " unexposed"
         return f"collecting {step['source']}'s cards{how} ({step['cards']})"
     if kind == "announced":
-        return f"announcing {step['text']!r}"
+        return f"announcing {json_text(step['text'])}"
     if kind == "phase_entered":
         return f"the {step['phase']} phase"
     if kind == "cover_card_reached":
@@ -383,7 +398,9 @@ def explain(
         }
         if same:
             return Deviation(
-                ref, f"step {seq} cites {want['ref']}, the rule is {ref}", seq
+                ref,
+                f"step {seq} cites {shown(want['ref'])}, the rule is {ref}",
+                seq,
             )
         numbered = {k: v for k, v in got.items() if k != "seq"} == {
             k: v for k, v in want.items() if k != "seq"
@@ -392,7 +409,8 @@ def explain(
             # the record's numbering, not the dealer's procedure
             return Deviation(
                 RECORD_REF,
-                f"step {i + 1} is numbered {want.get('seq')!r}; the steps "
+                f"step {i + 1} is numbered {json_text(want.get('seq'))}; the "
+                f"steps "
                 f"are numbered from 1 in order",
                 seq,
             )
@@ -522,8 +540,9 @@ def explain(
         if counted is not None:
             return Deviation(
                 _BONUS_ONLY[spec.section],
-                f"the log announces {want.get('text')!r} where the rule "
-                f"announces {got.get('text')!r}: the Bonus-only card "
+                f"the log announces {json_text(want.get('text'))} where the "
+                f"rule announces {json_text(got.get('text'))}: the Bonus-only "
+                f"card "
                 f"{counted} does not count for the Player or Banker Wager",
                 seq,
             )
@@ -592,7 +611,7 @@ def explain(
     if mine == theirs:
         # the words are the same: name the fields that are not
         differ = [
-            f"{k}={want.get(k)!r} (the rule: {got.get(k)!r})"
+            f"{k}={json_text(want.get(k))} (the rule: {json_text(got.get(k))})"
             for k in dict.fromkeys([*want, *got])
             if k not in ("seq", "ref") and want.get(k) != got.get(k)
         ]

@@ -20,6 +20,7 @@ from croupier.games.six_card_fortune_pai_gow.refs import (
     BY_HAND_OR_MANUAL_SHOE,
 )
 from croupier.hhf.format import HandHistory
+from croupier.jsontypes import json_text
 from croupier.procedures.ch629a import CUT_MARGIN, SECOND_COVER_MARGIN
 from croupier.procedures.ch670a import DEALER, POSITIONS
 from croupier.registry import GameSpec
@@ -135,7 +136,8 @@ def _numbered(history: HandHistory) -> Deviation | None:
         if type(first) is not int or first < 1 or seq != first + n:
             return Deviation(
                 RECORD_REF,
-                f"the preparation's step {n + 1} is numbered {seq!r}; its "
+                f"the preparation's step {n + 1} is numbered "
+                f"{json_text(seq)}; its "
                 f"steps are numbered in order, one apart",
             )
     return None
@@ -300,7 +302,7 @@ def _marker(
         where = [i for i, t in enumerate(tokens) if t == "CC"]
         return Deviation(
             ref,
-            f"the preparation puts the cover card {position!r} cards "
+            f"the preparation puts the cover card {json_text(position)} cards "
             f"down; the recorded stack has cover cards at {where}",
         )
     penetration = getattr(rules, "penetration", None)
@@ -323,8 +325,8 @@ def _marker(
     if type(size) is int and position != int(size * penetration):
         return Deviation(
             option_ref(spec, "penetration"),
-            f"the cover card went {position!r} cards down in a shoe of "
-            f"{size}; the rules' penetration {penetration} puts it "
+            f"the cover card went {json_text(position)} cards down in a "
+            f"shoe of {size}; the rules' penetration {penetration} puts it "
             f"{int(size * penetration)} down",
         )
     return None
@@ -418,9 +420,9 @@ def drawn_start_problem(history: HandHistory) -> Deviation | None:
                 cited if cited in _START_REFS else _START_REFS[0],
                 f"the starting position {step.get('position')} is recorded "
                 f"as given, but the deck was shuffled for the round "
-                f"(source {shuffled!r}): a table determines it by one of "
-                f"the draws 670a.5(i) authorizes (rng, dice) and records "
-                f"the number drawn",
+                f"(source {json_text(shuffled)}): a table determines it by "
+                f"one of the draws 670a.5(i) authorizes (rng, dice) and "
+                f"records the number drawn",
             )
         number = whole_number(step.get("number"))
         position = whole_number(step.get("position"))
@@ -431,7 +433,8 @@ def drawn_start_problem(history: HandHistory) -> Deviation | None:
             return Deviation(
                 "670a.9(b)",
                 f"the starting position is recorded as determined by "
-                f"{method!r}; the draws 670a.5(i) authorizes are {known}",
+                f"{json_text(method)}; the draws 670a.5(i) authorizes are "
+                f"{known}",
             )
         low, high = _STARTS[str(method)]
         places = len(POSITIONS)
@@ -445,7 +448,7 @@ def drawn_start_problem(history: HandHistory) -> Deviation | None:
         return Deviation(
             "670a.9(b)",
             f"the starting position {position} is recorded as drawn "
-            f"number {number!r}, {counted} (the dealer 1, then "
+            f"number {json_text(number)}, {counted} (the dealer 1, then "
             f"counter-clockwise)",
         )
     return None

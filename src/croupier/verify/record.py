@@ -36,6 +36,7 @@ from typing import Any
 
 from croupier.events import event_type
 from croupier.hhf.format import HandHistory, PlayerEntry
+from croupier.jsontypes import json_text
 from croupier.registry import find_game
 
 from .explain import RECORD_REF, Deviation
@@ -94,7 +95,7 @@ def _itself(history: HandHistory) -> Deviation | None:
     if history.section != section:
         return Deviation(
             RECORD_REF,
-            f"the record names section {history.section!r} for "
+            f"the record names section {json_text(history.section)} for "
             f"{history.game}, whose section is {section}",
         )
     if history.shoe.known == "stacked" and history.shoe.stack is None:
@@ -106,7 +107,8 @@ def _itself(history: HandHistory) -> Deviation | None:
         return Deviation(
             RECORD_REF,
             f"the round is recorded as {history.status} with a void "
-            f"reason ({history.void_reason!r}); only a voided round has one",
+            f"reason ({json_text(history.void_reason)}); only a voided "
+            f"round has one",
         )
     return None
 
@@ -260,7 +262,8 @@ def _times(history: HandHistory) -> Deviation | None:
     ):
         if text is not None and moment is None:
             return Deviation(
-                RECORD_REF, f"the {what} time {text!r} is not a date and time"
+                RECORD_REF,
+                f"the {what} time {json_text(text)} is not a date and time",
             )
     if start is not None and end is not None and end < start:
         return Deviation(

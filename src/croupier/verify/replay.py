@@ -28,6 +28,7 @@ from croupier.errors import (
 )
 from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
 from croupier.history import change_dealer
+from croupier.jsontypes import json_text, reading_error
 from croupier.money import Odds
 from croupier.procedures.ch670a import DEALER, POSITIONS
 from croupier.registry import GameSpec, find_game
@@ -222,7 +223,8 @@ def _shuffled_count(
         return None
     return Deviation(
         option_ref(spec, "decks"),
-        f"the shuffle is recorded as {shuffled.get('cards')!r} cards; "
+        f"the shuffle is recorded as {json_text(shuffled.get('cards'))} "
+        f"cards; "
         f"the rules' shoe has {owed}",
     )
 
@@ -369,8 +371,8 @@ def _disagreement(
         if key not in inputs and not _same_value(value, theirs.get(key)):
             return Deviation(
                 option_ref(spec, key),
-                f"the round ran with {key}={theirs.get(key)!r}; the Rules "
-                f"Submission says {value!r}",
+                f"the round ran with {key}={json_text(theirs.get(key))}; the "
+                f"Rules Submission says {json_text(value)}",
             )
     return None
 
@@ -923,7 +925,10 @@ def verify_line_strict(
         # OverflowError: a number past every integer (``1e400``, read as
         # infinity) where the replay needs a count or a position
         return Checked(
-            Deviation(RECORD_REF, f"the record cannot be replayed: {exc!r}"),
+            Deviation(
+                RECORD_REF,
+                f"the record cannot be replayed: {reading_error(exc)}",
+            ),
             False,
         ), None
 

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 
 from croupier.events import Shuffled
 from croupier.hhf.format import HandHistory
+from croupier.jsontypes import json_text
 from croupier.procedures.shoe_games import SHOE_REFS
 from croupier.registry import GameSpec
 from croupier.round import Round
@@ -96,13 +97,17 @@ def reshuffle_problem(
         return Deviation(
             ref,
             f"the round is void because the shoe ran out, but its "
-            f"reshuffle gathers {short[0]!r} cards where the rules' decks "
+            f"reshuffle gathers {json_text(short[0])} cards where the rules' "
+            f"decks "
             f"hold {owed}: a shoe runs out only when every card has come "
             f"out, so cards were missing from it",
         )
     # the engine's own citation of its reshuffle (591.7(d)(2), ...)
     ref = str(replayed[0].ref) if replayed else spec.section
-    what = f"the cover card came out and the reshuffle gathers {short[0]!r}"
+    what = (
+        f"the cover card came out and the reshuffle gathers "
+        f"{json_text(short[0])}"
+    )
     return _short(ref, f"{what} cards", owed)
 
 

@@ -18,6 +18,7 @@ from croupier.errors import (
 from croupier.events import Announced, CardsCollected, Event
 from croupier.hands.blackjack import Total, blackjack_total, is_blackjack
 from croupier.hands.bonus21 import BonusCategory, bonus_payout
+from croupier.jsontypes import json_text
 from croupier.money import Odds, Outcome, Settlement, WagerKey
 from croupier.procedures.shoe_games import (
     burn_for_new_batch,
@@ -245,7 +246,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         self._verify_offered(
             wager,
             _WAGERS,
-            "no {wager!r} wager in 21 Baccarat (wagers: {known})",
+            "no {wager} wager in 21 Baccarat (wagers: {known})",
             ref,
         )
         self._verify_seat(
@@ -507,7 +508,8 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     def verify_action(self, action: Action) -> None:
         """Refuse: players neither decide nor handle any card (m)."""
         msg = (
-            f"seat {action.seat} tried {action.name!r}: in 21 Baccarat the "
+            f"seat {action.seat} tried {json_text(action.name)}: in 21 "
+            "Baccarat the "
             "dealer's procedure decides every card and players may not "
             "handle any card"
         )

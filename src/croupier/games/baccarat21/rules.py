@@ -18,6 +18,7 @@ from croupier.hands.bonus21 import (
     DEFAULT_BONUS_PAYTABLE,
     BonusCategory,
 )
+from croupier.jsontypes import json_text
 from croupier.money import Odds, Outcome, Rounding
 from croupier.rules import (
     GameRules,
@@ -155,7 +156,8 @@ class Baccarat21Rules(GameRules):
             table = BONUS_PAYTABLES.get(raw.strip().upper())
             if table is None:
                 msg = (
-                    f"no named Bonus paytable {raw!r}; the named tables "
+                    f"no named Bonus paytable {json_text(raw, 60)}; the "
+                    f"named tables "
                     f"are {', '.join(BONUS_PAYTABLES)}"
                 )
                 raise RulesError(msg, key="bonus_paytable")

@@ -28,6 +28,7 @@ from croupier.hands.blackjack import (
     blackjack_total,
     is_blackjack,
 )
+from croupier.jsontypes import json_text
 from croupier.money import Odds, Outcome, WagerKey
 from croupier.procedures.shoe_games import (
     burn_for_new_batch,
@@ -268,7 +269,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         self._verify_offered(
             wager,
             self.wager_names,
-            "only a Blackjack Wager is placed before the deal, not {wager!r}",
+            "only a Blackjack Wager is placed before the deal, not {wager}",
             REF_BLACKJACK_WAGER,
         )
         self._verify_seat(
@@ -294,12 +295,15 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         owned = [s for s, p in self._players.items() if p == player]
         if len(owned) + 1 > self.rules.boxes_per_player:
             msg = (
-                f"player {player!r} may wager on at most "
+                f"player {json_text(player)} may wager on at most "
                 f"{self.rules.boxes_per_player} boxes"
             )
             raise WagerError(msg, ref=REF_BOXES_PER_PLAYER)
         if owned and not any(abs(seat - s) == 1 for s in owned):
-            msg = f"box {seat} is not adjacent to {player!r}'s boxes {owned}"
+            msg = (
+                f"box {seat} is not adjacent to {json_text(player)}'s boxes "
+                f"{owned}"
+            )
             raise WagerError(msg, ref=REF_BOXES_PER_PLAYER)
 
     def place_wager(

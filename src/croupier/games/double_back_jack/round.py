@@ -41,6 +41,7 @@ from croupier.errors import (
 )
 from croupier.events import Announced, WagerPlaced
 from croupier.hands.blackjack import same_value
+from croupier.jsontypes import json_text
 from croupier.money import Outcome, WagerKey
 from croupier.regs import Ref, implements
 from croupier.round import Action, Pending
@@ -284,7 +285,8 @@ class DoubleBackJackRound(DealerProcedure):
             name = None
         if name is None:
             msg = (
-                f"{action.name!r} is not a Double Back Jack decision; a "
+                f"{json_text(action.name)} is not a Double Back Jack "
+                "decision; a "
                 "player only decides, and never handles the cards"
             )
             raise IllegalActionError(msg, ref=REF_PLAYERS_DECIDE_ONLY)

@@ -60,6 +60,7 @@ from croupier.hands.baccarat import (
     player_draws,
     point_count,
 )
+from croupier.jsontypes import json_text
 from croupier.money import Odds, Outcome, Rounding, WagerKey
 from croupier.procedures.ch629a import burn_new_shoe
 from croupier.regs import Ref, implements
@@ -158,7 +159,8 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
     def verify_action(self, action: Action) -> None:
         """Refuse: the drawing rules leave nothing to decide."""
         msg = (
-            f"seat {action.seat} tried {action.name!r}: baccarat has no "
+            f"seat {action.seat} tried {json_text(action.name)}: baccarat "
+            "has no "
             "player decisions; the third-card rules decide every draw"
         )
         raise IllegalActionError(msg, ref=REF_THIRD_CARD)
@@ -185,9 +187,9 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
         """
         self._verify_phase(
             Phase.WAGERING,
-            "no more bets: wager {wager!r} at seat {seat} refused",
+            "no more bets: wager {wager} at seat {seat} refused",
             REF_NO_MORE_BETS,
-            wager=wager,
+            wager=json_text(wager),
             seat=seat,
         )
         self._verify_seat(
@@ -199,7 +201,7 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
         self._verify_offered(
             wager,
             self.allowed_wagers(),
-            "wager {wager!r} is not offered; wagers are {known}",
+            "wager {wager} is not offered; wagers are {known}",
             self._wager_ref(wager),
         )
         self._verify_amount(amount, REF_WAGERS)

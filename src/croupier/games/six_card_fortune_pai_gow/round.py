@@ -49,6 +49,7 @@ from croupier.hands.paigow import (
     find_house_way,
     set_hand,
 )
+from croupier.jsontypes import json_text
 from croupier.money import Outcome, WagerKey
 from croupier.procedures import ch670a
 from croupier.procedures.ch670a import DEALER, Deal, DealFault, position_label
@@ -195,7 +196,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         self._verify_offered(
             wager,
             self._offered(),
-            "{wager!r} is not a wager offered at this table",
+            "{wager} is not a wager offered at this table",
             SIDE_REF,
         )
         self._verify_amount(amount, Ref.parse("670a.7(a)"))
@@ -564,7 +565,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         )
         if action.name not in pending.legal:
             msg = (
-                f"seat {action.seat} tried {action.name!r}; legal now: "
+                f"seat {action.seat} tried {json_text(action.name)}; legal "
+                f"now: "
                 f"{', '.join(pending.legal)}"
             )
             raise IllegalActionError(msg, ref=pending.ref)
