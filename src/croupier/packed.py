@@ -254,7 +254,7 @@ def refuse_unwritten(path: str | Path, *, packs: bool = True) -> None:
     under it, which the tools of that packing then refuse; ``packs``
     false (the file is written plain whatever its name: a report, a
     picture, a token) refuses the suffixes croupier packs, too. Raises
-    :class:`UnwrittenPackingError` naming what croupier writes.
+    :class:`UnwrittenPackingError` naming what croupier writes (D104).
 
     >>> refuse_unwritten("day.jsonl.gz")
     >>> refuse_unwritten("day.jsonl.zst")

@@ -110,8 +110,8 @@ def test_d106_each_game_is_held_to_its_own_submission(tmp_path: Path) -> None:
             continue
         recorded = b21[0].rules["tie_payout"]
         assert verdict["deviation"]["message"] == (
-            f"the round ran with tie_payout={recorded!r}; the Rules "
-            f"Submission says {OTHER_TIE!r}"
+            f'the round ran with tie_payout="{recorded}"; the Rules '
+            f'Submission says "{OTHER_TIE}"'
         )
     assert report["summary"]["conforming"] == 4
     assert report["summary"]["deviations"] == 4
@@ -371,7 +371,7 @@ def test_d106_a_submission_that_does_not_fit_its_game_names_file_and_game(
     assert (code, out) == (2, "")
     assert err.startswith(
         f"rules file {other}, given for {DBJ}: rules "
-        "option 'tie_payout': unknown option"
+        'option "tie_payout": unknown option'
     )
     missing = tmp_path / "none.toml"
     code, out, err = _run(str(log), "--rules", f"{B21}={missing}")

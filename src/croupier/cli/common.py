@@ -323,7 +323,7 @@ def output_file(help_text: str, *names: str, packs: bool = False) -> Any:
     output was meant. ``packs``: the file is written packed when its
     name ends in ``.gz``, ``.bz2`` or ``.xz``
     (:func:`croupier.packed.writing`); either way a name for a packing
-    it will not have is refused (:func:`check_output`).
+    it will not have is refused (:func:`check_output`, D104).
     """
     return typer.Option(
         *names,

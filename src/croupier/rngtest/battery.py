@@ -202,7 +202,7 @@ def _sparse(original: Ints, count: int) -> Sparse | None:
 
 
 def minimum_shuffles(original: npt.ArrayLike) -> int:
-    """The fewest shuffles of ``original`` the battery can judge.
+    """The fewest shuffles of ``original`` the battery can judge (D105).
 
     The smallest count from which every count of shuffles meets
     Cochran's rule in every chi-square, by the tests' own cells
