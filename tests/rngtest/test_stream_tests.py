@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from math import factorial
+from fractions import Fraction
+from math import comb, factorial
 
 import numpy as np
 import pytest
@@ -232,22 +233,54 @@ def test_card_tests_in_blocks_equal_all_the_shoes(
         assert result.statistic == pytest.approx(
             _card_whole(name, shoes, original), rel=1e-12
         ), name
-    # Poisson: each shoe's fixed cards, all at once
+    # Poisson: each shoe's fixed cards, all at once, against their law
     fixed = (shoes == original).sum(axis=1)
     poisson = tests.poisson()
-    lam = 4.0  # 52 places, 4 copies of each card
-    assert f"Poisson({lam:.2f})" in poisson.detail
+    law = _kept_in_place_law(13, 4)
+    assert "exact law (mean 4.00, variance 3.765)" in poisson.detail
+    above = [law[r + 1 :].sum() for r in range(len(law))]
     top = 0
-    while stats.poisson.sf(top, lam) * 300 >= 5:
+    while above[top] * 300 >= 5:
         top += 1
     bottom = 0
-    while bottom < top - 1 and stats.poisson.cdf(bottom, lam) * 300 < 5:
+    while bottom < top - 1 and law[: bottom + 1].sum() * 300 < 5:
         bottom += 1
     cells = np.bincount(np.clip(fixed, bottom, top) - bottom)
-    probs = [stats.poisson.cdf(bottom, lam)]
-    probs += [stats.poisson.pmf(r, lam) for r in range(bottom + 1, top)]
+    probs = [law[: bottom + 1].sum()]
+    probs += [law[r] for r in range(bottom + 1, top)]
     probs.append(1 - sum(probs))
     assert poisson.statistic == pytest.approx(_chi(cells, probs), rel=1e-12)
+
+
+def _kept_in_place_law(cards: int, copies: int) -> np.ndarray:
+    """How many places keep their card, ``cards`` of ``copies`` each.
+
+    The hit numbers of the board of same-card places (inclusion and
+    exclusion over its rook numbers, summed term by term):
+    ``N_m = sum_j (-1)^(j-m) C(j, m) r_j (n - j)!`` of the ``n!``
+    orders (``tests/rngtest/test_calibration.py`` checks the law by
+    enumeration).
+    """
+    square = [comb(copies, j) ** 2 * factorial(j) for j in range(copies + 1)]
+    rooks = [1]
+    for _ in range(cards):
+        rooks = [
+            sum(
+                rooks[i] * square[j - i]
+                for i in range(len(rooks))
+                if 0 <= j - i <= copies
+            )
+            for j in range(len(rooks) + copies)
+        ]
+    n = cards * copies
+    hits = [
+        sum(
+            (-1) ** (j - m) * comb(j, m) * rooks[j] * factorial(n - j)
+            for j in range(m, n + 1)
+        )
+        for m in range(n + 1)
+    ]
+    return np.array([Fraction(h, factorial(n)) for h in hits], dtype=float)
 
 
 def _six_decks() -> tuple[np.ndarray, list[np.ndarray]]:
