@@ -108,3 +108,27 @@ def test_681a_7_d_rounds_go_on_after_a_void() -> None:
         rnd.ledger.verify()
         table.finish_round(rnd)
     assert voids
+
+
+def test_681a_7_a_a_round_the_deal_ran_out_on_can_be_viewed() -> None:
+    """The Player holds two cards, the Banker one: no Bonus hand yet.
+
+    Viewing the round asked the Bonus category of the one-card hand and
+    raised, so the server could not answer the step that dealt it, rolled
+    it back, and dealt the same void again at every later try: the table
+    was stuck (found by the stateful soak test, issue 17).
+    """
+    rnd = deal("Kd 5h 9c")
+    assert rnd.shoe_ran_out
+    for seat in (None, 1, 2):
+        view = rnd.view(seat)
+        assert (view["player"]["cards"], view["player"]["bonus"]) == (
+            ["Kd", "9c"],
+            None,  # K-9: no pair, flush or better
+        )
+        assert (view["banker"]["cards"], view["banker"]["bonus"]) == (
+            ["5h"],
+            None,
+        )
+        assert view["banker"]["total"] == 5
+    assert rnd.envelope(None)["pending"] is None

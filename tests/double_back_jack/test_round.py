@@ -819,6 +819,23 @@ def test_591_7_v_players_have_no_card_handling_verb() -> None:
     assert snapshot(rnd) == before
 
 
+@pytest.mark.proves("591.7(i)")
+def test_591_7_i_a_decision_names_no_card() -> None:
+    """No Double Back Jack decision names a card: one that does is
+    refused, not carried out with the card ignored (and stored with the
+    round's inputs, as the server did: the stateful soak test, issue 17).
+    """
+    rnd = start("10c 10h 6d 9s", {1: 1000})
+    before = snapshot(rnd)
+    for name in ("stand", "hit", "double", "surrender"):
+        with pytest.raises(IllegalActionError, match="no card") as err:
+            rnd.apply(Action(seat=1, name=name, card=Card.parse("Ah")))
+        assert str(err.value.ref) == "591.7(i)"  # what asks for it
+        assert snapshot(rnd) == before
+    act(rnd, 1, "stand")
+    finish(rnd)
+
+
 # -- wagers, phases, refusals --
 
 

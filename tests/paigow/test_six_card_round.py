@@ -97,6 +97,49 @@ def test_out_of_turn_and_illegal_actions_leave_state_unchanged(
     assert rnd.pending() is not None
 
 
+@pytest.mark.proves("670a.7(c)", "670a.11")
+def test_670a_11_a_decision_takes_only_its_own_amount_and_card(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    """Only the Double Down names an amount, only a setting a low card.
+
+    The server accepted ``no_double_down`` and ``house_way`` with an
+    amount (and any decision with a card), ignored what it did not use
+    and stored it with the round's inputs (found by the stateful soak
+    test, issue 17); Double Back Jack refuses an amount a decision does
+    not take, and so does this game now.
+    """
+    rnd = make_round(deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}))
+    rnd.place_wager(1, "pai_gow", 1000)
+    rnd.deal()
+    events = rnd.events
+    with pytest.raises(WagerError, match="no amount") as amount:
+        _act(rnd, 1, "no_double_down", amount=500)
+    assert str(amount.value.ref) == "670a.7(c)"
+    with pytest.raises(IllegalActionError, match="no card") as card:
+        _act(rnd, 1, "double_down", amount=500, low="Kd")
+    assert str(card.value.ref) == "670a.7(c)"
+    with pytest.raises(IllegalActionError, match="no card"):
+        _act(rnd, 1, "no_double_down", low="Kd")
+    assert rnd.events == events
+    _act(rnd, 1, "no_double_down")
+    events = rnd.events
+    for name, extra in (
+        ("house_way", {"amount": 7}),
+        ("set", {"amount": 7, "low": "Kd"}),
+    ):
+        with pytest.raises(WagerError, match="no amount") as refused:
+            _act(rnd, 1, name, **extra)
+        assert str(refused.value.ref) == "670a.11"
+    with pytest.raises(IllegalActionError, match="no card") as card:
+        _act(rnd, 1, "house_way", low="Kd")
+    assert str(card.value.ref) == "670a.11"
+    assert rnd.events == events
+    assert dict(rnd.ledger.stakes) == {WagerKey(1, "pai_gow"): 1000}
+    _act(rnd, 1, "set", low="Kd")
+    assert rnd.phase is Phase.COMPLETE
+
+
 @pytest.mark.proves("670a.11")
 def test_foul_setting_refused_then_a_legal_one_accepted(
     deck: Deck, make_round: MakeRound

@@ -10,15 +10,20 @@ does not stall.
 from __future__ import annotations
 
 import logging
+import random
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import Seat, balanced_books, operator
+from tests.server.conftest import OPERATOR, Seat, balanced_books, operator
 from typer.testing import CliRunner
 
 from croupier.cli import app
+from croupier.rng import SecureRng
+from croupier.server import tables as server_tables
+from croupier.server.app import create_app
 
 GAME = "double-back-jack"
 
@@ -135,3 +140,72 @@ def test_d76_a_table_that_may_run_out_is_opened_with_a_warning(
     [line] = [r.getMessage() for r in caplog.records if "D76" in r.message]
     assert "with 1 deck and the cover card at 49 of 52" in line
     assert "a round of 6 boxes takes about 21 (up to 52)" in line
+
+
+class _Seeded:
+    """The table's CSPRNG replaced by a seeded stream (a fixed shoe order)."""
+
+    def __init__(self, source: random.Random) -> None:
+        self._source = source
+
+    def randbelow(self, n: int) -> int:
+        return self._source.randrange(n)
+
+    def describe(self) -> dict[str, object]:
+        return SecureRng().describe()
+
+
+@pytest.mark.proves("681a.7(a)")
+def test_681a_7_a_the_server_deals_on_after_the_deal_runs_out(
+    db_url: str, tmp_path: Path
+) -> None:
+    """A 21 Baccarat shoe that runs out in the deal leaves a one-card hand.
+
+    The answer to the step that dealt it viewed that hand's Bonus and
+    raised: the step was rolled back, the same void was dealt again at
+    every try, and the table was stuck (found by the stateful soak test,
+    issue 17). Now the void is answered, stored and exported, and the
+    table deals on.
+    """
+    source = random.Random(17)
+    seeded = _Seeded(source)
+    with mock.patch.object(server_tables, "SecureRng", return_value=seeded):
+        server = create_app(db_url, operator_token=OPERATOR, pacing=False)
+        with TestClient(server) as client:
+            r = client.post(
+                "/tables",
+                json={
+                    "game": "21-baccarat",
+                    "rules": {"decks": 1, "penetration": "19/20"},
+                },
+                headers=operator(client),
+            )
+            table_id = int(r.json()["id"])
+            made = client.post("/players", json={"name": "ann"}).json()
+            ann = Seat(client, table_id, 1, made["token"], made["id"])
+            assert ann.post("/seats", {"seat": 1}).status_code == 200
+            for _ in range(400):
+                body = {"seat": 1, "wager": "player", "amount": 100}
+                assert ann.post("/wagers", body).status_code == 200
+                dealt = ann.post("/ready", {"seat": 1})
+                assert dealt.status_code == 200, dealt.json()
+                last = dealt.json()["last"]
+                hands = last["view"]
+                if last["status"] == "over" and 1 in (
+                    len(hands["player"]["cards"]),
+                    len(hands["banker"]["cards"]),
+                ):
+                    break
+            else:
+                raise AssertionError("no deal ran out with a one-card hand")
+            assert [s["outcome"] for s in last["settlements"]] == ["void"]
+            assert ann.post("/wagers", body).status_code == 200
+            assert ann.post("/ready", {"seat": 1}).status_code == 200
+            balanced_books(client)
+    out = tmp_path / "day.jsonl"
+    runner = CliRunner()
+    export = ["history", "export", "--db", db_url, "--out", str(out)]
+    assert runner.invoke(app, export).exit_code == 0
+    verified = runner.invoke(app, ["verify", str(out)])
+    assert verified.exit_code == 0, verified.output
+    assert "0 with a deviation" in verified.output

@@ -88,6 +88,8 @@ _INITIAL_DEAL = (
 )
 """The four cards of (e), in order, each with its numbered clause."""
 _WAGERS = tuple(wager.value for wager in Wager)
+_BONUS_CARDS = 2
+"""The fewest cards of a Bonus hand (681a.7(f)(2): two, or three)."""
 _SIDES = (Side.PLAYER, Side.BANKER)
 """Player first, then Banker: the order of every step that takes both
 (a tuple: iterating an enum class walks Python code every time)."""
@@ -542,7 +544,10 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     def _hand_view(self, side: Side) -> HandView:
         dealt = bool(self._cards[side])
         total = self.total(side)
-        category = self.bonus_result(side) if dealt else None
+        # a Bonus hand has two cards or three: a hand the shoe ran out
+        # on in the deal (D69) may hold one
+        whole = len(self.bonus_cards(side)) >= _BONUS_CARDS
+        category = self.bonus_result(side) if whole else None
         return {
             "cards": cards_text(self._cards[side]),
             "bonus_only": cards_text(self._bonus_only[side]),

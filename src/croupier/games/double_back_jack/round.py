@@ -276,7 +276,8 @@ class DoubleBackJackRound(DealerProcedure):
 
         The name must be one of :class:`DbjAction` (a player only
         decides, never handles a card), the seat the one to act, the
-        decision legal for its hand, and any amount within the rules.
+        decision legal for its hand, and any amount within the rules; no
+        decision names a card.
         """
         self._verified = None
         try:
@@ -297,6 +298,9 @@ class DoubleBackJackRound(DealerProcedure):
                 f"legal: {', '.join(pending.legal)}"
             )
             raise IllegalActionError(msg, ref=self._refusal_ref(name))
+        if action.card is not None:
+            msg = f"{name.value} names no card, not {action.card}"
+            raise IllegalActionError(msg, ref=pending.ref)
         self._verified = (action, self._decision(name, action))
 
     def _refusal_ref(self, name: DbjAction) -> Ref:

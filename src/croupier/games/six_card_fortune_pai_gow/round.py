@@ -556,7 +556,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         """Raise unless ``action`` is the pending seat's legal decision.
 
         A Double Down of 1 up to the Six-Card Wager; a setting naming a
-        low card that leaves a legal high hand (D18).
+        low card that leaves a legal high hand (D18). Only the Double
+        Down takes an amount and only a setting names a card.
         """
         pending = self._verify_turn(
             action,
@@ -569,6 +570,14 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                 f"now: "
                 f"{', '.join(pending.legal)}"
             )
+            raise IllegalActionError(msg, ref=pending.ref)
+        if action.amount is not None and action.name != (
+            PaiGowAction.DOUBLE_DOWN
+        ):
+            msg = f"{action.name} takes no amount, not {action.amount}"
+            raise WagerError(msg, ref=pending.ref)
+        if action.card is not None and action.name != PaiGowAction.SET:
+            msg = f"{action.name} names no card, not {action.card}"
             raise IllegalActionError(msg, ref=pending.ref)
         if action.name == PaiGowAction.DOUBLE_DOWN:
             self._double_down_amount(action)
