@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.postgres import new_database, postgres_or_skip
+from typer.testing import CliRunner
 
+from croupier.cli import app
+from croupier.rng import SecureRng
 from croupier.server.app import create_app
 
 OPERATOR = "operator-secret-for-the-tests-0123456789"
@@ -97,6 +101,38 @@ def balanced_books(
         books["deposits"] + books["players_net"]
     )
     return dict(books)
+
+
+class SeededStream:
+    """Stands in for the table's CSPRNG: draws from a seeded stream.
+
+    Describes itself as the CSPRNG does, so that the records are the
+    server's own in every field; patch it in for
+    ``croupier.server.tables.SecureRng`` to fix a table's shoe orders.
+    """
+
+    def __init__(self, source: random.Random) -> None:
+        self._source = source
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` from the stream."""
+        return self._source.randrange(n)
+
+    def describe(self) -> dict[str, object]:
+        """As :class:`~croupier.rng.SecureRng` describes itself."""
+        return SecureRng().describe()
+
+
+def export_verifies(db_url: str, tmp_path: Path) -> None:
+    """``croupier history export`` of the database, then ``verify``: all
+    rounds conform."""
+    out = tmp_path / "day.jsonl"
+    runner = CliRunner()
+    export = ["history", "export", "--db", db_url, "--out", str(out)]
+    assert runner.invoke(app, export).exit_code == 0
+    verified = runner.invoke(app, ["verify", str(out)])
+    assert verified.exit_code == 0, verified.output
+    assert "0 with a deviation" in verified.output
 
 
 def operator(client: TestClient) -> dict[str, str]:

@@ -17,11 +17,15 @@ from unittest import mock
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import OPERATOR, Seat, balanced_books, operator
-from typer.testing import CliRunner
+from tests.server.conftest import (
+    OPERATOR,
+    Seat,
+    SeededStream,
+    balanced_books,
+    export_verifies,
+    operator,
+)
 
-from croupier.cli import app
-from croupier.rng import SecureRng
 from croupier.server import tables as server_tables
 from croupier.server.app import create_app
 
@@ -121,13 +125,7 @@ def test_591_7_a_the_server_voids_a_round_the_shoe_cannot_finish(
         assert after["last"]["id"] != last["id"]
         balanced_books(client)
         # the exported log, voided round included, verifies
-        out = tmp_path / "day.jsonl"
-        runner = CliRunner()
-        export = ["history", "export", "--db", db_url, "--out", str(out)]
-        assert runner.invoke(app, export).exit_code == 0
-        verified = runner.invoke(app, ["verify", str(out)])
-        assert verified.exit_code == 0, verified.output
-        assert "0 with a deviation" in verified.output
+        export_verifies(db_url, tmp_path)
         return
     raise AssertionError("six players hitting ran a one-deck shoe out")
 
@@ -140,19 +138,6 @@ def test_d76_a_table_that_may_run_out_is_opened_with_a_warning(
     [line] = [r.getMessage() for r in caplog.records if "D76" in r.message]
     assert "with 1 deck and the cover card at 49 of 52" in line
     assert "a round of 6 boxes takes about 21 (up to 52)" in line
-
-
-class _Seeded:
-    """The table's CSPRNG replaced by a seeded stream (a fixed shoe order)."""
-
-    def __init__(self, source: random.Random) -> None:
-        self._source = source
-
-    def randbelow(self, n: int) -> int:
-        return self._source.randrange(n)
-
-    def describe(self) -> dict[str, object]:
-        return SecureRng().describe()
 
 
 @pytest.mark.proves("681a.7(a)")
@@ -168,7 +153,7 @@ def test_681a_7_a_the_server_deals_on_after_the_deal_runs_out(
     table deals on.
     """
     source = random.Random(17)
-    seeded = _Seeded(source)
+    seeded = SeededStream(source)
     with mock.patch.object(server_tables, "SecureRng", return_value=seeded):
         server = create_app(db_url, operator_token=OPERATOR, pacing=False)
         with TestClient(server) as client:
@@ -202,10 +187,4 @@ def test_681a_7_a_the_server_deals_on_after_the_deal_runs_out(
             assert ann.post("/wagers", body).status_code == 200
             assert ann.post("/ready", {"seat": 1}).status_code == 200
             balanced_books(client)
-    out = tmp_path / "day.jsonl"
-    runner = CliRunner()
-    export = ["history", "export", "--db", db_url, "--out", str(out)]
-    assert runner.invoke(app, export).exit_code == 0
-    verified = runner.invoke(app, ["verify", str(out)])
-    assert verified.exit_code == 0, verified.output
-    assert "0 with a deviation" in verified.output
+    export_verifies(db_url, tmp_path)

@@ -67,11 +67,10 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from tests.server.conftest import OPERATOR
+from tests.server.conftest import OPERATOR, SeededStream
 
 from croupier.hhf.export import export_rounds
 from croupier.hhf.format import write_history
-from croupier.rng import SecureRng
 from croupier.server import tables as server_tables
 from croupier.server.app import create_app
 from croupier.server.inputs import MAX_AMOUNT
@@ -214,25 +213,6 @@ class Clock:
         return self.now
 
 
-class _Stream:
-    """Stands in for the CSPRNG: the example's seeded draws.
-
-    Describes itself as the CSPRNG does, so that the records are the
-    server's own in every field.
-    """
-
-    def __init__(self, source: random.Random) -> None:
-        self._source = source
-
-    def randbelow(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` from the example's stream."""
-        return self._source.randrange(n)
-
-    def describe(self) -> dict[str, object]:
-        """As :class:`~croupier.rng.SecureRng` describes itself."""
-        return SecureRng().describe()
-
-
 @dataclass
 class Account:
     """A player account of the machine."""
@@ -270,7 +250,7 @@ def seeded_shuffles(seed: int) -> Iterator[None]:
     """The server's CSPRNG replaced by a stream seeded with ``seed``."""
     source = random.Random(seed)
     with mock.patch.object(
-        server_tables, "SecureRng", return_value=_Stream(source)
+        server_tables, "SecureRng", return_value=SeededStream(source)
     ):
         yield
 
