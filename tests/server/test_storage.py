@@ -20,6 +20,7 @@ import httpx
 from fastapi.testclient import TestClient
 from tests.server.conftest import (
     OPERATOR,
+    Seat,
     balanced_books,
     seat_player,
     table_of,
@@ -98,3 +99,73 @@ def test_issue12_point5_held_sqlite_lock_stalls_nothing_and_answers_503(
         assert client.get("/me", headers=ann.headers).json()["balance"] == (
             before + sum(s["net"] for s in state["last"]["settlements"])
         )
+
+
+def test_d27_a_deal_lost_to_an_outage_leaves_no_table_step_behind(
+    tmp_path: Path,
+) -> None:
+    """The server's own steps queued for the failed deal go with it.
+
+    Betting closes with a seat left out (D27) while another connection
+    holds the write lock: the deal answers 503. Its ``seats_left_out``
+    step stayed queued on the table, for the round as it was before the
+    table was read back, and the next step stored it beside its own: a
+    second copy, or, where the round already had a step of its own (a
+    seat freed, D28), the same number twice, refused by the database,
+    at every later step (500s; found by the stateful soak test, issue
+    17). Now the retried deal is answered and the step is stored once.
+    """
+    path = tmp_path / "croupier.db"
+    server = create_app(
+        f"sqlite:///{path}", operator_token=OPERATOR, lock_wait_ms=50
+    )
+    op = {"Authorization": f"Bearer {OPERATOR}"}
+    with TestClient(server) as client:
+        table = client.post(
+            "/tables",
+            json={"game": "midibaccarat", "idle_rounds": 1},
+            headers=op,
+        ).json()["id"]
+
+        def sit(name: str, seat: int) -> Seat:
+            made = client.post("/players", json={"name": name}).json()
+            player = Seat(client, table, seat, made["token"], made["id"])
+            assert player.post("/seats", {"seat": seat}).status_code == 200
+            return player
+
+        ann, bob, cat = sit("ann", 1), sit("bob", 3), sit("cat", 5)
+        for round_no in range(2):
+            for p in (ann, bob):
+                wager = {"seat": p.seat, "wager": "banker", "amount": 500}
+                assert p.post("/wagers", wager).status_code == 200
+            assert ann.post("/ready", {"seat": 1}).status_code == 200
+            if round_no == 0:  # cat, without a wager, is freed (D28)
+                state = bob.post("/ready", {"seat": 3}).json()
+                freed = [
+                    e
+                    for e in state["round"]["events"]
+                    if e["type"] == "seat_freed"
+                ]
+                assert [e["seat"] for e in freed] == [5]
+                assert cat.post("/seats", {"seat": 5}).status_code == 200
+                continue
+            round_id = state["round"]["id"]
+            holder = sqlite3.connect(path, isolation_level=None)
+            try:
+                holder.execute("BEGIN IMMEDIATE")  # the write lock, held
+                lost = bob.post("/ready", {"seat": 3})
+            finally:
+                holder.execute("ROLLBACK")
+                holder.close()
+            assert lost.status_code == 503, lost.json()
+            dealt = bob.post("/ready", {"seat": 3})
+            assert dealt.status_code == 200, dealt.json()
+            assert dealt.json()["last"]["id"] == round_id
+        detail = client.get(f"/rounds/{round_id}", headers=op).json()
+        steps = [
+            (e["type"], e["seq"], e.get("seats", e.get("seat")))
+            for e in detail["events"]
+            if e["scope"] == "server"
+        ]
+        assert steps == [("seat_freed", 1, 5), ("seats_left_out", 2, [5])]
+        balanced_books(client)

@@ -237,8 +237,11 @@ class Dealer:
         """After a failed commit: read the table back from storage.
 
         If storage cannot be read either (an outage), the table is
-        marked stale and rebuilt at its next turn.
+        marked stale and rebuilt at its next turn. The server steps the
+        failed step queued (a seat left out, a clock run out) go with it:
+        they were for the round as it was in memory.
         """
+        rt.queued_events.clear()
         rt.version += 1
         rt.stale = True
         try:
