@@ -564,6 +564,7 @@ def test_every_file_written_is_checked_while_the_arguments_are_parsed() -> (
     checks = {
         common._check_output,
         common._check_packed_output,
+        common._check_picture,
         history._check_out,
     }
     checked = {
@@ -609,6 +610,72 @@ def test_an_output_named_for_a_packing_it_will_not_have_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
+PICTURES = [
+    ("simulate", "--plot"),
+    ("strategy", "--png"),
+    ("protect", "--plot"),
+]
+"""The options that draw a picture with matplotlib."""
+
+
+def test_every_picture_option_checks_its_format() -> None:
+    from croupier.cli import common
+
+    drawn = {
+        (" ".join(path), param.opts[0])
+        for path, command in COMMANDS
+        for param in command.params
+        if getattr(param.callback, "__wrapped__", None)
+        is common._check_picture
+    }
+    assert drawn == set(PICTURES)
+
+
+@pytest.mark.parametrize("where", PICTURES, ids=str)
+@pytest.mark.parametrize("name", ["e.txt", "chart.v2", "plot.html", "run"])
+def test_a_picture_matplotlib_cannot_draw_is_refused_before_the_run(
+    where: tuple[str, str], name: str, tmp_path: Path
+) -> None:
+    """``--plot e.txt`` ran the whole simulation, then matplotlib
+    refused the suffix and the command ended as a bug (exit 70). Now
+    refused while the arguments are parsed, naming formats it draws. So
+    is a name without a suffix, which matplotlib wrote as ``run.png``."""
+    pytest.importorskip("matplotlib")
+    before, _ = OUTPUTS[where]
+    line = _refused(
+        [*before, where[1], str(tmp_path / name)], where[1], parse_only=True
+    )
+    suffix = Path(name).suffix
+    if suffix:
+        assert f"does not draw {suffix} pictures" in line
+    else:
+        assert "by its name's suffix" in line
+    for drawn in (".png", ".svg", ".pdf"):
+        assert drawn in line
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["run.png", "run.SVG", "run.pdf"])
+def test_a_picture_in_a_format_matplotlib_draws_is_written(
+    name: str, tmp_path: Path
+) -> None:
+    """The formats matplotlib draws pass, the suffix in any case, and
+    the picture is written under the name given."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / name
+    args = ["simulate", "midibaccarat", "--rounds", "2000", "--plot", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    head = out.read_bytes()[:8]
+    suffix = out.suffix.lower()
+    if suffix == ".png":
+        assert head.startswith(b"\x89PNG")
+    elif suffix == ".pdf":
+        assert head.startswith(b"%PDF")
+    else:
+        assert b"<svg" in out.read_bytes()[:2000]
+
+
 def test_history_export_to_a_packing_it_does_not_write_leaves_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -629,3 +696,59 @@ def test_history_export_to_a_packing_it_does_not_write_leaves_no_file(
     # the database (and SQLite's journal files beside it) alone
     left = [p.name for p in tmp_path.iterdir()]
     assert [name for name in left if not name.startswith("croupier.db")] == []
+
+
+@pytest.mark.parametrize("args", [[], ["history"], ["token"], ["regs"]])
+def test_a_group_without_a_command_shows_its_help_once(
+    args: list[str],
+) -> None:
+    """``croupier`` alone, the first thing a new user types, printed its
+    help twice: typer's rich help is printed while the error is made,
+    and the root group printed it again."""
+    result = _run(args)
+    assert result.exit_code == 2
+    shown = result.output + result.stderr
+    if args == ["regs"]:  # no help by default: one line names the miss
+        assert "croupier regs: Missing command" in result.stderr
+        return
+    assert shown.count("Usage:") == 1, shown
+
+
+def test_sub_command_errors_name_the_whole_command(tmp_path: Path) -> None:
+    """An error line of ``history export`` or ``token rotate`` named
+    only ``croupier history`` (the sub-groups did not record the
+    command run), and ``token rotate`` wrote ``error: ...``."""
+    pytest.importorskip("sqlalchemy")
+    missing = f"sqlite:///{tmp_path / 'none.db'}"
+    _refused(
+        ["history", "export", "--db", missing, "--out", str(tmp_path / "o")],
+        "croupier history export: no database at",
+    )
+    line = _refused(["token", "rotate", "--db", missing])
+    assert line.startswith("croupier token rotate: standard output is not")
+
+
+def test_token_rotate_on_a_missing_or_foreign_database(tmp_path: Path) -> None:
+    """``token rotate`` on a SQLite path that names no file made an
+    empty database there and ended as a bug (exit 70, the empty file's
+    tables missing); on a database that is not a croupier server's,
+    likewise. Both refused now, exit 2, and no file is made."""
+    pytest.importorskip("sqlalchemy")
+    import sqlite3
+
+    out = tmp_path / "token"
+    missing = tmp_path / "none.db"
+    _refused(
+        ["token", "rotate", "--db", f"sqlite:///{missing}", "--out", str(out)],
+        "croupier token rotate: no database at",
+    )
+    assert not missing.exists()
+    foreign = tmp_path / "other.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE notes (text)")
+    _refused(
+        ["token", "rotate", "--db", f"sqlite:///{foreign}", "--out", str(out)],
+        "croupier token rotate: cannot rotate the operator token",
+        "is it a croupier server's database?",
+    )
+    assert not out.exists()

@@ -120,6 +120,27 @@ def _text(data: Mapping[str, Any], key: str, what: str) -> str:
 
 _WAGER_KEYS = ("seat", "wager", "amount")
 """What every wager of a scenario names."""
+_WAGER_FIELDS = {*_WAGER_KEYS, "change"}
+"""Every key a scenario's wager may hold."""
+_DECISION_FIELDS = {"seat", "action", "amount", "card", "low"}
+"""Every key a scenario's decision may hold (``low``: pai gow's card)."""
+
+
+def _known_keys(
+    item: Mapping[str, Any], known: set[str], what: str, n: int
+) -> None:
+    """Refuse keys of ``item`` outside ``known``.
+
+    A misspelt ``"amout"`` or ``"acton"`` was dropped without a word and
+    the round ran without it.
+    """
+    unknown = sorted(set(item) - known)
+    if unknown:
+        msg = (
+            f"{what} {n} has unknown keys {json_text(unknown)} (known: "
+            f"{json_text(sorted(known))})"
+        )
+        raise ScenarioError(msg)
 
 
 def _play(
@@ -142,6 +163,7 @@ def _play(
         else whole_number(start, '"starting_position"'),
     )
     for n, wager in enumerate(_objects(data, "wagers", "wager"), start=1):
+        _known_keys(wager, _WAGER_FIELDS, "wager", n)
         missing = [key for key in _WAGER_KEYS if key not in wager]
         if missing:
             msg = f"wager {n} has no {json_text(missing[0])}"
@@ -157,7 +179,10 @@ def _play(
         )
     rnd.deal()
     _verify_stacked_enough(spec, rules, rnd)
-    for decision in _objects(data, "decisions", "decision"):
+    decisions = _objects(data, "decisions", "decision")
+    for n, decision in enumerate(decisions, start=1):
+        _known_keys(decision, _DECISION_FIELDS, "decision", n)
+    for decision in decisions:
         if rnd.pending() is None:
             msg = (
                 f"decision {json_text(decision, 80)} given but no "

@@ -69,3 +69,56 @@ def test_pending_decision_exits_3_with_the_legal_actions() -> None:
     output = json.loads(result.stdout)
     assert output["pending"]["seat"] == 1
     assert "hit" in output["pending"]["legal"]
+
+
+_DBJ = {
+    "game": "double-back-jack",
+    "shoe": "9c 5h 7d Kd 8s Kc",
+    "new_shoe": False,
+}
+"""Seat 1 holds 16 against a 7: hitting takes the 8 and busts."""
+_WAGER = {"wager": "blackjack", "amount": 1000}
+
+
+@pytest.mark.parametrize(
+    ("wager", "decision", "named"),
+    [
+        ({"seat": 1, "wager": "blackjack", "amout": 1000}, None, "amout"),
+        (
+            {"seat": 1, "wager": "blackjack", "amount": 1000, "hand": 1},
+            None,
+            "hand",
+        ),
+        (
+            {"seat": 1, "wager": "blackjack", "amount": 1000},
+            {"seat": 1, "acton": "stand", "action": "hit"},
+            "acton",
+        ),
+        (
+            {"seat": 1, "wager": "blackjack", "amount": 1000},
+            {"seat": 1, "action": "hit", "ammount": 500},
+            "ammount",
+        ),
+    ],
+)
+def test_a_misspelt_key_of_a_wager_or_decision_is_refused(
+    wager: dict[str, object], decision: dict[str, object] | None, named: str
+) -> None:
+    """A key the runner does not read was dropped without a word: the
+    round ran as if it were not there (``"acton": "stand"`` beside an
+    ``"action": "hit"`` busted the hand the file meant to stand)."""
+    doc = {**_DBJ, "wagers": [wager]}
+    if decision is not None:
+        doc["decisions"] = [decision]
+    result = run_scenario(doc)
+    assert result.exit_code == 2, result.stdout
+    assert result.stdout == ""
+    kind = "wager" if decision is None else "decision"
+    assert f'{kind} 1 has unknown keys ["{named}"]' in result.stderr
+    # the same file with the key spelt right runs (to its end, or to
+    # the next decision the round waits for)
+    fixed = {**doc, "wagers": [{**_WAGER, "seat": 1}]}
+    if decision is not None:
+        fixed["decisions"] = [{"seat": 1, "action": "hit"}]
+    ran = run_scenario(fixed)
+    assert ran.exit_code in {0, 3}, ran.stderr

@@ -18,10 +18,11 @@ way a command can fail into one line on stderr and an exit status:
   not conform", "the source fails"): a crash must never read as one.
 
 Options that name files use the shared types below (:data:`InputFile`,
-:func:`output_file`), so a missing input file or a missing output folder
-is refused while the arguments are parsed, before a long run starts; so
-is an output name for a packing croupier would not write under it
-(``--history day.jsonl.zst``, ``--out report.html.gz``).
+:func:`output_file`, :func:`picture_file`), so a missing input file or a
+missing output folder is refused while the arguments are parsed, before
+a long run starts; so is an output name for a packing croupier would not
+write under it (``--history day.jsonl.zst``, ``--out report.html.gz``)
+and a picture in a format matplotlib does not draw (``--plot e.txt``).
 """
 
 from __future__ import annotations
@@ -214,8 +215,12 @@ class GuardedGroup(TyperGroup):
                 **extra,
             )
         except click.NoArgsIsHelpError as exc:
-            if exc.ctx is not None:
-                typer.echo(exc.ctx.get_help())
+            # the error is made of the help: typer's rich formatter has
+            # printed it then (and left the message empty), a plain one
+            # returned it; printed once either way
+            text = exc.format_message()
+            if text.strip():
+                typer.echo(text)
             return 2
         except click.UsageError as exc:
             _say(problem_line(exc, name))
@@ -329,6 +334,55 @@ def output_file(help_text: str, *names: str, packs: bool = False) -> Any:
         *names,
         help=help_text,
         callback=_check_packed_output if packs else _check_output,
+        dir_okay=False,
+        writable=True,
+    )
+
+
+def _check_picture(value: Path | None) -> Path | None:
+    return check_picture(check_output(value, packs=False))
+
+
+def check_picture(value: Path | None) -> Path | None:
+    """Refuse a picture's name whose suffix matplotlib cannot write.
+
+    matplotlib picks the format by the suffix and refuses an unknown one
+    only when the figure is saved: after the run that draws it, which
+    may take minutes (``--plot e.txt``). Given no suffix it writes a PNG
+    under another name (``run`` becomes ``run.png``), so a name without
+    one is refused too. The formats are those of the installed
+    matplotlib; without it the command itself says which extra to
+    install. Raises :class:`typer.BadParameter`, which names the option.
+    """
+    if value is None:
+        return value
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:  # the command names the missing extra
+        return value
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if value.suffix[1:].lower() not in formats:
+        known = ", ".join(f".{f}" for f in sorted(formats))
+        what = (
+            f"does not draw {value.suffix} pictures"
+            if value.suffix
+            else "picks a picture's format by its name's suffix"
+        )
+        msg = f"{value}: matplotlib {what}; give a name ending in {known}"
+        raise typer.BadParameter(msg)
+    return value
+
+
+def picture_file(help_text: str, *names: str) -> Any:
+    """A ``typer.Option`` for a picture to draw (:func:`check_picture`).
+
+    As :func:`output_file`, and the suffix must be a format matplotlib
+    writes, checked before the run that draws it.
+    """
+    return typer.Option(
+        *names,
+        help=help_text,
+        callback=_check_picture,
         dir_okay=False,
         writable=True,
     )

@@ -12,6 +12,7 @@ import typer
 
 from croupier.cli.common import (
     CommandError,
+    GuardedGroup,
     JsonFlag,
     check_output,
     console,
@@ -29,6 +30,7 @@ history_app = typer.Typer(
     help="The croupier hand history (CHH 1.1): export rounds, list the "
     "steps a game's records hold.",
     no_args_is_help=True,
+    cls=GuardedGroup,
 )
 
 

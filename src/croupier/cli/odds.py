@@ -17,7 +17,7 @@ from croupier.cli.common import (
     err_console,
     fail,
     load_game_rules,
-    output_file,
+    picture_file,
 )
 from croupier.errors import CroupierError, ScenarioError
 from croupier.odds.registry import find_analyzer, find_simulator
@@ -215,7 +215,7 @@ def simulate(
     settings: Settings = None,
     as_json: JsonFlag = False,
     plot: Annotated[
-        Path | None, output_file("PNG of the running edge and CI.")
+        Path | None, picture_file("PNG of the running edge and CI.")
     ] = None,
     cluster: Annotated[
         str | None,
@@ -315,7 +315,7 @@ def strategy(
     rules_file: RulesFile = None,
     settings: Settings = None,
     png: Annotated[
-        Path | None, output_file("Write the chart as a picture.")
+        Path | None, picture_file("Write the chart as a picture.")
     ] = None,
     as_json: JsonFlag = False,
     margins: Annotated[

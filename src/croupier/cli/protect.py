@@ -26,6 +26,7 @@ from croupier.cli.common import (
     err_console,
     load_game_rules,
     output_file,
+    picture_file,
 )
 
 __all__ = ["protect"]
@@ -124,7 +125,7 @@ def protect(
     ] = None,
     plot: Annotated[
         Path | None,
-        output_file("Draw the win rate against the depth (PNG).", "--plot"),
+        picture_file("Draw the win rate against the depth (PNG).", "--plot"),
     ] = None,
     out: Annotated[
         Path | None,

@@ -14,7 +14,12 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.common import output_file
+from croupier.cli.common import (
+    CommandError,
+    GuardedGroup,
+    existing_database,
+    output_file,
+)
 from croupier.extras import require
 from croupier.server import DEFAULT_DB_URL
 from croupier.server.auth import (
@@ -29,6 +34,7 @@ __all__ = ["token_app"]
 token_app = typer.Typer(
     help="Operator tokens of a table server's database.",
     no_args_is_help=True,
+    cls=GuardedGroup,
 )
 
 
@@ -56,17 +62,20 @@ def rotate(
 ) -> None:
     """Give the operator account a new token; the old one stops working."""
     if out is None and not sys.stdout.isatty():
-        typer.echo(
-            "error: standard output is not a terminal; give --out FILE "
-            "(the token is not printed to a pipe)",
-            err=True,
+        msg = (
+            "standard output is not a terminal; give --out FILE (the "
+            "token is not printed to a pipe)"
         )
-        raise typer.Exit(2)
+        raise CommandError(msg)
     require("server", "this command")
     from sqlalchemy import select, update
+    from sqlalchemy.exc import SQLAlchemyError
 
     from croupier.server import db
 
+    # a missing SQLite file is refused, never created empty (the rotate
+    # then failed on the empty file's missing tables, exit 70)
+    existing_database(db_url)
     engine = db.make_engine(db_url)
     try:
         with engine.begin() as conn:
@@ -77,12 +86,11 @@ def rotate(
                 .limit(1)
             ).scalar()
             if operator_id is None:
-                typer.echo(
-                    "error: no operator account (start croupier serve "
-                    "once on this database)",
-                    err=True,
+                msg = (
+                    "no operator account (start croupier serve once on "
+                    "this database)"
                 )
-                raise typer.Exit(2)
+                raise CommandError(msg)
             lifetimes = TokenLifetimes(operator_hours=hours)
             token = new_token(lifetimes.expiry(operator=True))
             conn.execute(
@@ -90,6 +98,12 @@ def rotate(
                 .where(db.PlayerRow.id == operator_id)
                 .values(token_hash=hash_token(token))
             )
+    except SQLAlchemyError as exc:
+        msg = (
+            f"cannot rotate the operator token in {db_url}: "
+            f"{type(exc).__name__} (is it a croupier server's database?)"
+        )
+        raise CommandError(msg) from None
     finally:
         engine.dispose()
     if out is not None:
