@@ -166,11 +166,8 @@ def poisson_alone(game: str, shoes: int, runs: int) -> None:
             )
             kept = (block == original).sum(axis=1)
             fixed += np.bincount(kept, minlength=n + 1)
-        tests = CardTests(original)
         # only the Poisson test's counts: the shoes themselves are not kept
-        tests.shoes = shoes
-        tests._fixed = fixed
-        p_values.append(tests.poisson().p_value)
+        p_values.append(CardTests(original).poisson_of(fixed).p_value)
     p = np.array(p_values)
     hits = int((p < ALPHA).sum())
     low, high = _interval(hits, runs)

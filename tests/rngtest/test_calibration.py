@@ -144,6 +144,13 @@ def test_810a_5_poisson_test_reads_the_exact_law(
     chi = stats.chisquare(counts, np.array(want) * 400)
     assert result.statistic == pytest.approx(chi.statistic, rel=1e-9)
     assert result.p_value == pytest.approx(chi.pvalue, rel=1e-9)
+    # the same test on the counts alone (no shoe kept), as the bench
+    # reads a million shoes
+    fixed = np.bincount((shoes == original).sum(axis=1), minlength=9)
+    alone = CardTests(original).poisson_of(fixed)
+    assert alone.p_value == pytest.approx(chi.pvalue, rel=1e-9)
+    with pytest.raises(ValueError, match="9 counts of shoes"):
+        CardTests(original).poisson_of(fixed[:-1])
 
 
 def _poisson_alone(original: np.ndarray, shoes: int, seed: int) -> float:
@@ -156,10 +163,8 @@ def _poisson_alone(original: np.ndarray, shoes: int, seed: int) -> float:
             np.broadcast_to(original, (min(5000, shoes - first), n)), axis=1
         )
         fixed += np.bincount((block == original).sum(axis=1), minlength=n + 1)
-    tests = CardTests(original)
-    tests.shoes = shoes  # only the Poisson test's counts are needed
-    tests._fixed = fixed
-    return tests.poisson().p_value
+    # only the Poisson test's counts are needed
+    return CardTests(original).poisson_of(fixed).p_value
 
 
 @pytest.mark.slow

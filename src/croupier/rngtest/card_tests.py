@@ -471,14 +471,30 @@ class CardTests:
         ``bottom``, which a few thousand shoes would otherwise leave
         expecting under one each.
         """
-        mean, bottom, top, probs = self._poisson_cells(self.shoes)
+        return self.poisson_of(self._fixed)
+
+    def poisson_of(self, fixed: Ints) -> TestResult:
+        """:meth:`poisson` on counts alone, not on shoes :meth:`add` read.
+
+        ``fixed[k]`` is the number of shoes that left ``k`` cards of
+        :attr:`original` where they were (``len(original) + 1`` counts).
+        A million shoes counted this way need no shoe kept: the size of
+        the test is measured so (``bench/bench_rngtest_calibration.py``).
+        """
+        fixed = np.asarray(fixed, dtype=np.int64)
+        if fixed.shape != self._fixed.shape or (fixed < 0).any():
+            msg = (
+                f"fixed counts are {len(self._fixed)} counts of shoes "
+                f"(0 to {len(self.original)} cards in place), not "
+                f"{fixed.tolist()[:8]}"
+            )
+            raise ValueError(msg)
+        mean, bottom, top, probs = self._poisson_cells(int(fixed.sum()))
         # each shoe's count of fixed cards in its cell: up to bottom, each
         # count between, top and over (one cell when even the top expects
         # under 5: Cochran's rule refuses that)
-        cells = np.clip(np.arange(len(self._fixed)), bottom, top) - bottom
-        counts = np.bincount(
-            cells, weights=self._fixed, minlength=top - bottom + 1
-        )
+        cells = np.clip(np.arange(len(fixed)), bottom, top) - bottom
+        counts = np.bincount(cells, weights=fixed, minlength=top - bottom + 1)
         stat, p = chisq(counts, probs, "Poisson")
         return TestResult(
             "Poisson",
