@@ -190,7 +190,8 @@ class Tally:
     def add(self, verdict: RoundVerdict) -> None:
         """Count one more round."""
         self.rounds += 1
-        if _is_game(verdict.game):
+        # a game counted once exists: the registry is asked once a game
+        if verdict.game in self.games or _is_game(verdict.game):
             self.games[verdict.game] += 1
         if verdict.deviation is None:
             self.conforming += 1
