@@ -447,3 +447,43 @@ def test_d106_rounds_by_game_count_only_games_that_exist() -> None:
     tally.add(RoundVerdict(4, "r4", DBJ, None))
     assert dict(tally.games) == {DBJ: 1}
     assert tally.rounds == 4
+
+
+def test_d100_a_first_round_of_no_game_does_not_take_a_plain_file(
+    tmp_path: Path,
+) -> None:
+    """A plain ``--rules`` holds the first round of a game that exists.
+
+    A log whose first line names a game croupier does not know (a
+    vendor's typo) made the submission that game's: the run stopped at
+    the next round, "the Rules Submission is chess's". That first round
+    reports its unknown game (810a.11) and the file holds the rounds of
+    the first real game; the same with ``--workers 2``.
+    """
+    dbj, _ = _day(4)
+    unknown = json.loads(dbj[0].dumps())
+    unknown["game"]["id"] = "chess"
+    log = tmp_path / "day.jsonl"
+    log.write_text(
+        "\n".join([json.dumps(unknown), *(h.dumps() for h in dbj[1:])]) + "\n",
+        encoding="utf-8",
+    )
+    held = tmp_path / "dbj.toml"
+    held.write_text(f"decks = {dbj[1].rules['decks']}\n", encoding="utf-8")
+    args = [str(log), "--rules", str(held), "--json"]
+    alone = _run(*args)
+    assert alone == _run(*args, "--workers", "2")
+    code, out, err = alone
+    assert (code, err) == (1, "")
+    report: dict[str, Any] = json.loads(out)
+    assert report["summary"]["rounds"] == 4
+    assert report["summary"]["conforming"] == 3
+    assert report["summary"]["by_ref"] == {"810a.11": 1}
+    assert report["submissions"] == [
+        {
+            "game": DBJ,
+            "file": str(held),
+            "digest": _recorded_digest(DBJ, {"decks": dbj[1].rules["decks"]}),
+            "rounds": 3,
+        }
+    ]

@@ -298,7 +298,14 @@ class _Held:
     """Whether :attr:`rules` is worked out."""
 
     def rules_for(self, number: int, game: str) -> GameRules | None:
-        """The rules the round at line ``number`` of ``game`` is held to."""
+        """The rules the round at line ``number`` of ``game`` is held to.
+
+        A round of no game at all reports its unknown game itself and
+        does not make the submission its game's: the submission holds
+        the first round of a game that exists.
+        """
+        if game != self.game and not _is_game(game):
+            return None
         if self.game is None:
             self.game, self.line = game, number
         if game != self.game:
@@ -575,6 +582,8 @@ def _first_game(
                 history, _ = loads_deferring_steps(line)
             except (KeyError, TypeError, ValueError):
                 break
+            if not _is_game(history.game):
+                continue  # it reports its unknown game itself
             held.game, held.line = history.game, number
             break
     return chain(taken, numbered)
