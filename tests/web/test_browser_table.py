@@ -1203,3 +1203,240 @@ def test_issue_13_reconnecting_banner_clears_itself(
     finally:
         page.close()
         again.stop()
+
+
+# -- what a new player meets first: the audit of the web table ----------------
+
+
+def _focused(page: Any) -> str:
+    """The focused element's id, action, chip, seat or wager (or tag)."""
+    return str(
+        page.evaluate(
+            "(() => { const e = document.activeElement;"
+            " return e.id || e.dataset.action || e.dataset.chip ||"
+            " e.dataset.sit || e.dataset.wager || e.dataset.card ||"
+            " e.tagName; })()"
+        )
+    )
+
+
+_RING_GAP = """(spot) => {
+  // How far inside the spot's rounded ring the corners of its name's
+  // box lie (negative: the ring crosses the name).
+  const s = spot.getBoundingClientRect();
+  const n = spot.querySelector(".spot-name").getBoundingClientRect();
+  const cs = getComputedStyle(spot);
+  const r = parseFloat(cs.borderTopLeftRadius) -
+    parseFloat(cs.borderTopWidth);
+  const inset = parseFloat(cs.borderTopWidth);
+  const cx = s.left + inset + r, cy = s.top + inset + r;
+  let worst = Infinity;
+  for (const x of [n.left, n.right]) {
+    const dx = x < cx ? cx - x : Math.max(0, x - (s.right - inset - r));
+    const dy = Math.max(0, cy - n.top);
+    if (dx > 0 && dy > 0) worst = Math.min(worst, r - Math.hypot(dx, dy));
+  }
+  return worst === Infinity ? 0 : worst;
+}"""
+"""The ring's clearance of a spot's name at the top corners (CSS px)."""
+
+
+def test_591_7_n_a_hole_card_equal_to_the_up_card_is_turned_over(
+    srv: LiveServer, browser: Any
+) -> None:
+    """Six decks can give the dealer J♣ up and J♣ in the hole.
+
+    The felt turned the hole card over by looking for a face-down card
+    only when the exposed card was not on the felt yet: J♣ was (the up
+    card), so the hole card stayed a back and the result said "The
+    dealer has 10" for a dealer's 20 (591.7(n): the dealer turns the
+    hole card over, then the totals are compared).
+    """
+    table = srv.table_id("double-back-jack")
+    page = _page(browser, srv, "Twin Jacks")
+    _sit(page, srv, table, 1)
+    me = _token(page)
+    api = Api.__new__(Api)
+    api.srv, api.headers = srv, me
+    _fresh(srv, table, api, 1, "blackjack")
+    page.goto(f"{srv.base}/play/{table}")
+    # seat 1 9h 9d = 18 stands; the dealer Jc up, Jc in the hole: 20
+    srv.stack_next(table, "9h Jc 9d Jc")
+    page.click(".seat.mine button.spot[data-wager='blackjack']")
+    _idle(page)
+    page.click("#deal")
+    page.wait_for_selector("#actions button[data-action='stand']")
+    _idle(page)
+    # "ready" is a betting word: the seat's label drops it once dealt
+    assert page.inner_text(".seat.mine .seat-no") == "Seat 1"
+    page.click("#actions button[data-action='stand']")
+    page.wait_for_selector("#result:not([hidden])")
+    _idle(page)
+    dealer = ".area[data-label='dealer']"
+    cards = page.eval_on_selector_all(
+        f"{dealer} .card", "cs => cs.map(c => c.dataset.card || 'back')"
+    )
+    assert cards == ["Jc", "Jc"], cards
+    assert page.inner_text(f"{dealer} .total") == "20"
+    assert page.inner_text("#result .why") == "The dealer has 20."
+    page.close()
+    _leave(srv, table, 1, me)
+
+
+def test_670a_9_face_down_cards_lie_in_one_squared_row_and_pass_axe(
+    srv: LiveServer, browser: Any
+) -> None:
+    """The dealer's six face-down pai gow cards, while a seat sets hands.
+
+    The squared-up stack of backs shared its class with the chip stack,
+    a column: the six backs stood in a tower down the felt. The cards
+    a player picks for the low hand are buttons whose accessible name
+    starts with what they show (axe's label-content-name-mismatch,
+    WCAG 2.5.3); picking one by keyboard keeps the focus on it.
+    """
+    table = srv.table_id("six-card-fortune-pai-gow")
+    page = _page(browser, srv, "Squared", bypass_csp=True)
+    _sit(page, srv, table, 2)
+    me = _token(page)
+    srv.stack_pai_gow(table, {2: "Ks Kh Kd Kc Qs Jh", 7: "2d 3h 5s 7c 9d Td"})
+    page.click(".seat.mine button.spot[data-wager='pai_gow']")
+    _idle(page)
+    page.click("#deal")
+    page.click("#actions button[data-action='no_double_down']")
+    page.wait_for_selector("#actions button[data-action='set']")
+    _idle(page)
+    tops = page.eval_on_selector_all(
+        ".area[data-label='dealer'] .card.back",
+        "cs => cs.map(c => Math.round(c.getBoundingClientRect().top))",
+    )
+    assert len(tops) == 6, tops
+    assert len(set(tops)) == 1, tops
+    axe = _Axe(page)
+    axe.audit("pai gow hands to set", phone=True)
+    assert not any(axe.found.values()), axe.found
+    # the house way would keep the jack high and put the queen low
+    page.focus(".seat.mine .card[data-card='Jh']")
+    page.keyboard.press("Enter")
+    assert page.get_attribute(".card[data-card='Jh']", "aria-pressed") == (
+        "true"
+    )
+    assert _focused(page) == "Jh"
+    page.focus("#actions button[data-action='set']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#result:not([hidden])")
+    sets = [
+        e
+        for e in _last_events(srv, table, me)
+        if e["type"] == "hand_set" and e["to"] == "seat 2"
+    ]
+    assert (sets[0]["low"], sets[0]["way"]) == ("Jh", "player"), sets
+    page.close()
+    _leave(srv, table, 2, me)
+
+
+def test_keyboard_alone_bets_decides_and_reads_the_result_without_losing_focus(
+    srv: LiveServer, browser: Any
+) -> None:
+    """Enter and Delete on a spot, Enter on the deal, a decision, OK.
+
+    Each request redraws the rail and the seats: the focused control
+    was a removed element and the focus fell to the page, so a second
+    Enter added nothing. Now it stays on the control, or moves to the
+    next thing to do. Another player's bet pushed over the WebSocket
+    while an amount is typed keeps the typed text and the focus.
+    """
+    table = srv.table_id("21-baccarat")
+    other = Api(srv, "Keyboard Neighbour")
+    page = _page(browser, srv, "Keys Only")
+    page.goto(f"{srv.base}/play/{table}")
+    page.focus("[data-sit='3']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".seat.mine[data-seat='3']")
+    _idle(page)
+    assert _focused(page) == "player"  # the first spot of the seat
+    me = _token(page)
+    for _ in range(3):
+        page.keyboard.press("Enter")  # a $5 chip each
+        _idle(page)
+    page.keyboard.press("Delete")
+    _idle(page)
+    stakes = _table_state(srv, table, me)["round"]["stakes"]
+    assert [(s["wager"], s["amount"]) for s in stakes] == [("player", 1000)]
+    assert _focused(page) == "player"
+    page.focus("#bet-amount")
+    page.keyboard.type("12.5")
+    other.sit(table, 6)
+    other.bet(table, 6, "banker", 500)  # pushed to the page: a render
+    page.wait_for_selector(".seat[data-seat='6'] .spot[role='img']")
+    _idle(page)
+    assert _focused(page) == "bet-amount"
+    assert page.input_value("#bet-amount") == "12.5"
+    page.keyboard.type("0")
+    page.keyboard.press("Enter")  # on Player
+    _idle(page)
+    stakes = _table_state(srv, table, me)["round"]["stakes"]
+    assert [(s["wager"], s["amount"]) for s in stakes if s["seat"] == 3] == [
+        ("player", 1250)
+    ]
+    other.post(f"/tables/{table}/ready", {"seat": 6})
+    page.focus("#deal")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#result:not([hidden])")
+    _idle(page)
+    assert _focused(page) == "BUTTON"  # the result's OK
+    assert page.evaluate("document.activeElement.closest('#result') !== null")
+    page.keyboard.press("Enter")
+    _idle(page)
+    assert page.query_selector("#result:not([hidden])") is None
+    assert _focused(page) == "player"
+    page.close()
+    _leave(srv, table, 3, me)
+    _leave(srv, table, 6, other.headers)
+
+
+def test_d27_ready_says_whom_the_deal_waits_for(
+    srv: LiveServer, browser: Any
+) -> None:
+    """After "Ready" the button is done and the rail names the others.
+
+    The button stayed as it was and nothing on the rail changed (only
+    a small "· ready" by the seat): a control that seemed to do
+    nothing. The cards are dealt when every seat with a wager is ready
+    (D27); the clock of a decision is the casino's house rule D26, not
+    a section of the regulation ("§ D26").
+    """
+    table = srv.table_id("midibaccarat")
+    other = Api(srv, "Slow Neighbour")
+    other.sit(table, 4)
+    page = _page(browser, srv, "Quick Player")
+    _sit(page, srv, table, 8)
+    me = _token(page)
+    other.bet(table, 4, "player", 500)
+    page.click(".seat.mine button.spot[data-wager='banker']")
+    _idle(page)
+    # the spot's ring runs clear of the wager's name above its chips
+    gap = page.eval_on_selector(
+        ".seat.mine button.spot[data-wager='banker']", _RING_GAP
+    )
+    assert gap >= 0, gap
+    assert page.inner_text("#deal") == "Ready"
+    page.click("#deal")
+    _idle(page)
+    assert page.is_disabled("#deal")
+    hint = page.inner_text("#hint")
+    assert "seat 4" in hint, hint
+    assert "ready" in hint, hint
+    assert _table_state(srv, table, me)["round"]["status"] == "betting"
+    other.post(f"/tables/{table}/ready", {"seat": 4})
+    page.wait_for_selector("#result:not([hidden])")
+    said = page.evaluate(
+        "Croupier.describe({type: 'clock_expired', clock: 'decision',"
+        " seat: 8, action: 'stand', seconds: 30, ref: '591.7(i)',"
+        " decision: 'D26'})"
+    )
+    assert "house rule D26" in said, said
+    assert "\u00a7 591.7(i)" in said, said
+    assert "\u00a7 D26" not in said, said
+    page.close()
+    _leave(srv, table, 8, me)
+    _leave(srv, table, 4, other.headers)

@@ -51,7 +51,8 @@ const Croupier = {
     // balance} to say what the limits are.
     const c = context || {};
     const kind = (data && data.error) || "";
-    const ref = data && data.ref ? " (\u00a7\u00a0" + data.ref + ")" : "";
+    const ref = data && data.ref ? " (" + Croupier.refText(data.ref, "\u00a0") +
+      ")" : "";
     const M = Croupier.money;
     const said = Croupier.dollarsIn(String((data && data.message) || ""));
     const plain = said ? said.charAt(0).toUpperCase() + said.slice(1) : "";
@@ -120,6 +121,21 @@ const Croupier = {
   },
 
   SUITS: {c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660"},
+
+  refText(ref, space) {
+    // Where a step comes from, for a player: "\u00a7 591.7(i)" for the
+    // regulation, "house rule D26" for one of the casino's own decisions
+    // (the clocks, idle seats, a void: docs/decisions.md), never "\u00a7 D26".
+    const gap = space || " ";
+    return /^D\d+$/.test(String(ref)) ? "house rule" + gap + ref
+      : "\u00a7" + gap + ref;
+  },
+
+  refsText(refs) {
+    // Several refs, each said once: "\u00a7 591.7(i), house rule D26".
+    return [...new Set(refs.filter((r) => r))].map((r) => Croupier.refText(r))
+      .join(", ");
+  },
 
   cardText(code) {
     // A card as a person reads it: "10♠", "joker", "a face-down card".
@@ -322,12 +338,14 @@ const Croupier = {
           break;
         }
         case "card_exposed": {
+          // turns over the position's first face-down card; a viewer who
+          // saw the position's cards already (its own) has none left
+          // face down. A shoe of several decks may hold the same card
+          // twice at one position (the dealer's J♣ up and J♣ in
+          // the hole), so a card already face up there proves nothing.
           announcements = [];
           const p = pos[parse(ev.to)[0]];
           if (!p) break;
-          if (p.hands.some((h) => h.cards.some((c) => c.card === ev.card))) {
-            break;
-          }
           for (const h of p.hands) {
             const c = h.cards.find((x) => x.card === null);
             if (c) { c.card = ev.card; break; }
@@ -455,8 +473,8 @@ const Croupier = {
           ? "The betting clock ran out: betting is closed"
           : "Seat " + ev.seat + "'s clock ran out after " + ev.seconds +
             " s: the table applies " +
-            C.actionName(ev.action).toLowerCase() + " (\u00a7 " +
-            (ev.decision || ev.ref) + ")";
+            C.actionName(ev.action).toLowerCase() + " (" +
+            C.refsText([ev.ref, ev.decision]) + ")";
       case "seats_left_out":
         return "Left out of this round (no wager when betting closed): " +
           "seat " + (ev.seats || []).join(", seat ");

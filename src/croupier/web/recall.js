@@ -238,7 +238,9 @@ async function showRound(id) {
   nar.style.maxHeight = "none";
   for (const ev of r.events) {
     const line = Croupier.el("div");
-    if (ev.ref) line.appendChild(Croupier.el("span", "ref", "\u00a7 " + ev.ref));
+    if (ev.ref) {
+      line.appendChild(Croupier.el("span", "ref", Croupier.refText(ev.ref)));
+    }
     line.appendChild(document.createTextNode(" #" + ev.seq + " " +
       Croupier.describe(ev)));
     nar.appendChild(line);
@@ -287,8 +289,8 @@ function drawStep() {
   }
   $("step-pos").textContent = "Step " + step + " of " + events.length;
   const ev = events[step - 1];
-  $("step-text").textContent = ev ? (ev.ref ? "\u00a7 " + ev.ref + ": " : "") +
-    Croupier.describe(ev) : "Before the first step.";
+  $("step-text").textContent = ev ? (ev.ref ? Croupier.refText(ev.ref) +
+    ": " : "") + Croupier.describe(ev) : "Before the first step.";
   for (const b of document.querySelectorAll("[data-step]")) {
     const k = b.dataset.step;
     b.disabled = (k === "first" || k === "prev") ? step === 0 :

@@ -66,6 +66,7 @@ async function withBusy(work) {
   // Run one intended action (possibly several requests, one per wager
   // change) with every control disabled; render once it is done.
   if (busy) return;
+  focusWanted = focusKey(document.activeElement);
   setBusy(true);
   try {
     await work();
@@ -89,6 +90,90 @@ function onAct(el, fn) {
   return el;
 }
 
+// -- focus: drawing the table anew never drops the keyboard's place ------------
+// Every render rebuilds the rail and the seats, so the focused control is
+// a new element each time. The control is found again by what it does;
+// one that is gone (the decision just taken, the seat just sat in) hands
+// the focus to the next thing to do. What was typed in an amount field
+// survives a push from the table (another player's bet).
+let focusWanted = null;       // the control an action was started from
+const FOCUS_NEXT = [
+  "#actions button[data-action]", "#result:not([hidden]) button",
+  ".seat.mine button.spot", "#deal", "#chip-pick button", "[data-sit]",
+];
+
+function focusKey(el) {
+  // A selector that finds ``el`` again after a render (null: not ours).
+  if (!el || !el.closest || !el.closest("#rail, #seats, #result")) {
+    return null;
+  }
+  if (el.id) return "#" + el.id;
+  for (const a of ["data-action", "data-chip", "data-sit"]) {
+    if (el.hasAttribute(a)) return "[" + a + "='" + el.getAttribute(a) + "']";
+  }
+  if (el.dataset.card) {
+    return ".seat.mine [data-card='" + el.dataset.card + "']";
+  }
+  if (el.matches("button.spot")) {
+    return ".seat.mine button.spot[data-wager='" + el.dataset.wager + "']";
+  }
+  if (el.closest("#result")) return "#result button";
+  return null;
+}
+
+function usable(el) {
+  // In the page, shown and enabled (a hidden one keeps the focus only
+  // until the next style update).
+  return Boolean(el && el.isConnected && !el.disabled &&
+                 el.getClientRects().length);
+}
+
+function restoreFocus(key) {
+  // Focus ``key`` again, or the next thing to do, if the focus was lost.
+  const now = document.activeElement;
+  if (!key || (now && now !== document.body && usable(now))) return;
+  let el = document.querySelector(key);
+  if (!usable(el)) {
+    el = null;
+    for (const sel of FOCUS_NEXT) {
+      el = [...document.querySelectorAll(sel)].find(usable) || null;
+      if (el) break;
+    }
+  }
+  if (el) el.focus({preventScroll: true});
+}
+
+function decisionOf(s) {
+  // Which decision is awaited (an amount typed for one is not another's).
+  const r = s && s.round;
+  const p = r && r.status === "playing" ? r.pending : null;
+  return p ? [r.id, p.seat, p.hand || 0, p.legal.join()].join("/") : "";
+}
+
+function typedNow() {
+  // The amount fields' text and caret, to put back after a render.
+  const out = {};
+  for (const id of ["bet-amount", "amount"]) {
+    const el = $(id);
+    if (el && el.value) {
+      out[id] = {value: el.value, start: el.selectionStart,
+                 end: el.selectionEnd, decision: decisionOf(state)};
+    }
+  }
+  return out;
+}
+
+function typedBack(typed) {
+  for (const [id, t] of Object.entries(typed)) {
+    const el = $(id);
+    if (!el || (id === "amount" && t.decision !== decisionOf(state))) {
+      continue;
+    }
+    el.value = t.value;
+    if (document.activeElement === el) el.setSelectionRange(t.start, t.end);
+  }
+}
+
 // -- the felt ------------------------------------------------------------------
 const AREA_NAMES = {
   "player hand": "Player", "banker hand": "Banker",
@@ -99,8 +184,9 @@ function cardsRow(cards, opts) {
   // A row of cards; a face-down stack (no card known) is drawn squared up.
   const o = opts || {};
   const allBacks = cards.length > 2 && cards.every((c) => !c.card);
+  // (not "stack": that is the chip stack's class, a column)
   const row = Croupier.el("div", "cards" + (o.pickable ? " pickable" : "") +
-                          (allBacks ? " stack" : ""));
+                          (allBacks ? " squared" : ""));
   for (const c of cards) {
     const el = Croupier.cardEl(c.card, c.purpose);
     if (o.pickable && c.card) {
@@ -108,8 +194,9 @@ function cardsRow(cards, opts) {
       el.setAttribute("role", "button");
       el.tabIndex = 0;
       el.setAttribute("aria-pressed", c.card === pickedLow ? "true" : "false");
-      el.setAttribute("aria-label", Croupier.cardName(c.card) +
-        ": make it your low hand");
+      // the name starts with what the card shows (WCAG 2.5.3)
+      el.setAttribute("aria-label", Croupier.cardText(c.card) + ", " +
+        Croupier.cardName(c.card) + ": make it your low hand");
       el.title = "Click to make this your low hand";
       const pick = () => { pickedLow = c.card; render(state); };
       el.addEventListener("click", pick);
@@ -603,6 +690,9 @@ function actedFor(s) {
 // -- rendering -----------------------------------------------------------------
 function render(s) {
   if (gone) return;
+  const focused = focusKey(document.activeElement) || focusWanted;
+  focusWanted = null;
+  const typed = typedNow();
   state = s;
   const t = s.table, you = s.you, rnd = s.round;
   document.title = "croupier — " + t.name;
@@ -677,10 +767,11 @@ function render(s) {
   if (acted) {
     af.textContent = acted.clock === "betting"
       ? "The betting clock ran out: the cards were dealt to the seats " +
-        "with a bet (\u00a7 " + acted.ref + ")."
+        "with a bet (" + Croupier.refsText([acted.ref, acted.decision]) +
+        ")."
       : "The clock ran out for seat " + acted.seat + ": the table chose " +
         Croupier.actionName(acted.action).toLowerCase() + " for the " +
-        "player (\u00a7 " + (acted.decision || acted.ref) + ").";
+        "player (" + Croupier.refsText([acted.ref, acted.decision]) + ").";
   }
   renderResult(s);
 
@@ -709,7 +800,7 @@ function render(s) {
     if (seat === mySeat) box.classList.add("mine");
     if (pending && pending.seat === seat) box.classList.add("to-act");
     box.appendChild(Croupier.el("div", "seat-no", "Seat " + seat +
-      (ready.includes(seat) ? " \u00b7 ready" : "")));
+      (betting && ready.includes(seat) ? " \u00b7 ready" : "")));
     const hands = Croupier.el("div", "hands");
     const pos = bySeat[seat];
     if (pos) {
@@ -771,7 +862,9 @@ function render(s) {
   renderNarration(s, betting);
   announce(s);
   tickClock();
+  typedBack(typed);
   if (busy) setBusy(true);
+  else restoreFocus(focused);
 }
 
 function renderStatus(s, rnd, pending, myTurn, betting, view) {
@@ -782,7 +875,8 @@ function renderStatus(s, rnd, pending, myTurn, betting, view) {
     const whose = myTurn ? "Your turn" : "Seat " + pending.seat + " to act";
     const hand = pending.hand ? ", hand " + (pending.hand + 1) : "";
     status.appendChild(document.createTextNode(whose + hand + " ("));
-    status.appendChild(Croupier.el("span", "ref", "\u00a7 " + pending.ref));
+    status.appendChild(Croupier.el("span", "ref",
+      Croupier.refText(pending.ref)));
     status.appendChild(document.createTextNode("): " +
       pending.legal.map(Croupier.actionName).join(", ")));
   } else {
@@ -918,9 +1012,15 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
         : " limits " + Croupier.money(lim[0]) + " to " + Croupier.money(lim[1]))));
     const others = t.seats.filter((o) => o.seat !== mySeat &&
       !o.sitting_out).length;
-    const d = Croupier.el("button", "btn big", others ? "Ready" : "Deal");
+    // once this seat is ready, say whom the deal waits for (D27)
+    const ready = readyOf(s);
+    const iReady = ready.includes(mySeat);
+    const waiting = [...new Set(rnd.stakes.map((x) => x.seat))]
+      .filter((x) => x !== mySeat && !ready.includes(x)).sort((a, b) => a - b);
+    const d = Croupier.el("button", "btn big", others
+      ? (iReady ? "Ready \u2713" : "Ready") : "Deal");
     d.id = "deal";
-    d.disabled = !any;
+    d.disabled = !any || iReady;
     d.title = others ? "I am ready: the cards are dealt when every " +
       "player with a bet is ready" : "Deal the cards";
     onAct(d, () => withBusy(async () => {
@@ -939,6 +1039,12 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
     tools.appendChild(d);
     hint.textContent = any ? "Right-click a spot, or Delete on it, to take " +
       "a chip off." : "Choose a chip, then click a spot.";
+    if (iReady) {
+      hint.textContent = "You are ready. The cards are dealt when " +
+        (waiting.length ? "seat " + waiting.join(", seat ") + " " +
+          (waiting.length > 1 ? "are" : "is") + " ready too, or " : "") +
+        "when bets close.";
+    }
     return;
   }
   if (!legal.length) {
@@ -977,6 +1083,7 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
         await request("POST", "/tables/" + TABLE_ID + "/actions", body,
           {balance: s.you.balance});
         pickedLow = null;
+        if (input) input.value = "";  // spent on this decision
       });
     });
     acts.appendChild(b);
@@ -995,7 +1102,9 @@ function renderNarration(s, betting) {
                         s.round ? s.round.events : []);
   for (const ev of evs) {
     const line = Croupier.el("div", ev.type === "phase_entered" ? "phase" : "");
-    if (ev.ref) line.appendChild(Croupier.el("span", "ref", "\u00a7 " + ev.ref));
+    if (ev.ref) {
+      line.appendChild(Croupier.el("span", "ref", Croupier.refText(ev.ref)));
+    }
     line.appendChild(document.createTextNode(" " + Croupier.describe(ev)));
     nar.appendChild(line);
   }
