@@ -1283,6 +1283,52 @@ def test_591_7_n_a_hole_card_equal_to_the_up_card_is_turned_over(
     _leave(srv, table, 1, me)
 
 
+@pytest.mark.parametrize(
+    ("stack", "why"),
+    [
+        # seat 1 18 stands; the dealer 6 6 draws a king: 22, a push
+        (
+            "9h 6c 9d 6d Kh",
+            "The dealer has 22: every wager still in play is returned "
+            "(\u00a7\u00a0591.7(q)(1)).",
+        ),
+        # the dealer K up, A in the hole: Blackjack, read by the card
+        # reader before any decision
+        ("9h Kc 9d Ah", "The dealer has Blackjack."),
+    ],
+    ids=["dealer-22", "dealer-blackjack"],
+)
+def test_591_7_q_1_the_result_says_a_dealer_22_returns_the_wagers(
+    srv: LiveServer, browser: Any, stack: str, why: str
+) -> None:
+    """The result read "The dealer has 22 (bust)." where Double Back
+    Jack's dealer 22 is no bust: every wager still in play is returned
+    (591.7(q)(1)); a dealer's two-card 21 read "The dealer has 21."."""
+    table = srv.table_id("double-back-jack")
+    page = _page(browser, srv, "Dealer " + stack.split()[1])
+    _sit(page, srv, table, 1)
+    me = _token(page)
+    api = Api.__new__(Api)
+    api.srv, api.headers = srv, me
+    _fresh(srv, table, api, 1, "blackjack")
+    page.goto(f"{srv.base}/play/{table}")
+    srv.stack_next(table, stack)
+    page.click(".seat.mine button.spot[data-wager='blackjack']")
+    _idle(page)
+    page.click("#deal")
+    page.wait_for_selector(
+        "#actions button[data-action='stand'], #result:not([hidden])"
+    )
+    _idle(page)
+    if page.is_visible("#actions button[data-action='stand']"):
+        page.click("#actions button[data-action='stand']")
+    page.wait_for_selector("#result:not([hidden])")
+    _idle(page)
+    assert page.inner_text("#result .why") == why.replace("\u00a0", " ")
+    page.close()
+    _leave(srv, table, 1, me)
+
+
 def test_670a_9_face_down_cards_lie_in_one_squared_row_and_pass_axe(
     srv: LiveServer, browser: Any
 ) -> None:

@@ -509,7 +509,18 @@ function whyLine(game, rnd, seat, facts) {
   if (game === "double-back-jack") {
     const d = facts.felt.positions.find((p) => p.label === "dealer");
     if (d && d.hands[0]) {
-      const t = Croupier.bjTotal(d.hands[0].cards);
+      const cards = d.hands[0].cards;
+      const t = Croupier.bjTotal(cards);
+      // 591.7(q)(1): a dealer 22 is no bust here, it returns every wager
+      // still in play; two cards of 21 are the dealer's Blackjack, found
+      // by the card reader (591.7(h))
+      if (t.value === 22) {
+        return "The dealer has 22: every wager still in play is returned " +
+          "(\u00a7 591.7(q)(1)).";
+      }
+      if (t.value === 21 && cards.length === 2) {
+        return "The dealer has Blackjack.";
+      }
       return "The dealer has " + t.value + (t.value > 21 ? " (bust)." : ".");
     }
   }
