@@ -56,7 +56,14 @@ def parse_hold_range(text: str) -> tuple[Fraction, Fraction]:
     low, sep, high = text.partition("..")
     if not sep:
         high = low
-    return _percent(low), _percent(high)
+    bounds = _percent(low), _percent(high)
+    if bounds[0] > bounds[1]:
+        msg = f"--target-hold {text}: the low hold is above the high one"
+        raise DesignError(msg)
+    if bounds[0] < 0 or bounds[1] >= 1:
+        msg = f"--target-hold {text}: a hold is from 0 to below 100 (%)"
+        raise DesignError(msg)
+    return bounds
 
 
 def _names(text: str | None) -> list[str] | None:

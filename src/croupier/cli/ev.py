@@ -38,7 +38,7 @@ DECKS_FOR_EFFECTS = (1, 2, 6, 8)
 """Deck counts of the rule-effect table."""
 
 
-def parse_cards(text: str) -> list[int]:
+def parse_cards(text: str, key: str = "hand") -> list[int]:
     """Value indices of ``A,2,10`` / ``A-2-T`` (J, Q, K count 10).
 
     >>> parse_cards("A-t,k")
@@ -49,7 +49,7 @@ def parse_cards(text: str) -> list[int]:
         name = part.strip().upper()
         if name not in CARD_NAMES:
             msg = f"unknown card {part!r} (A, 2-9, 10/T/J/Q/K)"
-            raise RulesError(msg, key="hand")
+            raise RulesError(msg, key=key)
         cards.append(CARD_NAMES[name])
     return cards
 
@@ -132,7 +132,7 @@ def ev(
         raise ScenarioError(msg)
     rules = _ca_rules(rules_file, settings, ordinary)
     cards = parse_cards(hand)
-    up_cards = parse_cards(up)
+    up_cards = parse_cards(up, key="up")
     if len(up_cards) != 1:
         msg = "one up card"
         raise RulesError(msg, key="up")
@@ -182,44 +182,71 @@ def print_rule_effects(
     if as_json:
         print(json.dumps({"game": GAME, "rule_effects": tables}, indent=2))
         return
-    table = RichTable(
-        title="Double Back Jack rule effects on the house edge "
+    wide = _effects_table(tables, ("alone", "in order"))
+    unbounded = console.options.update_width(10_000)
+    if console.measure(wide, options=unbounded).maximum <= console.width:
+        console.print(wide)
+        return
+    # Eight columns of figures do not fit: one table of each rule alone,
+    # one of the rules in order, so that no figure is cut short.
+    for kind in ("alone", "in order"):
+        console.print(_effects_table(tables, (kind,)))
+
+
+def _effects_table(
+    tables: list[dict[str, Any]], kinds: tuple[str, ...]
+) -> RichTable:
+    """The rule effects, a column per deck count and kind of effect.
+
+    ``kinds`` are ``"alone"`` and ``"in order"``; the edges of ordinary
+    blackjack and of Double Back Jack are the rows that frame them.
+    """
+    title = (
+        "Double Back Jack rule effects on the house edge "
         "(exact, CDZ-; points of the wager; + = house)"
     )
-    table.add_column("rule")
+    if kinds == ("alone",):
+        title += ": each rule alone, from ordinary blackjack"
+    elif kinds == ("in order",):
+        title += ": the rules one after another, in Rules Submission order"
+    table = RichTable(title=title)
+    table.add_column("rule", overflow="fold")
     for t in tables:
-        table.add_column(f"{t['decks']}D alone", justify="right")
-        table.add_column(f"{t['decks']}D in order", justify="right")
-    first = tables[0]
-    table.add_row(
-        "ordinary blackjack (edge)",
-        *[
-            x
+        for kind in kinds:
+            # One kind: the title names it, the column the deck count.
+            name = f"{t['decks']}D" + (f" {kind}" if len(kinds) > 1 else "")
+            table.add_column(name, justify="right")
+
+    def figure(value: float) -> str:
+        return f"{100 * value:+.4f}"
+
+    ordinary = [
+        figure(t["ordinary"]["house_edge"]) if kind == "alone" else ""
+        for t in tables
+        for kind in kinds
+    ]
+    if kinds == ("in order",):
+        ordinary = [figure(t["ordinary"]["house_edge"]) for t in tables]
+    table.add_row("ordinary blackjack (edge)", *ordinary)
+    for k, step in enumerate(tables[0]["steps"]):
+        row = [
+            figure(t["steps"][k]["alone" if kind == "alone" else "in_order"])
             for t in tables
-            for x in (f"{100 * t['ordinary']['house_edge']:+.4f}", "")
-        ],
-    )
-    steps = first["steps"]
-    for k, step in enumerate(steps):
-        cells = []
-        for t in tables:
-            row = t["steps"][k]
-            cells += [
-                f"{100 * row['alone']:+.4f}",
-                f"{100 * row['in_order']:+.4f}",
-            ]
+            for kind in kinds
+        ]
+        table.add_row(f"{step['ref']} {step['option']}={step['value']}", *row)
+    if "in order" in kinds:
         table.add_row(
-            f"{step['ref']} {step['option']}={step['value']}", *cells
+            "Double Back Jack (edge)",
+            *[
+                figure(t["double_back_jack_house_edge"])
+                if kind == "in order"
+                else ""
+                for t in tables
+                for kind in kinds
+            ],
         )
-    table.add_row(
-        "Double Back Jack (edge)",
-        *[
-            x
-            for t in tables
-            for x in ("", f"{100 * t['double_back_jack_house_edge']:+.4f}")
-        ],
-    )
-    console.print(table)
+    return table
 
 
 def print_strategy_edge(

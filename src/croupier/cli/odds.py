@@ -199,7 +199,7 @@ def simulate(
     rounds: Annotated[
         int, typer.Option(help="Rounds to play.", min=1)
     ] = 1_000_000,
-    seed: Annotated[int, typer.Option(help="Seed of the streams.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the streams.", min=0)] = 1,
     workers: Annotated[
         int,
         typer.Option(

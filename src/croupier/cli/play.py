@@ -291,7 +291,7 @@ def play(
     seats: Annotated[str, typer.Option(help="Seats you play: 1,2")] = "1",
     rounds: Annotated[int, typer.Option(help="Rounds to play.", min=1)] = 1,
     seed: Annotated[
-        int | None, typer.Option(help="Seeded shuffle (else CSPRNG).")
+        int | None, typer.Option(help="Seeded shuffle (else CSPRNG).", min=0)
     ] = None,
     minimum: Annotated[
         str, typer.Option("--minimum", help="Table minimum, dollars.")
@@ -382,7 +382,9 @@ def _demo_round(
 
 
 def demo(
-    seed: Annotated[int, typer.Option(help="Seed of the shuffles.")] = 2026,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the shuffles.", min=0)
+    ] = 2026,
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
     as_json: Annotated[
         bool,

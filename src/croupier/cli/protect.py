@@ -104,7 +104,9 @@ def protect(
             min=10,
         ),
     ] = 20_000,
-    seed: Annotated[int, typer.Option(help="Seed of every simulation.")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Seed of every simulation.", min=0)
+    ] = 1,
     workers: Annotated[
         int, typer.Option(help="Processes (0 = all cores).", min=0)
     ] = 2,

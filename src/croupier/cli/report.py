@@ -44,15 +44,39 @@ def _cents(text: str, option: str) -> int:
         raise CommandError(msg) from None
 
 
-def _format(chosen: ReportFormat | None, out: Path | None) -> ReportFormat:
-    if chosen is not None:
-        return chosen
-    suffix = out.suffix.lower().lstrip(".") if out is not None else ""
-    return (
-        ReportFormat(suffix)
-        if suffix in set(ReportFormat)
-        else (ReportFormat.HTML)
-    )
+_SUFFIXES = {
+    ".html": ReportFormat.HTML,
+    ".htm": ReportFormat.HTML,
+    ".pdf": ReportFormat.PDF,
+    ".json": ReportFormat.JSON,
+}
+"""The document each name of ``--out`` is taken for."""
+
+
+def _format(
+    chosen: ReportFormat | None, out: Path | None, given: str = "--format"
+) -> ReportFormat:
+    """The document to write: ``--format``, else the name of ``--out``.
+
+    A name whose suffix says another document than ``--format``, or
+    (without ``--format``) says none of the three, is refused: the
+    file would hold something else than its name promises. ``given``
+    names the option that chose the document, for the message.
+    """
+    if out is None:
+        return chosen or ReportFormat.HTML
+    named = _SUFFIXES.get(out.suffix.lower())
+    if chosen is None and named is None:
+        msg = (
+            f"--out {out}: a report is written as .html, .pdf or .json "
+            "(or give --format)"
+        )
+        raise CommandError(msg)
+    if chosen is not None and named is not None and named is not chosen:
+        option = given if given == "--json" else f"{given} {chosen}"
+        msg = f"{option} and --out {out} contradict each other"
+        raise CommandError(msg)
+    return chosen or named or ReportFormat.HTML
 
 
 def report(
@@ -76,7 +100,9 @@ def report(
         int,
         typer.Option(help="Rounds of the statistical evaluation.", min=1),
     ] = 1_000_000,
-    seed: Annotated[int, typer.Option(help="Seed of the simulation.")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the simulation.", min=0)
+    ] = 1,
     workers: Annotated[
         int, typer.Option(help="Simulation processes (0 = all).", min=0)
     ] = 1,
@@ -109,10 +135,14 @@ def report(
     from croupier.report import ReportSettings, build_report
     from croupier.report.render import render_html, render_pdf
 
-    chosen = ReportFormat.JSON if as_json else _format(fmt, out)
     if as_json and fmt not in (None, ReportFormat.JSON):
         msg = f"--json and --format {fmt} contradict each other"
         raise CommandError(msg)
+    chosen = (
+        _format(ReportFormat.JSON, out, "--json")
+        if as_json
+        else _format(fmt, out)
+    )
     if chosen is ReportFormat.PDF and out is None and sys.stdout.isatty():
         msg = "a PDF goes to a file: give --out FILE.pdf"
         raise CommandError(msg)

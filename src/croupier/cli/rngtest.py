@@ -31,6 +31,10 @@ HOLM_NOTE = (
 )
 
 
+DEFAULT_SHUFFLES = 1000
+"""Shuffles drawn from ``live`` or a bad shuffler without ``--shuffles``."""
+
+
 def _too_few(
     exc: TooFewShufflesError, source: str, game: str, generated: bool
 ) -> CroupierError:
@@ -64,8 +68,13 @@ def rng_test(
         str, typer.Option(help="The game whose shoe is shuffled.")
     ] = "double-back-jack",
     shuffles: Annotated[
-        int, typer.Option(min=2, help="Shuffles to draw (live, bad).")
-    ] = 1000,
+        int | None,
+        typer.Option(
+            min=2,
+            help="Shuffles to draw (live, bad; default 1000). A file is "
+            "tested on every shuffle it holds.",
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -93,7 +102,9 @@ def rng_test(
             dir_okay=False,
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON instead of a table.")
+    ] = False,
 ) -> None:
     """Run the § 810a.5 statistical tests on shuffled shoes."""
     from croupier.rngtest.battery import (
@@ -122,9 +133,17 @@ def rng_test(
                 "makes its own shuffles"
             )
             raise CroupierError(msg)
+        if shuffles is not None and not generated:
+            msg = (
+                f"--shuffles draws live or bad shuffles; --source {source} "
+                "is tested on every shuffle it holds"
+            )
+            raise CroupierError(msg)
         card_map = (
             None if card_map_file is None else load_card_map(card_map_file)
         )
+        if shuffles is None:
+            shuffles = DEFAULT_SHUFFLES
         if generated:
             # the count is known: refused before a shuffle is drawn
             check_shuffles(shuffles, original)

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.common import output_file
+from croupier.cli.common import CommandError, fail, output_file
 from croupier.server import DB_ENV, DEFAULT_DB_URL
 from croupier.server.auth import TokenLifetimes, write_secret
 from croupier.server.limits import (
@@ -36,7 +36,9 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = (
         "127.0.0.1"
     ),
-    port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
+    port: Annotated[
+        int, typer.Option(help="Port to listen on", min=1, max=65535)
+    ] = 8000,
     operator_token: Annotated[
         str | None,
         typer.Option(
@@ -151,13 +153,13 @@ def serve(
     from croupier.server.app import create_app
 
     operator_token = _given_token(ctx, operator_token, operator_token_file)
+    _database_url(db)
     if workers > 1 and not db.startswith("postgresql"):
-        typer.echo(
-            "error: several server processes need PostgreSQL "
-            "(--db postgresql+psycopg://...); SQLite serves one process",
-            err=True,
+        msg = (
+            "several server processes need PostgreSQL "
+            "(--db postgresql+psycopg://...); SQLite serves one process"
         )
-        raise typer.Exit(2)
+        raise fail(CommandError(msg))
     settings = {
         "starting_balance": starting_balance,
         "register_rate": None if register_rate == "off" else register_rate,
@@ -179,8 +181,7 @@ def serve(
             **edge(settings),
         )
     except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(exc) from None
     made = app.state.operator_token
     if made:
         _show_token(made, token_file)
@@ -228,19 +229,32 @@ def _given_token(
     if ctx is not None and token is not None:
         source = ctx.get_parameter_source("operator_token")
         if source is not None and source.name == "COMMANDLINE":
-            typer.echo(
-                "error: a token on the command line shows in ps; set "
-                "$CROUPIER_OPERATOR_TOKEN or use --operator-token-file",
-                err=True,
+            msg = (
+                "a token on the command line shows in ps; set "
+                "$CROUPIER_OPERATOR_TOKEN or use --operator-token-file"
             )
-            raise typer.Exit(2)
+            raise fail(CommandError(msg))
     if path is not None:
         try:
             return path.read_text().strip()
         except OSError as exc:
-            typer.echo(f"error: cannot read {path}: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise fail(CommandError(f"cannot read {path}: {exc}")) from None
     return token
+
+
+def _database_url(db: str) -> None:
+    """Refuse a ``--db`` that is no database URL, before the server starts."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(db)
+    except ArgumentError:
+        msg = (
+            f"not a database URL: {db} (sqlite:///path.db or "
+            "postgresql+psycopg://user:pw@host/name)"
+        )
+        raise fail(CommandError(msg)) from None
 
 
 def _show_token(token: str, path: Path) -> None:

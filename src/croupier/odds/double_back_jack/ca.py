@@ -436,6 +436,15 @@ def evaluate_hand(
     (``max_split_hands`` above 2) are exact by :mod:`.resplit`, any
     shoe.
     """
+    if len(hand) < 2:
+        msg = f"hand {hand}: a hand is dealt two cards before it decides"
+        raise RulesError(msg, key="hand")
+    if sorted(hand) == [1, 10]:
+        msg = (
+            "hand A-10 is a Blackjack: it is paid at once (591.7(f)), "
+            "with no decision to value"
+        )
+        raise RulesError(msg, key="hand")
     shoe = counts.copy()
     for card in (*hand, up):
         shoe[card] -= 1

@@ -161,10 +161,20 @@ class StrategyChart:
                 if self.insurance
                 else "\ninsurance: never"
             ),
+            # A margin such as "151.13" is six characters: ten of them,
+            # the hand column and the rules between fit 80 columns only
+            # without the cells' padding (rich truncates cells that do
+            # not fit, and a truncated figure is a wrong one).
+            padding=(0, 0) if margins else (0, 1),
+            show_edge=not margins,
         )
-        table.add_column("hand", justify="left")
+        # With margins, fixed widths: a section title's longest word is
+        # ten characters, a margin six ("151.13"), 79 columns in all.
+        table.add_column("hand", justify="left", width=10 if margins else None)
         for up in UPS:
-            table.add_column(_name(up), justify="center")
+            table.add_column(
+                _name(up), justify="center", width=6 if margins else None
+            )
         for title, rows in self._sections():
             table.add_section()
             table.add_row(f"[bold]{title}[/bold]", *[""] * len(UPS))
