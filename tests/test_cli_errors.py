@@ -338,6 +338,58 @@ def test_issue_15_5_games_json_and_no_truncated_names() -> None:
     assert all(len(line) <= 80 for line in table.stdout.splitlines())
     for name in names:
         assert name in table.stdout
+    # every wager's id and every title whole on a line of its own cell
+    # (at 80 columns they were folded: "bonus_pla" / "yer")
+    cells = {
+        cell.strip()
+        for line in table.stdout.splitlines()
+        for cell in line.split("│")
+    }
+    for row in json.loads(result.stdout):
+        assert row["title"] in cells
+        assert set(row["wagers"]) <= cells, row["wagers"]
+
+
+def test_rules_prints_one_form() -> None:
+    """``--toml --json`` printed the JSON and dropped the TOML unsaid."""
+    _refused(
+        ["rules", "midibaccarat", "--toml", "--json"],
+        "--json and --toml: give one",
+    )
+    _refused(
+        ["rules", "midibaccarat", "--markdown", "--toml"],
+        "--toml and --markdown: give one",
+    )
+
+
+def test_ev_refuses_a_decks_setting_beside_its_shoe() -> None:
+    """``--shoe 6 --set decks=2`` valued six decks, the setting unread."""
+    _refused(
+        [
+            "ev",
+            "double-back-jack",
+            "--shoe",
+            "6",
+            "--hand",
+            "10-6",
+            "--up",
+            "10",
+            "--set",
+            "decks=2",
+        ],
+        "--set decks is not read here",
+    )
+
+
+def test_rng_test_on_an_empty_file_names_the_minimum_alone(
+    tmp_path: Path,
+) -> None:
+    """An empty file was told which test 0 shuffles fall short of
+    ("the interplay correlation pairs each shoe with the next")."""
+    empty = tmp_path / "none.txt"
+    empty.write_text("", encoding="utf-8")
+    line = _refused(["rng-test", "--source", str(empty)], "holds 0 shuffles")
+    assert line.endswith("the battery needs at least 38 shuffles of it")
 
 
 def test_issue_15_5_play_speaks_dollars_and_keeps_a_balance() -> None:

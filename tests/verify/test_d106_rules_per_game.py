@@ -264,7 +264,7 @@ def test_d106_a_a_round_of_a_game_given_no_submission_stops_at_its_line(
     code, out, _ = _run(str(log), "--rules", f"{DBJ}={held}")
     assert code == 2
     assert (
-        "1 rounds, 1 conforming, 0 with a deviation (stopped at line 2: no "
+        "1 round, 1 conforming, 0 with a deviation (stopped at line 2: no "
         "Rules Submission given holds this round's game)"
     ) in out.splitlines()
     submissions = Submissions([Submission({}, game=DBJ)])

@@ -68,7 +68,7 @@ def test_a_whole_float_is_the_integer_it_is(
     where[key] = float(where[key])
     code, out = _verify(tmp_path, doc)
     assert code == 0, out
-    assert "1 rounds, 1 conforming" in out
+    assert "1 round, 1 conforming" in out
 
 
 def test_a_wager_written_with_an_exponent_is_its_integer(

@@ -12,6 +12,7 @@ import typer
 from rich.table import Table as RichTable
 
 from croupier.cli.common import (
+    CommandError,
     JsonFlag,
     console,
     fail,
@@ -59,16 +60,16 @@ def games(as_json: JsonFlag = False) -> None:
         print(json.dumps(rows, indent=2))
         return
     table = RichTable(title="Games")
-    table.add_column("name", no_wrap=True)
-    table.add_column("game", overflow="fold")
+    # ids to type whole (a game's name, bonus_player), never folded: at
+    # 80 columns the title goes under the name and each § on its line
+    table.add_column("game", no_wrap=True)
     table.add_column("§", no_wrap=True)
     table.add_column("seats", justify="right")
-    table.add_column("wagers", overflow="fold")
+    table.add_column("wagers", no_wrap=True)
     for spec in all_games():
         table.add_row(
-            spec.name,
-            spec.title,
-            spec.cites,
+            f"{spec.name}\n[dim]{spec.title}[/dim]",
+            "\n".join(spec.cites.split(", ")),
             str(spec.max_seats),
             "\n".join(spec.wagers),
         )
@@ -95,6 +96,20 @@ def rules(
     one-line warning on stderr (D76); stdout is the listing alone, and
     the exit status stays 0.
     """
+    chosen = [
+        name
+        for name, given in (
+            ("--json", as_json),
+            ("--toml", as_toml),
+            ("--markdown", as_markdown),
+        )
+        if given
+    ]
+    if len(chosen) > 1:
+        # each prints a whole document of its own: one was printed and
+        # the others dropped without a word
+        msg = f"{' and '.join(chosen)}: give one, each prints its own form"
+        raise fail(CommandError(msg))
     try:
         spec, loaded = load_game_rules(game, rules_file, settings)
     except CroupierError as exc:

@@ -130,6 +130,13 @@ def ev(
     if game != GAME:
         msg = f"croupier ev knows {GAME} only, not {game!r}"
         raise ScenarioError(msg)
+    if any(s.partition("=")[0].strip() == "decks" for s in settings or ()):
+        # the shoe is --shoe's: a --set decks beside it was read by nothing
+        msg = (
+            "--shoe gives the shoe (--shoe 2 for two decks, or the counts "
+            "of A..10); --set decks is not read here"
+        )
+        raise RulesError(msg, key="decks")
     rules = _ca_rules(rules_file, settings, ordinary)
     cards = parse_cards(hand)
     up_cards = parse_cards(up, key="up")

@@ -48,10 +48,11 @@ def _too_few(
         else f"{'stdin' if source == '-' else source} holds {count} "
         f"shuffle{'' if count == 1 else 's'},"
     )
+    # which test the count falls short of says nothing of an empty file
+    why = f" ({exc.reason})" if count else ""
     return CroupierError(
         f"{given} too few for {game}'s shoe of {exc.cards} cards: the "
-        f"battery needs at least {exc.minimum} shuffles of it "
-        f"({exc.reason})"
+        f"battery needs at least {exc.minimum} shuffles of it{why}"
     )
 
 

@@ -269,9 +269,11 @@ class TextReport:
     def end(self, tally: Tally, stop: Stop) -> None:
         """The counts, by subsection; what stopped the run, if anything."""
         summary = tally.summary()
+        rounds = summary["rounds"]
         head = (
-            f"{summary['rounds']} rounds, {summary['conforming']} "
-            f"conforming, {summary['deviations']} with a deviation"
+            f"{rounds} round{'' if rounds == 1 else 's'}, "
+            f"{summary['conforming']} conforming, {summary['deviations']} "
+            "with a deviation"
         )
         if "error" in stop:
             line = stop["error"]["line"]
