@@ -804,3 +804,12 @@ def test_token_rotate_on_a_missing_or_foreign_database(tmp_path: Path) -> None:
         "is it a croupier server's database?",
     )
     assert not out.exists()
+
+
+def test_simulate_checkpoints_without_a_plot_is_refused() -> None:
+    """``--checkpoints`` sets the points of ``--plot``'s curve; without a
+    plot it was read by nothing, unsaid."""
+    _refused(
+        ["simulate", "midibaccarat", "--rounds", "1000", "--checkpoints", "5"],
+        "--checkpoints is for --plot",
+    )

@@ -13,6 +13,7 @@ from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import (
+    CommandError,
     console,
     err_console,
     fail,
@@ -195,6 +196,7 @@ def analyze(
 
 
 def simulate(
+    ctx: typer.Context,
     game: GameArg,
     rounds: Annotated[
         int, typer.Option(help="Rounds to play.", min=1)
@@ -248,6 +250,10 @@ def simulate(
     figures depend only on the seed and the chunk size (--plot makes
     the chunks at most rounds / --checkpoints).
     """
+    source = ctx.get_parameter_source("checkpoints")
+    if plot is None and source is not None and source.name == "COMMANDLINE":
+        # the points of the running curve: without a curve, read by nothing
+        raise fail(CommandError("--checkpoints is for --plot: give both"))
     try:
         spec, rules = load_game_rules(game, rules_file, settings)
         simulator = find_simulator(spec.name)
