@@ -89,8 +89,10 @@ def protect(
         str | None,
         typer.Option(
             "--tags",
-            help="Your own count, e.g. A=0,4=-1,5=-1,6=-1,7=-1,8=2,9=2 "
-            "(ranks not named are 0; X = all ten-valued).",
+            # an example short enough for the help's column at 80
+            # columns (rich cut the longer one with "…")
+            help="Your own count, e.g. 5=-1,6=-1,9=2 (ranks not named are "
+            "0; X = all ten-valued).",
         ),
     ] = None,
     shoes: Annotated[
