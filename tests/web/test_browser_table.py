@@ -648,6 +648,37 @@ def test_issue_17_the_lobby_names_each_games_own_sections(
     page.close()
 
 
+def test_the_lobby_by_keyboard_keeps_the_focus(
+    srv: LiveServer, browser: Any
+) -> None:
+    """Type a name, Enter: the focus was left on the page (the form it
+    was in hid), so Tab started again from the top. It goes on to the
+    first table's Play; a refused name keeps it in the name's field;
+    "Switch player" hands it back to the name's field."""
+    taken = httpx.post(srv.base + "/players", json={"name": "Keys Twin"})
+    assert taken.status_code == 200, taken.text
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(srv.base + "/")
+    page.focus("#name")
+    page.keyboard.type("Keys Twin")  # taken (D31): refused
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.evaluate("document.activeElement.id") == "name"
+    page.fill("#name", "Keys")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#balance:has-text('$')")
+    first = page.eval_on_selector("#tables a.btn", "a => a.dataset.table")
+    focused = page.evaluate(
+        "(e => [e.tagName, e.dataset.table])(document.activeElement)"
+    )
+    assert focused == ["A", first], focused
+    page.focus("#switch")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#join-panel:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "name"
+    page.close()
+
+
 def test_issue_13_late_player_is_dealt_in_next_round(
     srv: LiveServer, browser: Any
 ) -> None:

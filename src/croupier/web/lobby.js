@@ -60,6 +60,7 @@ document.getElementById("join-form").addEventListener("submit", async (ev) => {
   const button = document.getElementById("join");
   if (button.disabled) return;
   const name = document.getElementById("name").value.trim() || "Guest";
+  let failed = false;
   button.disabled = true;
   try {
     const p = await Croupier.api("POST", "/players", {name});
@@ -67,10 +68,17 @@ document.getElementById("join-form").addEventListener("submit", async (ev) => {
     await refreshMe();
     await refreshTables();
     document.getElementById("error").textContent = "";
+    // the form is gone: the keyboard goes on to the next thing to do,
+    // a table to play at (not to the page's top)
+    const play = document.querySelector("#tables a.btn");
+    if (play) play.focus();
   } catch (e) {
     document.getElementById("error").textContent = e.message;
+    failed = true;
   } finally {
     button.disabled = false;
+    // a refused name is corrected where it was typed
+    if (failed) document.getElementById("name").focus();
   }
 });
 
@@ -82,6 +90,7 @@ document.getElementById("switch").addEventListener("click", () => {
   document.getElementById("balance").textContent = "";
   document.getElementById("join-panel").hidden = false;
   document.getElementById("switch").hidden = true;
+  document.getElementById("name").focus();  // the button just hid
   refreshTables();
 });
 
