@@ -119,6 +119,16 @@ def test_every_command_refuses_an_unknown_option(
 
 
 @pytest.mark.parametrize(("path", "command"), COMMANDS, ids=IDS)
+def test_every_help_reads_as_text(path: list[str], command: Any) -> None:
+    """A command's help is its docstring, shown as it is written: the
+    markup of the code's documentation (``x``, :func:`y`) read as
+    noise (serve, regs coverage, history steps showed it)."""
+    shown = _run([*path, "--help"]).stdout
+    for markup in ("``", ":func:", ":class:", ":mod:", ":meth:", ":data:"):
+        assert markup not in shown, (path, markup)
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=IDS)
 def test_every_command_refuses_missing_arguments(
     path: list[str], command: Any
 ) -> None:

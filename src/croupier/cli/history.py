@@ -139,7 +139,7 @@ def steps(
 
     As the engine writes it: type, reference, fields and announcement
     texts, gathered from seeded rounds under the default rules and the
-    variants that change the deal (``croupier.hhf.catalogue``).
+    variants that change the deal.
     """
     from rich.table import Table as RichTable
 

@@ -49,8 +49,8 @@ def coverage(
 ) -> None:
     """For each seed subsection: implementing code, proving tests, total.
 
-    A test proves what its ``@pytest.mark.proves(...)`` marker names and
-    a scenario what its ``expect.refs`` lists; names count for nothing.
+    A test proves what its @pytest.mark.proves(...) marker names and a
+    scenario what its expect.refs lists; names count for nothing.
     """
     try:
         rows = coverage_report(tests)

@@ -144,9 +144,8 @@ def serve(
 ) -> None:
     """Serve the web table and its API (SQLite file by default).
 
-    With ``--workers N`` uvicorn runs N processes on one socket; they
-    share the PostgreSQL database, each table driven by one process at a
-    time (see ``croupier.server.shared``).
+    With --workers N uvicorn runs N processes on one socket; they share
+    the PostgreSQL database, each table driven by one process at a time.
     """
     import uvicorn
 
