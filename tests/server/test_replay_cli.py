@@ -87,3 +87,29 @@ def test_replay_verifies_a_stored_round(
         )
     bad = runner.invoke(_cli(), [str(round_id), "--db", db_url])
     assert bad.exit_code == 1, bad.output
+
+
+def test_replay_of_a_round_in_play_is_not_a_failed_replay(
+    client: TestClient, db_url: str
+) -> None:
+    """A round still taking wagers or decisions exits 3, not 1.
+
+    1 says the stored record does not replay (a tampered or broken
+    store); a round in play has nothing settled to verify yet, and a
+    monitoring script reading 1 raised a false alarm on it. Over, the
+    same round replays (0).
+    """
+    p = seat_player(client, "double-back-jack", 1, name="inplay")
+    state = p.post(
+        "/wagers", {"seat": 1, "wager": "blackjack", "amount": 500}
+    ).json()
+    round_id = int(state["round"]["id"])
+    runner = CliRunner()
+    for args in ([], ["--json"]):
+        open_round = runner.invoke(
+            _cli(), [str(round_id), "--db", db_url, *args]
+        )
+        assert open_round.exit_code == 3, open_round.output
+    assert "no settled record to verify" in runner.invoke(
+        _cli(), [str(round_id), "--db", db_url]
+    ).output

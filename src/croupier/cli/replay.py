@@ -3,7 +3,10 @@
 Prints the procedure step by step with its § references, then replays
 the round's inputs through the engine (:func:`croupier.history.replay`)
 and checks that the same events and settlements come out; exits 1 if
-they do not (591.7(u), 681a.7(l)).
+they do not (591.7(u), 681a.7(l)), 0 if they do or the round was voided,
+and 3 (:data:`IN_PLAY_EXIT`, as a scenario waiting for a decision) for
+a round still in play: nothing is settled to verify yet, and a script
+that reads 1 as "the record does not replay" must not read it so.
 """
 
 from __future__ import annotations
@@ -24,7 +27,19 @@ if TYPE_CHECKING:
 # SQLAlchemy and the server's storage are loaded by the command that
 # reads a database, not by every ``croupier`` command at start-up
 
-__all__ = ["replay"]
+__all__ = ["IN_PLAY_EXIT", "replay"]
+
+IN_PLAY_EXIT = 3
+"""The exit status for a round still in play (not a failed replay)."""
+
+
+def _exit_for(status: str, ok: bool | None) -> int:
+    """0 reproduced or voided, 1 not reproduced, 3 still in play."""
+    if ok is not None:
+        return 0 if ok else 1
+    if status == "voided":
+        return 0
+    return 1 if status == "over" else IN_PLAY_EXIT
 
 
 def replay(
@@ -73,14 +88,17 @@ def replay(
             verdict["replay_ok"] = result.ok
             verdict["differences"] = [str(d) for d in result.differences]
         print(json.dumps(verdict, indent=2))
-        ok = verdict.get("replay_ok", status == "voided")
-        raise typer.Exit(0 if ok else 1)
+        done = verdict.get("replay_ok")
+        raise typer.Exit(
+            _exit_for(status, None if done is None else bool(done))
+        )
     _print_round(console, round_id, game, status, events)
     if status != "over" or not record_json:
         console.print(
             f"round {round_id} is {status}: no settled record to verify"
         )
-        raise typer.Exit(0 if status == "voided" else 1)
+        # over without a record is a broken store; in play, nothing yet
+        raise typer.Exit(_exit_for(status, None))
     record = RoundRecord.loads(record_json)
     for s in record.settlements:
         console.print(
