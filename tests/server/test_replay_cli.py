@@ -110,6 +110,7 @@ def test_replay_of_a_round_in_play_is_not_a_failed_replay(
             _cli(), [str(round_id), "--db", db_url, *args]
         )
         assert open_round.exit_code == 3, open_round.output
-    assert "no settled record to verify" in runner.invoke(
-        _cli(), [str(round_id), "--db", db_url]
-    ).output
+    assert (
+        "no settled record to verify"
+        in runner.invoke(_cli(), [str(round_id), "--db", db_url]).output
+    )
