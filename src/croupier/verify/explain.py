@@ -15,6 +15,10 @@ from typing import Any
 
 from croupier.cards import Card
 from croupier.games.double_back_jack.refs import REF_SPLIT_CARD
+from croupier.games.six_card_fortune_pai_gow.refs import (
+    AUTOMATED_SHOE,
+    BY_HAND_OR_MANUAL_SHOE,
+)
 from croupier.hands.baccarat import point_count
 from croupier.hands.blackjack import blackjack_total
 from croupier.jsontypes import json_text
@@ -185,6 +189,32 @@ def option_ref(spec: GameSpec, name: str) -> str:
         if info.name == name and info.ref:
             return info.ref
     return spec.section
+
+
+def deck_ref(spec: GameSpec, rules: object) -> str:
+    """The subsection a round's cards answer to: a card too many or missing.
+
+    The ``decks`` option's, for a game dealt from a shoe of decks. A pai
+    gow deck has no such option (one deck and a joker, D18): a deck that
+    is not those 53 cards is the wrong deck that (e) of the section it is
+    dealt under removes (670a.9(e); from an automated shoe, 670a.10(e)),
+    not the bare section ``670a.9``.
+
+    >>> from croupier.registry import find_game
+    >>> spec = find_game("six-card-fortune-pai-gow")
+    >>> rules = spec.rules_type.from_mapping
+    >>> deck_ref(spec, rules({"dealing": "manual_shoe"}))
+    '670a.9(e)'
+    >>> deck_ref(spec, rules({"dealing": "automated_shoe"}))
+    '670a.10(e)'
+    >>> deck_ref(find_game("double-back-jack"), None)
+    '673a.3(a)'
+    """
+    if spec.section != "670a.9":
+        return option_ref(spec, "decks")
+    if getattr(rules, "dealing", None) == "automated_shoe":
+        return str(AUTOMATED_SHOE.void)
+    return str(BY_HAND_OR_MANUAL_SHOE.void)
 
 
 def shown(value: object) -> str:

@@ -42,6 +42,7 @@ from croupier.shoe import COVER_CARD, Shoe, StackItem
 from .across import FROM_THE_SHOE, RoundEnds, ends_of
 from .explain import (
     Deviation,
+    deck_ref,
     explain,
     explain_missing,
     explain_over,
@@ -180,7 +181,7 @@ def _possible(
             spec, rules, [Card.parse(t) for t in tokens() if t != "CC"]
         )
     except CroupierError as exc:
-        return Deviation(option_ref(spec, "decks"), exc.message)
+        return Deviation(deck_ref(spec, rules), exc.message)
     return None
 
 
@@ -203,7 +204,7 @@ def _short(
         return None
     held, missing = short
     return Deviation(
-        option_ref(spec, "decks"),
+        deck_ref(spec, rules),
         f"the recorded stack and discard rack hold {held} cards; the rules' "
         f"shoe has {sum(complement.values())}: missing {missing} "
         f'(mark the file "irregularity_test": true if this is deliberate)',
@@ -222,7 +223,7 @@ def _shuffled_count(
     if shuffled.get("cards") == owed:
         return None
     return Deviation(
-        option_ref(spec, "decks"),
+        deck_ref(spec, rules),
         f"the shuffle is recorded as {json_text(shuffled.get('cards'))} "
         f"cards; "
         f"the rules' shoe has {owed}",
@@ -1119,7 +1120,7 @@ def _replayed_under(
         # may hold other cards (D41): not both (D89)
         return _Replayed(
             Deviation(
-                option_ref(spec, "decks"),
+                deck_ref(spec, rules),
                 "the record marks its shoe the table's whole shoe, which "
                 "holds the rules' decks, and a deliberate irregularity test, "
                 "whose shoe need not: it cannot be both",

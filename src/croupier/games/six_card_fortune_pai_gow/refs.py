@@ -15,6 +15,7 @@ from croupier.regs import Ref
 __all__ = [
     "AUTOMATED_SHOE",
     "BY_HAND_OR_MANUAL_SHOE",
+    "DOUBLE_DOWN_REF",
     "SETTLE_REF",
     "SIDE_REF",
     "WAGER_REF",
@@ -27,6 +28,10 @@ WAGER_REF = Ref.parse("670a.7(c)")
 """Wagers before "no more bets"; the Double Down after the cards."""
 SIDE_REF = Ref.parse("670a.7(e)")
 """A side wager stands only beside a Six-Card Wager."""
+DOUBLE_DOWN_REF = Ref.parse("670a.7(e)(1)")
+"""The Double Down Wager offered: after the cards, up to the Six-Card
+Wager (D22); its amount is refused under it, not under (c), which only
+lets it be placed after "no more bets"."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

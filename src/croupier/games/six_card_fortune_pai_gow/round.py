@@ -72,6 +72,7 @@ from .phases import PHASES, PaiGowAction, Phase
 from .refs import (
     AUTOMATED_SHOE,
     BY_HAND_OR_MANUAL_SHOE,
+    DOUBLE_DOWN_REF,
     SETTLE_REF,
     SIDE_REF,
     WAGER_REF,
@@ -610,7 +611,11 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         self.verify_conservation()
 
     def _double_down_amount(self, action: Action) -> int:
-        """The Double Down amount: 1 up to the Six-Card Wager (670a.7(c))."""
+        """The Double Down amount: 1 up to the Six-Card Wager (D22).
+
+        670a.7(e)(1) offers the wager; (c) only lets it be placed after
+        "no more bets", so an amount out of range is refused under (e)(1).
+        """
         base = self._stake(action.seat, Wager.PAI_GOW)
         amount = base if action.amount is None else action.amount
         if not 0 < amount <= base:
@@ -618,7 +623,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                 f"a Double Down Wager is from 1 to the Six-Card Wager "
                 f"({base}), not {amount}"
             )
-            raise WagerError(msg, ref=WAGER_REF)
+            raise WagerError(msg, ref=DOUBLE_DOWN_REF)
         return amount
 
     def _double_down(self, action: Action) -> None:
