@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import islice
 from typing import Any, NamedTuple
 
@@ -683,7 +683,7 @@ def _run(
             except CroupierError as exc:
                 raise _StopError(exc, _wager_text(w)) from None
             if purses is not None:
-                purses.check(rnd.ledger, _wager_text(w))
+                purses.check(rnd.ledger, partial(_wager_text, w))
         try:
             rnd.deal()
         except CroupierError as exc:
@@ -693,7 +693,9 @@ def _run(
         if purses is not None:
             purses.check(rnd.ledger, "the deal")
         for d in decisions:
-            what = f"the decision {fields_text(d)}"
+            # the decision's name is written for a message only (its
+            # fields as JSON, at every decision, were 4 % of a round)
+            what = partial(_decision_text, d)
             try:
                 action = Action.from_dict(d)
                 if rnd.pending() is None:
@@ -704,12 +706,17 @@ def _run(
                     raise CroupierError("no decision was pending")
                 rnd.apply(action)
             except CroupierError as exc:
-                raise _StopError(exc, what) from None
+                raise _StopError(exc, what()) from None
             if purses is not None:
-                purses.check(rnd.ledger, f"the decision {fields_text(d)}")
+                purses.check(rnd.ledger, what)
     except _StopError as stop:
         return rnd, stop
     return rnd, None
+
+
+def _decision_text(d: Mapping[str, Any]) -> str:
+    """How a message names a recorded decision input."""
+    return f"the decision {fields_text(d)}"
 
 
 def _wager_text(w: Mapping[str, Any]) -> str:
