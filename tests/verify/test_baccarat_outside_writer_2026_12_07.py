@@ -234,3 +234,24 @@ def test_629a_8_c_1_a_step_in_the_initial_deal_is_no_hand_standing() -> None:
     assert ref == "629a.8(c)(1)", message
     assert "stood" not in message
     assert "the rule requires dealing 7h to banker" in message
+
+
+@pytest.mark.proves("591.7(c)")
+def test_591_7_c_a_second_card_burned_cites_the_burn_rule() -> None:
+    # the same reading in Double Back Jack, whose (c) is 21 Baccarat's:
+    # a second burned card was cited under the wagering phase, 673a.6(c)
+    record = as_dealt(
+        dealt(
+            {
+                "game": "double-back-jack",
+                "shoe": "2c 9s Tc 9d 7h",
+                "wagers": [{"seat": 1, "wager": "blackjack", "amount": 1000}],
+                "decisions": [{"seat": 1, "action": "stand"}],
+            }
+        )
+    )
+    record["shoe"]["discard"] = None
+    record["procedure"].insert(1, _burned("3d", ref="591.7(c)"))
+    ref, message = verdict(record)
+    assert ref == "591.7(c)", message
+    assert "burned 2 card(s), requires 1" in message
