@@ -80,6 +80,39 @@ _DRAW_REFS: dict[str, dict[str, str]] = {
 """The rule that says when a hand draws, by game and hand: a card the
 log deals where the rule deals none breaks it."""
 
+_BURN_REFS = {
+    "591.7": "591.7(c)",
+    "681a.7": "681a.7(c)",
+    "629a.5": "629a.5(f)",
+}
+"""The burn's rule, by game: a log that burns where the rule burns no
+card, or burns more cards than it requires, breaks it, whatever step
+the rule takes instead (an audit, 2026-12-07: a second burned card was
+cited under the wagering phase's subsection)."""
+
+_SETTLED_WHEN: dict[str, tuple[str, str]] = {
+    "629b.1(c)": (
+        "629b.1(d)",
+        "the Perfect Pairs wagers are settled once the first two cards of "
+        "each hand are positioned, before a third card is dealt",
+    ),
+}
+"""Settlements the rule times, by the engine's subsection of the
+settlement: a log that goes on without settling them breaks the rule of
+when, not the rule of what they pay."""
+
+_CLEARED_AFTER = {"681a.7": "681a.7(l)"}
+"""The rule that clears the layout only after every wager is settled,
+by game: a log that gathers the cards while a wager remains breaks it."""
+
+_OTHER_HANDS_DRAW: dict[str, dict[str, frozenset[str]]] = {
+    "629a.5": {"player": frozenset({"631a.11(c)(1)", "631a.11(c)(2)"})},
+}
+"""Announcements of another hand's draw, by game and hand: a card the
+log deals a hand where the rule goes on to announce the other hand's
+draw breaks the first hand's drawing rule (an audit, 2026-12-07: a
+Player's card on 6 was cited under the Banker's rule, 631a.11(c)(1))."""
+
 _NATURALS = {"681a.7": "681a.7(f)"}
 """The rule of a round with a natural, by game: 21 Baccarat deals no
 card but a Bonus-only one to a hand under 17 ((f)(1), (f)(2)), not by the
@@ -181,6 +214,49 @@ def _hole_card(spec: GameSpec, kind: object, step: Step) -> bool:
 _WAGERS_CLOSE = {"670a.9": "670a.7(c)"}
 """Where wagers close, in a game whose round opens no wagering phase
 (pai gow: all but the Double Down before "no more bets")."""
+
+
+_DEALS = frozenset(
+    {
+        *(f"591.7(e)({n})" for n in range(1, 5)),
+        *(f"681a.7(e)({n})" for n in range(1, 5)),
+        "629a.8(c)(1)",
+        "629a.8(c)(2)",
+    }
+)
+"""The initial deal's subsections: a card the rule deals there is no
+hand's draw, so a log that has another step there did not "stand"."""
+
+
+def _settled_late(
+    spec: GameSpec, got: Step, want: Step
+) -> tuple[str, str] | None:
+    """The rule of when a settlement is made, where the log goes on.
+
+    ``got`` is the engine's settlement, ``want`` the log's step instead
+    (not a settlement): a Perfect Pairs wager not settled before the
+    third card (629b.1(d)), or a 21 Baccarat layout cleared while a
+    wager remains (681a.7(l)). ``None``: no such rule.
+    """
+    timed = _SETTLED_WHEN.get(str(got.get("ref")))
+    if timed is not None:
+        rule, when = timed
+        return (
+            rule,
+            f"the log has {describe(want)} before {describe(got)}: {when}",
+        )
+    clear = _CLEARED_AFTER.get(spec.section)
+    gathering = want.get("type") == "cards_collected" or (
+        want.get("type") == "phase_entered" and str(want.get("ref")) == clear
+    )
+    if clear is not None and gathering:
+        return (
+            clear,
+            f"the log has {describe(want)} while {describe(got)} is still "
+            f"to come: the cards are removed from the table after all "
+            f"wagers have been settled",
+        )
+    return None
 
 
 def option_ref(spec: GameSpec, name: str) -> str:
@@ -516,7 +592,14 @@ def explain(
             seq,
         )
     if "card_burned" in (kind, their) and kind != their:
-        return Deviation(ref, _burn_message(engine, log, i), seq)
+        burn = (
+            ref if kind == "card_burned" else _BURN_REFS.get(spec.section, ref)
+        )
+        return Deviation(burn, _burn_message(engine, log, i), seq)
+    if kind == "wager_settled" and their != kind:
+        late = _settled_late(spec, got, want)
+        if late is not None:
+            return Deviation(late[0], late[1], seq)
     if (
         kind == their == "card_dealt"
         and got["card"] == want["card"]
@@ -555,7 +638,7 @@ def explain(
         and not spec.section.startswith("670a")  # pai gow hands never draw
     ):
         who = str(got["to"])
-        if who in ("dealer", "player", "banker", "player hand", "banker hand"):
+        if who in _DRAW_REFS.get(spec.section, {}) and ref not in _DEALS:
             total = _total(spec, log[:i], who)
             return Deviation(
                 ref,
@@ -602,10 +685,12 @@ def explain(
         # (any other step of the engine's, a cover card or an
         # announcement that no card is drawn, is the rule broken); in a
         # round with a natural, the natural's rule (21 Baccarat's (f))
+        other = _OTHER_HANDS_DRAW.get(spec.section, {}).get(who, frozenset())
         drew = (
             _natural_ref(spec, engine[: i + 1])
             or _DRAW_REFS.get(spec.section, {}).get(who, ref)
             if kind in ("phase_entered", "wager_settled")
+            or (kind == "announced" and str(got.get("ref")) in other)
             else ref
         )
         return Deviation(
@@ -659,10 +744,10 @@ def explain_missing(
     ref = str(got["ref"])
     if got.get("type") == "card_burned":
         return Deviation(ref, _burn_message(engine, log, len(log)))
-    if got.get("type") == "card_dealt" and got["to"] in (
-        "dealer",
-        "player",
-        "banker",
+    if (
+        got.get("type") == "card_dealt"
+        and got["to"] in _DRAW_REFS.get(spec.section, {})
+        and ref not in _DEALS
     ):
         total = _total(spec, log, str(got["to"]))
         return Deviation(

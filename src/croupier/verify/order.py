@@ -35,7 +35,7 @@ import orjson
 
 from croupier.registry import GameSpec
 
-__all__ = ["free_block_end", "settlements_reordered"]
+__all__ = ["free_block_end", "misplaced_in_block", "settlements_reordered"]
 
 Step = Mapping[str, Any]
 
@@ -133,14 +133,10 @@ def free_block_end(
     after the block (the comparison goes on from there); else ``None``.
     """
     kind = _kind_of(spec, engine[i])
-    if kind is None:
+    places = _block(spec, engine, i)
+    if kind is None or places is None:
         return None
-    start = i
-    while start > 0 and _kind_of(spec, engine[start - 1]) == kind:
-        start -= 1
-    end = i + 1
-    while end < len(engine) and _kind_of(spec, engine[end]) == kind:
-        end += 1
+    start, end = places.start, places.stop
     if end > len(log):
         return None
     theirs = log[start:end]
@@ -152,6 +148,82 @@ def free_block_end(
     if not _same_order_allowed(engine[start:end], theirs, kind[1]):
         return None
     return end
+
+
+def _block(spec: GameSpec, engine: Sequence[Step], i: int) -> range | None:
+    """The places of the block holding the engine's step ``i``, if any."""
+    kind = _kind_of(spec, engine[i])
+    if kind is None:
+        return None
+    start = i
+    while start > 0 and _kind_of(spec, engine[start - 1]) == kind:
+        start -= 1
+    end = i + 1
+    while end < len(engine) and _kind_of(spec, engine[end]) == kind:
+        end += 1
+    return range(start, end)
+
+
+def _identity(step: Step) -> tuple[object, ...]:
+    """What a step of a block is about: a seat's wager, or a hand's Bonus."""
+    if step.get("type") == "wager_settled":
+        return (
+            "wager_settled",
+            step.get("seat"),
+            step.get("wager"),
+            step.get("hand"),
+        )
+    return (step.get("type"), step.get("ref"), step.get("source"))
+
+
+def misplaced_in_block(
+    spec: GameSpec,
+    engine: Sequence[Step],
+    log: Sequence[Step],
+    i: int,
+) -> tuple[int, list[Step]] | None:
+    """The log's first step of a block that the engine's block lacks.
+
+    ``engine[i]`` and ``log[i]`` differ, the block holding ``engine[i]``
+    is not the engine's in an order the rule allows
+    (:func:`free_block_end` said no). In a block taken in another order
+    (a Tie settled before a Bonus, D95), the steps that differ by place
+    are not the one that is wrong: the first of the log's steps there
+    that the engine's block has nowhere is (a Tie paid at other odds),
+    and it is compared with the engine's step about the same thing (that
+    seat's Tie). Returns its index and the engine's steps with that step
+    moved to it, or ``None`` when there is none (the steps are the
+    engine's, in an order the rule does not allow, or the log's step is
+    about nothing the block holds).
+    """
+    places = _block(spec, engine, i)
+    if places is None:
+        return None
+    try:
+        left = Counter(_key(engine[j]) for j in places)
+        for k in range(places.start, min(places.stop, len(log))):
+            key = _key(log[k])
+            if left[key] > 0:
+                left[key] -= 1
+                continue
+            same = _identity(log[k])
+            j = next(
+                (
+                    j
+                    for j in places
+                    if _identity(engine[j]) == same
+                    and left[_key(engine[j])] > 0
+                ),
+                None,
+            )
+            if j is None or j == k:
+                return None
+            view = list(engine)
+            view[k], view[j] = view[j], view[k]
+            return k, view
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+    return None
 
 
 def settlements_reordered(

@@ -50,7 +50,7 @@ from .explain import (
     option_ref,
 )
 from .numbering import as_written, first_reading, second_reading
-from .order import free_block_end, settlements_reordered
+from .order import free_block_end, misplaced_in_block, settlements_reordered
 from .preparation import (
     drawn_start_problem,
     preparation_problem,
@@ -803,9 +803,10 @@ def _compare(
         # below finds for a conforming round, step by step
         return None
     refused = None if stop is None else _refusal(spec, stop)
-    i = _first_difference(spec, engine, log, loosened)
-    if i is not None:
-        return explain(spec, engine, log, i, refused)
+    found = _first_difference(spec, engine, log, loosened)
+    if found is not None:
+        i, view = found
+        return explain(spec, view, log, i, refused)
     if len(log) > len(engine):
         if stop is not None:
             # the engine refused the log's next input: a decision for a
@@ -824,11 +825,15 @@ def _first_difference(
     engine: Sequence[Mapping[str, Any]],
     log: Sequence[Mapping[str, Any]],
     loosened: Mapping[str, tuple[str, ...]],
-) -> int | None:
+) -> tuple[int, Sequence[Mapping[str, Any]]] | None:
     """Where the log first leaves the engine's steps, over those both have.
 
     A run the rule lets the dealer order otherwise (D95) is taken whole:
-    in an order it allows, the comparison goes on after it.
+    in an order it allows, the comparison goes on after it; in another,
+    the log's step there that the engine has nowhere is the departure,
+    compared with the engine's step about the same wager
+    (:func:`~croupier.verify.order.misplaced_in_block`). Returns the
+    log's index and the engine's steps to compare it with.
     """
     i, both = 0, min(len(engine), len(log))
     while i < both:
@@ -836,7 +841,7 @@ def _first_difference(
         if got != want and not _same(got, want, loosened):
             end = free_block_end(spec, engine, log, i)
             if end is None:
-                return i
+                return misplaced_in_block(spec, engine, log, i) or (i, engine)
             i = end
         else:
             i += 1
@@ -1291,8 +1296,8 @@ def _departure(
     Only the steps both have: a log that stops while the engine goes on
     is left to the caller.
     """
-    i = _first_difference(spec, engine, log, _loosened(spec, history))
-    return None if i is None else explain(spec, engine, log, i)
+    found = _first_difference(spec, engine, log, _loosened(spec, history))
+    return None if found is None else explain(spec, found[1], log, found[0])
 
 
 def _steps(
