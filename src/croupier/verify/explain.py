@@ -87,7 +87,7 @@ _BURN_REFS = {
 }
 """The burn's rule, by game: a log that burns where the rule burns no
 card, or burns more cards than it requires, breaks it, whatever step
-the rule takes instead (an audit, 2026-12-07: a second burned card was
+the rule takes instead (an audit, 2026-12-06: a second burned card was
 cited under the wagering phase's subsection)."""
 
 _SETTLED_WHEN: dict[str, tuple[str, str]] = {
@@ -110,7 +110,7 @@ _OTHER_HANDS_DRAW: dict[str, dict[str, frozenset[str]]] = {
 }
 """Announcements of another hand's draw, by game and hand: a card the
 log deals a hand where the rule goes on to announce the other hand's
-draw breaks the first hand's drawing rule (an audit, 2026-12-07: a
+draw breaks the first hand's drawing rule (an audit, 2026-12-06: a
 Player's card on 6 was cited under the Banker's rule, 631a.11(c)(1))."""
 
 _NATURALS = {"681a.7": "681a.7(f)"}

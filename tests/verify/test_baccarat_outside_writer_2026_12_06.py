@@ -1,4 +1,4 @@
-"""Baccarat logs an outside writer forged (audit, 2026-12-07).
+"""Baccarat logs an outside writer forged (audit, 2026-12-06).
 
 A helper wrote its own 21 Baccarat and Midibaccarat tables (commission-
 free too) from the documentation alone, dealt thousands of rounds that
