@@ -373,7 +373,8 @@ def test_rules_prints_one_form() -> None:
 
 
 def test_ev_refuses_a_decks_setting_beside_its_shoe() -> None:
-    """``--shoe 6 --set decks=2`` valued six decks, the setting unread."""
+    """``--shoe 6 --set decks=2`` valued six decks, the setting unread;
+    a setting that agrees with the shoe is taken."""
     _refused(
         [
             "ev",
@@ -387,8 +388,13 @@ def test_ev_refuses_a_decks_setting_beside_its_shoe() -> None:
             "--set",
             "decks=2",
         ],
-        "--set decks is not read here",
+        "--set decks=2 says otherwise",
     )
+    base = ["ev", "double-back-jack", "--hand", "10-6", "--up", "10"]
+    counts = "0,4,4,2,0,0,2,0,0,7"
+    _refused([*base, "--shoe", counts, "--set", "decks=6"], "says otherwise")
+    agreed = _run([*base, "--shoe", "2", "--set", "decks=2", "--json"])
+    assert agreed.exit_code == 0, agreed.stderr
 
 
 def test_rng_test_on_an_empty_file_names_the_minimum_alone(

@@ -130,11 +130,17 @@ def ev(
     if game != GAME:
         msg = f"croupier ev knows {GAME} only, not {game!r}"
         raise ScenarioError(msg)
-    if any(s.partition("=")[0].strip() == "decks" for s in settings or ()):
-        # the shoe is --shoe's: a --set decks beside it was read by nothing
+    decks = [
+        value.strip()
+        for name, _, value in (s.partition("=") for s in settings or ())
+        if name.strip() == "decks"
+    ]
+    if decks and decks[-1] != shoe.strip().removesuffix("d"):
+        # the shoe is --shoe's: a --set decks that says otherwise (or
+        # beside counts) was read by nothing
         msg = (
-            "--shoe gives the shoe (--shoe 2 for two decks, or the counts "
-            "of A..10); --set decks is not read here"
+            f"--shoe {shoe} gives the shoe (--shoe 2 for two decks, or the "
+            f"counts of A..10); --set decks={decks[-1]} says otherwise"
         )
         raise RulesError(msg, key="decks")
     rules = _ca_rules(rules_file, settings, ordinary)
