@@ -132,6 +132,23 @@ def _fresh(
     assert not srv.new_shoe_due(table)
 
 
+def _seated_at(
+    browser: Any, srv: LiveServer, table: int, name: str, wager: str
+) -> tuple[Any, dict[str, str]]:
+    """A page for a new player ``name`` at seat 1 of ``table``, on the
+    table's page, the open round starting no shoe (``_fresh``): the
+    cards a test stacks next are dealt as stacked. The page and the
+    player's headers."""
+    page = _page(browser, srv, name)
+    _sit(page, srv, table, 1)
+    me = _token(page)
+    api = Api.__new__(Api)
+    api.srv, api.headers = srv, me
+    _fresh(srv, table, api, 1, wager)
+    page.goto(f"{srv.base}/play/{table}")
+    return page, me
+
+
 def _decide_passively(api: Api, table: int, state: Any) -> Any:
     """Take the quietest legal decision until the round is over."""
     for _ in range(30):
@@ -474,13 +491,9 @@ def test_issue_13_result_banner_shows_the_net_of_a_stacked_round(
     net: int,
 ) -> None:
     table = srv.table_id(game)
-    page = _page(browser, srv, f"Net {game.replace('-', ' ')[:28]}")
-    _sit(page, srv, table, 1)
-    me = _token(page)
-    api = Api.__new__(Api)
-    api.srv, api.headers = srv, me
-    _fresh(srv, table, api, 1, wager)
-    page.goto(f"{srv.base}/play/{table}")
+    page, me = _seated_at(
+        browser, srv, table, f"Net {game.replace('-', ' ')[:28]}", wager
+    )
     srv.stack_next(table, cards)
     spot = f".seat.mine button.spot[data-wager='{wager}']"
     page.click(spot)  # a chip, and the spot is the typed amount's
@@ -1157,13 +1170,7 @@ def test_issue_13_clocks_count_down_and_the_table_acts_for_a_gone_player(
     )
     assert made.status_code == 200, made.text
     table = int(made.json()["id"])
-    page = _page(browser, srv, "Slowpoke")
-    _sit(page, srv, table, 1)
-    me = _token(page)
-    api = Api.__new__(Api)
-    api.srv, api.headers = srv, me
-    _fresh(srv, table, api, 1, "blackjack")
-    page.goto(f"{srv.base}/play/{table}")
+    page, me = _seated_at(browser, srv, table, "Slowpoke", "blackjack")
     srv.stack_next(table, "Th 6s 7d Ts 5c")  # 17 v 16: a decision
     page.click(".seat.mine button.spot[data-wager='blackjack']")
     page.wait_for_selector("#clock:has-text('Bets close in')")
@@ -1284,13 +1291,7 @@ def test_591_7_n_a_hole_card_equal_to_the_up_card_is_turned_over(
     hole card over, then the totals are compared).
     """
     table = srv.table_id("double-back-jack")
-    page = _page(browser, srv, "Twin Jacks")
-    _sit(page, srv, table, 1)
-    me = _token(page)
-    api = Api.__new__(Api)
-    api.srv, api.headers = srv, me
-    _fresh(srv, table, api, 1, "blackjack")
-    page.goto(f"{srv.base}/play/{table}")
+    page, me = _seated_at(browser, srv, table, "Twin Jacks", "blackjack")
     # seat 1 9h 9d = 18 stands; the dealer Jc up, Jc in the hole: 20
     srv.stack_next(table, "9h Jc 9d Jc")
     page.click(".seat.mine button.spot[data-wager='blackjack']")
@@ -1336,13 +1337,9 @@ def test_591_7_q_1_the_result_says_a_dealer_22_returns_the_wagers(
     Jack's dealer 22 is no bust: every wager still in play is returned
     (591.7(q)(1)); a dealer's two-card 21 read "The dealer has 21."."""
     table = srv.table_id("double-back-jack")
-    page = _page(browser, srv, "Dealer " + stack.split()[1])
-    _sit(page, srv, table, 1)
-    me = _token(page)
-    api = Api.__new__(Api)
-    api.srv, api.headers = srv, me
-    _fresh(srv, table, api, 1, "blackjack")
-    page.goto(f"{srv.base}/play/{table}")
+    page, me = _seated_at(
+        browser, srv, table, "Dealer " + stack.split()[1], "blackjack"
+    )
     srv.stack_next(table, stack)
     page.click(".seat.mine button.spot[data-wager='blackjack']")
     _idle(page)
