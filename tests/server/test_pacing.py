@@ -481,3 +481,47 @@ def test_issue12_point2_pai_gow_hand_set_the_house_way_by_the_clock(
     assert set(applied) <= {"house_way", "no_double_down"}
     assert [s["seat"] for s in state["last"]["settlements"]][:1] == [1]
     balanced_books(client)
+
+
+def test_d27_a_deal_the_engine_refuses_closes_no_betting(
+    paced: tuple[TestClient, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused deal leaves betting open and queues nothing.
+
+    The last seat's "ready" closed betting (a ``seats_left_out`` step
+    queued, the seat marked ready) before the engine was asked to deal;
+    a deal the engine refused left both behind, and the next "ready"
+    queued a second step: the round's record said twice who was left
+    out. The engine's refusal now comes first, the table unchanged.
+    (No wager the server takes makes today's engines refuse: the
+    refusal is injected.)
+    """
+    from croupier.errors import WagerError
+    from croupier.games.midibaccarat.round import MidibaccaratRound
+    from croupier.regs import Ref
+
+    client, _clock = paced
+    table = new_table(client, "midibaccarat")
+    ann = sit(client, table, 1, "ann")
+    bob = sit(client, table, 2, "bob")
+    sit(client, table, 3, "cat")
+    wager(ann, "banker", 1000)
+    wager(bob, "player", 1000)
+    assert ann.post("/ready", {"seat": 1}).status_code == 200
+    real = MidibaccaratRound.verify_deal
+
+    def refuse(self: MidibaccaratRound) -> None:
+        raise WagerError("injected refusal", ref=Ref.parse("629a.7"))
+
+    monkeypatch.setattr(MidibaccaratRound, "verify_deal", refuse)
+    refused = bob.post("/ready", {"seat": 2})
+    assert refused.status_code == 400, refused.json()
+    assert "injected refusal" in refused.json()["message"]
+    state = state_of(client, table)
+    assert state["round"]["status"] == "betting"
+    assert state["ready"] == [1]
+    monkeypatch.setattr(MidibaccaratRound, "verify_deal", real)
+    dealt = bob.post("/ready", {"seat": 2}).json()
+    left_out = events_of(dealt["last"], "seats_left_out")
+    assert [e["seats"] for e in left_out] == [[3]]
+    balanced_books(client)

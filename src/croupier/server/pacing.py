@@ -55,7 +55,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from croupier.errors import WrongPhaseError
-from croupier.round import Action
+from croupier.round import Action, GameRound
 from croupier.server import db
 from croupier.server.errors import (
     NotFoundError,
@@ -358,6 +358,7 @@ class Pacer(Dealer):
         """
         seat = rt.seat_of(player.id)
         if seat is None:  # the operator calls the deal
+            _verify_deal(live)  # refused: betting stays open
             self._left_out(rt, live)
         elif not self._mark_ready(rt, live, seat):
             return self._commit_pacing(
@@ -375,12 +376,17 @@ class Pacer(Dealer):
                 "wager may close betting"
             )
             raise NoWagerError(msg)
+        closes = wagered <= rt.ready | {seat}
+        if closes:
+            # a deal the engine refuses is refused before betting closes:
+            # no seat marked ready, no seats_left_out step queued for a
+            # deal that did not happen (the next try queued a second)
+            _verify_deal(live)
         rt.ready.add(seat)
         rt.seen[seat] = self.now_ms()
-        if wagered <= rt.ready:
+        if closes:
             self._left_out(rt, live)
-            return True
-        return False
+        return closes
 
     def _left_out(self, rt: TableRuntime, live: LiveRound) -> None:
         wagered = {k.seat for k in live.round.ledger.stakes}
@@ -485,6 +491,7 @@ class Pacer(Dealer):
                         rt, idem=None, request="", respond=None
                     )
                     return False
+                _verify_deal(live)  # refused: nothing queued
                 self._left_out(rt, live)
                 rt.queued_events.append(
                     (live, self._expired(clock, None, "deal", late))
@@ -658,6 +665,13 @@ class Pacer(Dealer):
         if not self.storage.shared:
             self.storage.on_change(table_id)
         return body
+
+
+def _verify_deal(live: LiveRound) -> None:
+    """Raise, the round unchanged, if its engine would refuse the deal."""
+    rnd = live.round
+    if isinstance(rnd, GameRound):
+        rnd.verify_deal()
 
 
 async def run_clocks(
