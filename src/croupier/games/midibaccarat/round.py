@@ -185,13 +185,16 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
 
         Wagers are placed under 629a.7, Perfect Pairs under 629b.1(c).
         """
-        self._verify_phase(
-            Phase.WAGERING,
-            "no more bets: wager {wager} at seat {seat} refused",
-            REF_NO_MORE_BETS,
-            wager=json_text(wager),
-            seat=seat,
-        )
+        if self._phase is not Phase.WAGERING:
+            # the wager as JSON is written for the refusal only (at every
+            # wager it was 1 % of a verified round)
+            self._verify_phase(
+                Phase.WAGERING,
+                "no more bets: wager {wager} at seat {seat} refused",
+                REF_NO_MORE_BETS,
+                wager=json_text(wager),
+                seat=seat,
+            )
         self._verify_seat(
             seat,
             MAX_SEATS,
