@@ -234,3 +234,28 @@ def test_a_card_map_value_is_named_in_json(
     )
     assert said in err
     _no_python(err)
+
+
+def test_a_wager_after_no_more_bets_is_named_in_json() -> None:
+    """Midibaccarat's refusal of a wager once the cards are dealt names
+    it as JSON writes it (the name is written for the refusal only)."""
+    from croupier.errors import WrongPhaseError
+    from croupier.registry import find_game
+    from croupier.rng import SeededRng
+    from croupier.shoe import Shoe
+
+    spec = find_game("midibaccarat")
+    rnd = spec.new_round(
+        rules=spec.rules_type(),
+        shoe=Shoe.stacked("2c 9h 8c 7d 6s 5h 4c 3d"),
+        rng=SeededRng(0),
+        new_shoe=False,
+        starting_position=None,
+    )
+    rnd.place_wager(1, "banker", 1000)
+    rnd.deal()
+    with pytest.raises(WrongPhaseError) as refused:
+        rnd.place_wager(2, "tie", 100)
+    assert str(refused.value.message).startswith(
+        'no more bets: wager "tie" at seat 2 refused'
+    )
