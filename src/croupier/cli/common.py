@@ -32,7 +32,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer._click as _click
@@ -49,6 +49,9 @@ from croupier.extras import MissingExtraError, extra_of
 from croupier.packed import UnwrittenPackingError, not_text, refuse_unwritten
 from croupier.registry import GameSpec, find_game
 from croupier.rules import GameRules, load_rules_file
+
+if TYPE_CHECKING:  # SQLAlchemy is the server extra's, loaded on use
+    from sqlalchemy.engine import URL
 
 __all__ = [
     "BUG_EXIT",
@@ -401,6 +404,21 @@ def load_game_rules(
     return spec, rules
 
 
+def database_url(db: str) -> URL:
+    """``--db`` parsed, or refused naming the two forms it takes."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(db)
+    except ArgumentError:
+        msg = (
+            f"not a database URL: {db} (sqlite:///path.db or "
+            "postgresql+psycopg://user:pw@host/name)"
+        )
+        raise CommandError(msg) from None
+
+
 def existing_database(db: str) -> None:
     """Refuse a database URL that names no existing SQLite file.
 
@@ -408,14 +426,7 @@ def existing_database(db: str) -> None:
     (or migrate) a database (connecting to a SQLite path that names no
     file would leave an empty one behind).
     """
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        url = make_url(db)
-    except ArgumentError:
-        msg = f"not a database URL: {db}"
-        raise CommandError(msg) from None
+    url = database_url(db)
     if url.get_backend_name() != "sqlite":
         return
     if not url.database or url.database == ":memory:":

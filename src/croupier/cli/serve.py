@@ -10,7 +10,12 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.common import CommandError, fail, output_file
+from croupier.cli.common import (
+    CommandError,
+    database_url,
+    fail,
+    output_file,
+)
 from croupier.server import DB_ENV, DEFAULT_DB_URL
 from croupier.server.auth import TokenLifetimes, write_secret
 from croupier.server.limits import (
@@ -152,7 +157,10 @@ def serve(
     from croupier.server.app import create_app
 
     operator_token = _given_token(ctx, operator_token, operator_token_file)
-    _database_url(db)
+    try:
+        database_url(db)  # refused before the server starts
+    except CommandError as exc:
+        raise fail(exc) from None
     if workers > 1 and not db.startswith("postgresql"):
         msg = (
             "several server processes need PostgreSQL "
@@ -239,21 +247,6 @@ def _given_token(
         except OSError as exc:
             raise fail(CommandError(f"cannot read {path}: {exc}")) from None
     return token
-
-
-def _database_url(db: str) -> None:
-    """Refuse a ``--db`` that is no database URL, before the server starts."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        make_url(db)
-    except ArgumentError:
-        msg = (
-            f"not a database URL: {db} (sqlite:///path.db or "
-            "postgresql+psycopg://user:pw@host/name)"
-        )
-        raise fail(CommandError(msg)) from None
 
 
 def _show_token(token: str, path: Path) -> None:

@@ -68,12 +68,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from itertools import islice
 from typing import NamedTuple
 
 from croupier.cards import CARD_TEXTS, Card
 from croupier.hhf.format import HandHistory
-from croupier.jsontypes import json_text
+from croupier.jsontypes import LazyText, json_text
 from croupier.registry import GameSpec
 
 from .explain import Deviation, whole_number
@@ -559,7 +560,7 @@ class _Last:
 
 
 def _regathered(
-    ref: str, gathered: str, ends: RoundEnds, where: _Before
+    ref: str, gathered: str, ends: RoundEnds, where: LazyText
 ) -> Deviation | None:
     """A new shoe that is not the cards the round before reshuffled."""
     holds = Counter((ends.contents or "").split())
@@ -581,32 +582,19 @@ def _regathered(
     )
 
 
-class _Before:
-    """How a message names the round before at the table.
-
-    Written only when a message is (the round id as JSON at every round
-    of a log was 1 % of a verified Midibaccarat round).
-    """
-
-    __slots__ = ("_last",)
-
-    def __init__(self, last: _Last) -> None:
-        self._last = last
-
-    def __str__(self) -> str:
-        last = self._last
-        return (
-            f"round {json_text(last.round_id)} (line {last.line}) of the "
-            f"same table"
-        )
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
+def _before_text(last: _Last) -> str:
+    """How a message names the round before at the table."""
+    return (
+        f"round {json_text(last.round_id)} (line {last.line}) of the same "
+        f"table"
+    )
 
 
 def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
     """What is wrong with a round that follows ``before`` at its table."""
-    where = _Before(before)
+    # written for a message only (the round id as JSON at every round
+    # of a log was 1 % of a verified round)
+    where = LazyText(partial(_before_text, before))
     left = before.left
     if ends.found is not None and left is not None:
         if left.stack is not None and left.rack is not None:
@@ -681,7 +669,7 @@ def _after(before: _Last, ends: RoundEnds) -> Deviation | None:
 
 
 def _from_top(
-    left: LeftShoe, ends: RoundEnds, where: _Before
+    left: LeftShoe, ends: RoundEnds, where: LazyText
 ) -> Deviation | None:
     """An ``as_dealt`` round dealing on from a shoe partly known (D86).
 
@@ -711,7 +699,7 @@ def _from_top(
     return None
 
 
-def _other_rack(ref: str, where: _Before) -> Deviation:
+def _other_rack(ref: str, where: LazyText) -> Deviation:
     """The rack a round began with is not the one the round before left."""
     return Deviation(
         ref,

@@ -31,9 +31,10 @@ balance left (1500 before the round); no stake is placed on credit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from croupier.hhf.format import HandHistory
+from croupier.jsontypes import LazyText
 from croupier.money import Ledger
 
 from .explain import RECORD_REF, Deviation
@@ -55,13 +56,13 @@ class Purses:
         self.problem: Deviation | None = None
         """The first stake placed with less than it left, or ``None``."""
 
-    def check(self, ledger: Ledger, what: str | Callable[[], str]) -> None:
+    def check(self, ledger: Ledger, what: str | LazyText) -> None:
         """After an input, keep a stake beyond the balance left, if any.
 
-        ``what`` names the input in the message (``the decision ...``),
-        or makes that name: a message is made for a shortfall only, not
-        at every input of every round (writing a decision's fields as
-        JSON cost some 4 % of a verified Double Back Jack round).
+        ``what`` names the input in the message (``the decision ...``);
+        a :class:`~croupier.jsontypes.LazyText` is written for a
+        shortfall only (a decision's fields as JSON at every input were
+        some 4 % of a verified Double Back Jack round).
         """
         if self.problem is not None:
             return
@@ -77,8 +78,6 @@ class Purses:
             left = before - was_staked + was_received
             added = staked - was_staked
             if added > left:
-                if not isinstance(what, str):
-                    what = what()
                 boxes = ", ".join(map(str, seats))
                 plural = "s" if len(seats) > 1 else ""
                 self.problem = Deviation(

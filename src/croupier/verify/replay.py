@@ -28,7 +28,7 @@ from croupier.errors import (
 )
 from croupier.hhf.format import HandHistory, inputs_of, steps_are_valid
 from croupier.history import change_dealer
-from croupier.jsontypes import json_text, reading_error
+from croupier.jsontypes import LazyText, json_text, reading_error
 from croupier.money import Odds
 from croupier.procedures.ch670a import DEALER, POSITIONS
 from croupier.registry import GameSpec, find_game
@@ -683,7 +683,7 @@ def _run(
             except CroupierError as exc:
                 raise _StopError(exc, _wager_text(w)) from None
             if purses is not None:
-                purses.check(rnd.ledger, partial(_wager_text, w))
+                purses.check(rnd.ledger, LazyText(partial(_wager_text, w)))
         try:
             rnd.deal()
         except CroupierError as exc:
@@ -695,7 +695,7 @@ def _run(
         for d in decisions:
             # the decision's name is written for a message only (its
             # fields as JSON, at every decision, were 4 % of a round)
-            what = partial(_decision_text, d)
+            what = LazyText(partial(_decision_text, d))
             try:
                 action = Action.from_dict(d)
                 if rnd.pending() is None:
@@ -706,7 +706,7 @@ def _run(
                     raise CroupierError("no decision was pending")
                 rnd.apply(action)
             except CroupierError as exc:
-                raise _StopError(exc, what()) from None
+                raise _StopError(exc, str(what)) from None
             if purses is not None:
                 purses.check(rnd.ledger, what)
     except _StopError as stop:

@@ -19,6 +19,7 @@ pending` is always ``None``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from croupier.cards import Card
@@ -60,7 +61,7 @@ from croupier.hands.baccarat import (
     player_draws,
     point_count,
 )
-from croupier.jsontypes import json_text
+from croupier.jsontypes import LazyText, json_text
 from croupier.money import Odds, Outcome, Rounding, WagerKey
 from croupier.procedures.ch629a import burn_new_shoe
 from croupier.regs import Ref, implements
@@ -185,16 +186,14 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
 
         Wagers are placed under 629a.7, Perfect Pairs under 629b.1(c).
         """
-        if self._phase is not Phase.WAGERING:
-            # the wager as JSON is written for the refusal only (at every
-            # wager it was 1 % of a verified round)
-            self._verify_phase(
-                Phase.WAGERING,
-                "no more bets: wager {wager} at seat {seat} refused",
-                REF_NO_MORE_BETS,
-                wager=json_text(wager),
-                seat=seat,
-            )
+        self._verify_phase(
+            Phase.WAGERING,
+            "no more bets: wager {wager} at seat {seat} refused",
+            REF_NO_MORE_BETS,
+            # written as JSON for the refusal only (LazyText)
+            wager=LazyText(partial(json_text, wager)),
+            seat=seat,
+        )
         self._verify_seat(
             seat,
             MAX_SEATS,
