@@ -66,6 +66,13 @@ class Api:
         ).json()
 
 
+def _as_api(srv: LiveServer, headers: dict[str, str]) -> Api:
+    """An :class:`Api` for a player whose headers a page holds."""
+    api = Api.__new__(Api)
+    api.srv, api.headers = srv, headers
+    return api
+
+
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path_factory.mktemp("web13") / "web.db")
@@ -142,9 +149,7 @@ def _seated_at(
     page = _page(browser, srv, name)
     _sit(page, srv, table, 1)
     me = _token(page)
-    api = Api.__new__(Api)
-    api.srv, api.headers = srv, me
-    _fresh(srv, table, api, 1, wager)
+    _fresh(srv, table, _as_api(srv, me), 1, wager)
     page.goto(f"{srv.base}/play/{table}")
     return page, me
 
@@ -690,6 +695,79 @@ def test_the_lobby_by_keyboard_keeps_the_focus(
     page.wait_for_selector("#join-panel:not([hidden])")
     assert page.evaluate("document.activeElement.id") == "name"
     page.close()
+
+
+def _seat_cards(page: Any, seat: int) -> list[str]:
+    """The card codes shown at ``seat`` on the felt (backs as ``?``)."""
+    return list(
+        page.eval_on_selector_all(
+            f".seat[data-seat='{seat}'] .hands .card",
+            "els => els.map(e => e.dataset.card || '?')",
+        )
+    )
+
+
+def test_591_7_last_round_felt_keeps_hands_collected_at_once(
+    srv: LiveServer, browser: Any
+) -> None:
+    """A hand settled and collected before the round's end (a surrender,
+    a bust) still shows its cards on the last round's felt, marked as
+    collected: the player sees what they had, not an empty seat."""
+    table = srv.table_id("double-back-jack")
+    page, me = _seated_at(browser, srv, table, "Early Hands", "blackjack")
+    other = Api(srv, "Stands Pat")
+    other.sit(table, 2)
+    spot = ".seat.mine button.spot[data-wager='blackjack']"
+    # seat 1 Th 6d (16), seat 2 9h Tc (19), the dealer 9s up, 9c in the
+    # hole; seat 1 surrenders (collected at once), seat 2 stands
+    srv.stack_next(table, "Th 9h 9s 6d Tc 9c")
+    page.click("[data-chip='500']")
+    page.click(spot)
+    other.bet(table, 2, "blackjack", _min(srv, table))
+    _idle(page)
+    page.click("#deal")
+    page.wait_for_selector("#actions button[data-action='surrender']")
+    page.click("#actions button[data-action='surrender']")
+    _idle(page)
+    _decide_passively(other, table, other.state(table))
+    page.wait_for_selector("#result:not([hidden])")
+    events = _last_events(srv, table, me)
+    collected = [
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "cards_collected" and e["source"] == "seat 1"
+    ]
+    settled = [i for i, e in enumerate(events) if e["type"] == "wager_settled"]
+    # from the events alone: seat 1's cards left the felt before the
+    # round's last settlement (seat 2's), which the felt draws as final
+    assert collected, events
+    assert collected[0] < settled[-1], events
+    page.wait_for_selector("#felt.last-round")
+    assert _seat_cards(page, 1) == ["Th", "6d"]
+    assert page.query_selector(".seat[data-seat='1'] .hand.collected")
+    assert _seat_cards(page, 2) == ["9h", "Tc"]
+    # seat 1's 16 hits a King: bust, collected at once
+    _fresh(srv, table, _as_api(srv, me), 1, "blackjack")
+    srv.stack_next(table, "Th 9h 9s 6d Tc 9c Kc")
+    page.click("#rebet")
+    other.bet(table, 2, "blackjack", _min(srv, table))
+    _idle(page)
+    page.click("#deal")
+    page.wait_for_selector("#actions button[data-action='hit']")
+    page.click("#actions button[data-action='hit']")
+    decline = "#actions button[data-action='no_second_chance']"
+    page.wait_for_selector(decline)  # 591.7(l): offered on the bust
+    page.click(decline)
+    _idle(page)
+    _decide_passively(other, table, other.state(table))
+    page.wait_for_selector("#result:not([hidden])")
+    page.wait_for_selector("#felt.last-round")
+    assert _seat_cards(page, 1) == ["Th", "6d", "Kc"]
+    assert page.query_selector(".seat[data-seat='1'] .hand.collected")
+    assert not page.errors, page.errors
+    page.close()
+    _leave(srv, table, 1, me)
+    _leave(srv, table, 2, other.headers)
 
 
 def test_issue_13_late_player_is_dealt_in_next_round(

@@ -302,7 +302,9 @@ const Croupier = {
     // What lies on the felt after ``events``: positions (dealer, player,
     // banker, seats) with their hands, each card with its purpose.
     // Cards collected to the discard rack leave the felt; in a finished
-    // round the final clearing is kept (``final``) to show the result.
+    // round they are kept to show the result: the final clearing as
+    // ``final``, a hand collected before it (a surrender, a bust, a 21
+    // paid at once) as ``collected``.
     const pos = {}, order = [];
     const significant = ["card_dealt", "card_exposed", "decision_made",
                          "wager_settled", "hand_set"];
@@ -323,7 +325,8 @@ const Croupier = {
     };
     const hand = (p, i) => {
       while (p.hands.length <= i) {
-        p.hands.push({cards: [], gone: false, final: false});
+        p.hands.push({cards: [], gone: false, final: false,
+                     collected: false});
       }
       return p.hands[i];
     };
@@ -364,7 +367,9 @@ const Croupier = {
           const [base, hi] = parse(ev.source);
           const h = pos[base] && pos[base].hands[hi];
           if (!h) break;
-          if (finished && i > lastSig) h.final = true; else h.gone = true;
+          if (!finished) h.gone = true;
+          else if (i > lastSig) h.final = true;
+          else h.collected = true;
           break;
         }
         case "hand_set": {

@@ -276,7 +276,7 @@ function drawStep() {
       }
       const row = Croupier.el("div", "cards");
       row.dataset.hand = i;
-      if (h.gone) row.classList.add("gone");
+      if (h.gone || h.collected) row.classList.add("gone");
       for (const c of h.cards) row.appendChild(Croupier.cardEl(c.card, c.purpose));
       area.appendChild(row);
     });

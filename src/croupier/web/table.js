@@ -253,10 +253,14 @@ function totalText(game, pos, h, view) {
 function handBox(game, pos, h, idx, view, opts) {
   const o = opts || {};
   const box = Croupier.el("div", "hand" + (h.final ? " final" : "") +
+                          (h.collected ? " collected" : "") +
                           (o.acting ? " acting" : ""));
   box.dataset.hand = idx;
-  if (pos.hands.length > 1 && pos.seat !== null) {
-    box.appendChild(Croupier.el("div", "caption", "hand " + (idx + 1)));
+  const several = pos.hands.length > 1 && pos.seat !== null;
+  if (several || h.collected) {
+    box.appendChild(Croupier.el("div", "caption",
+      (several ? "hand " + (idx + 1) : "") + (several && h.collected ?
+        " \u00b7 " : "") + (h.collected ? "settled early" : "")));
   }
   const main = h.cards.filter((c) => c.purpose !== "bonus only");
   const bonus = h.cards.filter((c) => c.purpose === "bonus only");
@@ -276,16 +280,21 @@ function handBox(game, pos, h, idx, view, opts) {
 }
 
 function positionBoxes(game, pos, view, opts) {
-  // The hands still on the felt at a position (discarded ones are gone).
+  // The hands on the felt at a position: in play, those not yet
+  // collected; in a finished round, every hand that showed a card (a
+  // stack collected unseen, such as pai gow's unwagered ones, stays off).
   const out = [];
-  if (pos.set && pos.hands.some((h) => !h.gone)) {
+  const shown = (h) => !h.gone && h.cards.length > 0 &&
+    (!h.collected || h.cards.some((c) => c.card));
+  if (pos.set && pos.hands.some(shown)) {
     const hand = Croupier.el("div", "hand" +
-      (pos.hands.every((h) => h.final || h.gone) ? " final" : ""));
+      (pos.hands.every((h) => h.final || h.gone || h.collected)
+        ? " final" : ""));
     hand.appendChild(setHands(pos.set));
     return [hand];
   }
   pos.hands.forEach((h, i) => {
-    if (h.gone || !h.cards.length) return;
+    if (!shown(h)) return;
     out.push(handBox(game, pos, h, i, view, {
       pickable: opts.pickable,
       acting: opts.actingHand === i,
