@@ -168,9 +168,16 @@ def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
         card = wanted
         if card not in stack:
             card = next(
-                c
-                for c in stack
-                if isinstance(c, Card) and _same_value(c, wanted)
+                (
+                    c
+                    for c in stack
+                    if isinstance(c, Card) and _same_value(c, wanted)
+                ),
+                None,
+            )
+            assert card is not None, (
+                f"no card of {wanted}'s value left in the stack of "
+                f"{len(stack)}: {' '.join(map(str, stack))}"
             )
         stack.remove(card)
         top.append(card)
