@@ -200,7 +200,7 @@ class OptionInfo:
 
         An option without a ``ref`` is the project's decision alone (no
         retrieved text sets it): it is named as the web table names a
-        project decision (D112), never as a section (D121).
+        project decision (D112), never as a section.
 
         >>> from croupier.games.six_card_fortune_pai_gow.rules import (
         ...     SixCardRules,

@@ -274,7 +274,7 @@ def option_ref(spec: GameSpec, name: str) -> str:
 
 
 def option_house_rule(spec: GameSpec, name: str) -> str | None:
-    """``house rule Dnn`` for an option no subsection fixes (D121).
+    """``house rule Dnn`` for an option no subsection fixes.
 
     >>> from croupier.registry import find_game
     >>> game = find_game("six-card-fortune-pai-gow")
@@ -389,7 +389,7 @@ def _discarded_unwagered(
 
     A pai gow position without a wager has its stack collected, unseen,
     once the deal is found right (670a.9(f)): an Envy Bonus paid on that
-    stack breaks that rule, not the settlement's (D120).
+    stack breaks that rule, not the settlement's.
 
     >>> gone = {"ref": "670a.9(f)", "type": "cards_collected",
     ...         "source": "seat 3", "exposed": False}

@@ -372,7 +372,7 @@ def _disagreement(
     for key, value in mine.items():
         if key not in inputs and not _same_value(value, theirs.get(key)):
             # an option no subsection fixes is named as the house
-            # decision it is, beside the game's section (D121)
+            # decision it is, beside the game's section
             house = option_house_rule(spec, key)
             whose = "" if house is None else f" ({house}, no subsection)"
             return Deviation(

@@ -55,7 +55,7 @@ class DealRefs:
     dealer: the order the cards are dealt in, and the only order of the
     positions the retrieved text fixes. The players decide in it (670a.11,
     which would say how hands are set, was not retrieved), so a seat that
-    acts while another's decision is pending breaks it (D119)."""
+    acts while another's decision is pending breaks it."""
     count: Ref
     """(d): the remaining cards counted face down."""
     void: Ref

@@ -4,7 +4,7 @@ The round runs the dealer's procedure itself and stops only where a
 player decides. The order of decisions (chosen here; 670a.11 was not
 retrieved): each seat holding a Six-Card Wager, in the order dealt
 (clockwise from the starting position, 670a.9(c), 670a.10(c): a seat
-acting out of turn is refused under it, D119), first decides on the
+acting out of turn is refused under it), first decides on the
 Double Down Wager (when offered), then sets its hand (or asks for the
 house way). Then the dealer's hand is exposed and set the house way,
 and every wager is settled seat by seat counter-clockwise from the
