@@ -728,13 +728,16 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         ref: Ref,
         *,
         out_of_turn: str = "seat {to_act} is to act, not seat {seat}",
+        order: Ref | None = None,
     ) -> Pending:
         """The pending decision ``action`` answers; refuse out of turn.
 
         With no decision pending the game says why
         (:meth:`_refuse_no_decision`, citing ``ref`` unless it knows
         better); a seat other than the one to act is refused citing the
-        subsection that asks for the decision.
+        rule of the order the seats act in: ``order``, in a game whose
+        decisions do not fix it themselves (pai gow: the order dealt,
+        670a.9(c)), else the subsection that asks for the decision.
         """
         pending = self.pending()
         if pending is None:
@@ -744,7 +747,7 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
             self._refuse(
                 OutOfTurnError,
                 out_of_turn,
-                pending.ref,
+                pending.ref if order is None else order,
                 seat=action.seat,
                 to_act=pending.seat,
             )

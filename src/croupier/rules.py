@@ -194,6 +194,27 @@ class OptionInfo:
     """Whether the regulation fixes the default (another value is a
     what-if for analysis, not a Pennsylvania table)."""
 
+    @property
+    def house_rule(self) -> str | None:
+        """``house rule Dnn`` for an option no subsection fixes, else None.
+
+        An option without a ``ref`` is the project's decision alone (no
+        retrieved text sets it): it is named as the web table names a
+        project decision (D112), never as a section.
+
+        >>> from croupier.games.six_card_fortune_pai_gow.rules import (
+        ...     SixCardRules,
+        ... )
+        >>> infos = {i.name: i for i in SixCardRules.options()}
+        >>> infos["envy_paytable"].house_rule
+        'house rule D23'
+        >>> infos["house_way"].house_rule is None
+        True
+        """
+        if self.ref or not self.decision:
+            return None
+        return f"house rule {self.decision}"
+
 
 def _to_plain(value: object) -> object:
     if isinstance(value, Paytable):

@@ -84,7 +84,8 @@ def options_markdown(spec: GameSpec) -> str:
         default = json.dumps(info.default).replace("|", "\\|")
         doc = info.doc + (_FIXED if info.fixed else "")
         rows.append(
-            f"| `{info.name}` | `{default}` | {source} | {info.ref or ''} "
+            f"| `{info.name}` | `{default}` | {source} "
+            f"| {info.ref or info.house_rule or ''} "
             f"| {doc} |"
         )
     return "\n".join(rows) + "\n"

@@ -38,6 +38,7 @@ __all__ = [
     "explain_missing",
     "explain_over",
     "fields_text",
+    "option_house_rule",
     "option_ref",
     "shown",
     "whole_number",
@@ -260,11 +261,37 @@ def _settled_late(
 
 
 def option_ref(spec: GameSpec, name: str) -> str:
-    """The subsection a rules option applies (the game's section if none)."""
+    """The subsection a rules option applies (the game's section if none).
+
+    An option no subsection fixes is a house decision: its deviation
+    keeps the game's section, and its message says which decision
+    (:func:`option_house_rule`).
+    """
     for info in spec.rules_type.options():
         if info.name == name and info.ref:
             return info.ref
     return spec.section
+
+
+def option_house_rule(spec: GameSpec, name: str) -> str | None:
+    """``house rule Dnn`` for an option no subsection fixes.
+
+    >>> from croupier.registry import find_game
+    >>> game = find_game("six-card-fortune-pai-gow")
+    >>> option_ref(game, "envy_paytable"), option_house_rule(
+    ...     game, "envy_paytable")
+    ('670a.9', 'house rule D23')
+    >>> option_house_rule(game, "house_way") is None
+    True
+    """
+    return next(
+        (
+            info.house_rule
+            for info in spec.rules_type.options()
+            if info.name == name
+        ),
+        None,
+    )
 
 
 def deck_ref(spec: GameSpec, rules: object) -> str:
@@ -353,6 +380,35 @@ def describe(step: Step) -> str:
         f"{k}={v}" for k, v in step.items() if k not in ("seq", "ref", "type")
     )
     return f"{str(kind).replace('_', ' ')} ({fields})"
+
+
+def _discarded_unwagered(
+    engine: Sequence[Step], source: object
+) -> Step | None:
+    """The step that discarded ``source``'s stack for want of a wager.
+
+    A pai gow position without a wager has its stack collected, unseen,
+    once the deal is found right (670a.9(f)): an Envy Bonus paid on that
+    stack breaks that rule, not the settlement's.
+
+    >>> gone = {"ref": "670a.9(f)", "type": "cards_collected",
+    ...         "source": "seat 3", "exposed": False}
+    >>> _discarded_unwagered([gone], "seat 3")["ref"]
+    '670a.9(f)'
+    >>> _discarded_unwagered([gone], "seat 2") is None
+    True
+    """
+    return next(
+        (
+            e
+            for e in engine
+            if e.get("type") == "cards_collected"
+            and e.get("source") == source
+            and e.get("exposed") is False
+            and e.get("source") != "remaining"
+        ),
+        None,
+    )
 
 
 _NOTHING = "nothing the rule voids a round for has happened"
@@ -540,6 +596,21 @@ def explain(
             f"the log goes on with {describe(want)} where the rule "
             f"requires {describe(got)}: the round is void, every stake "
             f"goes back",
+            seq,
+        )
+    unwagered = (
+        _discarded_unwagered(engine[:i], want.get("source"))
+        if their == "envy_bonus_paid"
+        else None
+    )
+    if unwagered is not None:
+        return Deviation(
+            str(unwagered["ref"]),
+            f"the log pays seat {shown(want.get('seat'))} an Envy Bonus on "
+            f"{shown(want.get('source'))}'s {shown(want.get('category'))}, "
+            f"but {shown(want.get('source'))} held no wager: its stack was "
+            f"collected unexposed to the discard rack after the count and "
+            f"earns nothing; the rule requires {describe(got)}",
             seq,
         )
     if their == "card_dealt" and kind == "cards_counted":

@@ -47,6 +47,7 @@ from .explain import (
     explain_missing,
     explain_over,
     fields_text,
+    option_house_rule,
     option_ref,
 )
 from .numbering import as_written, first_reading, second_reading
@@ -370,10 +371,14 @@ def _disagreement(
     inputs = round_inputs(type(submission))
     for key, value in mine.items():
         if key not in inputs and not _same_value(value, theirs.get(key)):
+            # an option no subsection fixes is named as the house
+            # decision it is, beside the game's section
+            house = option_house_rule(spec, key)
+            whose = "" if house is None else f" ({house}, no subsection)"
             return Deviation(
                 option_ref(spec, key),
                 f"the round ran with {key}={json_text(theirs.get(key))}; the "
-                f"Rules Submission says {json_text(value)}",
+                f"Rules Submission says {json_text(value)}{whose}",
             )
     return None
 

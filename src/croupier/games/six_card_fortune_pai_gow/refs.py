@@ -50,6 +50,12 @@ class DealRefs:
     """(ii) of that announcement: the progressive wagers collected."""
     start: Ref
     """(b): the starting position determined."""
+    order: Ref
+    """(c): clockwise from the starting position, every position and the
+    dealer: the order the cards are dealt in, and the only order of the
+    positions the retrieved text fixes. The players decide in it (670a.11,
+    which would say how hands are set, was not retrieved), so a seat that
+    acts while another's decision is pending breaks it."""
     count: Ref
     """(d): the remaining cards counted face down."""
     void: Ref
@@ -63,6 +69,7 @@ BY_HAND_OR_MANUAL_SHOE = DealRefs(
     lammers=Ref.parse("670a.9(a)(3)(i)"),
     progressive=Ref.parse("670a.9(a)(3)(ii)"),
     start=Ref.parse("670a.9(b)"),
+    order=Ref.parse("670a.9(c)"),
     count=Ref.parse("670a.9(d)"),
     void=Ref.parse("670a.9(e)"),
 )
@@ -74,6 +81,7 @@ AUTOMATED_SHOE = DealRefs(
     lammers=Ref.parse("670a.10(a)(2)(i)"),
     progressive=Ref.parse("670a.10(a)(2)(ii)"),
     start=Ref.parse("670a.10(b)"),
+    order=Ref.parse("670a.10(c)"),
     count=Ref.parse("670a.10(d)"),
     void=Ref.parse("670a.10(e)"),
 )

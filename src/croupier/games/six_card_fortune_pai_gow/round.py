@@ -2,11 +2,13 @@
 
 The round runs the dealer's procedure itself and stops only where a
 player decides. The order of decisions (chosen here; 670a.11 was not
-retrieved): each seat holding a Six-Card Wager, clockwise from the
-starting position, first decides on the Double Down Wager (when
-offered), then sets its hand (or asks for the house way). Then the
-dealer's hand is exposed and set the house way, and every wager is
-settled seat by seat counter-clockwise from the dealer's right.
+retrieved): each seat holding a Six-Card Wager, in the order dealt
+(clockwise from the starting position, 670a.9(c), 670a.10(c): a seat
+acting out of turn is refused under it), first decides on the
+Double Down Wager (when offered), then sets its hand (or asks for the
+house way). Then the dealer's hand is exposed and set the house way,
+and every wager is settled seat by seat counter-clockwise from the
+dealer's right.
 
 >>> from croupier.shoe import Shoe
 >>> from croupier.games.six_card_fortune_pai_gow.rules import SixCardRules
@@ -356,13 +358,18 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             + self.rules.progressive_system_count_offset
         )
 
+    def _deal_refs(self) -> DealRefs:
+        """The subsections of the section these rules deal under."""
+        if self.rules.dealing is Dealing.AUTOMATED_SHOE:
+            return AUTOMATED_SHOE
+        return BY_HAND_OR_MANUAL_SHOE
+
     @implements("670a.9(a)", "670a.10(a)")
     def _run_deal(self) -> None:
         """Announce "no more bets", deal, count and check (670a.9(a)-(f))."""
         system_count = self._system_count()
         hand = self.rules.dealing is Dealing.HAND
-        automated = self.rules.dealing is Dealing.AUTOMATED_SHOE
-        refs = AUTOMATED_SHOE if automated else BY_HAND_OR_MANUAL_SHOE
+        refs = self._deal_refs()
         self._enter_phase(Phase.DEALING, refs.deal)
         self._prepare_deck(refs.shuffle)
         if hand:
@@ -380,7 +387,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         self.starting_position = start
         self.on_layout = set(ch670a.POSITIONS)
         slips = ch670a.parse_irregularities(self.rules.dealing_irregularities)
-        if automated:
+        if refs is AUTOMATED_SHOE:
             self.deal_record = ch670a.deliver_stacks(
                 self.shoe, self.log, start
             )
@@ -563,7 +570,12 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         pending = self._verify_turn(
             action,
             SETTLE_REF,
-            out_of_turn="seat {seat} acted but seat {to_act} decides",
+            out_of_turn=(
+                "seat {seat} acted while seat {to_act}'s decision is "
+                "pending (the seats decide in the order dealt, clockwise "
+                "from the starting position)"
+            ),
+            order=self._deal_refs().order,
         )
         if action.name not in pending.legal:
             msg = (
