@@ -165,9 +165,9 @@ def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
     stack = list(shoe.stack)
     top: list[Any] = []
     for wanted in (Card.parse(c) for c in cards.split()):
-        card = wanted
-        if card not in stack:
-            card = next(
+        found: Card | None = wanted
+        if wanted not in stack:
+            found = next(
                 (
                     c
                     for c in stack
@@ -175,10 +175,11 @@ def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
                 ),
                 None,
             )
-            assert card is not None, (
-                f"no card of {wanted}'s value left in the stack of "
-                f"{len(stack)}: {' '.join(map(str, stack))}"
-            )
+        assert found is not None, (
+            f"no card of {wanted}'s value left in the stack of "
+            f"{len(stack)}: {' '.join(map(str, stack))}"
+        )
+        card = found
         stack.remove(card)
         top.append(card)
     _restack(live, top + stack)
