@@ -3,11 +3,12 @@
 :func:`croupier.frozen.frozen_constructor` builds, for a frozen slots
 dataclass, a function that sets each slot through its descriptor; the
 record's parts (:meth:`~croupier.hhf.format.HandHistory.from_dict`), a
-settlement, a decision read from a log and the verifier's per-round
-records are built with it. Here it is held to the class call: the same
-parameters and defaults, equal objects of the class with the same field
-values (types included), ``__post_init__`` run, and the same errors;
-and a class it cannot build faithfully is handed back as it is.
+settlement, a decision read from a log, the verifier's per-round
+records and pai gow's offers and comparisons are built with it. Here it
+is held to the class call: the same parameters and defaults, equal
+objects of the class with the same field values (types included),
+``__post_init__`` run, and the same errors; and a class it cannot build
+faithfully is handed back as it is.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from hypothesis import strategies as st
 
 from croupier.errors import WagerError
 from croupier.frozen import constructor_source, frozen_constructor
+from croupier.hands.paigow import Comparison, HandOutcome
 from croupier.hhf.format import HandHistory, PlayerEntry, ShoeState
 from croupier.hhf.sample import sample_histories
 from croupier.money import Outcome, Settlement, WagerKey
 from croupier.registry import all_games
 from croupier.regs import Ref
-from croupier.round import Action
+from croupier.round import Action, Pending
 from croupier.verify.across import RoundEnds, _Last
 from croupier.verify.file import RoundVerdict
 
@@ -42,6 +44,9 @@ _BUILT = (
     RoundEnds,
     RoundVerdict,
     _Last,
+    # pai gow's own, built at every step and settlement
+    Pending,
+    Comparison,
 )
 
 
@@ -230,3 +235,18 @@ def test_issue_17_a_class_it_cannot_build_is_handed_back(cls: type) -> None:
 def test_issue_17_the_constructor_source_refuses_a_field_not_a_name() -> None:
     with pytest.raises(ValueError, match="not a field name"):
         constructor_source(("a", "b c"), ("a",), False)
+
+
+def test_issue_17_pai_gow_s_records_built_as_their_classes_build_them() -> (
+    None
+):
+    ref = Ref.parse("670a.7(c)")
+    offer: dict[str, Any] = {"seat": 3, "hand": 0, "legal": (), "ref": ref}
+    _same(frozen_constructor(Pending)(**offer), Pending(**offer))
+    outcomes: dict[str, Any] = {
+        "high": HandOutcome.WIN,
+        "low": HandOutcome.LOSE,
+        "high_copy": False,
+        "low_copy": True,
+    }
+    _same(frozen_constructor(Comparison)(**outcomes), Comparison(**outcomes))
