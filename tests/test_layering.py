@@ -25,7 +25,13 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # the foundations: citations, errors, randomness, cards, money
-    ("croupier.regs", "croupier.errors", "croupier.rng", "croupier.jit"),
+    (
+        "croupier.regs",
+        "croupier.errors",
+        "croupier.rng",
+        "croupier.jit",
+        "croupier.frozen",
+    ),
     ("croupier.jsontypes",),
     ("croupier.cards", "croupier.money", "croupier.extras", "croupier.packed"),
     # the events' compiled encoders and constructors (cards only)

@@ -110,9 +110,16 @@ class Shoe:
         """Cards removed from play (a withdrawn deck, say)."""
         self.covers_aside: int = 0
         """Cover cards taken out of the stack during play."""
-        self._complement: Counter[Card] = _Owed(
-            self.cards_in_stack() if complement is None else complement
+        self._complement: Counter[Card] | None = (
+            None if complement is None else _Owed(complement)
         )
+        self._built_from: list[StackItem] | None = (
+            self.stack.copy() if complement is None else None
+        )
+        """The stack as built, while its count is not yet needed: the
+        complement is counted from it when first asked for
+        (:meth:`_counted`), as the constructor would have counted it (a
+        replay's shoe is often never asked)."""
         self._owed: tuple[Counter[Card], list[int]] | None = None
         """The complement's codes, sorted, while nobody else can have
         changed it (:meth:`_owed_codes`)."""
@@ -124,7 +131,7 @@ class Shoe:
         The counter itself, which the caller may change: from now on
         every check counts it afresh.
         """
-        found = self._complement
+        found = self._counted()
         if isinstance(found, _Owed):
             found.handed_out = True
         self._owed = None
@@ -135,12 +142,24 @@ class Shoe:
         if isinstance(value, _Owed):
             value.handed_out = True  # the caller holds it
         self._complement = value
+        self._built_from = None
         self._owed = None
 
     def account_for(self, cards: Iterable[Card]) -> None:
         """Make the shoe accountable for ``cards`` too (a discard rack)."""
-        self._complement.update(cards)
+        self._counted().update(cards)
         self._owed = None
+
+    def _counted(self) -> Counter[Card]:
+        """The complement, counted from the stack as built if not yet."""
+        found = self._complement
+        if found is None:
+            built = self._built_from or ()
+            found = self._complement = _Owed(
+                [item for item in built if isinstance(item, Card)]
+            )
+            self._built_from = None
+        return found
 
     def _owed_codes(self) -> list[int] | None:
         """The complement's card codes, sorted, each as often as owed.
@@ -152,7 +171,7 @@ class Shoe:
         and no two cards share a code, so that the sorted codes say
         exactly what the count by code says. Otherwise ``None``.
         """
-        owed = self._complement
+        owed = self._counted()
         if type(owed) is not _Owed or owed.handed_out:
             return None
         cached = self._owed
@@ -326,7 +345,7 @@ class Shoe:
                 return
         seen = Counter(held)
         seen.pop(CoverCard.code, None)
-        complement = self._complement
+        complement = self._counted()
         codes = map(_code, complement)
         plain = dict(zip(codes, complement.values(), strict=True))
         # the plain dict test first (Counter's own ``==`` is Python code);

@@ -36,7 +36,7 @@ def _plain_check(shoe: Shoe, on_table: Iterable[Card]) -> str | None:
         for item in chain(shoe.stack, shoe.discard, shoe.set_aside, on_table)
     )
     seen.pop(-1, None)
-    complement = shoe._complement  # read without handing it out
+    complement = shoe._counted()  # read without handing it out
     codes = (c.code for c in complement)
     owed = Counter(dict(zip(codes, complement.values(), strict=True)))
     if seen == owed:

@@ -49,6 +49,7 @@ from typing import Protocol
 
 from croupier.cards import Card, Rank, Suit
 from croupier.errors import IllegalActionError
+from croupier.frozen import frozen_constructor
 from croupier.hands.paigow_classes import FiveValues, house_way_low
 from croupier.jsontypes import json_text
 from croupier.regs import Ref
@@ -470,6 +471,11 @@ class Comparison:
         return "push"
 
 
+_new_comparison = frozen_constructor(Comparison)
+"""``Comparison(...)``, faster: one for every seat settled
+(:func:`croupier.frozen.frozen_constructor`)."""
+
+
 def compare(
     player: Setting, dealer: Setting, *, joker_low_beats_all: bool = True
 ) -> Comparison:
@@ -492,7 +498,7 @@ def compare(
     p_low, d_low = player.low_value, dealer.low_value
     if joker_low_beats_all and player.low.is_joker:
         p_low = ACE + 1  # above any dealer low card
-    return Comparison(
+    return _new_comparison(
         high=HandOutcome.WIN if p_high > d_high else HandOutcome.LOSE,
         low=HandOutcome.WIN if p_low > d_low else HandOutcome.LOSE,
         high_copy=p_high == d_high,

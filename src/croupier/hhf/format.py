@@ -41,6 +41,7 @@ import orjson
 import croupier
 from croupier.cards import Card
 from croupier.errors import CroupierError
+from croupier.frozen import frozen_constructor
 from croupier.history import RoundRecord
 from croupier.jsontypes import json_text, reading_error, whole_float_as_int
 from croupier.packed import bounded_lines, not_text, open_packed
@@ -856,9 +857,15 @@ class HandHistory:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HandHistory:
-        """Rebuild from :meth:`to_dict` output (validate it first)."""
+        """Rebuild from :meth:`to_dict` output (validate it first).
+
+        The record and its parts are built by their classes' compiled
+        constructors (:func:`croupier.frozen.frozen_constructor`, the
+        class call, faster: every verified round is read so).
+        """
         shoe = data["shoe"]
-        return cls(
+        build = _new_history if cls is HandHistory else cls
+        return build(
             round_id=data["round_id"],
             table=data["table"],
             game=data["game"]["id"],
@@ -871,8 +878,8 @@ class HandHistory:
             void_reason=data.get("void_reason"),
             software=(data["software"]["name"], data["software"]["version"]),
             version=data["version"],
-            players=tuple(PlayerEntry(**p) for p in data["players"]),
-            shoe=ShoeState(
+            players=tuple([_new_player(**p) for p in data["players"]]),
+            shoe=_new_shoe_state(
                 known=shoe["known"],
                 new_shoe=shoe["new_shoe"],
                 stack=shoe["stack"],
@@ -927,6 +934,14 @@ class HandHistory:
             events=list(self.procedure),
             settlements=list(self.settlements),
         )
+
+
+_new_player = frozen_constructor(PlayerEntry)
+"""``PlayerEntry(**fields)``, faster (:meth:`HandHistory.from_dict`)."""
+_new_shoe_state = frozen_constructor(ShoeState)
+"""``ShoeState(**fields)``, faster (:meth:`HandHistory.from_dict`)."""
+_new_history = frozen_constructor(HandHistory)
+"""``HandHistory(**fields)``, faster (:meth:`HandHistory.from_dict`)."""
 
 
 def _parse(text: str | bytes) -> Any:

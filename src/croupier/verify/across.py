@@ -73,6 +73,7 @@ from itertools import islice
 from typing import NamedTuple
 
 from croupier.cards import CARD_TEXTS, Card
+from croupier.frozen import frozen_constructor
 from croupier.hhf.format import HandHistory
 from croupier.jsontypes import LazyText, json_text
 from croupier.registry import GameSpec
@@ -194,6 +195,11 @@ class CoverSteps(NamedTuple):
     preparation)."""
 
 
+_new_ends = frozen_constructor(RoundEnds)
+"""``RoundEnds(...)``, faster: one for every round, its sixteen fields
+set each time (:func:`croupier.frozen.frozen_constructor`)."""
+
+
 def ends_of(
     spec: GameSpec,
     history: HandHistory,
@@ -216,7 +222,7 @@ def ends_of(
     started, ended = instant(history.started_at), instant(history.ended_at)
     if stack is None:
         if holds is None or racked is None or spec.reshuffle_every_round:
-            return RoundEnds(table, None, None, ref, started, ended)
+            return _new_ends(table, None, None, ref, started, ended)
         seen: list[str] = []
         cover = [
             _cover_step(step, None)
@@ -247,7 +253,7 @@ def ends_of(
         ]
         cover_ref = _COVER_REFS.get(spec.section)
         ends_shoe = _ends_shoe(spec, history, drawn)
-        return RoundEnds(
+        return _new_ends(
             table,
             None,
             # a round that did not end its shoe leaves it to be dealt on
@@ -298,7 +304,7 @@ def ends_of(
         # the shoe a reshuffle gathers, or the one it made (D98); a
         # whole shoe's new one holds the decks, D75's check
         contents = f"{stack} {rack}"
-    return RoundEnds(
+    return _new_ends(
         table,
         found,
         left,
@@ -434,7 +440,7 @@ class AcrossRounds:
             left = _dealt_on(before, ends)
         # (an as-dealt round that deviated leaves a shoe not known, as its
         # count is forgotten: its own racks are not taken on trust)
-        self._last[ends.table] = _Last(
+        self._last[ends.table] = _new_last(
             left,
             line,
             round_id,
@@ -557,6 +563,10 @@ class _Last:
     gathered: str | None = None
     """The cards its reshuffle gathered (its stack's and rack's texts),
     when it reshuffled its whole shoe with the stack recorded (D98)."""
+
+
+_new_last = frozen_constructor(_Last)
+"""``_Last(...)``, faster (:func:`croupier.frozen.frozen_constructor`)."""
 
 
 def _regathered(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from croupier.errors import CroupierError
+from croupier.frozen import frozen_constructor
 from croupier.hhf.format import (
     HandHistory,
     HistoryFormatError,
@@ -161,6 +162,11 @@ class RoundVerdict:
         if self.voided is not None:
             out["voided"] = self.voided.to_dict()
         return out
+
+
+_new_verdict = frozen_constructor(RoundVerdict)
+"""``RoundVerdict(...)``, faster: one for every line
+(:func:`croupier.frozen.frozen_constructor`)."""
 
 
 @dataclass(slots=True)
@@ -771,7 +777,7 @@ def _verify_line(
             raise
         if steps is None or not rest_written_once(line, doc, steps):
             _check_whole(number, line, doc, strict=checked.strict)
-    return RoundVerdict(
+    return _new_verdict(
         number,
         history.round_id,
         history.game,

@@ -43,6 +43,7 @@ from croupier.events import (
     RoundVoided,
     Shuffled,
 )
+from croupier.frozen import frozen_constructor
 from croupier.hands.paigow import (
     Setting,
     compare,
@@ -94,6 +95,9 @@ __all__ = ["SixCardRound"]
 SEATS = (1, 2, 3, 4, 5, 6)
 _DOUBLE_DOWN = (PaiGowAction.DOUBLE_DOWN, PaiGowAction.NO_DOUBLE_DOWN)
 _SETTING = (PaiGowAction.SET, PaiGowAction.HOUSE_WAY)
+_new_pending = frozen_constructor(Pending)
+"""``Pending(...)``, faster: the round is asked who decides at every
+step (:func:`croupier.frozen.frozen_constructor`)."""
 
 
 @implements("670a.9")
@@ -533,11 +537,11 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                 self.rules.double_down_offered
                 and seat not in self.double_decided
             ):
-                return Pending(
+                return _new_pending(
                     seat=seat, hand=0, legal=_DOUBLE_DOWN, ref=WAGER_REF
                 )
             if seat not in self.settings:
-                return Pending(
+                return _new_pending(
                     seat=seat, hand=0, legal=_SETTING, ref=SETTLE_REF
                 )
         return None  # pragma: no cover - settlement follows at once
