@@ -27,11 +27,12 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 __all__ = ["constructor_source", "frozen_constructor"]
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def constructor_source(
@@ -71,10 +72,12 @@ def constructor_source(
     return "\n".join(lines) + "\n"
 
 
-def frozen_constructor(cls: type[T]) -> Callable[..., T]:
+def frozen_constructor(cls: Callable[P, T]) -> Callable[P, T]:
     """A function equal to ``cls(...)`` for a frozen slots dataclass.
 
-    It takes the arguments the class's ``__init__`` takes. Only for a
+    It takes the arguments the class's ``__init__`` takes, and is typed
+    so (the class's own signature), so that a type checker checks every
+    call as it checks the class call. Only for a
     class whose every field is set by its ``__init__``, with a plain
     default or none (no default factory), and held in a slot of its
     own; for any other class the class itself is returned.
@@ -109,7 +112,7 @@ def frozen_constructor(cls: type[T]) -> Callable[..., T]:
         tuple(keyword_only),
     )
     exec(source, namespace)  # noqa: S102
-    made: Callable[..., T] = namespace["__init__"]
+    made: Callable[P, T] = namespace["__init__"]
     # a keyword missing or unknown is named as the class call names it
-    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    made.__qualname__ = f"{getattr(cls, '__qualname__', '')}.__init__"
     return made
