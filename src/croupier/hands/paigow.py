@@ -158,8 +158,23 @@ def category_of(value: int) -> Category:
     return Category(value >> CATEGORY_SHIFT)
 
 
+_DESCRIBED: dict[int, str] = {}
+""":func:`describe`'s answers by value (a round describes each setting
+twice, and a value has one description)."""
+
+
 def describe(value: int) -> str:
     """A short English description of a hand value."""
+    text = _DESCRIBED.get(value)
+    if text is None:
+        if len(_DESCRIBED) >= 1 << 14:  # pragma: no cover - about 7,500
+            _DESCRIBED.clear()
+        text = _DESCRIBED[value] = _describe(value)
+    return text
+
+
+def _describe(value: int) -> str:
+    """:func:`describe` worked out."""
     category = category_of(value)
     top = (value >> 16) & 0xF
     text = category.key.replace("_", " ")
@@ -373,6 +388,24 @@ class Setting:
         return f"high: {cards} ({describe(self.high_value)}); low: {self.low}"
 
 
+def _valued(high: tuple[Card, ...], low: Card, value: int) -> Setting:
+    """``Setting(high=high, low=low)`` whose high hand's value is known.
+
+    ``value`` is ``evaluate_five(high)`` (worked out by the caller), so
+    :attr:`Setting.high_value` need not work it out again.
+    """
+    setting = Setting(high=high, low=low)
+    object.__setattr__(setting, "_high_value", value)
+    return setting
+
+
+def _is_foul_value(value: int, low: Card) -> bool:
+    """:func:`is_foul` of a high hand of value ``value``."""
+    if value >> CATEGORY_SHIFT != Category.HIGH_CARD:
+        return False
+    return (value >> 16) & 0xF < low_rank(low)
+
+
 def is_foul(high: Sequence[Card], low: Card) -> bool:
     """Whether a high hand fails to outrank the low card (D18).
 
@@ -386,11 +419,7 @@ def is_foul(high: Sequence[Card], low: Card) -> bool:
     >>> is_foul(parse_cards("Ad 9c 7h 5s 3d"), Card.parse("Ac"))
     False
     """
-    value = evaluate_five(high)
-    if category_of(value) is not Category.HIGH_CARD:
-        return False
-    top = (value >> 16) & 0xF
-    return top < low_rank(low)
+    return _is_foul_value(evaluate_five(high), low)
 
 
 def set_hand(cards: Sequence[Card], low: Card) -> Setting:
@@ -411,17 +440,20 @@ def set_hand(cards: Sequence[Card], low: Card) -> Setting:
         shown = " ".join(str(c) for c in hand)
         msg = f"the low hand {low} is not one of the cards {shown}"
         raise IllegalActionError(msg, ref=SETTING_REF)
-    hand.remove(low)
+    at = hand.index(low)
+    # the value of the cards less the low one, from the six cards' values
+    # (those the house way and the settlement's best five ask for too)
+    value = _FIVE_VALUES.leave_one_out(hand)[at]
+    del hand[at]
     high = tuple(hand)
-    if is_foul(high, low):
+    if _is_foul_value(value, low):
         shown = " ".join(str(c) for c in high)
         msg = (
             f"foul setting: the high hand {shown} "
-            f"({describe(evaluate_five(high))}) does not outrank the low "
-            f"hand {low}"
+            f"({describe(value)}) does not outrank the low hand {low}"
         )
         raise FoulSettingError(msg, ref=SETTING_REF)
-    return Setting(high=high, low=low)
+    return _valued(high, low, value)
 
 
 def legal_settings(cards: Sequence[Card]) -> list[Setting]:
@@ -525,16 +557,22 @@ def _choose(
     return max(settings, key=lambda s: (*score(s), -s.low.code))
 
 
-def _setting_at(cards: Sequence[Card], low: int) -> Setting:
+def _setting_at(
+    cards: Sequence[Card], low: int, values: Sequence[int] | None = None
+) -> Setting:
     """The setting with ``cards[low]`` as the low hand.
 
-    ``low`` comes from :func:`~croupier.hands.paigow_classes.house_way_low`.
+    ``low`` comes from :func:`~croupier.hands.paigow_classes.house_way_low`;
+    ``values``, when given, are :func:`_high_values` of ``cards`` (so
+    ``values[low]`` is the high hand's value).
     """
     if low < 0:  # pragma: no cover - a legal setting always exists
         msg = "no legal setting"
         raise IllegalActionError(msg, ref=SETTING_REF)
     high = (*cards[:low], *cards[low + 1 :])
-    return Setting(high=high, low=cards[low])
+    if values is None:
+        return Setting(high=high, low=cards[low])
+    return _valued(high, cards[low], values[low])
 
 
 @dataclass(frozen=True, slots=True)
@@ -562,8 +600,9 @@ class StandardHouseWay:
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
         """Set ``cards`` the standard way (as :meth:`plain_set_hand`)."""
-        low = house_way_low(cards, evaluate_five, values=_high_values(cards))
-        return _setting_at(cards, low)
+        values = _high_values(cards)
+        low = house_way_low(cards, evaluate_five, values=values)
+        return _setting_at(cards, low, values)
 
     def plain_set_hand(self, cards: Sequence[Card]) -> Setting:
         """The reference: every legal setting built and scored."""
@@ -594,10 +633,11 @@ class BestHighHouseWay:
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
         """Set ``cards`` with the best possible high hand (fast path)."""
+        values = _high_values(cards)
         low = house_way_low(
-            cards, evaluate_five, best_high=True, values=_high_values(cards)
+            cards, evaluate_five, best_high=True, values=values
         )
-        return _setting_at(cards, low)
+        return _setting_at(cards, low, values)
 
     def plain_set_hand(self, cards: Sequence[Card]) -> Setting:
         """The reference: every legal setting built and scored."""
