@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum, unique
-from operator import countOf
 
 from croupier.cards import Card
 from croupier.errors import ProcedureError
@@ -295,8 +294,8 @@ def _deal_regular(
     """
     stack = shoe.stack
     need = CARDS_PER_HAND * len(order)
-    top = stack[:need]
-    if len(top) != need or countOf(map(type, top), Card) != need:
+    top = [card for card in stack[:need] if isinstance(card, Card)]
+    if len(top) != need:
         return False
     del stack[:need]
     turns = len(order)
