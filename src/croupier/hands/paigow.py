@@ -49,7 +49,11 @@ from typing import Protocol
 
 from croupier.cards import Card, Rank, Suit
 from croupier.errors import IllegalActionError
-from croupier.hands.paigow_classes import FiveValues, house_way_low
+from croupier.hands.paigow_classes import (
+    FiveValues,
+    house_way_low,
+    natural_value,
+)
 from croupier.jsontypes import json_text
 from croupier.regs import Ref
 
@@ -261,8 +265,9 @@ _JOKER_COMPLETES = (
 def evaluate_five(cards: Sequence[Card]) -> int:
     """The value of exactly five cards, applying the joker rule (D19).
 
-    The value always comes from :func:`_evaluate_five` (pure Python),
-    asked once per hand class (:mod:`croupier.hands.paigow_classes`):
+    The value is :func:`_evaluate_five`'s (pure Python), worked out
+    once per hand class (:mod:`croupier.hands.paigow_classes`, from the
+    class's ranks and one-suit flag by :func:`_natural_by_ranks`):
     hands of one class (the same ranks, the same one-suit flag) have
     one value, so a house way mostly looks values up.
 
@@ -313,8 +318,23 @@ def _evaluate_five(cards: Sequence[Card]) -> int:
     return best
 
 
-_FIVE_VALUES = FiveValues(_evaluate_five, natural=_evaluate_natural)
-"""Values by hand class, from the plain evaluator."""
+def _natural_by_ranks(
+    ranks: Sequence[int], suits: Sequence[str | None]
+) -> int:
+    """:func:`_evaluate_natural`, from the ranks and the one-suit flag.
+
+    :func:`~croupier.hands.paigow_classes.natural_value` works it out
+    without the cards (``tests/paigow/test_paigow_classes.py`` proves it
+    equal on every rank pattern); what it does not cover goes to
+    :func:`_evaluate_natural`.
+    """
+    flush = suits[0] is not None and len(set(suits)) == 1
+    value = natural_value(ranks, flush)
+    return _evaluate_natural(ranks, suits) if value is None else value
+
+
+_FIVE_VALUES = FiveValues(_evaluate_five, natural=_natural_by_ranks)
+"""Values by hand class, each worked out once (the plain evaluator's)."""
 
 
 def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
