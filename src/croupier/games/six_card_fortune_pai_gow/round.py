@@ -94,6 +94,17 @@ __all__ = ["SixCardRound"]
 SEATS = (1, 2, 3, 4, 5, 6)
 _DOUBLE_DOWN = (PaiGowAction.DOUBLE_DOWN, PaiGowAction.NO_DOUBLE_DOWN)
 _SETTING = (PaiGowAction.SET, PaiGowAction.HOUSE_WAY)
+_PENDING_DOUBLE_DOWN = {
+    seat: Pending(seat=seat, hand=0, legal=_DOUBLE_DOWN, ref=WAGER_REF)
+    for seat in SEATS
+}
+_PENDING_SETTING = {
+    seat: Pending(seat=seat, hand=0, legal=_SETTING, ref=SETTLE_REF)
+    for seat in SEATS
+}
+"""Each seat's pending decision, made once: a :class:`Pending` is
+immutable, and :meth:`SixCardRound.pending` is asked about twelve times
+a round."""
 
 
 @implements("670a.9")
@@ -528,18 +539,12 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         """The seat to decide and its legal actions, or ``None``."""
         if self._phase is not Phase.DECISIONS:
             return None
+        offered = self.rules.double_down_offered
         for seat in self._order:
-            if (
-                self.rules.double_down_offered
-                and seat not in self.double_decided
-            ):
-                return Pending(
-                    seat=seat, hand=0, legal=_DOUBLE_DOWN, ref=WAGER_REF
-                )
+            if offered and seat not in self.double_decided:
+                return _PENDING_DOUBLE_DOWN[seat]
             if seat not in self.settings:
-                return Pending(
-                    seat=seat, hand=0, legal=_SETTING, ref=SETTLE_REF
-                )
+                return _PENDING_SETTING[seat]
         return None  # pragma: no cover - settlement follows at once
 
     def _setting_for(self, action: Action) -> tuple[Setting, str]:
