@@ -47,7 +47,7 @@ from enum import IntEnum, StrEnum, unique
 from itertools import combinations
 from typing import Protocol
 
-from croupier.cards import Card, Rank, Suit
+from croupier.cards import CARD_TEXTS, Card, Rank, Suit
 from croupier.errors import IllegalActionError
 from croupier.hands.paigow_classes import (
     FiveValues,
@@ -404,7 +404,7 @@ class Setting:
 
     def describe(self) -> str:
         """``high: <cards> (<hand>); low: <card>``."""
-        cards = " ".join(str(c) for c in self.high)
+        cards = " ".join([CARD_TEXTS[c.code] for c in self.high])
         return f"high: {cards} ({describe(self.high_value)}); low: {self.low}"
 
 

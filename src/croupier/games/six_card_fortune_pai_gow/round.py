@@ -278,13 +278,13 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         return self.ledger.stakes.get(WagerKey(seat, wager), 0)
 
     def _seats_with(self, wager: str) -> list[int]:
-        # one pass over the ledger (asked at every pending decision)
-        held = {
-            key.seat
-            for key, amount in self.ledger.stakes.items()
-            if amount and key.wager == wager and key.hand == 0
-        }
-        return [s for s in SEATS if s in held]
+        # one pass over the ledger, without a comprehension's frame (asked
+        # some nine times a round, over a few wagers)
+        held = set()
+        for key, amount in self.ledger.stakes.items():
+            if amount and key.wager == wager and key.hand == 0:
+                held.add(key.seat)
+        return [s for s in SEATS if s in held] if held else []
 
     def _progressive_ref(self) -> Ref:
         if self.rules.dealing is Dealing.AUTOMATED_SHOE:
