@@ -22,6 +22,7 @@ from croupier.hands.paigow_classes import (
     FiveValues,
     hand_class,
     joker_value,
+    natural_class_value,
     natural_value,
 )
 
@@ -110,10 +111,13 @@ def _natural_representative(ranks: Sequence[int], suited: bool) -> list[Card]:
 
 def test_d19_every_natural_class_from_its_ranks_is_the_plain_value() -> None:
     # every multiset of five ranks five distinct cards can hold, one-suited
-    # (distinct ranks) or not: natural_value from the ranks alone, and the
-    # table that asks it, against the plain evaluator of the cards
+    # (distinct ranks) or not: natural_value from the ranks alone,
+    # natural_class_value from the class, and the table that asks it,
+    # against the plain evaluator of the cards
     values = FiveValues(
-        paigow._evaluate_five, natural=paigow._natural_by_ranks
+        paigow._evaluate_five,
+        natural=paigow._natural_by_ranks,
+        by_class=natural_class_value,
     )
     checked = 0
     for ranks in combinations_with_replacement(range(2, 15), 5):
@@ -125,6 +129,9 @@ def test_d19_every_natural_class_from_its_ranks_is_the_plain_value() -> None:
             want = paigow._evaluate_five(cards)
             shuffled = [ranks[3], ranks[0], ranks[4], ranks[2], ranks[1]]
             assert natural_value(shuffled, suited) == want, cards
+            key = hand_class(cards)
+            assert key is not None
+            assert natural_class_value(key) == want, cards
             assert values(cards) == want, cards
             checked += 1
     assert checked == 6175 + 1287

@@ -52,6 +52,7 @@ from croupier.errors import IllegalActionError
 from croupier.hands.paigow_classes import (
     FiveValues,
     house_way_low,
+    natural_class_value,
     natural_value,
 )
 from croupier.jsontypes import json_text
@@ -333,7 +334,9 @@ def _natural_by_ranks(
     return _evaluate_natural(ranks, suits) if value is None else value
 
 
-_FIVE_VALUES = FiveValues(_evaluate_five, natural=_natural_by_ranks)
+_FIVE_VALUES = FiveValues(
+    _evaluate_five, natural=_natural_by_ranks, by_class=natural_class_value
+)
 """Values by hand class, each worked out once (the plain evaluator's)."""
 
 

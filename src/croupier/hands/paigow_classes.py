@@ -46,6 +46,7 @@ __all__ = [
     "hand_class",
     "house_way_low",
     "joker_value",
+    "natural_class_value",
     "natural_value",
 ]
 
@@ -126,6 +127,29 @@ def natural_value(ranks: Sequence[int], flush: bool) -> int | None:
     'full house'
     """
     a, b, c, d, e = sorted(ranks)
+    return natural_class_value((a - 2, b - 2, c - 2, d - 2, e - 2, flush))
+
+
+def natural_class_value(key: tuple[int, ...]) -> int | None:
+    """:func:`natural_value` of a class without the joker (:func:`hand_class`).
+
+    The ranks (``code // 4``, ascending) and the one-suit flag are the
+    key's, so nothing is sorted or built: the path a class the table has
+    not met yet takes (about 18 classes a round are asked for, most of
+    them new in a round of the first thousands).
+
+    >>> from croupier.cards import parse_cards
+    >>> from croupier.hands.paigow import describe
+    >>> key = hand_class(parse_cards("Kh Qh Jh Th 9h"))
+    >>> describe(natural_class_value(key))
+    'straight flush, king high'
+    """
+    a, b, c, d, e, flush = key
+    a += 2
+    b += 2
+    c += 2
+    d += 2
+    e += 2
     if a != b and b != c and c != d and d != e:
         if e - a == 4:
             top = e
@@ -224,6 +248,7 @@ class FiveValues:
         plain: Callable[[Sequence[Card]], int],
         *,
         natural: Natural | None = None,
+        by_class: Callable[[tuple[int, ...]], int | None] | None = None,
     ) -> None:
         self.plain = plain
         """The reference evaluator (also used for what no class covers)."""
@@ -232,6 +257,10 @@ class FiveValues:
         a joker class is then valued from at most three natural hands
         (:func:`joker_value`) instead of the plain fifty, and a class
         without the joker from its ranks and one-suit flag."""
+        self.by_class = by_class
+        """The value of a class without the joker from its key alone
+        (:func:`natural_class_value`), if given; where it answers
+        ``None``, ``natural`` (else ``plain``) values the class."""
         self.classes: dict[tuple[int, ...], int] = {}
         """Each class's value, as the plain evaluator gave it."""
         self.sixes: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -286,15 +315,18 @@ class FiveValues:
         value = self.classes.get(key)
         if value is None:
             natural = self.natural
-            if natural is None:
-                value = self.plain(cards)
-            elif key[4] == _JOKER_RANK:
-                value = joker_value(key, natural)
-            else:
-                # five natural cards: their ranks and whether one suit
-                value = natural(
-                    [k + 2 for k in key[:5]], _ONE_SUIT if key[5] else _SUITS
-                )
+            joker = key[4] == _JOKER_RANK
+            if not joker and self.by_class is not None:
+                value = self.by_class(key)
+            if value is None:
+                if natural is None:
+                    value = self.plain(cards)
+                elif joker:
+                    value = joker_value(key, natural)
+                else:
+                    # five natural cards: their ranks and whether one suit
+                    suits = _ONE_SUIT if key[5] else _SUITS
+                    value = natural([k + 2 for k in key[:5]], suits)
             if len(self.classes) >= _MAX_CLASSES:  # pragma: no cover
                 self.classes.clear()
             self.classes[key] = value
