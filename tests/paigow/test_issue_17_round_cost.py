@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from croupier.cards import Card, full_deck
+from croupier.cards import JOKER, Card, full_deck, parse_cards
 from croupier.events import CardDealt, CardsCollected
 from croupier.games.six_card_fortune_pai_gow import SixCardRound, SixCardRules
 from croupier.hands.paigow import (
@@ -196,3 +196,13 @@ def test_issue_17_pending_decision_is_one_object_per_seat_and_stage() -> None:
         {"seat": 5, **double},
         {"seat": 5, **setting},
     ]
+
+
+def test_670a_11_setting_beside_two_jokers_values_its_high_hand() -> None:
+    # not a pai gow deck's hand, but set_hand answers as the plain
+    # evaluator of the high hand does: the other fives hold two jokers
+    six = [JOKER, JOKER, *parse_cards("7h 5s 3d 2c")]
+    setting = set_hand(six, JOKER)
+    assert setting.high_value == _evaluate_five(setting.high)
+    with pytest.raises(ValueError, match="at most one joker"):
+        set_hand(six, six[2])

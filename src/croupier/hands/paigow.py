@@ -464,11 +464,16 @@ def set_hand(cards: Sequence[Card], low: Card) -> Setting:
         msg = f"the low hand {low} is not one of the cards {shown}"
         raise IllegalActionError(msg, ref=SETTING_REF)
     at = hand.index(low)
-    # the value of the cards less the low one, from the six cards' values
-    # (those the house way and the settlement's best five ask for too)
-    value = _FIVE_VALUES.leave_one_out(hand)[at]
+    six = tuple(hand)
     del hand[at]
     high = tuple(hand)
+    try:
+        # the value of the cards less the low one, from the six cards'
+        # values (those the house way and the settlement's best five use)
+        value = _FIVE_VALUES.leave_one_out(six)[at]
+    except ValueError:
+        # another five of the six has no value (two jokers): this one alone
+        value = evaluate_five(high)
     if _is_foul_value(value, low):
         shown = " ".join(str(c) for c in high)
         msg = (

@@ -136,7 +136,8 @@ def natural_class_value(key: tuple[int, ...]) -> int | None:
     The ranks (``code // 4``, ascending) and the one-suit flag are the
     key's, so nothing is sorted or built: the path a class the table has
     not met yet takes (about 18 classes a round are asked for, most of
-    them new in a round of the first thousands).
+    them new in a round of the first thousands). ``None`` where
+    :func:`natural_value` says ``None``, and for a class with the joker.
 
     >>> from croupier.cards import parse_cards
     >>> from croupier.hands.paigow import describe
@@ -145,6 +146,8 @@ def natural_class_value(key: tuple[int, ...]) -> int | None:
     'straight flush, king high'
     """
     a, b, c, d, e, flush = key
+    if e == _JOKER_RANK:
+        return None  # the joker's class: joker_value
     a += 2
     b += 2
     c += 2
