@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 
 from croupier.cards import JOKER, Card, Rank, Suit, full_deck, parse_cards
 from croupier.hands import paigow
-from croupier.hands.paigow_classes import FiveValues, hand_class, joker_value
+from croupier.hands.paigow_classes import (
+    FiveValues,
+    hand_class,
+    joker_value,
+    natural_class_value,
+    natural_value,
+)
 
 DECK = full_deck(jokers=1)
 SUITS = tuple(Suit)
@@ -90,11 +96,62 @@ def test_d19_every_joker_class_is_worked_out_as_the_plain_evaluator() -> None:
             key = hand_class(cards)
             assert key is not None
             assert key[5] == int(suited)
-            assert joker_value(
-                key, paigow._evaluate_natural
-            ) == paigow._evaluate_five(cards), cards
+            want = paigow._evaluate_five(cards)
+            assert joker_value(key, paigow._evaluate_natural) == want, cards
+            # and from the natural hands valued by their ranks
+            assert joker_value(key, paigow._natural_by_ranks) == want, cards
             checked += 1
     assert checked == 1820 + 715
+
+
+def _natural_representative(ranks: Sequence[int], suited: bool) -> list[Card]:
+    """Five distinct cards of ``ranks``, of one suit when ``suited``."""
+    return _representative(ranks, suited)[:-1]
+
+
+def test_d19_every_natural_class_from_its_ranks_is_the_plain_value() -> None:
+    # every multiset of five ranks five distinct cards can hold, one-suited
+    # (distinct ranks) or not: natural_value from the ranks alone,
+    # natural_class_value from the class, and the table that asks it,
+    # against the plain evaluator of the cards
+    values = FiveValues(
+        paigow._evaluate_five,
+        natural=paigow._natural_by_ranks,
+        by_class=natural_class_value,
+    )
+    checked = 0
+    for ranks in combinations_with_replacement(range(2, 15), 5):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        flags = (False, True) if len(set(ranks)) == 5 else (False,)
+        for suited in flags:
+            cards = _natural_representative(ranks, suited)
+            want = paigow._evaluate_five(cards)
+            shuffled = [ranks[3], ranks[0], ranks[4], ranks[2], ranks[1]]
+            assert natural_value(shuffled, suited) == want, cards
+            key = hand_class(cards)
+            assert key is not None
+            assert natural_class_value(key) == want, cards
+            assert values(cards) == want, cards
+            checked += 1
+    assert checked == 6175 + 1287
+
+
+def test_d19_natural_value_leaves_what_five_cards_cannot_hold() -> None:
+    # a rank five times, or a repeated rank in one suit: None, and the
+    # evaluator the table uses then gives the plain natural value
+    for ranks in combinations_with_replacement(range(2, 15), 5):
+        for suited in (False, True):
+            suits: list[str | None] = ["c"] * 5 if suited else list("cdccc")
+            covered = len(set(ranks)) == 5 or (
+                not suited and max(ranks.count(r) for r in ranks) < 5
+            )
+            got = natural_value(ranks, suited)
+            assert (got is not None) == covered, (ranks, suited)
+            want = paigow._evaluate_natural(ranks, suits)
+            assert paigow._natural_by_ranks(ranks, suits) == want
+            if got is not None:
+                assert got == want
 
 
 @pytest.mark.parametrize(

@@ -47,10 +47,15 @@ from enum import IntEnum, StrEnum, unique
 from itertools import combinations
 from typing import Protocol
 
-from croupier.cards import Card, Rank, Suit
+from croupier.cards import CARD_TEXTS, Card, Rank, Suit
 from croupier.errors import IllegalActionError
 from croupier.frozen import frozen_constructor
-from croupier.hands.paigow_classes import FiveValues, house_way_low
+from croupier.hands.paigow_classes import (
+    FiveValues,
+    house_way_low,
+    natural_class_value,
+    natural_value,
+)
 from croupier.jsontypes import json_text
 from croupier.regs import Ref
 
@@ -159,8 +164,23 @@ def category_of(value: int) -> Category:
     return Category(value >> CATEGORY_SHIFT)
 
 
+_DESCRIBED: dict[int, str] = {}
+""":func:`describe`'s answers by value (a round describes each setting
+twice, and a value has one description)."""
+
+
 def describe(value: int) -> str:
     """A short English description of a hand value."""
+    text = _DESCRIBED.get(value)
+    if text is None:
+        if len(_DESCRIBED) >= 1 << 14:  # pragma: no cover - about 7,500
+            _DESCRIBED.clear()
+        text = _DESCRIBED[value] = _describe(value)
+    return text
+
+
+def _describe(value: int) -> str:
+    """:func:`describe` worked out."""
     category = category_of(value)
     top = (value >> 16) & 0xF
     text = category.key.replace("_", " ")
@@ -247,8 +267,9 @@ _JOKER_COMPLETES = (
 def evaluate_five(cards: Sequence[Card]) -> int:
     """The value of exactly five cards, applying the joker rule (D19).
 
-    The value always comes from :func:`_evaluate_five` (pure Python),
-    asked once per hand class (:mod:`croupier.hands.paigow_classes`):
+    The value is :func:`_evaluate_five`'s (pure Python), worked out
+    once per hand class (:mod:`croupier.hands.paigow_classes`, from the
+    class's ranks and one-suit flag by :func:`_natural_by_ranks`):
     hands of one class (the same ranks, the same one-suit flag) have
     one value, so a house way mostly looks values up.
 
@@ -299,8 +320,25 @@ def _evaluate_five(cards: Sequence[Card]) -> int:
     return best
 
 
-_FIVE_VALUES = FiveValues(_evaluate_five, natural=_evaluate_natural)
-"""Values by hand class, from the plain evaluator."""
+def _natural_by_ranks(
+    ranks: Sequence[int], suits: Sequence[str | None]
+) -> int:
+    """:func:`_evaluate_natural`, from the ranks and the one-suit flag.
+
+    :func:`~croupier.hands.paigow_classes.natural_value` works it out
+    without the cards (``tests/paigow/test_paigow_classes.py`` proves it
+    equal on every rank pattern); what it does not cover goes to
+    :func:`_evaluate_natural`.
+    """
+    flush = suits[0] is not None and len(set(suits)) == 1
+    value = natural_value(ranks, flush)
+    return _evaluate_natural(ranks, suits) if value is None else value
+
+
+_FIVE_VALUES = FiveValues(
+    _evaluate_five, natural=_natural_by_ranks, by_class=natural_class_value
+)
+"""Values by hand class, each worked out once (the plain evaluator's)."""
 
 
 def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
@@ -370,8 +408,26 @@ class Setting:
 
     def describe(self) -> str:
         """``high: <cards> (<hand>); low: <card>``."""
-        cards = " ".join(str(c) for c in self.high)
+        cards = " ".join([CARD_TEXTS[c.code] for c in self.high])
         return f"high: {cards} ({describe(self.high_value)}); low: {self.low}"
+
+
+def _valued(high: tuple[Card, ...], low: Card, value: int) -> Setting:
+    """``Setting(high=high, low=low)`` whose high hand's value is known.
+
+    ``value`` is ``evaluate_five(high)`` (worked out by the caller), so
+    :attr:`Setting.high_value` need not work it out again.
+    """
+    setting = Setting(high=high, low=low)
+    object.__setattr__(setting, "_high_value", value)
+    return setting
+
+
+def _is_foul_value(value: int, low: Card) -> bool:
+    """:func:`is_foul` of a high hand of value ``value``."""
+    if value >> CATEGORY_SHIFT != Category.HIGH_CARD:
+        return False
+    return (value >> 16) & 0xF < low_rank(low)
 
 
 def is_foul(high: Sequence[Card], low: Card) -> bool:
@@ -387,11 +443,7 @@ def is_foul(high: Sequence[Card], low: Card) -> bool:
     >>> is_foul(parse_cards("Ad 9c 7h 5s 3d"), Card.parse("Ac"))
     False
     """
-    value = evaluate_five(high)
-    if category_of(value) is not Category.HIGH_CARD:
-        return False
-    top = (value >> 16) & 0xF
-    return top < low_rank(low)
+    return _is_foul_value(evaluate_five(high), low)
 
 
 def set_hand(cards: Sequence[Card], low: Card) -> Setting:
@@ -412,17 +464,25 @@ def set_hand(cards: Sequence[Card], low: Card) -> Setting:
         shown = " ".join(str(c) for c in hand)
         msg = f"the low hand {low} is not one of the cards {shown}"
         raise IllegalActionError(msg, ref=SETTING_REF)
-    hand.remove(low)
+    at = hand.index(low)
+    six = tuple(hand)
+    del hand[at]
     high = tuple(hand)
-    if is_foul(high, low):
+    try:
+        # the value of the cards less the low one, from the six cards'
+        # values (those the house way and the settlement's best five use)
+        value = _FIVE_VALUES.leave_one_out(six)[at]
+    except ValueError:
+        # another five of the six has no value (two jokers): this one alone
+        value = evaluate_five(high)
+    if _is_foul_value(value, low):
         shown = " ".join(str(c) for c in high)
         msg = (
             f"foul setting: the high hand {shown} "
-            f"({describe(evaluate_five(high))}) does not outrank the low "
-            f"hand {low}"
+            f"({describe(value)}) does not outrank the low hand {low}"
         )
         raise FoulSettingError(msg, ref=SETTING_REF)
-    return Setting(high=high, low=low)
+    return _valued(high, low, value)
 
 
 def legal_settings(cards: Sequence[Card]) -> list[Setting]:
@@ -531,16 +591,22 @@ def _choose(
     return max(settings, key=lambda s: (*score(s), -s.low.code))
 
 
-def _setting_at(cards: Sequence[Card], low: int) -> Setting:
+def _setting_at(
+    cards: Sequence[Card], low: int, values: Sequence[int] | None = None
+) -> Setting:
     """The setting with ``cards[low]`` as the low hand.
 
-    ``low`` comes from :func:`~croupier.hands.paigow_classes.house_way_low`.
+    ``low`` comes from :func:`~croupier.hands.paigow_classes.house_way_low`;
+    ``values``, when given, are :func:`_high_values` of ``cards`` (so
+    ``values[low]`` is the high hand's value).
     """
     if low < 0:  # pragma: no cover - a legal setting always exists
         msg = "no legal setting"
         raise IllegalActionError(msg, ref=SETTING_REF)
     high = (*cards[:low], *cards[low + 1 :])
-    return Setting(high=high, low=cards[low])
+    if values is None:
+        return Setting(high=high, low=cards[low])
+    return _valued(high, cards[low], values[low])
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,8 +634,9 @@ class StandardHouseWay:
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
         """Set ``cards`` the standard way (as :meth:`plain_set_hand`)."""
-        low = house_way_low(cards, evaluate_five, values=_high_values(cards))
-        return _setting_at(cards, low)
+        values = _high_values(cards)
+        low = house_way_low(cards, evaluate_five, values=values)
+        return _setting_at(cards, low, values)
 
     def plain_set_hand(self, cards: Sequence[Card]) -> Setting:
         """The reference: every legal setting built and scored."""
@@ -600,10 +667,11 @@ class BestHighHouseWay:
 
     def set_hand(self, cards: Sequence[Card]) -> Setting:
         """Set ``cards`` with the best possible high hand (fast path)."""
+        values = _high_values(cards)
         low = house_way_low(
-            cards, evaluate_five, best_high=True, values=_high_values(cards)
+            cards, evaluate_five, best_high=True, values=values
         )
-        return _setting_at(cards, low)
+        return _setting_at(cards, low, values)
 
     def plain_set_hand(self, cards: Sequence[Card]) -> Setting:
         """The reference: every legal setting built and scored."""

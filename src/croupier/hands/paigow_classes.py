@@ -13,13 +13,17 @@ depends on less than the cards:
   of it is free), a flush needs the one suit of the four.
 
 So :class:`FiveValues` keys each hand by that class (sorted ranks, the
-joker as a fourteenth rank, and the one-suit flag), asks the plain
-evaluator once per class and remembers the answer: a few thousand
-classes instead of 2,869,685 hands, so the table fills in a few rounds
-and a house way then costs look-ups. Anything outside those cases (not
-five cards, two jokers, a repeated card beside the joker) goes to the
-plain evaluator every time. ``tests/hands/test_paigow_classes.py``
-proves the two equal on random and structured hands (hypothesis).
+joker as a fourteenth rank, and the one-suit flag), works its value out
+once and remembers the answer: about 10,000 classes instead of
+2,869,685 hands, and a house way mostly costs look-ups. A class is
+valued by the plain evaluator or, given a natural evaluator, from its
+ranks and flag alone (:func:`natural_value` for five natural cards,
+:func:`joker_value` for the joker); the table fills over the first
+thousands of rounds, so that first valuation is itself a good part of
+a round's cost. Anything outside those cases (not five cards, two
+jokers, a repeated card beside the joker) goes to the plain evaluator
+every time. ``tests/paigow/test_paigow_classes.py`` proves them equal
+on every class and on random and structured hands (hypothesis).
 
 >>> from croupier.cards import parse_cards
 >>> values = FiveValues(lambda cards: len({c.suit for c in cards}))
@@ -37,7 +41,14 @@ from operator import attrgetter
 
 from croupier.cards import JOKER_CODE, Card
 
-__all__ = ["FiveValues", "hand_class", "house_way_low", "joker_value"]
+__all__ = [
+    "FiveValues",
+    "hand_class",
+    "house_way_low",
+    "joker_value",
+    "natural_class_value",
+    "natural_value",
+]
 
 _code = attrgetter("code")
 _MAX_CLASSES = 1 << 17
@@ -80,6 +91,102 @@ def _sorted_class(codes: Sequence[int]) -> tuple[int, ...] | None:
             and (c4 & 3) == suit
         )
     return (c0 >> 2, c1 >> 2, c2 >> 2, c3 >> 2, c4 >> 2, int(same))
+
+
+_ACE = 14
+_SHIFT = 20
+"""Bit position of the category in a value (``paigow.CATEGORY_SHIFT``)."""
+_HIGH_CARD, _STRAIGHT, _FLUSH = 0, 4, 5
+_STRAIGHT_FLUSH, _ROYAL_FLUSH = 8, 9
+_BY_SHAPE = {
+    (4, 1): 7,  # four of a kind
+    (3, 2): 6,  # full house
+    (3, 1, 1): 3,  # three of a kind
+    (2, 2, 1): 2,  # two pair
+    (2, 1, 1, 1): 1,  # one pair
+}
+"""The category (``paigow.Category``) of each shape of repeated ranks:
+the counts of the ranks, largest first."""
+
+
+def natural_value(ranks: Sequence[int], flush: bool) -> int | None:
+    """The value of five natural cards from their ranks (2-14) alone.
+
+    ``flush``: the five share one suit. The same value as
+    :func:`croupier.hands.paigow._evaluate_natural` (the category in
+    bits 20 and up, then the ranks that break ties, most counted first,
+    then highest first), worked out from the sorted ranks without the
+    cards. ``None`` for what five distinct cards cannot hold (a rank
+    five times, or a flush with a rank repeated): the caller asks the
+    plain evaluator then.
+
+    >>> from croupier.hands.paigow import describe
+    >>> describe(natural_value([14, 2, 3, 4, 5], False))
+    'straight, five high'
+    >>> describe(natural_value([9, 9, 4, 9, 4], False))
+    'full house'
+    """
+    a, b, c, d, e = sorted(ranks)
+    return natural_class_value((a - 2, b - 2, c - 2, d - 2, e - 2, flush))
+
+
+def natural_class_value(key: tuple[int, ...]) -> int | None:
+    """:func:`natural_value` of a class without the joker (:func:`hand_class`).
+
+    The ranks (``code // 4``, ascending) and the one-suit flag are the
+    key's, so nothing is sorted or built: the path a class the table has
+    not met yet takes (about 18 classes a round are asked for, most of
+    them new in a round of the first thousands). ``None`` where
+    :func:`natural_value` says ``None``, and for a class with the joker.
+
+    >>> from croupier.cards import parse_cards
+    >>> from croupier.hands.paigow import describe
+    >>> key = hand_class(parse_cards("Kh Qh Jh Th 9h"))
+    >>> describe(natural_class_value(key))
+    'straight flush, king high'
+    """
+    a, b, c, d, e, flush = key
+    if e == _JOKER_RANK:
+        return None  # the joker's class: joker_value
+    a += 2
+    b += 2
+    c += 2
+    d += 2
+    e += 2
+    if a != b and b != c and c != d and d != e:
+        if e - a == 4:
+            top = e
+        elif e == _ACE and d == 5:
+            top = 5  # A-2-3-4-5, the lowest straight
+        else:
+            top = 0
+        if top:
+            if not flush:
+                return _STRAIGHT << _SHIFT | top << 16
+            category = _ROYAL_FLUSH if top == _ACE else _STRAIGHT_FLUSH
+            return category << _SHIFT | top << 16
+        category = _FLUSH if flush else _HIGH_CARD
+        return category << _SHIFT | e << 16 | d << 12 | c << 8 | b << 4 | a
+    if flush:
+        return None  # a repeated rank in one suit: not five distinct cards
+    # the ranks by (count, rank), both descending
+    groups: list[tuple[int, int]] = []
+    run = 1
+    for low, high in ((a, b), (b, c), (c, d), (d, e)):
+        if low == high:
+            run += 1
+        else:
+            groups.append((run, low))
+            run = 1
+    groups.append((run, e))
+    groups.sort(reverse=True)
+    shaped = _BY_SHAPE.get(tuple(count for count, _ in groups))
+    if shaped is None:
+        return None  # a rank five times
+    value = shaped
+    for _, rank in groups:
+        value = value << 4 | rank
+    return value << 4 * (5 - len(groups))
 
 
 Natural = Callable[[Sequence[int], Sequence[str | None]], int]
@@ -131,6 +238,11 @@ def joker_value(key: tuple[int, ...], natural: Natural) -> int:
     return best
 
 
+_ONE_SUIT = ("c", "c", "c", "c", "c")
+_SUITS = ("c", "d", "c", "c", "c")
+"""Suits standing for a class's: all one (a flush), or not."""
+
+
 class FiveValues:
     """The plain evaluator's value, asked once per hand class."""
 
@@ -139,13 +251,19 @@ class FiveValues:
         plain: Callable[[Sequence[Card]], int],
         *,
         natural: Natural | None = None,
+        by_class: Callable[[tuple[int, ...]], int | None] | None = None,
     ) -> None:
         self.plain = plain
         """The reference evaluator (also used for what no class covers)."""
         self.natural = natural
         """The evaluator of five natural cards (ranks, suits), if given:
         a joker class is then valued from at most three natural hands
-        (:func:`joker_value`) instead of the plain fifty."""
+        (:func:`joker_value`) instead of the plain fifty, and a class
+        without the joker from its ranks and one-suit flag."""
+        self.by_class = by_class
+        """The value of a class without the joker from its key alone
+        (:func:`natural_class_value`), if given; where it answers
+        ``None``, ``natural`` (else ``plain``) values the class."""
         self.classes: dict[tuple[int, ...], int] = {}
         """Each class's value, as the plain evaluator gave it."""
         self.sixes: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -199,19 +317,23 @@ class FiveValues:
             return self.plain(cards)
         value = self.classes.get(key)
         if value is None:
-            if key[4] == _JOKER_RANK and self.natural is not None:
-                value = joker_value(key, self.natural)
-            else:
-                value = self.plain(cards)
+            natural = self.natural
+            joker = key[4] == _JOKER_RANK
+            if not joker and self.by_class is not None:
+                value = self.by_class(key)
+            if value is None:
+                if natural is None:
+                    value = self.plain(cards)
+                elif joker:
+                    value = joker_value(key, natural)
+                else:
+                    # five natural cards: their ranks and whether one suit
+                    suits = _ONE_SUIT if key[5] else _SUITS
+                    value = natural([k + 2 for k in key[:5]], suits)
             if len(self.classes) >= _MAX_CLASSES:  # pragma: no cover
                 self.classes.clear()
             self.classes[key] = value
         return value
-
-
-_ACE = 14
-_SHIFT = 20
-"""Bit position of the category in a value (``paigow.CATEGORY_SHIFT``)."""
 
 
 def house_way_low(

@@ -281,6 +281,34 @@ def _deal_card(
     )
 
 
+def _deal_regular(
+    shoe: Shoe, log: EventLog, order: Sequence[int], ref: Ref, deal: Deal
+) -> bool:
+    """Deal six turns of one card each from a stack that holds them all.
+
+    The regular deal when the top of the stack holds a card for every
+    turn and no cover card: the cards are taken from the stack at once
+    and the ``k``-th goes to ``order[k % 7]``, the same cards, events and
+    stacks as one :meth:`Shoe.draw` a card (the slow path, taken when
+    this returns ``False`` having changed nothing).
+    """
+    stack = shoe.stack
+    need = CARDS_PER_HAND * len(order)
+    top = [card for card in stack[:need] if isinstance(card, Card)]
+    if len(top) != need:
+        return False
+    del stack[:need]
+    turns = len(order)
+    stacks = deal.stacks
+    for k, position in enumerate(order):
+        stacks[position] = top[k::turns]
+    labels = [_LABELS[p] for p in order] * CARDS_PER_HAND
+    dealt = log.emitter(CardDealt)
+    for card, label in zip(top, labels, strict=True):
+        dealt(ref=ref, to=label, card=card, face_up=False)
+    return True
+
+
 def _one_at_a_time(
     shoe: Shoe,
     log: EventLog,
@@ -290,6 +318,8 @@ def _one_at_a_time(
 ) -> Deal:
     deal = Deal()
     order = clockwise_from(start)
+    if not irregularities and _deal_regular(shoe, log, order, ref, deal):
+        return deal
     # each turn's (position, cards it receives): one card each, except
     # a slip (none when passed over, two when doubled)
     if irregularities:

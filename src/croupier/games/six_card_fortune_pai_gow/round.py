@@ -43,7 +43,6 @@ from croupier.events import (
     RoundVoided,
     Shuffled,
 )
-from croupier.frozen import frozen_constructor
 from croupier.hands.paigow import (
     Setting,
     compare,
@@ -95,9 +94,17 @@ __all__ = ["SixCardRound"]
 SEATS = (1, 2, 3, 4, 5, 6)
 _DOUBLE_DOWN = (PaiGowAction.DOUBLE_DOWN, PaiGowAction.NO_DOUBLE_DOWN)
 _SETTING = (PaiGowAction.SET, PaiGowAction.HOUSE_WAY)
-_new_pending = frozen_constructor(Pending)
-"""``Pending(...)``, faster: the round is asked who decides at every
-step (:func:`croupier.frozen.frozen_constructor`)."""
+_PENDING_DOUBLE_DOWN = {
+    seat: Pending(seat=seat, hand=0, legal=_DOUBLE_DOWN, ref=WAGER_REF)
+    for seat in SEATS
+}
+_PENDING_SETTING = {
+    seat: Pending(seat=seat, hand=0, legal=_SETTING, ref=SETTLE_REF)
+    for seat in SEATS
+}
+"""Each seat's pending decision, made once: a :class:`Pending` is
+immutable, and :meth:`SixCardRound.pending` is asked about twelve times
+a round."""
 
 
 @implements("670a.9")
@@ -271,13 +278,13 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         return self.ledger.stakes.get(WagerKey(seat, wager), 0)
 
     def _seats_with(self, wager: str) -> list[int]:
-        # one pass over the ledger (asked at every pending decision)
-        held = {
-            key.seat
-            for key, amount in self.ledger.stakes.items()
-            if amount and key.wager == wager and key.hand == 0
-        }
-        return [s for s in SEATS if s in held]
+        # one pass over the ledger, without a comprehension's frame (asked
+        # some nine times a round, over a few wagers)
+        held = set()
+        for key, amount in self.ledger.stakes.items():
+            if amount and key.wager == wager and key.hand == 0:
+                held.add(key.seat)
+        return [s for s in SEATS if s in held] if held else []
 
     def _progressive_ref(self) -> Ref:
         if self.rules.dealing is Dealing.AUTOMATED_SHOE:
@@ -532,18 +539,12 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         """The seat to decide and its legal actions, or ``None``."""
         if self._phase is not Phase.DECISIONS:
             return None
+        offered = self.rules.double_down_offered
         for seat in self._order:
-            if (
-                self.rules.double_down_offered
-                and seat not in self.double_decided
-            ):
-                return _new_pending(
-                    seat=seat, hand=0, legal=_DOUBLE_DOWN, ref=WAGER_REF
-                )
+            if offered and seat not in self.double_decided:
+                return _PENDING_DOUBLE_DOWN[seat]
             if seat not in self.settings:
-                return _new_pending(
-                    seat=seat, hand=0, legal=_SETTING, ref=SETTLE_REF
-                )
+                return _PENDING_SETTING[seat]
         return None  # pragma: no cover - settlement follows at once
 
     def _setting_for(self, action: Action) -> tuple[Setting, str]:
