@@ -22,6 +22,19 @@ from croupier.verify.file import RoundVerdict
 from croupier.verify.report import JsonReport, write_report
 
 
+@pytest.fixture(autouse=True)
+def _python_handles_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler for each test, as in a terminal.
+
+    A process started in the background by a shell without job control
+    inherits SIGINT ignored; then the signal these tests send does
+    nothing and the report rightly leaves the handler alone.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 class _InterruptedWhileWriting(JsonReport):
     """A JSON report whose third verdict is interrupted mid-write."""
 
