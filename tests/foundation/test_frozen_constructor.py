@@ -45,7 +45,8 @@ _BUILT = (
     RoundEnds,
     RoundVerdict,
     _Last,
-    # pai gow's own, built at every step and settlement
+    # pai gow's: Comparison is built at every settlement; Pending, whose
+    # twelve offers are now made once at import, stays as a kw-only case
     Pending,
     Comparison,
 )
