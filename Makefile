@@ -66,10 +66,15 @@ typecheck: setup
 
 # Every test: the fast ones on every core (what `make check` runs), then
 # the slow-marked ones (browsers, several processes, servers on ports of
-# their own) one at a time.
+# their own) on two workers, each file whole on one (its module-wide
+# server and browser stay one; a worker starts its own PostgreSQL).
+# Much of a slow test is waiting (a server starting, a clock running
+# out, a page settling): here two workers took 260-264 s, three runs
+# (2026-12-06), where one at a time took 683 s in that day's CI, whose
+# whole run came to 1,047 s of its 20 minutes.
 pytest: setup browser postgres pdf
 	$(PY) -m pytest -n auto -m "not slow"
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -n 2 --dist loadfile -m slow
 
 # The core install (issue 18): `pip install .` with no extra, into a
 # fresh venv, runs every game, scenario and `croupier rules`, and the

@@ -25,10 +25,13 @@ from croupier.games.six_card_fortune_pai_gow.rules import Dealing
 from croupier.server.app import create_app
 from croupier.server.casino import Casino
 from croupier.server.tables import RecordedRng
+from croupier.shoe import CoverCard
 
 __all__ = [
     "CHROMIUM_ARGS",
     "LiveServer",
+    "cover_card_next",
+    "runs_low",
     "stack_open_round",
     "stack_pai_gow",
 ]
@@ -130,6 +133,14 @@ class LiveServer:
 
         self.between_requests(work)
 
+    def runs_low(self, table_id: int) -> bool:
+        """See :func:`runs_low`; the round must be open."""
+        return self.between_requests(lambda: runs_low(self.casino, table_id))
+
+    def cover_card_next(self, table_id: int) -> None:
+        """See :func:`cover_card_next`; the round must be open."""
+        self.between_requests(lambda: cover_card_next(self.casino, table_id))
+
     def new_shoe_due(self, table_id: int) -> bool:
         """Whether the open round starts a shoe (its burn runs first)."""
 
@@ -183,6 +194,56 @@ def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
         stack.remove(card)
         top.append(card)
     _restack(live, top + stack)
+
+
+def _value(card: Card) -> str:
+    """A card's rank, ``T`` for every ten-valued one (:func:`_same_value`)."""
+    rank = str(card)[:-1]
+    return "T" if rank in {"T", "J", "Q", "K"} else rank
+
+
+def runs_low(casino: Casino, table_id: int) -> bool:
+    """Whether the open round's stack holds fewer than half of the cards a
+    full shoe has of some value (ten-valued cards as one value).
+
+    A stacked round takes the cards it names from this stack; rounds
+    stacked one after another in a shoe use up some values (sixes,
+    nines) far faster than a shuffle would, so a test ends a shoe
+    (:func:`cover_card_next`) that runs low before it stacks one.
+    """
+    live = casino.table(table_id).live
+    assert live is not None
+    decks = getattr(live.round.rules, "decks", None)
+    assert isinstance(decks, int), "a shoe game's rules name its decks"
+    left = dict.fromkeys("A23456789T", 0)
+    for card in live.round.shoe.stack:
+        if isinstance(card, Card):
+            left[_value(card)] += 1
+    return any(
+        2 * n < 4 * decks * (4 if value == "T" else 1)
+        for value, n in left.items()
+    )
+
+
+def cover_card_next(casino: Casino, table_id: int) -> None:
+    """Move the shoe's last cover card to the top of the open round's stack.
+
+    The round then meets it on its first draw and the shoe ends as the
+    game says: the round deals on and reshuffles when it ends
+    (591.7(d)(1)-(2), 681a.7(d)), or one more coup follows (629a.5).
+    Only the order changes. The round must be open for wagers and must
+    not start a shoe. A stack whose cover card already came out (its
+    shoe ends after this round) is left as it is.
+    """
+    live = casino.table(table_id).live
+    assert live is not None
+    assert not live.dealt
+    assert not live.round.new_shoe
+    stack = list(live.round.shoe.stack)
+    covers = [i for i, item in enumerate(stack) if isinstance(item, CoverCard)]
+    if covers:
+        cover = stack.pop(covers[-1])
+        _restack(live, [cover, *stack])
 
 
 def _restack(live: Any, stack: list[Any]) -> None:
