@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from croupier.cli import app
@@ -198,3 +200,42 @@ def test_python_m_croupier_is_the_croupier_command(args: list[str]) -> None:
     if args == ["rules", "no-such-game"]:
         assert module[0] == 2
         assert module[2].startswith("croupier rules: unknown game")
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command's words (``("history", "export")``), groups' too.
+
+    Typer 0.29 carries its own click (``typer._click``): a group is
+    whatever lists commands.
+    """
+    found = [path]
+    ctx = group.context_class(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if command is None or command.hidden:
+            continue
+        if hasattr(command, "list_commands"):
+            found += _commands(command, (*path, name))
+        else:
+            found.append((*path, name))
+    return found
+
+
+def test_every_help_at_80_columns_shows_every_word_whole() -> None:
+    """Rich cuts a word longer than its column with "…": at 80 columns
+    ``croupier serve --help`` showed ``postgresql+psycopg://…``,
+    ``$CROUPIER_OPERATOR_TO…`` and two defaults cut short. Every
+    command's help at 80 columns must show each word whole."""
+    commands = _commands(typer.main.get_command(app))
+    assert ("serve",) in commands
+    assert ("history", "export") in commands
+    cut = {}
+    for words in commands:
+        result = runner.invoke(
+            app, [*words, "--help"], env={"COLUMNS": "80"}, color=False
+        )
+        assert result.exit_code == 0, (words, result.output)
+        lines = [line for line in result.output.splitlines() if "…" in line]
+        if lines:
+            cut[" ".join(words)] = lines
+    assert not cut, cut

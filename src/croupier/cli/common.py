@@ -322,7 +322,9 @@ def check_output(value: Path | None, *, packs: bool) -> Path | None:
     return value
 
 
-def output_file(help_text: str, *names: str, packs: bool = False) -> Any:
+def output_file(
+    help_text: str, *names: str, packs: bool = False, show_default: bool = True
+) -> Any:
     """A ``typer.Option`` for a file to write; its folder must exist.
 
     The check runs while the arguments are parsed, so a mistyped folder
@@ -332,10 +334,13 @@ def output_file(help_text: str, *names: str, packs: bool = False) -> Any:
     name ends in ``.gz``, ``.bz2`` or ``.xz``
     (:func:`croupier.packed.writing`); either way a name for a packing
     it will not have is refused (:func:`check_output`, D104).
+    ``show_default=False`` leaves the default out of the help (a command
+    whose default name is too long for the column names it in its text).
     """
     return typer.Option(
         *names,
         help=help_text,
+        show_default=show_default,
         callback=_check_packed_output if packs else _check_output,
         dir_okay=False,
         writable=True,

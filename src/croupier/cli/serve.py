@@ -34,8 +34,8 @@ def serve(
     db: Annotated[
         str,
         typer.Option(
-            help="Database URL: sqlite:///path.db or "
-            "postgresql+psycopg://user:pw@host/name"
+            help="Database URL: sqlite:///path.db or a "
+            "postgresql+psycopg:// URL (see above)"
         ),
     ] = DEFAULT_DB_URL,
     host: Annotated[str, typer.Option(help="Address to listen on")] = (
@@ -56,9 +56,8 @@ def serve(
     operator_token_file: Annotated[
         Path | None,
         typer.Option(
-            help="File holding the operator's bearer token (at least 32 "
-            "characters; else $CROUPIER_OPERATOR_TOKEN; else one is made "
-            "up on the first start, see --token-file)",
+            help="File holding the operator's bearer token, at least 32 "
+            "characters (see above)",
             exists=True,
             dir_okay=False,
         ),
@@ -67,8 +66,9 @@ def serve(
         Path,
         output_file(
             "Where a made-up operator token is written (mode 0600) "
-            "when standard output is not a terminal",
+            "when standard output is not a terminal (see above)",
             "--token-file",
+            show_default=False,
         ),
     ] = Path("croupier-operator-token"),
     starting_balance: Annotated[
@@ -148,6 +148,15 @@ def serve(
     ctx: typer.Context = None,  # type: ignore[assignment]
 ) -> None:
     """Serve the web table and its API (SQLite file by default).
+
+    --db takes sqlite:///path.db (a relative path from the working
+    directory) or postgresql+psycopg://user:password@host/name.
+
+    The operator's token is read from --operator-token-file, else from
+    the environment variable CROUPIER_OPERATOR_TOKEN; else one is made
+    up on the first start and shown once, or written to --token-file
+    (./croupier-operator-token by default) when standard output is not
+    a terminal.
 
     With --workers N uvicorn runs N processes on one socket; they share
     the PostgreSQL database, each table driven by one process at a time.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 __all__ = ["DB_ENV", "DEFAULT_DB_URL"]
 
-DEFAULT_DB_URL = "sqlite:///./croupier.db"
+DEFAULT_DB_URL = "sqlite:///croupier.db"
 """The default database: ``croupier.db`` in the working directory."""
 DB_ENV = "CROUPIER_DB_URL"
 """Environment variable naming the database of a server worker."""
