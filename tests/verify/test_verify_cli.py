@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 
@@ -94,6 +95,40 @@ def test_verify_holds_rounds_to_the_rules_submission(tmp_path: Path) -> None:
     assert 'tie_payout="8:1"; the Rules Submission says "9:1"' in (
         result.stdout
     )
+
+
+def test_810a_11_a_record_leaving_an_option_out_is_not_said_to_have_set_it(
+    tmp_path: Path,
+) -> None:
+    """A record whose ``rules.values`` leave ``tie_payout`` out is read
+    with croupier's default there; held to a Rules Submission of 9:1, it
+    was reported as "the round ran with tie_payout="8:1"", a value the
+    record never gave. The deviation now says the record leaves it out
+    and which default stood in."""
+    lines = []
+    for history in sample_histories("midibaccarat", 2, seed=4):
+        record = json.loads(history.dumps())
+        values = record["rules"]["values"]
+        del values["tie_payout"]
+        canonical = json.dumps(values, sort_keys=True, separators=(",", ":"))
+        digest = hashlib.sha256(canonical.encode()).hexdigest()
+        record["rules"]["digest"] = f"sha256:{digest}"
+        lines.append(json.dumps(record))
+    path = tmp_path / "day.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # alone, the record's rules are what it gives and the defaults
+    assert CliRunner().invoke(app, ["verify", str(path)]).exit_code == 0
+    other = tmp_path / "other.toml"
+    other.write_text('tie_payout = "9:1"\n', encoding="utf-8")
+    result = CliRunner().invoke(
+        app, ["verify", str(path), "--rules", str(other), "--quiet"]
+    )
+    assert result.exit_code == 1
+    assert "ran with tie_payout" not in result.stdout
+    assert (
+        "the round's rules leave out tie_payout (croupier's default "
+        '"8:1" stood in); the Rules Submission says "9:1"'
+    ) in result.stdout.replace("\n", " ")
 
 
 SCENARIOS = sorted(

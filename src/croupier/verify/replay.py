@@ -340,7 +340,11 @@ def _rules(
         return logged, None
     found = _AGREED.get((id(submission), id(logged)))
     if found is None or found[0] is not submission or found[1] is not logged:
-        found = (submission, logged, _disagreement(spec, submission, logged))
+        found = (
+            submission,
+            logged,
+            _disagreement(spec, submission, logged, history.rules),
+        )
         if len(_AGREED) > 256:
             _AGREED.clear()
         _AGREED[(id(submission), id(logged))] = found
@@ -359,13 +363,18 @@ alive here, so an id is not reused while its entry lives)."""
 
 
 def _disagreement(
-    spec: GameSpec, submission: GameRules, logged: GameRules
+    spec: GameSpec,
+    submission: GameRules,
+    logged: GameRules,
+    given: Mapping[str, Any],
 ) -> Deviation | None:
     """The first option in which the round departs from the submission.
 
     Options that are the round's state or a replay's input (the meter,
     a dealer's slip: :func:`croupier.rules.round_inputs`) are the
-    round's own.
+    round's own. ``given`` is the record's ``rules.values``: an option
+    it leaves out was read at croupier's default, and the deviation
+    says so rather than that the round set it.
     """
     mine, theirs = submission.to_dict(), logged.to_dict()
     inputs = round_inputs(type(submission))
@@ -375,10 +384,16 @@ def _disagreement(
             # decision it is, beside the game's section
             house = option_house_rule(spec, key)
             whose = "" if house is None else f" ({house}, no subsection)"
+            logged_text = json_text(theirs.get(key))
+            ran = (
+                f"the round ran with {key}={logged_text}"
+                if key in given
+                else f"the round's rules leave out {key} (croupier's "
+                f"default {logged_text} stood in)"
+            )
             return Deviation(
                 option_ref(spec, key),
-                f"the round ran with {key}={json_text(theirs.get(key))}; the "
-                f"Rules Submission says {json_text(value)}{whose}",
+                f"{ran}; the Rules Submission says {json_text(value)}{whose}",
             )
     return None
 
