@@ -97,7 +97,7 @@ def test_verify_holds_rounds_to_the_rules_submission(tmp_path: Path) -> None:
     )
 
 
-def test_810a_11_a_record_leaving_an_option_out_is_not_said_to_have_set_it(
+def test_810a_11_an_option_a_record_leaves_out_is_named_not_said_set(
     tmp_path: Path,
 ) -> None:
     """A record whose ``rules.values`` leave ``tie_payout`` out is read
@@ -116,8 +116,30 @@ def test_810a_11_a_record_leaving_an_option_out_is_not_said_to_have_set_it(
         lines.append(json.dumps(record))
     path = tmp_path / "day.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    # alone, the record's rules are what it gives and the defaults
-    assert CliRunner().invoke(app, ["verify", str(path)]).exit_code == 0
+    # alone, the record's rules are what it gives and the defaults, and
+    # the report says which options were left out (D122)
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "  midibaccarat.tie_payout: 2 rounds" in result.stdout
+    for workers in ("1", "2"):
+        result = CliRunner().invoke(
+            app, ["verify", str(path), "--json", "--workers", workers]
+        )
+        report = json.loads(result.stdout)
+        assert report["summary"]["defaulted"] == {"midibaccarat.tie_payout": 2}
+        assert [r["defaulted"] for r in report["rounds"]] == [
+            ["tie_payout"],
+            ["tie_payout"],
+        ]
+    # a record naming every option says nothing of the kind
+    whole = _write(
+        tmp_path / "whole.jsonl",
+        list(sample_histories("midibaccarat", 2, seed=4)),
+    )
+    result = CliRunner().invoke(app, ["verify", str(whole), "--json"])
+    report = json.loads(result.stdout)
+    assert "defaulted" not in report["summary"]
+    assert all("defaulted" not in r for r in report["rounds"])
     other = tmp_path / "other.toml"
     other.write_text('tie_payout = "9:1"\n', encoding="utf-8")
     result = CliRunner().invoke(

@@ -140,6 +140,9 @@ class RoundVerdict:
     (D41): its shoe was not held to the rules' decks (D89 shows it)."""
     voided: Void | None = None
     """Where and why the server voided the round, if it did (D103)."""
+    defaulted: tuple[str, ...] = ()
+    """The options the record's ``rules.values`` leave out, in the rules'
+    order: the replay read them at croupier's defaults (D122)."""
 
     @property
     def conforming(self) -> bool:
@@ -161,6 +164,8 @@ class RoundVerdict:
             out["irregularity_test"] = True
         if self.voided is not None:
             out["voided"] = self.voided.to_dict()
+        if self.defaulted:
+            out["defaulted"] = list(self.defaulted)
         return out
 
 
@@ -192,6 +197,9 @@ class Tally:
     report says each Rules Submission held: D106). Only games that
     exist are counted: a log's made-up game ids, one a line, would
     otherwise grow it without bound."""
+    defaulted: Counter[str] = field(default_factory=Counter)
+    """Rounds whose record left each option out (read at croupier's
+    default, D122), ``game.option`` by ``game.option``."""
 
     def add(self, verdict: RoundVerdict) -> None:
         """Count one more round."""
@@ -205,6 +213,8 @@ class Tally:
             self.refs[verdict.deviation.ref] += 1
         self.irregularity_tests += verdict.irregularity_test
         self.voided += verdict.voided is not None
+        for name in verdict.defaulted:
+            self.defaulted[f"{verdict.game}.{name}"] += 1
 
     def summary(self) -> dict[str, Any]:
         """Rounds, conforming, deviations by subsection.
@@ -223,6 +233,8 @@ class Tally:
             out["irregularity_tests"] = self.irregularity_tests
         if self.voided:
             out["voided"] = self.voided
+        if self.defaulted:
+            out["defaulted"] = dict(sorted(self.defaulted.items()))
         return out
 
 
@@ -785,7 +797,46 @@ def _verify_line(
         checked.ends,
         history.shoe.irregularity_test,
         void_of(history),
+        _left_out(history.game, history.rules),
     )
+
+
+_OPTIONS: dict[str, tuple[str, ...]] = {}
+"""Each game's option names, in its rules' order."""
+_LEFT_OUT: dict[tuple[str, frozenset[str]], tuple[str, ...]] = {}
+"""The options a set of given names leaves out, by game and names."""
+
+
+def _left_out(game: str, given: Mapping[str, Any]) -> tuple[str, ...]:
+    """The options of ``game`` that the record's rules ``given`` leave out.
+
+    A record is to name every option in force (the format's
+    ``rules.values``); one that leaves some out, as a record written
+    before an option existed does, is replayed with croupier's default
+    there (D122), and the verdict says which. An unknown game gives
+    none (its round has its own deviation), and so do rules as many as
+    the game's options: all of them, or an unknown one among them,
+    which the replay reports as rules that are not valid.
+    """
+    options = _OPTIONS.get(game)
+    if options is None:
+        try:
+            spec = find_game(game)
+        except CroupierError:
+            return ()
+        options = _OPTIONS[game] = tuple(
+            o.name for o in spec.rules_type.options()
+        )
+    if len(given) >= len(options):
+        return ()
+    key = (game, frozenset(given))
+    found = _LEFT_OUT.get(key)
+    if found is None:
+        if len(_LEFT_OUT) > 256:
+            _LEFT_OUT.clear()
+        found = tuple(n for n in options if n not in given)
+        _LEFT_OUT[key] = found
+    return found
 
 
 def _check_whole(

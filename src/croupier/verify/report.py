@@ -306,6 +306,16 @@ class TextReport:
                 f"{irregular} round{'s' if irregular != 1 else ''} marked "
                 f"irregularity_test: {IRREGULAR}"
             )
+        defaulted = summary.get("defaulted", {})
+        if defaulted:
+            lines.append(
+                "options the records' rules leave out, replayed at "
+                "croupier's defaults (D122):"
+            )
+            lines.extend(
+                f"  {name}: {n} round{'s' if n != 1 else ''}"
+                for name, n in defaulted.items()
+            )
         lines.extend(_held_lines(self._submissions, tally))
         self._out.write("\n".join(lines) + "\n")
 
