@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from croupier.cli import app
 from croupier.hhf import HandHistory
 from croupier.hhf.sample import sample_histories
-from croupier.registry import all_games
-from croupier.verify import verify_round
+from croupier.registry import all_games, find_game
+from croupier.verify import verify_lines, verify_round
 
 GAMES = [spec.name for spec in all_games()]
 
@@ -228,3 +228,15 @@ def test_verify_never_crashes_on_a_tampered_log() -> None:
                 assert verdict is None or verdict.ref
                 checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+def test_810a_11_croupiers_own_records_leave_no_option_out(game: str) -> None:
+    """Every record croupier writes names every option in force, so its
+    verdicts name none left out (D122); the count is the rules' own."""
+    histories = list(sample_histories(game, 3, seed=2))
+    options = {o.name for o in find_game(game).rules_type.options()}
+    assert all(set(h.rules) == options for h in histories)
+    report = verify_lines([h.dumps() for h in histories])
+    assert [v.defaulted for v in report.verdicts] == [(), (), ()]
+    assert "defaulted" not in report.summary()
