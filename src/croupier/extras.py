@@ -37,6 +37,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "cluster": ("distributed>=2025.1,<2027",),
     "server": (
         "fastapi>=0.160,<1",
+        "starlette>=1.6,<2",
         "uvicorn[standard]>=0.50,<1",
         "sqlalchemy>=2.0,<3",
         "alembic>=1.16,<2",
