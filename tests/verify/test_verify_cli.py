@@ -230,7 +230,7 @@ def test_verify_never_crashes_on_a_tampered_log() -> None:
     assert checked > 100
 
 
-@pytest.mark.parametrize("game", [g.name for g in all_games()])
+@pytest.mark.parametrize("game", GAMES)
 def test_810a_11_croupiers_own_records_leave_no_option_out(game: str) -> None:
     """Every record croupier writes names every option in force, so its
     verdicts name none left out (D122); the count is the rules' own."""
