@@ -102,6 +102,46 @@ def test_serve_several_workers_on_sqlite_is_refused(tmp_path: Path) -> None:
     assert not db.exists()  # refused before anything was created
 
 
+@pytest.mark.parametrize(
+    ("db", "says"),
+    [
+        ("mysql://u@h/x", "stores in SQLite or PostgreSQL, not mysql"),
+        (
+            "postgresql+asyncpg://u@h/x",
+            "the database driver 'asyncpg' of postgresql+asyncpg://u@h/x "
+            "is not installed",
+        ),
+    ],
+    ids=["backend", "driver"],
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["serve"],
+        ["history", "export", "--out", "{out}"],
+        ["replay", "1"],
+        ["token", "rotate", "--out", "{out}"],
+    ],
+    ids=lambda words: " ".join(words[:2]),
+)
+def test_every_db_option_refuses_a_database_croupier_cannot_use(
+    tmp_path: Path, command: list[str], db: str, says: str
+) -> None:
+    """``--db mysql://...`` (or a PostgreSQL driver not installed) went
+    through to SQLAlchemy, which failed on importing the driver: exit
+    70, "internal error (ModuleNotFoundError ...)". Every command with
+    ``--db`` now refuses it first, exit 2, naming the two forms."""
+    out = str(tmp_path / "day.jsonl")
+    args = [a.replace("{out}", out) for a in command]
+    result = runner.invoke(app, [*args, "--db", db])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert says in text
+    assert "sqlite:///path.db or postgresql+psycopg://" in text
+    assert "internal error" not in text
+    assert not Path(out).exists()
+
+
 def test_phases_label_every_edge_with_its_cited_subsection() -> None:
     # each label is the subsection the game's phase table cites for that
     # edge; docs/phases.md is exactly what the command prints

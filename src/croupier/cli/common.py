@@ -409,19 +409,42 @@ def load_game_rules(
     return spec, rules
 
 
+_DB_FORMS = "sqlite:///path.db or postgresql+psycopg://user:pw@host/name"
+"""The two forms ``--db`` takes, as its refusals name them."""
+
+
 def database_url(db: str) -> URL:
-    """``--db`` parsed, or refused naming the two forms it takes."""
+    """``--db`` parsed, or refused naming the two forms it takes.
+
+    The server stores in SQLite or PostgreSQL only (its migrations and
+    its locking are written for those two), and a URL whose driver is
+    not installed (``mysql://``, ``postgresql+asyncpg://``) is refused
+    here, before anything connects, rather than failing inside.
+    """
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
     try:
-        return make_url(db)
+        url = make_url(db)
     except ArgumentError:
+        msg = f"not a database URL: {db} ({_DB_FORMS})"
+        raise CommandError(msg) from None
+    backend = url.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
         msg = (
-            f"not a database URL: {db} (sqlite:///path.db or "
-            "postgresql+psycopg://user:pw@host/name)"
+            f"croupier stores in SQLite or PostgreSQL, not {backend} "
+            f"({_DB_FORMS})"
+        )
+        raise CommandError(msg)
+    try:
+        url.get_dialect().import_dbapi()
+    except (ImportError, NoSuchModuleError):
+        msg = (
+            f"the database driver {url.get_driver_name()!r} of {db} is not "
+            f"installed ({_DB_FORMS})"
         )
         raise CommandError(msg) from None
+    return url
 
 
 def existing_database(db: str) -> None:
