@@ -67,7 +67,8 @@ def test_replay_round_id_past_64_bits() -> None:
     [
         ("sqlite:///{tmp}/typo.db", "no database at"),
         ("notaurl", "not a database URL"),
-        ("bogus://x", "cannot read rounds"),
+        # refused before anything connects (it was "cannot read rounds")
+        ("bogus://x", "stores in SQLite or PostgreSQL, not bogus"),
         ("sqlite:///{tmp}/junk.db", "cannot read rounds"),
     ],
 )
