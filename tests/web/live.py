@@ -152,11 +152,15 @@ class LiveServer:
         return self.between_requests(due)
 
 
+def _value(card: Card) -> str:
+    """A card's rank, ``T`` for every ten-valued one."""
+    rank = str(card)[:-1]
+    return "T" if rank in {"T", "J", "Q", "K"} else rank
+
+
 def _same_value(a: Card, b: Card) -> bool:
     """Same rank, or both ten-valued: every game's totals are the same."""
-    tens = {"T", "J", "Q", "K"}
-    ra, rb = str(a)[:-1], str(b)[:-1]
-    return ra == rb or (ra in tens and rb in tens)
+    return _value(a) == _value(b)
 
 
 def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
@@ -194,12 +198,6 @@ def stack_open_round(casino: Casino, table_id: int, cards: str) -> None:
         stack.remove(card)
         top.append(card)
     _restack(live, top + stack)
-
-
-def _value(card: Card) -> str:
-    """A card's rank, ``T`` for every ten-valued one (:func:`_same_value`)."""
-    rank = str(card)[:-1]
-    return "T" if rank in {"T", "J", "Q", "K"} else rank
 
 
 def runs_low(casino: Casino, table_id: int) -> bool:

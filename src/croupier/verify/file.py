@@ -803,8 +803,6 @@ def _verify_line(
 
 _OPTIONS: dict[str, tuple[str, ...]] = {}
 """Each game's option names, in its rules' order."""
-_LEFT_OUT: dict[tuple[str, frozenset[str]], tuple[str, ...]] = {}
-"""The options a set of given names leaves out, by game and names."""
 
 
 def _left_out(game: str, given: Mapping[str, Any]) -> tuple[str, ...]:
@@ -829,14 +827,7 @@ def _left_out(game: str, given: Mapping[str, Any]) -> tuple[str, ...]:
         )
     if len(given) >= len(options):
         return ()
-    key = (game, frozenset(given))
-    found = _LEFT_OUT.get(key)
-    if found is None:
-        if len(_LEFT_OUT) > 256:
-            _LEFT_OUT.clear()
-        found = tuple(n for n in options if n not in given)
-        _LEFT_OUT[key] = found
-    return found
+    return tuple(n for n in options if n not in given)
 
 
 def _check_whole(
