@@ -65,16 +65,21 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 # Every test: the fast ones on every core (what `make check` runs), then
-# the slow-marked ones (browsers, several processes, servers on ports of
-# their own) on two workers, each file whole on one (its module-wide
-# server and browser stay one; a worker starts its own PostgreSQL).
-# Much of a slow test is waiting (a server starting, a clock running
-# out, a page settling): here two workers took 260-264 s, three runs
-# (2026-12-06), where one at a time took 683 s in that day's CI, whose
-# whole run came to 1,047 s of its 20 minutes.
+# the slow-marked ones. The browser tests first, alone, with the machine
+# to themselves (chromium, the page and the served table are timed by
+# clocks: on two workers beside a CPU-bound test file, one of them once
+# waited 30 s for a page that did not redraw); then the other slow ones
+# (several processes, servers on ports of their own, long simulations)
+# on two workers, each file whole on one (a worker starts its own
+# PostgreSQL). Much of those is waiting, so two at once take about half
+# the time: the slow tests one at a time took 683 s in CI on 2026-12-06,
+# whose whole run came to 1,047 s of its 20 minutes.
+BROWSER_TESTS = tests/web tests/server/test_browser.py
 pytest: setup browser postgres pdf
 	$(PY) -m pytest -n auto -m "not slow"
-	$(PY) -m pytest -n 2 --dist loadfile -m slow
+	$(PY) -m pytest -m slow $(BROWSER_TESTS)
+	$(PY) -m pytest -n 2 --dist loadfile -m slow \
+	  $(addprefix --ignore=,$(BROWSER_TESTS))
 
 # The core install (issue 18): `pip install .` with no extra, into a
 # fresh venv, runs every game, scenario and `croupier rules`, and the
