@@ -429,6 +429,21 @@ def create_app(
         balance = await serial.run(
             lambda: casino.deposit(caller, player_id, body.amount)
         )
+        # the tables the player sits at show the new balance at once
+        # (this process's clients; another process's see it with their
+        # table's next change)
+        seated = await serial.read(
+            lambda: [
+                rt.id
+                for rt in casino.all_tables()
+                if rt.seat_of(player_id) is not None
+            ],
+            blocking=casino.shared,
+        )
+        for table_id in seated:
+            await serial.run(
+                functools.partial(casino.on_change, table_id), table=table_id
+            )
         return {"id": player_id, "balance": balance}
 
     # -- tokens (D32) -----------------------------------------------------

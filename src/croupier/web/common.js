@@ -54,7 +54,8 @@ const Croupier = {
     const ref = data && data.ref ? " (" + Croupier.refText(data.ref, "\u00a0") +
       ")" : "";
     const M = Croupier.money;
-    const said = Croupier.dollarsIn(String((data && data.message) || ""));
+    const said = Croupier.cardsIn(Croupier.dollarsIn(
+      String((data && data.message) || "")));
     const plain = said ? said.charAt(0).toUpperCase() + said.slice(1) : "";
     const sentence = (x) => /[.!?]$/.test(x) ? x : x + ".";
     const table = {
@@ -78,6 +79,9 @@ const Croupier = {
       RateLimitError: "Too many requests at once; wait a moment.",
     };
     if (table[kind]) return table[kind] + ref;
+    if (kind === "SeatError" && /\bsits out\b/.test(said)) {
+      return "You are sitting out: press \u201cBack in\u201d to bet again.";
+    }
     if (kind === "WrongPhaseError") {
       return (plain ? sentence(plain) : "Not at this point of the round.") +
         ref;
@@ -102,6 +106,25 @@ const Croupier = {
             .test(before)) return m;
         return pre + Croupier.money(parseInt(num, 10));
       });
+  },
+
+  cardsIn(text) {
+    // Server messages write cards as codes ("the high hand Ts 8d Kc 4d
+    // 7h ... does not outrank the low hand Ac"): as the page writes
+    // them (10\u2660 8\u2666 ...). A code is taken for a card in a run of
+    // codes or after "hand", "card" or "cards"; alone elsewhere ("As
+    // the dealer ...") it is a word and stays.
+    const isCode = (w) => /^(?:[2-9TJQKA][cdhs]|JK)$/.test(w);
+    const bare = (w) => String(w || "").replace(/^\(+|[,.;:)]+$/g, "");
+    const words = String(text).split(" ");
+    return words.map((w, i) => {
+      const core = bare(w);
+      if (!isCode(core)) return w;
+      const before = bare(words[i - 1]), after = bare(words[i + 1]);
+      if (!isCode(before) && !isCode(after) &&
+          !/^(hand|card|cards)$/i.test(before)) return w;
+      return w.replace(core, core === "JK" ? "joker" : Croupier.cardText(core));
+    }).join(" ");
   },
 
   parseDollars(text) {

@@ -33,8 +33,15 @@ function show(open) {
 }
 
 function say(text) {
-  $("sr-live").textContent = text;
+  // What an action did, in the desk's status line (read out too: it is
+  // a role=status region); a refusal goes to the error line instead.
+  $("done").textContent = text;
   $("error").textContent = "";
+}
+
+function refuse(text) {
+  $("error").textContent = text;
+  $("done").textContent = "";
 }
 
 async function books() {
@@ -87,8 +94,7 @@ async function tables() {
     b.addEventListener("click", async (ev) => {
       if (ev.detail > 1 || b.disabled) return;
       if (!reason.value.trim()) {
-        $("error").textContent = "Give a reason: it is kept in the round's " +
-          "record (D25).";
+        refuse("Give a reason: it is kept in the round's record (D25).");
         return;
       }
       b.disabled = true;
@@ -98,7 +104,7 @@ async function tables() {
         say("The round at " + t.name + " is void; every stake went back.");
         await refresh();
       } catch (e) {
-        $("error").textContent = e.message;
+        refuse(e.message);
       } finally {
         b.disabled = false;
       }
@@ -137,7 +143,7 @@ async function players() {
       if (ev.detail > 1 || b.disabled) return;
       const cents = Croupier.parseDollars(input.value);
       if (!cents) {
-        $("error").textContent = "Type a deposit in dollars, like 100.";
+        refuse("Type a deposit in dollars, like 100.");
         return;
       }
       b.disabled = true;
@@ -146,7 +152,7 @@ async function players() {
         say(Croupier.money(cents) + " deposited for " + p.name + ".");
         await refresh();
       } catch (e) {
-        $("error").textContent = e.message;
+        refuse(e.message);
       } finally {
         b.disabled = false;
       }
@@ -170,11 +176,11 @@ $("login-form").addEventListener("submit", async (ev) => {
     show(true);
     $("error").textContent = "";
   } catch (e) {
-    $("error").textContent = e.message;
+    refuse(e.message);
   }
 });
 $("check").addEventListener("click", () => books().catch((e) => {
-  $("error").textContent = e.message;
+  refuse(e.message);
 }));
 $("logout").addEventListener("click", () => {
   sessionStorage.removeItem(KEY);
@@ -183,6 +189,6 @@ $("logout").addEventListener("click", () => {
 
 if (sessionStorage.getItem(KEY)) {
   refresh().then(() => show(true)).catch((e) => {
-    $("error").textContent = e.message;
+    refuse(e.message);
   });
 }

@@ -323,8 +323,15 @@ function myStakes(rnd, seat) {
   return out;
 }
 
-function setTotal(wager, total) {
-  // One request: the spot's new total (0 takes the wager back).
+function sittingOut(t, seat) {
+  // Whether ``seat`` sits out (D28): it takes no bets until back in.
+  return Boolean((t.seats.find((o) => o.seat === seat) || {}).sitting_out);
+}
+
+function setTotal(wager, total, group) {
+  // One request: the spot's new total (0 takes the wager back). Undo
+  // takes it back as one step, or with the rest of ``group`` (the
+  // spots one Clear, Rebet or Double changed); ``null``: not undone.
   const s = state, t = s.table, seat = s.you.seat;
   const now = myStakes(s.round, seat)[wager] || 0;
   if (total === now) return Promise.resolve(null);
@@ -345,9 +352,22 @@ function setTotal(wager, total) {
   return request("POST", "/tables/" + TABLE_ID + "/wagers/change",
     {seat, wager, amount: total},
     {limits: lim, balance: s.you.balance}).then((r) => {
-    undo.steps.push({wager, before: now});
+    if (group === undefined) undo.steps.push([{wager, before: now}]);
+    else if (group !== null) group.push({wager, before: now});
     return r;
   });
+}
+
+async function together(work) {
+  // ``work(group)``'s changes, undone by one Undo (even when one of
+  // them was refused: those made are in the group).
+  const roundId = state.round.id;
+  const group = [];
+  try {
+    await work(group);
+  } finally {
+    if (group.length && undo.round === roundId) undo.steps.push(group);
+  }
 }
 
 function addChip(wager) {
@@ -542,11 +562,13 @@ function whyLine(game, rnd, seat, facts) {
     if (!cmp || !mine || !dealer) return "";
     const verb = (res, copy) => copy ? "copies (a tie goes to the dealer)" :
       res === "win" ? "beats" : "loses to";
+    // after "your" and "the dealer's": "joker", not "the joker"
+    const low = (c) => c === "JK" ? "joker" : Croupier.cardText(c);
     return "High hand: your " + mine.hand + " " +
       verb(cmp.high, cmp.high_copy) + " the dealer's " + dealer.hand +
-      ". Low hand: your " + Croupier.cardText(mine.low) + " " +
-      verb(cmp.low, cmp.low_copy) + " the dealer's " +
-      Croupier.cardText(dealer.low) + ". " +
+      ". Low hand: your " + low(mine.low) + " " +
+      verb(cmp.low, cmp.low_copy) + " the dealer's " + low(dealer.low) +
+      ". " +
       {win: "Both hands win.", lose: "Both hands lose.",
        push: "One each: a push."}[cmp.result];
   }
@@ -582,7 +604,12 @@ function renderResult(s) {
   if (s.round && s.round.id !== rnd.id &&
       s.round.stakes.some((x) => x.seat === seat)) return;
   const mine = rnd.settlements.filter((x) => x.seat === seat);
-  if (!mine.length || dismissed === rnd.id) return;
+  if (dismissed === rnd.id) return;
+  if (rnd.status === "voided") {
+    renderVoided(s, rnd, seat, mine);
+    return;
+  }
+  if (!mine.length) return;
   const net = mine.reduce((a, x) => a + x.net, 0);
   const staked = mine.reduce((a, x) => a + x.amount, 0);
   const facts = handFacts(rnd.events);
@@ -608,6 +635,43 @@ function renderResult(s) {
   box.appendChild(ul);
   const close = Croupier.el("button", "btn quiet", "OK");
   close.appendChild(Croupier.el("span", "sr-only", ": close the result"));
+  close.addEventListener("click", () => { dismissed = rnd.id; render(state); });
+  box.appendChild(close);
+  box.hidden = false;
+  remember(s, rnd, net, head);
+}
+
+function renderVoided(s, rnd, seat, settled) {
+  // The casino voided the round (D29): what was still on the layout
+  // went back to its players (D25), which the banner says with the
+  // reason given; wagers settled before the void keep their result.
+  const box = $("result");
+  const back = rnd.stakes.filter((x) => x.seat === seat && x.open)
+    .reduce((a, x) => a + x.amount, 0);
+  const net = settled.reduce((a, x) => a + x.net, 0);
+  const ev = rnd.events.find((e) => e.type === "round_voided") || {};
+  box.innerHTML = "";
+  box.className = "result-banner even";
+  box.dataset.net = net;
+  box.dataset.round = rnd.id;
+  const head = "Round voided" + (back ? ": your " + Croupier.money(back) +
+    " on the layout is returned" : "");
+  box.appendChild(Croupier.el("div", "headline", head));
+  box.appendChild(Croupier.el("div", "why", "The casino voided this " +
+    "round" + (ev.reason ? ": \u201c" + ev.reason + "\u201d" : "") +
+    (ev.ref ? " (" + Croupier.refText(ev.ref) + ")" : "") + "."));
+  if (settled.length) {
+    const facts = handFacts(rnd.events);
+    const ul = Croupier.el("ul");
+    for (const st of settled) {
+      const li = Croupier.el("li", "", resultLine(s.table.game, st, facts));
+      li.dataset.wager = st.wager;
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+  const close = Croupier.el("button", "btn quiet", "OK");
+  close.appendChild(Croupier.el("span", "sr-only", ": close the notice"));
   close.addEventListener("click", () => { dismissed = rnd.id; render(state); });
   box.appendChild(close);
   box.hidden = false;
@@ -729,6 +793,7 @@ function render(s) {
     + " in play" : "") + (typeof left === "number" ? " \u00b7 " + left +
     " cards left in the " + (shoe.kind || "shoe") : "");
   $("who").textContent = you ? you.name : "Watching";
+  $("who").title = you ? you.name : "";
   $("balance").textContent = you ? Croupier.money(you.balance) : "";
 
   const betting = rnd && rnd.status === "betting";
@@ -832,7 +897,7 @@ function render(s) {
     if (hands.childNodes.length) box.appendChild(hands);
     const spots = Croupier.el("div", "spots");
     const here = stakes.filter((x) => x.seat === seat);
-    if (seat === mySeat && betting) {
+    if (seat === mySeat && betting && !sittingOut(t, seat)) {
       const totals = myStakes(rnd, seat);
       for (const w of t.wagers) {
         spots.appendChild(spotEl(t, seat, {wager: w, hand: 0},
@@ -853,8 +918,9 @@ function render(s) {
     box.appendChild(spots);
     if (owner) {
       const who = Croupier.el("div", "who", owner.name);
+      who.title = owner.name;
       if (owner.sitting_out) {
-        who.appendChild(Croupier.el("span", "away", " \u00b7 sitting out"));
+        who.appendChild(Croupier.el("span", "away", "sitting out"));
       }
       box.appendChild(who);
     } else if (you && !mySeat) {
@@ -869,12 +935,7 @@ function render(s) {
     }
     seats.appendChild(box);
   }
-  // seats that wrap onto a second row are not set on an arc
-  const boxes = seats.querySelectorAll(".seat");
-  if (arc && boxes.length > 1 &&
-      boxes[0].offsetTop !== boxes[boxes.length - 1].offsetTop) {
-    for (const b of boxes) b.style.marginBottom = "";
-  }
+  evenRows(seats, arc);
 
   renderStatus(s, rnd, pending, myTurn, betting, view);
   renderRail(s, t, you, rnd, mySeat, betting, legal, pending);
@@ -885,6 +946,52 @@ function render(s) {
   typedBack(typed);
   if (busy) setBusy(true);
   else restoreFocus(focused);
+  follow(rnd, mine.length > 0, Boolean(myTurn));
+}
+
+function evenRows(seats, arc) {
+  // Seats that wrap onto a second row are not set on an arc, and on a
+  // wide screen the rows are evened out in seat order (nine seats on
+  // two rows: five and four, not eight and seat 9 alone under the
+  // middle); when even rows would not fit in as many, the seats wrap
+  // as they fall. A row is the seats whose boxes end at one height
+  // (they stand on the row's foot, margins included).
+  const boxes = [...seats.querySelectorAll(".seat")];
+  const rows = () => new Set(boxes.map((b) => b.offsetTop + b.offsetHeight +
+    (parseInt(b.style.marginBottom, 10) || 0))).size;
+  const found = boxes.length > 1 ? rows() : 1;
+  if (found < 2) return;
+  for (const b of boxes) b.style.marginBottom = "";
+  if (!arc) return;
+  const per = Math.ceil(boxes.length / found);
+  const breaks = [];
+  for (let i = per; i < boxes.length; i += per) {
+    const br = Croupier.el("div", "row-break");
+    br.setAttribute("aria-hidden", "true");
+    boxes[i].before(br);
+    breaks.push(br);
+  }
+  if (rows() !== found) for (const br of breaks) br.remove();
+}
+
+let followed = {round: null, status: null, staked: false, turn: false};
+function follow(rnd, staked, myTurn) {
+  // On a small screen the rail is below the felt: when the cards come
+  // out for a round this player bet in (the round plays on, or is over
+  // and the next one opens at once), the felt is brought into view;
+  // when a decision of his is awaited, the buttons are (as little
+  // scrolling as shows them). Nothing moves on the page's first draw.
+  const was = followed;
+  followed = {round: rnd ? rnd.id : null, status: rnd ? rnd.status : null,
+    staked, turn: myTurn};
+  if (!rnd || was.round === null) return;
+  if (window.innerWidth > 700 && window.innerHeight > 500) return;
+  if (myTurn && !was.turn) {
+    $("actions").scrollIntoView({block: "nearest"});
+  } else if (was.status === "betting" && was.staked &&
+             (rnd.id !== was.round || rnd.status !== "betting")) {
+    $("felt").scrollIntoView({block: "start"});
+  }
 }
 
 function renderStatus(s, rnd, pending, myTurn, betting, view) {
@@ -951,6 +1058,11 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
   seatTools.appendChild(out);
   seatTools.appendChild(leave);
 
+  if (betting && meRow.sitting_out) {
+    hint.textContent = "You are sitting out: the cards pass your seat " +
+      "by. Press \u201cBack in\u201d to bet again.";
+    return;
+  }
   if (betting) {
     for (const v of CHIPS) {
       if (v < t.min_bet || v > t.max_bet) continue;
@@ -979,23 +1091,26 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
       return b;
     };
     btn("undo", "Undo", async () => {
-      const step = undo.round === rnd.id ? undo.steps.pop() : null;
-      if (!step) return;
-      await setTotal(step.wager, step.before);
-      undo.steps.pop();  // the undo itself is not undone by the next undo
-    }, undo.round === rnd.id && undo.steps.length > 0, "Undo the last chip");
-    btn("clear", "Clear", async () => {
-      for (const w of Object.keys(totals)) await setTotal(w, 0);
-    }, any, "Take back every bet");
-    const prev = lastBets(s);
-    btn("rebet", "Rebet", async () => {
-      for (const [w, a] of Object.entries(prev)) await setTotal(w, a);
-    }, Object.keys(prev).length > 0 && !any, "Bet what you bet last round");
-    btn("double-bet", "Double", async () => {
-      for (const [w, a] of Object.entries(totals)) {
-        if (fixedOf(t, w) === null) await setTotal(w, 2 * a);
+      // the last change, whole: a chip, or every spot of a Double
+      const group = undo.round === rnd.id ? undo.steps.pop() : null;
+      if (!group) return;
+      for (const step of [...group].reverse()) {
+        await setTotal(step.wager, step.before, null);
       }
-    }, any, "Double every bet");
+    }, undo.round === rnd.id && undo.steps.length > 0,
+    "Undo the last change");
+    btn("clear", "Clear", () => together(async (group) => {
+      for (const w of Object.keys(totals)) await setTotal(w, 0, group);
+    }), any, "Take back every bet");
+    const prev = lastBets(s);
+    btn("rebet", "Rebet", () => together(async (group) => {
+      for (const [w, a] of Object.entries(prev)) await setTotal(w, a, group);
+    }), Object.keys(prev).length > 0 && !any, "Bet what you bet last round");
+    btn("double-bet", "Double", () => together(async (group) => {
+      for (const [w, a] of Object.entries(totals)) {
+        if (fixedOf(t, w) === null) await setTotal(w, 2 * a, group);
+      }
+    }), any, "Double every bet");
     // a typed amount, in dollars, for the chosen spot
     if (!selected || !t.wagers.includes(selected)) selected = t.wagers[0];
     const lab = Croupier.el("label", "inline");
@@ -1214,6 +1329,14 @@ async function start() {
   }
   connect();
 }
+
+document.addEventListener("keydown", (ev) => {
+  // Escape closes the result, as its OK button does
+  const box = $("result");
+  if (ev.key !== "Escape" || box.hidden) return;
+  const ok = box.querySelector("button");
+  if (ok) ok.click();
+});
 
 let resized = null;
 window.addEventListener("resize", () => {
