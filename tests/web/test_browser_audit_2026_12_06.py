@@ -7,8 +7,12 @@ its cards in codes ("Ts 8d ... the low hand Ac"); a seat sitting out
 still showed its betting spots, and the refusal named a route; Undo
 after Double took back one spot of several; nine seats wrapped eight
 and one, seat 9 alone under the middle; on a phone the round played
-out of view above the rail; Escape did not close the result. Each test
-here fails on the page as it was.
+out of view above the rail; Escape did not close the result; a round
+the operator voided vanished from the player's page without a word, and
+the desk said what it did to screen readers only; a deposit showed at
+the table only after the player's next action; a second visitor who
+typed no name was told "That name is taken". Each test here fails on
+the page as it was.
 
 One in-process server and one Debian chromium for the module, as in
 :mod:`tests.web.test_browser_table`; other players play through the API.
@@ -409,3 +413,21 @@ def test_issue_13_8_a_deposit_shows_at_the_table_at_once(
     assert not page.errors, page.errors
     desk.close()
     _leave(page, srv, table, 6)
+
+
+def test_issue_13_two_visitors_who_type_no_name_both_get_in(
+    srv: LiveServer, browser: Any
+) -> None:
+    """An empty name is a guest's; the second such visitor is not told
+    "that name is taken" (each guest is numbered)."""
+    names = []
+    for _ in range(2):
+        page = browser.new_page(viewport=PHONE)
+        page.goto(srv.base + "/")
+        page.click("#join")
+        page.wait_for_selector("#balance:has-text('$')")
+        assert page.inner_text("#error") == ""
+        names.append(page.inner_text("#who"))
+        page.close()
+    assert all(n.startswith("Guest ") for n in names), names
+    assert names[0] != names[1], names

@@ -55,15 +55,31 @@ async function refreshTables() {
   }
 }
 
+async function join(typed) {
+  // A new player called ``typed``; with no name typed, a guest whose
+  // number is drawn until one is free ("Guest 4821": a second visitor
+  // who types nothing is not told "that name is taken").
+  if (typed) return Croupier.api("POST", "/players", {name: typed});
+  for (let tries = 0; ; tries++) {
+    const name = "Guest " + (1000 + Math.floor(Math.random() * 9000));
+    try {
+      return await Croupier.api("POST", "/players", {name});
+    } catch (e) {
+      if (e.data && e.data.error === "NameTakenError" && tries < 5) continue;
+      throw e;
+    }
+  }
+}
+
 document.getElementById("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const button = document.getElementById("join");
   if (button.disabled) return;
-  const name = document.getElementById("name").value.trim() || "Guest";
+  const typed = document.getElementById("name").value.trim();
   let failed = false;
   button.disabled = true;
   try {
-    const p = await Croupier.api("POST", "/players", {name});
+    const p = await join(typed);
     Croupier.setToken(p.token);
     await refreshMe();
     await refreshTables();
