@@ -428,10 +428,12 @@ def test_d106_a_log_of_no_round_names_no_game_for_a_plain_file(
     rules = tmp_path / "casino.toml"
     rules.write_text("decks = 6\n", encoding="utf-8")
     code, out, _ = _run(str(log), "--rules", str(rules), "--json")
-    assert code == 0
+    assert code == 2  # no round, no verdict (D129)
     assert json.loads(out)["submissions"] == [
         {"game": None, "file": str(rules), "digest": None, "rounds": 0}
     ]
+    code, _, _ = _run(str(log), "--rules", str(rules), "--allow-empty")
+    assert code == 0
     _, out, _ = _run(str(log), "--rules", str(rules))
     assert out.splitlines()[-1] == (
         f"no round held to the Rules Submission {rules} (it holds the game "

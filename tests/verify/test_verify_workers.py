@@ -319,18 +319,27 @@ def test_17_2_the_progress_line_runs_no_thread(
     assert "512 rounds" in screen.getvalue()
 
 
-def test_17_2_an_empty_file_conforms_and_says_it_holds_no_rounds(
+def test_17_2_an_empty_file_is_no_verdict_unless_allowed(
     tmp_path: Path,
 ) -> None:
+    """D129: no round read is exit 2 (nothing verified), not a pass;
+    ``--allow-empty`` takes it for a table that dealt none (exit 0)."""
     path = tmp_path / "empty.jsonl"
     path.write_text("\n\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["verify", str(path)])
-    assert result.exit_code == 0
+    assert result.exit_code == 2
     assert "0 rounds, 0 conforming" in result.stdout
-    assert "holds no rounds" in result.stderr
+    assert "holds no rounds, so nothing was verified" in result.stderr
+    allowed = CliRunner().invoke(app, ["verify", str(path), "--allow-empty"])
+    assert allowed.exit_code == 0
+    assert "holds no rounds" in allowed.stderr
     piped = CliRunner().invoke(app, ["verify", "-"], input="")
-    assert piped.exit_code == 0
+    assert piped.exit_code == 2
     assert "croupier verify: stdin holds no rounds" in piped.stderr
+    piped = CliRunner().invoke(
+        app, ["verify", "-", "--allow-empty", "--json"], input=""
+    )
+    assert piped.exit_code == 0
     full = CliRunner().invoke(app, ["verify", str(tmp_path / "x.jsonl")])
     assert "holds no rounds" not in full.stderr  # a missing file: exit 2
     assert full.exit_code == 2

@@ -111,6 +111,14 @@ def verify(
             "the next round of its table began with).",
         ),
     ] = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="A log with no round passes (exit 0): a table that dealt "
+            "none. Without it, no round is exit 2 (D129).",
+        ),
+    ] = False,
 ) -> None:
     """Replay every round of a hand history and report its deviations.
 
@@ -146,9 +154,15 @@ def verify(
     except CheckingProcessError as exc:
         raise fail(exc, BUG_EXIT) from None
     if not tally.rounds:
-        # every one of no rounds conforms (exit 0), but an empty export
-        # is more often a mistake than a quiet day: say so
+        # no round, no verdict (D129): a lab that reads the exit status
+        # must not take an empty export for a conforming day
         where = "stdin" if live else file
+        if not allow_empty:
+            sys.stderr.write(
+                f"croupier verify: {where} holds no rounds, so nothing was "
+                "verified (--allow-empty: a table that dealt none passes)\n"
+            )
+            raise typer.Exit(2)
         sys.stderr.write(f"croupier verify: {where} holds no rounds\n")
     raise typer.Exit(0 if tally.conforming == tally.rounds else 1)
 
