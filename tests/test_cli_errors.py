@@ -338,6 +338,45 @@ def test_issue_15_5_bad_settings_and_seats() -> None:
     _refused(["play", "midibaccarat", "--seats", "99"], "seats 1 to 9")
 
 
+def test_play_checks_seats_against_the_rules_in_force() -> None:
+    """``--seats`` was checked against the game's default seat count: a
+    seat the rules have was refused, and one they lack was asked for a
+    wager again and again (every wager refused)."""
+    _refused(
+        ["play", "21-baccarat", "--set", "seats=3", "--seats", "7"],
+        "21 Baccarat has seats 1 to 3 under these rules (seats=3), not 7",
+    )
+    _refused(
+        ["play", "double-back-jack", "--set", "boxes=2", "--seats", "5"],
+        "Double Back Jack has boxes 1 to 2 under these rules (boxes=2)",
+    )
+    played = _run(
+        [
+            "play",
+            "21-baccarat",
+            "--set",
+            "seats=14",
+            "--seats",
+            "10",
+            "--seed",
+            "3",
+        ],
+        stdin="player 10\n\n",
+    )
+    assert played.exit_code == 0, played.output
+    assert "seat 10 wager" in played.stdout
+    assert "Settlements" in played.stdout
+    assert "$10.00" in played.stdout
+
+
+def test_play_refuses_a_seat_named_twice() -> None:
+    _refused(
+        ["play", "21-baccarat", "--seats", "1,1"],
+        "--seats names seat 1 more than once",
+    )
+    _refused(["play", "midibaccarat", "--seats", "2, 3,2"], "seat 2")
+
+
 def test_issue_15_5_games_json_and_no_truncated_names() -> None:
     result = _run(["games", "--json"])
     assert result.exit_code == 0

@@ -17,7 +17,7 @@ from croupier.cards import Card, parse_cards
 from croupier.errors import CroupierError, ScenarioError, ShoeExhaustedError
 from croupier.jsontypes import json_text, reading_error, whole_number
 from croupier.registry import GameSpec, find_game
-from croupier.rng import SeededRng
+from croupier.rng import SeededRng, fisher_yates
 from croupier.round import Action, Round
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
@@ -235,19 +235,34 @@ def _objects(
     raise ScenarioError(msg)
 
 
-def _missing_cards(spec: GameSpec, data: Mapping[str, Any]) -> int:
-    """Count the cards a round needs beyond the listed ones (filler run)."""
-    listed = parse_cards(str(data["shoe"]).replace("CC", " "))
+_FILLER_TRIES = 200
+"""Orders of the filler cards tried before the count is given up."""
+
+
+def _missing_cards(spec: GameSpec, data: Mapping[str, Any]) -> int | None:
+    """Count the cards a round needs beyond the listed ones (filler run).
+
+    The listed cards are followed by filler cards, in a fixed order and
+    then in seeded shuffles of it, until the file's wagers and decisions
+    complete a round; the count is the filler cards it drew. ``None``
+    when no order tried fits the decisions (a double the filler's deal
+    does not allow): how many more cards the round needs is then not
+    known.
+    """
     filler = Shoe.new(decks=_FILLER_DECKS, jokers=1).cards_in_stack()
-    shoe = Shoe.stacked(str(data["shoe"]))
-    shoe.stack.extend(filler)
-    shoe.complement.update(filler)
-    # the filler makes an over-full shoe on purpose: skip that check
-    try:
-        _play(spec, {**data, IRREGULARITY_KEY: True}, shoe)
-    except CroupierError:
-        return 1
-    return max(1, len(listed) + len(filler) - len(shoe) - len(listed))
+    for attempt in range(_FILLER_TRIES):
+        if attempt:
+            fisher_yates(filler, SeededRng(attempt))
+        shoe = Shoe.stacked(str(data["shoe"]))
+        shoe.stack.extend(filler)
+        shoe.complement.update(filler)
+        # the filler makes an over-full shoe on purpose: skip that check
+        try:
+            _play(spec, {**data, IRREGULARITY_KEY: True}, shoe)
+        except CroupierError:
+            continue
+        return max(1, len(filler) - len(shoe))
+    return None
 
 
 def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
@@ -271,6 +286,10 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
                 f"the shoe lists {listed} cards but the round needs "
                 f"{missing} more (counted by completing it with filler "
                 f"cards; other cards may change the count)"
+                if missing is not None
+                else f"the shoe lists {listed} cards but the round needs "
+                f"more cards (how many could not be counted: no filler "
+                f"cards tried after them fit the decisions)"
             )
             raise ScenarioError(msg) from None
     except CroupierError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -54,6 +55,52 @@ def test_short_shoe_names_how_many_cards_are_missing() -> None:
     )
     assert result.exit_code == 2
     assert "lists 3 cards but the round needs 2 more" in result.stderr
+
+
+def _double_then_second_chance(shoe: str) -> dict[str, object]:
+    return {
+        "game": "double-back-jack",
+        "shoe": shoe,
+        "new_shoe": False,
+        "wagers": [{"seat": 1, "wager": "blackjack", "amount": 1000}],
+        "decisions": [
+            {"seat": 1, "action": "double"},
+            {"seat": 1, "action": "second_chance"},
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("shoe", "listed", "more"), [("", 0, 6), ("2c", 1, 5)]
+)
+def test_short_shoe_counts_the_cards_a_double_and_second_chance_need(
+    shoe: str, listed: int, more: int, tmp_path: Path
+) -> None:
+    """The filler run's first order of cards cannot be doubled on: the
+    count fell back to "1 more" whatever the shoe held. The count is
+    the cards that complete the round (the first ``more - 1`` filler
+    cards of the order found do not: checked when it was written)."""
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(_double_then_second_chance(shoe)), "utf-8")
+    result = CliRunner().invoke(app, ["scenario", str(path)])
+    assert result.exit_code == 2, result.output
+    assert (
+        f"the shoe lists {listed} cards but the round needs {more} more"
+        in result.stderr
+    )
+
+
+def test_short_shoe_whose_decisions_no_filler_fits_names_no_count() -> None:
+    """2c 6s As: the dealer's Ace asks for insurance before any double;
+    no completion of the shoe fits the decisions, so no count is given
+    (it said "needs 1 more")."""
+    result = run_scenario(_double_then_second_chance("2c 6s As"))
+    assert result.exit_code == 2
+    assert "the shoe lists 3 cards but the round needs more cards" in (
+        result.stderr
+    )
+    assert "1 more" not in result.stderr
+    assert "could not be counted" in result.stderr
 
 
 def test_pending_decision_exits_3_with_the_legal_actions() -> None:

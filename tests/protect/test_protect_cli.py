@@ -114,3 +114,33 @@ def test_issue16_1_paigow_report_says_fresh_deck_no_count() -> None:
     assert "shuffled before every round (670a.9)" in text
     assert "| fortune_bonus | 8.1854 % |" in text
     assert "| K | Jk | sum |" in text  # the joker's EoR has its column
+
+
+@pytest.mark.parametrize(
+    ("args", "analyses"),
+    [
+        (["midibaccarat", "--only", "blackjack"], "eor, counts, perfect"),
+        (["double-back-jack", "--only", "perfect"], "its analyses: blackjack"),
+        (["six-card-fortune-pai-gow", "--only", "known"], "eor, counts"),
+    ],
+)
+def test_protect_only_of_no_analysis_of_the_game_is_refused(
+    args: list[str], analyses: str
+) -> None:
+    """``--only`` naming analyses that do not report on the game ran
+    nothing and said "Beatable under these rules: none."; exit 0."""
+    result = runner.invoke(app, ["protect", *args])
+    assert result.exit_code == 2, result.output
+    assert "Beatable" not in result.output
+    assert "selects no analysis of" in result.output
+    assert analyses in result.output
+
+
+def test_protect_only_of_no_analysis_of_the_wager_is_refused() -> None:
+    """Perfect play is of the pair wagers: the Tie alone has none."""
+    result = runner.invoke(
+        app, ["protect", "midibaccarat", "tie", "--only", "perfect"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "Beatable" not in result.output
+    assert "no analysis of the tie wager of midibaccarat" in result.output

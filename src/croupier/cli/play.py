@@ -239,7 +239,27 @@ def _ask_action(rnd: Round, limits: TableLimits) -> Action:
     return Action(seat=pending.seat, name=name, amount=amount, card=card)
 
 
-def _seat_list(seats: str, spec: GameSpec) -> list[int]:
+_SEAT_OPTIONS = ("seats", "boxes")
+"""Options by which a game's rules number its betting positions."""
+
+
+def _seat_count(spec: GameSpec, rules: object) -> tuple[int, str | None]:
+    """The seats these rules number, and the option that numbers them.
+
+    21 Baccarat's ``seats`` and Double Back Jack's ``boxes``; a game
+    without such an option has its fixed ``max_seats`` (``None``).
+    """
+    for option in _SEAT_OPTIONS:
+        value = getattr(rules, option, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value, option
+    return spec.max_seats, None
+
+
+def _seat_list(seats: str, spec: GameSpec, rules: object) -> list[int]:
+    """``--seats`` read and checked against the rules in force."""
+    count, option = _seat_count(spec, rules)
+    noun = "boxes" if option == "boxes" else "seats"
     numbers: list[int] = []
     for part in seats.split(","):
         if not part.strip():
@@ -248,14 +268,22 @@ def _seat_list(seats: str, spec: GameSpec) -> list[int]:
             msg = f"--seats takes seat numbers like 1,2, not {seats!r}"
             raise CommandError(msg)
         number = int(part)
-        if not 1 <= number <= spec.max_seats:
-            msg = f"{spec.title} has seats 1 to {spec.max_seats}, not {number}"
+        if not 1 <= number <= count:
+            rule = (
+                ""
+                if option is None
+                else f" under these rules ({option}={count})"
+            )
+            msg = f"{spec.title} has {noun} 1 to {count}{rule}, not {number}"
+            raise CommandError(msg)
+        if number in numbers:
+            msg = f"--seats names seat {number} more than once: {seats!r}"
             raise CommandError(msg)
         numbers.append(number)
     if not numbers:
         msg = "--seats names no seat"
         raise CommandError(msg)
-    return sorted(set(numbers))
+    return sorted(numbers)
 
 
 def _table_limits(
@@ -311,7 +339,7 @@ def play(
     (a side wager up to the maximum) and no wager beyond the balance.
     """
     spec, loaded = load_game_rules(game, rules_file, settings)
-    seat_list = _seat_list(seats, spec)
+    seat_list = _seat_list(seats, spec, loaded)
     limits = _table_limits(loaded, minimum, maximum, balance)
     rng: Rng = SecureRng() if seed is None else SeededRng(seed)
     table = Table(spec, loaded, rng=rng)

@@ -27,6 +27,7 @@ from croupier.rules import GameRules
 
 __all__ = [
     "ANALYSES",
+    "ANALYSES_OF",
     "GAME_WAGERS",
     "ProtectReport",
     "build_report",
@@ -67,6 +68,18 @@ _OTHERS: tuple[tuple[str, Provider], ...] = (
 """The providers of points 4 and 5 (known cards; Double Back Jack)."""
 ANALYSES = ("eor", "counts", "perfect", "known", "blackjack")
 """The analyses a report may be limited to (``--only``)."""
+_BACCARAT = ("eor", "counts", "perfect", "known")
+ANALYSES_OF: dict[str, tuple[str, ...]] = {
+    "midibaccarat": _BACCARAT,
+    "midibaccarat-commission-free": _BACCARAT,
+    "21-baccarat": _BACCARAT,
+    "six-card-fortune-pai-gow": ("eor", "counts"),
+    "double-back-jack": ("blackjack",),
+}
+"""The analyses that report on each game (of :data:`ANALYSES`): the
+effects of removal and counts of the shoe games, the perfect play of
+the baccarat pair wagers, their known cards and edge sorting, and the
+Double Back Jack card reader."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +131,12 @@ def build_report(
             f"(analyses: {', '.join(ANALYSES)})"
         )
         raise ProtectError(msg)
+    if settings.only and not only & set(ANALYSES_OF[game]):
+        msg = (
+            f"--only {','.join(settings.only)} selects no analysis of "
+            f"{game} (its analyses: {', '.join(ANALYSES_OF[game])})"
+        )
+        raise ProtectError(msg)
     sections: list[Section] = []
     if "eor" in only and game != "double-back-jack" and wager != "pai_gow":
         sections += eor_section(game, wager, rules)
@@ -128,6 +147,12 @@ def build_report(
     others = _others(only)
     for provider in others:
         sections += provider(game, wager, rules)
+    if settings.only and not sections:
+        msg = (
+            f"--only {','.join(settings.only)} has no analysis of the "
+            f"{wager} wager of {game}"
+        )
+        raise ProtectError(msg)
     plain = rules.to_dict()
     base = (defaults or type(rules)()).to_dict()
     return ProtectReport(
