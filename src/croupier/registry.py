@@ -81,6 +81,31 @@ class GameSpec:
         """
         return ", ".join(self.sections or (self.section,))
 
+    def positions(self, rules: GameRules) -> tuple[int, str | None]:
+        """The betting positions ``rules`` number, and the option that does.
+
+        21 Baccarat's ``seats`` (up to 14) and Double Back Jack's
+        ``boxes`` (up to 6) are options of the Rules Submission; the
+        other games have :attr:`max_seats` (``None``: no option).
+
+        >>> from croupier.registry import find_game
+        >>> spec = find_game("21-baccarat")
+        >>> spec.positions(spec.rules_type.from_mapping({"seats": 14}))
+        (14, 'seats')
+        >>> find_game("midibaccarat").positions(
+        ...     find_game("midibaccarat").rules_type())
+        (9, None)
+        """
+        for option in _POSITION_OPTIONS:
+            value = getattr(rules, option, None)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value, option
+        return self.max_seats, None
+
+
+_POSITION_OPTIONS = ("seats", "boxes")
+"""The options by which a game's rules number its betting positions."""
+
 
 _GAMES: dict[str, GameSpec] = {}
 

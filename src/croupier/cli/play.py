@@ -23,6 +23,7 @@ from croupier.narrate import narrate
 from croupier.registry import GameSpec, all_games, find_game
 from croupier.rng import Rng, SecureRng, SeededRng
 from croupier.round import Action, Round
+from croupier.rules import GameRules
 from croupier.table import Table
 
 __all__ = [
@@ -239,26 +240,9 @@ def _ask_action(rnd: Round, limits: TableLimits) -> Action:
     return Action(seat=pending.seat, name=name, amount=amount, card=card)
 
 
-_SEAT_OPTIONS = ("seats", "boxes")
-"""Options by which a game's rules number its betting positions."""
-
-
-def _seat_count(spec: GameSpec, rules: object) -> tuple[int, str | None]:
-    """The seats these rules number, and the option that numbers them.
-
-    21 Baccarat's ``seats`` and Double Back Jack's ``boxes``; a game
-    without such an option has its fixed ``max_seats`` (``None``).
-    """
-    for option in _SEAT_OPTIONS:
-        value = getattr(rules, option, None)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value, option
-    return spec.max_seats, None
-
-
-def _seat_list(seats: str, spec: GameSpec, rules: object) -> list[int]:
+def _seat_list(seats: str, spec: GameSpec, rules: GameRules) -> list[int]:
     """``--seats`` read and checked against the rules in force."""
-    count, option = _seat_count(spec, rules)
+    count, option = spec.positions(rules)
     noun = "boxes" if option == "boxes" else "seats"
     numbers: list[int] = []
     for part in seats.split(","):

@@ -592,11 +592,12 @@ class Casino:
 
     @staticmethod
     def seat_count(rt: TableRuntime) -> int:
-        """Betting positions at the table (the rules may have fewer)."""
-        seats = getattr(rt.table.rules, "seats", None)
-        if isinstance(seats, int) and 0 < seats <= rt.spec.max_seats:
-            return seats
-        return rt.spec.max_seats
+        """Betting positions at the table, as its rules number them.
+
+        21 Baccarat's ``seats`` and Double Back Jack's ``boxes`` are
+        options of the table's Rules Submission.
+        """
+        return rt.spec.positions(rt.table.rules)[0]
 
     # -- idempotency ------------------------------------------------------
 
