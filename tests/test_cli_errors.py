@@ -430,10 +430,13 @@ def test_ev_refuses_a_decks_setting_beside_its_shoe() -> None:
         "--set decks=2 says otherwise",
     )
     base = ["ev", "double-back-jack", "--hand", "10-6", "--up", "10"]
-    counts = "0,4,4,2,0,0,2,0,0,7"
-    _refused([*base, "--shoe", counts, "--set", "decks=6"], "says otherwise")
+    # counts one deck cannot hold (five 2s) contradict decks=1
+    counts = "0,5,4,2,0,1,2,0,0,7"
+    _refused([*base, "--shoe", counts, "--set", "decks=1"], "says otherwise")
     agreed = _run([*base, "--shoe", "2", "--set", "decks=2", "--json"])
     assert agreed.exit_code == 0, agreed.stderr
+    held = _run([*base, "--shoe", counts, "--set", "decks=2", "--json"])
+    assert held.exit_code == 0, held.stderr
 
 
 def test_rng_test_on_an_empty_file_names_the_minimum_alone(
@@ -868,3 +871,160 @@ def test_simulate_checkpoints_without_a_plot_is_refused() -> None:
         ["simulate", "midibaccarat", "--rounds", "1000", "--checkpoints", "5"],
         "--checkpoints is for --plot",
     )
+
+
+_EV_10_6 = ["ev", "double-back-jack", "--hand", "10-6", "--up", "10"]
+
+
+@pytest.mark.parametrize(
+    ("shoe", "words"),
+    [
+        # the hand and the up card take every card: no hole card
+        ("0,0,0,0,0,1,0,0,0,2", "no card is left for the dealer's hole"),
+        # an ace alone left under a 10: always a dealer Blackjack
+        ("1,0,0,0,0,1,0,0,0,2", "every card left is A, which gives the"),
+        # a 2 alone left: the dealer's 12 has nothing to draw
+        ("0,1,0,0,0,1,0,0,0,2", "can run out before the dealer stands"),
+    ],
+)
+def test_ev_refuses_a_shoe_too_short_for_the_dealer(
+    shoe: str, words: str
+) -> None:
+    """A shoe left empty (or all aces under a 10) printed ``+nan`` EVs,
+    a numpy warning and, with --json, ``NaN`` (not JSON), exit 0; one
+    that runs dry before the dealer stands printed EVs of 0."""
+    for extra in ([], ["--json"]):
+        line = _refused([*_EV_10_6, "--shoe", shoe, *extra], words)
+        assert '"shoe"' in line
+        assert "nan" not in line.lower()
+
+
+def test_ev_names_a_missing_ace_as_a_player_does() -> None:
+    """``--hand A-A-A-A-A --up A`` from one deck said "no card 1"."""
+    line = _refused(
+        ["ev", "double-back-jack", "--shoe", "1", "--hand", "A-A-A-A-A",
+         "--up", "A"],
+        "no card A left for the hand and the up card",
+    )  # fmt: skip
+    assert "card 1 " not in line
+
+
+def _ev(args: list[str]) -> dict[str, Any]:
+    result = _run([*args, "--json"])
+    assert result.exit_code == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+@pytest.mark.slow
+def test_the_games_rules_submission_is_read_by_ev_and_analyze(
+    tmp_path: Path,
+) -> None:
+    """``croupier rules double-back-jack --toml`` (the README's starting
+    file) was refused by ev and analyze --strategy ("penetration":
+    unknown option; ``surrender = true`` not one of none, late, early).
+    It is read now: at the defaults it gives the values of no file, and
+    the options the analysis does not model are named."""
+    written = _run(["rules", "double-back-jack", "--toml"])
+    assert written.exit_code == 0, written.stderr
+    submission = tmp_path / "dbj.toml"
+    submission.write_text(written.stdout, encoding="utf-8")
+    ev = [*_EV_10_6, "--shoe", "6"]
+    plain = _ev(ev)
+    read = _ev([*ev, "--rules", str(submission)])
+    assert read["actions"] == plain["actions"]
+    assert read["rules"] == plain["rules"]
+    assert "penetration" in read["not_in_the_analysis"]
+    assert "rounding" in read["not_in_the_analysis"]
+    text = _run([*ev, "--rules", str(submission)])
+    assert text.exit_code == 0, text.stderr
+    assert "not in the analysis" in text.stdout
+    strategy = ["analyze", "double-back-jack", "--strategy", "cdz-"]
+    edge = _ev([*strategy, "--rules", str(submission)])
+    assert edge["house_edge"] == _ev(strategy)["house_edge"]
+    assert "collection_procedure" in edge["not_in_the_analysis"]
+    # the game's spelling of surrender: false is no surrender
+    none = tmp_path / "none.toml"
+    none.write_text(
+        written.stdout.replace("surrender = true", "surrender = false"),
+        encoding="utf-8",
+    )
+    assert "surrender" not in _ev([*ev, "--rules", str(none)])["actions"]
+
+
+def test_a_rules_files_decks_is_held_to_the_shoe(tmp_path: Path) -> None:
+    """``decks = 2`` in a --rules file beside ``--shoe 6`` was ignored
+    (the footer said "Double Back Jack defaults") while ``--set
+    decks=2`` was refused: both are refused now."""
+    two = tmp_path / "two.toml"
+    two.write_text("[rules]\ndecks = 2\n", encoding="utf-8")
+    _refused(
+        [*_EV_10_6, "--shoe", "6", "--rules", str(two)],
+        '"decks"',
+        f"--rules {two}: decks=2 says otherwise",
+    )
+    agreed = _run([*_EV_10_6, "--shoe", "2", "--rules", str(two)])
+    assert agreed.exit_code == 0, agreed.stderr
+
+
+def test_ev_reads_the_games_table_options_and_validates_them() -> None:
+    """A game option the analysis leaves out is still checked (range),
+    and a game option beside the analyzer's own name for it is refused
+    rather than one silently winning."""
+    _refused(
+        [*_EV_10_6, "--shoe", "6", "--set", "penetration=2"],
+        '"penetration"',
+        "above the maximum",
+    )
+    _refused(
+        [*_EV_10_6, "--shoe", "6", "--set", "split_aces_may_draw=false",
+         "--set", "split_aces_one_card=false"],
+        "say the same: give one",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("stray.toml", 'decks = 1\nnokey = 5\n[rules]\ntie_payout = "9:1"\n'),
+        ("stray.json", '{"rules": {"tie_payout": "9:1"}, "x": 1}'),
+    ],
+)
+def test_keys_beside_the_rules_table_are_refused(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    """``decks = 1`` beside ``[rules]`` was read by nothing: croupier
+    rules printed decks 8, exit 0."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    words = "decks, nokey" if name.endswith(".toml") else ": x;"
+    _refused(
+        ["rules", "midibaccarat", "--rules", str(path)],
+        "keys beside the [rules] table",
+        words,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "six-card-fortune-pai-gow", "--set",
+         "fortune_bonus_paytable={}"],
+        ["rules", "six-card-fortune-pai-gow", "--set", "envy_paytable={}"],
+        ["rules", "midibaccarat", "--set", "perfect_pairs={}"],
+    ],
+)  # fmt: skip
+def test_an_empty_paytable_is_refused(args: list[str]) -> None:
+    """An empty paytable was taken: a 100 % house edge, exit 0."""
+    option = args[-1].split("=")[0]
+    _refused(args, f'"{option}"', "an empty paytable pays nothing")
+
+
+def test_analyze_refuses_rule_effects_beside_a_strategy() -> None:
+    """``--rule-effects --strategy cdz-`` printed the strategy's edge
+    alone, --rule-effects dropped unsaid."""
+    _refused(
+        ["analyze", "double-back-jack", "--rule-effects", "--strategy",
+         "cdz-"],
+        "--strategy and --rule-effects are two analyses: give one",
+    )  # fmt: skip

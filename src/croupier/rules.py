@@ -421,9 +421,18 @@ def _convert_type(key: str, hint: object, raw: object) -> object:
         if not isinstance(raw, Mapping | Paytable):
             raise fail('a table of category = "n:d"')
         try:
-            return Paytable.parse(raw)
+            table = Paytable.parse(raw)
         except ValueError:
             raise fail('a table of category = "n:d"') from None
+        if not table.entries:
+            # a paytable paying nothing makes its wager a sure loss: a
+            # submission that says so is a mistake, never a rule
+            msg = (
+                "an empty paytable pays nothing; give at least one "
+                'category = "n:d"'
+            )
+            raise RulesError(msg, key=key)
+        return table
     if isinstance(hint, type) and issubclass(hint, Enum):
         try:
             return hint(raw)
@@ -462,7 +471,8 @@ def parse_settings(settings: Iterable[str]) -> dict[str, object]:
 def load_rules_file(path: str | Path) -> dict[str, object]:
     """Read a Rules Submission file (``.toml`` or ``.json``) into a dict.
 
-    A TOML file may hold the options at top level or under ``[rules]``.
+    A file holds the options at top level or under ``[rules]`` (JSON:
+    ``"rules"``); a key beside that table is refused, naming it.
     """
     file = Path(path)
     try:
@@ -487,6 +497,17 @@ def load_rules_file(path: str | Path) -> dict[str, object]:
         )
         raise RulesFileError(msg, path=str(file))
     rules = data.get("rules", data)
+    beside = (
+        [key for key in data if key != "rules"] if rules is not data else []
+    )
+    if beside:
+        # a file holds its options at top level or under [rules], not
+        # both: a key beside the table would be read by nothing
+        msg = (
+            f"keys beside the [rules] table: {', '.join(beside)}; put every "
+            "option under [rules] (or every one at top level)"
+        )
+        raise RulesFileError(msg, path=str(file))
     if not isinstance(rules, dict):
         msg = "the [rules] table must be a table"
         raise RulesError(msg, key="rules")

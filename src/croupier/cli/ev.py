@@ -21,7 +21,8 @@ from rich.table import Table as RichTable
 from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import console
 from croupier.errors import RulesError, ScenarioError
-from croupier.rules import load_rules_file
+from croupier.jsontypes import json_text
+from croupier.rules import load_rules_file, parse_settings
 
 if TYPE_CHECKING:
     from croupier.odds.double_back_jack.carules import CARules
@@ -82,15 +83,52 @@ def parse_shoe(text: str) -> np.ndarray:
 
 def _ca_rules(
     rules_file: Path | None, settings: list[str] | None, ordinary: bool
-) -> CARules:
+) -> tuple[CARules, tuple[str, ...], list[str]]:
+    """The analyzer's rules, the options left out and the sources of decks.
+
+    The file, then ``--set``, each read by
+    :meth:`~croupier.odds.double_back_jack.carules.CARules.with_submission`
+    (the game's Rules Submission or the analyzer's options). The third
+    item names where ``decks`` was given (``--rules FILE: decks = 2``).
+    """
     from croupier.odds.double_back_jack.carules import CARules
 
     rules = CARules.ordinary() if ordinary else CARules()
+    left_out: list[str] = []
+    decks: list[str] = []
+    sources = []
     if rules_file is not None:
-        rules = rules.with_overrides(load_rules_file(rules_file))
+        sources.append((f"--rules {rules_file}:", load_rules_file(rules_file)))
     if settings:
-        rules = rules.with_settings(settings)
-    return rules
+        sources.append(("--set", parse_settings(settings)))
+    for where, mapping in sources:
+        rules, unread = rules.with_submission(mapping)
+        left_out += [name for name in unread if name not in left_out]
+        if "decks" in mapping:
+            decks.append(f"{where} decks={json_text(mapping['decks'])}")
+    return rules, tuple(left_out), decks
+
+
+def _refuse_other_decks(shoe: str, rules: CARules, given: list[str]) -> None:
+    """Refuse a ``decks`` (file or ``--set``) the shoe contradicts.
+
+    The shoe is ``--shoe``'s: a number of decks that is not it, or
+    counts that many decks cannot hold, was read by nothing.
+    """
+    if not given:
+        return
+    counts = parse_shoe(shoe)
+    full = parse_shoe(str(rules.decks))
+    if shoe.strip().removesuffix("d").strip().isdigit():
+        agrees = bool((counts == full).all())
+    else:
+        agrees = bool((counts <= full).all())
+    if not agrees:
+        msg = (
+            f"--shoe {shoe} gives the shoe (--shoe 2 for two decks, or the "
+            f"counts of A..10); {given[-1]} says otherwise"
+        )
+        raise RulesError(msg, key="decks")
 
 
 def ev(
@@ -130,20 +168,8 @@ def ev(
     if game != GAME:
         msg = f"croupier ev knows {GAME} only, not {game!r}"
         raise ScenarioError(msg)
-    decks = [
-        value.strip()
-        for name, _, value in (s.partition("=") for s in settings or ())
-        if name.strip() == "decks"
-    ]
-    if decks and decks[-1] != shoe.strip().removesuffix("d"):
-        # the shoe is --shoe's: a --set decks that says otherwise (or
-        # beside counts) was read by nothing
-        msg = (
-            f"--shoe {shoe} gives the shoe (--shoe 2 for two decks, or the "
-            f"counts of A..10); --set decks={decks[-1]} says otherwise"
-        )
-        raise RulesError(msg, key="decks")
-    rules = _ca_rules(rules_file, settings, ordinary)
+    rules, left_out, decks = _ca_rules(rules_file, settings, ordinary)
+    _refuse_other_decks(shoe, rules, decks)
     cards = parse_cards(hand)
     up_cards = parse_cards(up, key="up")
     if len(up_cards) != 1:
@@ -153,6 +179,7 @@ def ev(
         rules, parse_shoe(shoe), cards, up_cards[0], strategy
     )
     result["rules"] = rules.to_dict()
+    result["not_in_the_analysis"] = list(left_out)
     if as_json:
         print(json.dumps(result, indent=2))
         return
@@ -178,7 +205,17 @@ def ev(
     console.print(
         f"[dim]shoe A..10 before the deal: {counts}; "
         f"{options[1] if len(options) > 1 else 'Double Back Jack defaults'}"
-        f"; engine: {result['engine']}[/dim]"
+        f"; engine: {result['engine']}{_unread(left_out)}[/dim]"
+    )
+
+
+def _unread(left_out: tuple[str, ...]) -> str:
+    """The footer's note of the options the analysis does not model."""
+    if not left_out:
+        return ""
+    return (
+        "; table options read but not in the analysis (they do not change "
+        "a box's expectation): " + ", ".join(left_out)
     )
 
 
@@ -188,7 +225,7 @@ def print_rule_effects(
     """From ordinary blackjack to Double Back Jack, rule by rule."""
     from croupier.odds.double_back_jack.ca import rule_effects
 
-    base = _ca_rules(rules_file, settings, ordinary=True)
+    base, _, _ = _ca_rules(rules_file, settings, ordinary=True)
     tables: list[dict[str, Any]] = [
         rule_effects(d, base) for d in DECKS_FOR_EFFECTS
     ]
@@ -271,8 +308,9 @@ def print_strategy_edge(
     """``analyze --strategy``: the exact edge of one named strategy."""
     from croupier.odds.double_back_jack.cdp import solve_strategy
 
-    rules = _ca_rules(rules_file, settings, ordinary=False)
+    rules, left_out, _ = _ca_rules(rules_file, settings, ordinary=False)
     data: dict[str, Any] = {"game": GAME, "rules": rules.to_dict()}
+    data["not_in_the_analysis"] = list(left_out)
     data |= solve_strategy(rules, strategy).to_dict()
     if as_json:
         print(json.dumps(data, indent=2))
@@ -288,4 +326,7 @@ def print_strategy_edge(
         f"(exact){spread}; CDZ- {100 * data['cdz_house_edge']:.4f} %, "
         f"difference {100 * data['minus_cdz']:+.4f} points"
     )
-    console.print(f"[dim]{rules.describe()}; {data['seconds']:.2f} s[/dim]")
+    console.print(
+        f"[dim]{rules.describe()}; {data['seconds']:.2f} s"
+        f"{_unread(left_out)}[/dim]"
+    )

@@ -164,6 +164,13 @@ def analyze(
     ] = None,
 ) -> None:
     """Exact house edge and return table of every wager where feasible."""
+    if strategy is not None and rule_effects:
+        # two reports of their own, each a whole run: one at a time
+        msg = (
+            "--strategy and --rule-effects are two analyses: give one "
+            "(the rule effects are CDZ-)"
+        )
+        raise fail(ScenarioError(msg))
     if strategy is not None:
         from croupier.cli.ev import print_strategy_edge
         from croupier.registry import find_game

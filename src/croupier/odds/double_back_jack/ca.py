@@ -20,7 +20,7 @@ import numpy as np
 from croupier.errors import RulesError
 
 from .carules import CARules, HoleCard, Surrender
-from .dealer import deal_probability
+from .dealer import deal_probability, dealer_distribution
 from .exact import NEG, hand_index, player_hands
 from .passes import (
     DealerCache,
@@ -379,6 +379,49 @@ def _bust_lookup() -> dict[tuple[int, ...], int]:
     return {tuple(int(x) for x in row): j for j, row in enumerate(bust)}
 
 
+def card_name(card: int) -> str:
+    """A value index as a player names it: ``A``, ``2``..``9``, ``10``.
+
+    >>> card_name(1), card_name(7), card_name(10)
+    ('A', '7', '10')
+    """
+    return "A" if card == 1 else str(card)
+
+
+def _refuse_short_shoe(rules: CARules, shoe: np.ndarray, up: int) -> None:
+    """Refuse a shoe left too short for the dealer's hand to be valued.
+
+    ``shoe`` is what is left after the hand and the up card. With no
+    card left there is no hole card; where the card reader looks, a
+    shoe holding nothing but the card that makes the dealer's Blackjack
+    leaves no hand "given no dealer Blackjack" (the values are divided
+    by that chance, nought); and a shoe that can run dry before the
+    dealer stands leaves part of the dealer's outcomes undefined.
+    """
+    n = int(shoe[1:].sum())
+    where = f"against {card_name(up)}"
+    if n == 0:
+        msg = (
+            f"no card is left for the dealer's hole card {where}: give a "
+            "shoe with more cards than the hand and the up card"
+        )
+        raise RulesError(msg, key="shoe")
+    bjc = blackjack_card(up)
+    if bjc and rules.hole_card is not HoleCard.ENHC_ALL and shoe[bjc] == n:
+        msg = (
+            f"every card left is {card_name(bjc)}, which gives the dealer "
+            f"a Blackjack {where}: there is no hand without a dealer "
+            "Blackjack to value"
+        )
+        raise RulesError(msg, key="shoe")
+    if float(dealer_distribution(shoe.copy(), up).sum()) < 1.0 - 1e-9:
+        msg = (
+            f"the cards left can run out before the dealer stands {where}: "
+            "give a shoe with enough cards for the dealer to finish"
+        )
+        raise RulesError(msg, key="shoe")
+
+
 def hand_actions(
     rules: CARules, shoe: np.ndarray, hand: list[int], up: int
 ) -> dict[str, float]:
@@ -390,6 +433,7 @@ def hand_actions(
     the result is not allowed. A busted hand gets ``second_chance`` and
     ``decline`` (591.7(l)).
     """
+    _refuse_short_shoe(rules, shoe, up)
     s = shoe.copy()
     for card in hand:
         s[card] += 1
@@ -449,7 +493,10 @@ def evaluate_hand(
     for card in (*hand, up):
         shoe[card] -= 1
         if shoe[card] < 0:
-            msg = f"the shoe has no card {card} left for the hand/up card"
+            msg = (
+                f"the shoe has no card {card_name(card)} left for the "
+                "hand and the up card"
+            )
             raise RulesError(msg, key="shoe")
     engine = "analyzer"
     values = hand_actions(rules, shoe, hand, up)

@@ -24,6 +24,7 @@ default is the Double Back Jack default (D1-D8).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum, unique
 from fractions import Fraction
@@ -32,9 +33,15 @@ from typing import Any
 from croupier.errors import RulesError
 from croupier.games.double_back_jack.rules import DoubleBackJackRules
 from croupier.money import Odds
-from croupier.rules import GameRules, Provenance, option
+from croupier.rules import GameRules, Provenance, option, options_table
 
-__all__ = ["CARules", "DoubleOn", "HoleCard", "Surrender"]
+__all__ = [
+    "NOT_MODELLED",
+    "CARules",
+    "DoubleOn",
+    "HoleCard",
+    "Surrender",
+]
 
 _GAME_FIELDS = {f.name: f for f in fields(DoubleBackJackRules)}
 _SHARED: set[str] = set()
@@ -225,18 +232,48 @@ class CARules(GameRules):
 
         Table options (limits, boxes, rounding, collection order,
         penetration) do not change one box's expectation and are left
-        out; ``double_for_less`` is never better than a full double.
+        out; ``double_for_less`` is never better than a full double
+        (:data:`NOT_MODELLED`).
         """
-        shared = {
-            name: getattr(rules, name)
-            for name in _GAME_FIELDS
-            if name in _SHARED
-        }
-        return cls(
-            **shared,
-            surrender=Surrender.LATE if rules.surrender else Surrender.NONE,
-            split_aces_one_card=not rules.split_aces_may_draw,
-        )
+        return cls(**_from_game_values(rules.to_dict(), rules))
+
+    def with_submission(
+        self, mapping: Mapping[str, object]
+    ) -> tuple[CARules, tuple[str, ...]]:
+        """A copy with a Rules Submission's options, and those left out.
+
+        ``mapping`` (a ``--rules`` file, ``--set`` settings) may name
+        the game's options in the game's spelling (a Double Back Jack
+        Rules Submission, ``surrender = true``) and the analyzer's own
+        (``hole_card``, ``surrender = "early"``). The game's options are
+        read as :meth:`from_game` reads them (one mapping), validated by
+        the game's rules; the ones that do not enter the analysis
+        (:data:`NOT_MODELLED`) are returned, by name, in their order.
+        """
+        mapping = options_table(mapping)
+        mine = {f.name for f in fields(self)}
+        game: dict[str, object] = {}
+        own: dict[str, object] = {}
+        for key, value in mapping.items():
+            if key in _TRANSLATED and (
+                key not in mine or _in_game_spelling(value)
+            ):
+                game[key] = value
+            elif key in mine:
+                own[key] = value
+            elif key in _GAME_FIELDS:
+                game[key] = value
+            else:
+                own[key] = value  # refused, naming every option
+        read = DoubleBackJackRules().with_overrides(game)
+        values = _from_game_values(game, read)
+        for key in values.keys() & own.keys():
+            named = next(k for k in game if _RENAMED.get(k, k) == key)
+            msg = f"{named} and {key} say the same: give one"
+            raise RulesError(msg, key=key)
+        result = self.with_overrides({**values, **own})
+        left_out = tuple(k for k in mapping if k in NOT_MODELLED)
+        return result, left_out
 
     @classmethod
     def ordinary(cls, **overrides: Any) -> CARules:
@@ -267,6 +304,55 @@ class CARules(GameRules):
             if value != getattr(default, f.name):
                 parts.append(f"{f.name}={_plain(value)}")
         return ", ".join(parts)
+
+
+def _late_or_none(on: object) -> Surrender:
+    return Surrender.LATE if on else Surrender.NONE
+
+
+def _one_card(may_draw: object) -> bool:
+    return not may_draw
+
+
+_TRANSLATED: dict[str, Callable[[object], object]] = {
+    "surrender": _late_or_none,
+    "split_aces_may_draw": _one_card,
+}
+"""The game's options the analyzer spells otherwise: (game value ->
+analyzer value); the analyzer's name is in :data:`_RENAMED`."""
+_RENAMED = {"split_aces_may_draw": "split_aces_one_card"}
+"""The game's options the analyzer names otherwise."""
+
+NOT_MODELLED = frozenset(_GAME_FIELDS) - _SHARED - set(_TRANSLATED)
+"""The game's options that do not change one box's expectation (table
+limits, boxes, penetration, rounding, collection order, when a 21 is
+paid, a double for less): read, validated, and left out of the
+analysis."""
+
+
+def _in_game_spelling(value: object) -> bool:
+    """Whether ``value`` of an option both spell is the game's (a bool)."""
+    if isinstance(value, str):
+        return value.lower() in ("true", "false")
+    return isinstance(value, bool)
+
+
+def _from_game_values(
+    given: Mapping[str, object], rules: DoubleBackJackRules
+) -> dict[str, Any]:
+    """The analyzer's values of the game options in ``given``.
+
+    ``rules`` holds them read and validated; an option the analysis
+    does not model is left out, one it spells otherwise is translated.
+    """
+    out: dict[str, Any] = {}
+    for name in given:
+        value = getattr(rules, name)
+        if name in _SHARED:
+            out[name] = value
+        elif name in _TRANSLATED:
+            out[_RENAMED.get(name, name)] = _TRANSLATED[name](value)
+    return out
 
 
 def _plain(value: object) -> str:
