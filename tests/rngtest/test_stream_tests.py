@@ -154,8 +154,12 @@ def test_stream_tests_in_blocks_equal_the_whole_stream(
         assert got.name == name
         want = _whole(name, u)
         # the KS samples are read to 2**-32; the correlation's sums by
-        # block round differently; the rest are counts, exactly
+        # block round differently (a correlation near 0 is a difference
+        # of sums of some n/4, so its rounding is absolute, not relative:
+        # 5e-18 apart on -1.8e-6 was seen); the rest are counts, exactly
         tolerance = 2.0**-31 if "Kolmogorov" in name or "order" in name else 0
+        if name == "serial correlation":
+            tolerance = 1e-15
         assert got.statistic == pytest.approx(
             want, rel=1e-12, abs=tolerance
         ), name
@@ -245,7 +249,10 @@ def test_card_tests_in_blocks_equal_all_the_shoes(
     bottom = 0
     while bottom < top - 1 and law[: bottom + 1].sum() * 300 < 5:
         bottom += 1
-    cells = np.bincount(np.clip(fixed, bottom, top) - bottom)
+    # every cell, the top one too when no shoe reached it
+    cells = np.bincount(
+        np.clip(fixed, bottom, top) - bottom, minlength=top - bottom + 1
+    )
     probs = [law[: bottom + 1].sum()]
     probs += [law[r] for r in range(bottom + 1, top)]
     probs.append(1 - sum(probs))
