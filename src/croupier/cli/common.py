@@ -63,6 +63,7 @@ __all__ = [
     "PipeConsole",
     "check_output",
     "console",
+    "database_problem",
     "err_console",
     "fail",
     "load_game_rules",
@@ -463,3 +464,34 @@ def existing_database(db: str) -> None:
     if not Path(url.database).is_file():
         msg = f"no database at {url.database} (give --db)"
         raise CommandError(msg)
+
+
+def database_problem(exc: Exception, db: str) -> str:
+    """What is wrong with ``--db``, in words, from the driver's error.
+
+    A SQLite path whose folder does not exist, a folder, a file that is
+    not a SQLite database, a database without croupier's tables, or a
+    PostgreSQL server that cannot be reached: each named as such (the
+    password of a URL left out), never as a bare ``OperationalError``.
+    """
+    from sqlalchemy.engine import make_url
+
+    url = make_url(db)
+    shown = url.render_as_string(hide_password=True)
+    cause = str(getattr(exc, "orig", None) or exc).strip()
+    said = " ".join(cause.splitlines()[0].split()) if cause else ""
+    if url.get_backend_name() != "sqlite":
+        return f"cannot use the database {shown}: {said or 'no answer'}"
+    path = Path(url.database or "")
+    if path.is_dir():
+        return f"{path} is a folder, not a database file (--db {shown})"
+    if not path.parent.is_dir():
+        return f"folder {path.parent} does not exist (--db {shown})"
+    if "not a database" in said:
+        return f"{path} is not a SQLite database (--db {shown})"
+    if "no such table" in said or "no such column" in said:
+        return (
+            f"{path} lacks croupier's tables: is it a croupier server's "
+            f"database? (--db {shown})"
+        )
+    return f"cannot use the SQLite database {path}: {said} (--db {shown})"

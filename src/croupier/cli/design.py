@@ -8,6 +8,7 @@ the exact figures of one table) and the JSON form.
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import Annotated
 
@@ -16,7 +17,7 @@ from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import console, fail, load_game_rules
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, RulesError
 from croupier.money import Odds
 from croupier.odds.design import (
     DEFAULT_MAX_NODES,
@@ -31,6 +32,7 @@ from croupier.odds.design import (
 from croupier.odds.design import (
     design as run_design,
 )
+from croupier.rules import GameRules
 
 __all__ = ["design", "parse_hold_range"]
 
@@ -72,14 +74,23 @@ def _names(text: str | None) -> list[str] | None:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def _decks(text: str | None) -> tuple[int, ...]:
+def _decks(text: str | None, rules: GameRules) -> tuple[int, ...]:
+    """The deck counts of ``--decks``, each within the rules' bounds."""
     if text is None:
         return ()
     try:
-        return tuple(int(n) for n in text.split(",") if n.strip())
+        counts = tuple(int(n) for n in text.split(",") if n.strip())
     except ValueError:
         msg = f"--decks takes deck counts such as 2,3, not {text!r}"
         raise DesignError(msg) from None
+    if hasattr(rules, "decks"):  # else one fixed deck (the space says so)
+        for count in counts:
+            try:  # the rules' own bounds of their decks option
+                rules.with_overrides({"decks": count})
+            except RulesError as exc:
+                msg = f"--decks {count}: {exc}"
+                raise DesignError(msg) from None
+    return counts
 
 
 def _base_changes(items: list[str] | None) -> dict[str, Fraction]:
@@ -225,7 +236,9 @@ def design(
             "categories exclude each other only).",
         ),
     ] = False,
-    min_odds: Annotated[int, typer.Option(help="Smallest N:1 tried.")] = 1,
+    min_odds: Annotated[
+        int, typer.Option(help="Smallest N:1 tried (0 or more).")
+    ] = 1,
     max_odds: Annotated[
         int | None,
         typer.Option(
@@ -233,9 +246,10 @@ def design(
             "odds, at least 50)."
         ),
     ] = None,
-    top: Annotated[int, typer.Option(help="Tables to print.")] = 10,
+    top: Annotated[int, typer.Option(help="Tables to print.", min=1)] = 10,
     max_nodes: Annotated[
-        int, typer.Option(help="Give up after this many search nodes.")
+        int,
+        typer.Option(help="Give up after this many search nodes.", min=1),
     ] = DEFAULT_MAX_NODES,
     price: Annotated[
         bool,
@@ -261,7 +275,7 @@ def design(
             space_for_rules(find_space(spec.name, wager), rules),
             _base_changes(base),
         )
-        deck_counts = _decks(decks) or space.default_decks
+        deck_counts = _decks(decks, rules) or space.default_decks
         if price:
             if as_json:
                 figures = {str(d): _figures(space, d) for d in deck_counts}
@@ -284,6 +298,10 @@ def design(
             msg = f"--rank must be one of {', '.join(RANKINGS)}"
             raise DesignError(msg)
         low, high = parse_hold_range(target_hold)
+        _check_odds_bounds(min_odds, max_odds)
+        if target is not None and not math.isfinite(target):
+            msg = f"--target {target}: give a hold in percent, such as 6.5"
+            raise DesignError(msg)
         result = run_design(
             space,
             low=low,
@@ -304,6 +322,17 @@ def design(
         print(json.dumps(result.to_dict(), indent=2))
     else:
         _print_result(result)
+
+
+def _check_odds_bounds(min_odds: int, max_odds: int | None) -> None:
+    """Refuse a negative ``--min-odds`` or ``--max-odds``."""
+    for option, value in (("--min-odds", min_odds), ("--max-odds", max_odds)):
+        if value is not None and value < 0:
+            msg = (
+                f"{option} {value}: odds N:1 are never negative; give an N "
+                "of 0 or more"
+            )
+            raise DesignError(msg)
 
 
 def _figures(space: WagerSpace, decks: int) -> dict[str, object]:

@@ -16,6 +16,7 @@ from croupier.cli.common import (
     JsonFlag,
     check_output,
     console,
+    database_problem,
     existing_database,
     fail,
 )
@@ -89,7 +90,7 @@ def export(
         if out != "-":
             # no partial file a reader could take for the whole export
             Path(out).unlink(missing_ok=True)
-        msg = f"cannot read rounds from {db}: {type(exc).__name__}"
+        msg = f"cannot read rounds: {database_problem(exc, db)}"
         raise CommandError(msg) from None
     sys.stderr.write(f"{count} rounds written\n")
 

@@ -21,6 +21,7 @@ from croupier.cli.common import (
     picture_file,
 )
 from croupier.errors import CroupierError, ScenarioError
+from croupier.odds.chunks import MAX_CHUNKS, MAX_ROUNDS
 from croupier.odds.registry import find_analyzer, find_simulator
 from croupier.odds.report import GameReport, WagerReport
 from croupier.odds.simulate import DEFAULT_CHUNK_ROUNDS
@@ -206,7 +207,10 @@ def simulate(
     ctx: typer.Context,
     game: GameArg,
     rounds: Annotated[
-        int, typer.Option(help="Rounds to play.", min=1)
+        int,
+        typer.Option(
+            help="Rounds to play (at most 10^12).", min=1, max=MAX_ROUNDS
+        ),
     ] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Seed of the streams.", min=0)] = 1,
     workers: Annotated[
@@ -285,6 +289,7 @@ def simulate(
             def progress(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
+            size = _chunk_size(rounds, chunk, plot, checkpoints)
             report = run_simulation(
                 spec.name,
                 simulator,
@@ -292,7 +297,7 @@ def simulate(
                 rounds=rounds,
                 seed=seed,
                 workers=count,
-                chunk_rounds=_chunk_size(rounds, chunk, plot, checkpoints),
+                chunk_rounds=size,
                 progress=progress,
                 cluster=cluster,
                 cluster_workers=count,
@@ -316,10 +321,20 @@ def simulate(
 def _chunk_size(
     rounds: int, chunk: int, plot: Path | None, checkpoints: int
 ) -> int:
-    """The chunk size: ``--chunk``, finer with ``--plot``."""
+    """The chunk size: ``--chunk``, finer with ``--plot``.
+
+    Refused when it splits the rounds into more than
+    :data:`~croupier.odds.chunks.MAX_CHUNKS` chunks.
+    """
     size = min(chunk, rounds)
     if plot is not None:
         size = min(size, max(1, -(-rounds // checkpoints)))
+    if -(-rounds // size) > MAX_CHUNKS:
+        msg = (
+            f"--rounds {rounds:,} in chunks of {size:,} makes more than "
+            f"{MAX_CHUNKS:,} chunks: raise --chunk (or lower --checkpoints)"
+        )
+        raise CommandError(msg)
     return size
 
 

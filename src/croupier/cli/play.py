@@ -24,6 +24,7 @@ from croupier.registry import GameSpec, all_games, find_game
 from croupier.rng import Rng, SecureRng, SeededRng
 from croupier.round import Action, Round
 from croupier.rules import GameRules
+from croupier.server.limits import MAX_BALANCE
 from croupier.table import Table
 
 __all__ = [
@@ -57,6 +58,9 @@ def dollars(cents: int) -> str:
 def parse_dollars(text: str) -> int:
     """A dollar amount typed by a player, in minor units.
 
+    At most the largest balance the server keeps (D31's 10^15 minor
+    units): an amount past it is refused, not carried into the table.
+
     >>> parse_dollars("25"), parse_dollars("$7.50"), parse_dollars("1,000")
     (2500, 750, 100000)
     """
@@ -72,6 +76,9 @@ def parse_dollars(text: str) -> int:
         raise WagerError(msg)
     if cents <= 0:
         msg = "an amount must be more than $0"
+        raise WagerError(msg)
+    if cents > MAX_BALANCE:
+        msg = f"an amount must be at most {dollars(MAX_BALANCE)}"
         raise WagerError(msg)
     return int(cents)
 
@@ -273,14 +280,21 @@ def _seat_list(seats: str, spec: GameSpec, rules: GameRules) -> list[int]:
 def _table_limits(
     loaded: object, minimum: str, maximum: str, balance: str
 ) -> TableLimits:
-    try:
-        limits = TableLimits(
-            minimum=parse_dollars(minimum),
-            maximum=parse_dollars(maximum),
-            balance=parse_dollars(balance),
-        )
-    except WagerError as exc:
-        raise CommandError(str(exc)) from None
+    amounts = {}
+    for option, text in (
+        ("--minimum", minimum),
+        ("--maximum", maximum),
+        ("--balance", balance),
+    ):
+        try:
+            amounts[option] = parse_dollars(text)
+        except WagerError as exc:
+            raise CommandError(f"{option}: {exc}") from None
+    limits = TableLimits(
+        minimum=amounts["--minimum"],
+        maximum=amounts["--maximum"],
+        balance=amounts["--balance"],
+    )
     # A game whose rules fix table limits (Double Back Jack, 673a.6(a))
     # narrows the table's own.
     low = getattr(loaded, "table_minimum", None)

@@ -18,7 +18,12 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from croupier.cli.common import CommandError, console, existing_database
+from croupier.cli.common import (
+    CommandError,
+    console,
+    database_problem,
+    existing_database,
+)
 from croupier.server import DEFAULT_DB_URL
 
 if TYPE_CHECKING:
@@ -67,7 +72,7 @@ def replay(
     try:
         row, events = _read_round(engine, round_id)
     except SQLAlchemyError as exc:
-        msg = f"cannot read rounds from {db}: {type(exc).__name__}"
+        msg = f"cannot read rounds: {database_problem(exc, db)}"
         raise CommandError(msg) from None
     finally:
         engine.dispose()

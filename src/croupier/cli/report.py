@@ -24,6 +24,8 @@ from croupier.cli.common import (
 )
 from croupier.cli.play import parse_dollars
 from croupier.errors import WagerError
+from croupier.odds.chunks import MAX_ROUNDS
+from croupier.report.build import MAX_SESSION_HOURS
 
 __all__ = ["ReportFormat", "report"]
 
@@ -98,7 +100,11 @@ def report(
     ] = False,
     rounds: Annotated[
         int,
-        typer.Option(help="Rounds of the statistical evaluation.", min=1),
+        typer.Option(
+            help="Rounds of the statistical evaluation (at most 10^12).",
+            min=1,
+            max=MAX_ROUNDS,
+        ),
     ] = 1_000_000,
     seed: Annotated[
         int, typer.Option(help="Seed of the simulation.", min=0)
@@ -121,7 +127,11 @@ def report(
     ] = "5000",
     hours: Annotated[
         float,
-        typer.Option(help="Session hours for the risk of ruin.", min=0.01),
+        typer.Option(
+            help="Session hours for the risk of ruin (at most a year).",
+            min=0.01,
+            max=MAX_SESSION_HOURS,
+        ),
     ] = 4.0,
     date: Annotated[
         str | None,

@@ -12,12 +12,18 @@ import typer
 
 from croupier.cli.common import (
     CommandError,
+    database_problem,
     database_url,
     fail,
     output_file,
 )
+from croupier.cli.token import days_lifetime, hours_lifetime
 from croupier.server import DB_ENV, DEFAULT_DB_URL
-from croupier.server.auth import TokenLifetimes, write_secret
+from croupier.server.auth import (
+    MIN_TOKEN_LENGTH,
+    TokenLifetimes,
+    write_secret,
+)
 from croupier.server.limits import (
     EDGE_ENV,
     MAX_BALANCE,
@@ -96,12 +102,19 @@ def serve(
     ] = RateLimits().play or "off",
     player_token_days: Annotated[
         float,
-        typer.Option(help="Lifetime of a player's token (D32)", min=0.01),
+        typer.Option(
+            help="Lifetime of a player's token, ending by 9999-12-31 (D32)",
+            min=0.01,
+            callback=days_lifetime,
+        ),
     ] = TokenLifetimes().player_days,
     operator_token_hours: Annotated[
         float,
         typer.Option(
-            help="Lifetime of a made-up operator token (D32)", min=0.01
+            help="Lifetime of a made-up operator token, ending by "
+            "9999-12-31 (D32)",
+            min=0.01,
+            callback=hours_lifetime,
         ),
     ] = TokenLifetimes().operator_hours,
     betting_seconds: Annotated[
@@ -162,6 +175,7 @@ def serve(
     the PostgreSQL database, each table driven by one process at a time.
     """
     import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
 
     from croupier.server.app import create_app
 
@@ -198,6 +212,10 @@ def serve(
         )
     except ValueError as exc:
         raise fail(exc) from None
+    except SQLAlchemyError as exc:
+        # a folder that does not exist, a file that is no database, a
+        # server that does not answer: said in words, exit 2
+        raise fail(CommandError(database_problem(exc, db))) from None
     made = app.state.operator_token
     if made:
         _show_token(made, token_file)
@@ -252,9 +270,17 @@ def _given_token(
             raise fail(CommandError(msg))
     if path is not None:
         try:
-            return path.read_text().strip()
+            text = path.read_text().strip()
         except OSError as exc:
             raise fail(CommandError(f"cannot read {path}: {exc}")) from None
+        if len(text) < MIN_TOKEN_LENGTH:
+            # an empty file too: never a made-up token in its place
+            msg = (
+                f"{path} holds {len(text)} characters; the operator token "
+                f"must have at least {MIN_TOKEN_LENGTH}"
+            )
+            raise fail(CommandError(msg))
+        return text
     return token
 
 

@@ -17,6 +17,7 @@ import typer
 from croupier.cli.common import (
     CommandError,
     GuardedGroup,
+    database_problem,
     existing_database,
     output_file,
 )
@@ -25,11 +26,31 @@ from croupier.server import DEFAULT_DB_URL
 from croupier.server.auth import (
     TokenLifetimes,
     hash_token,
+    lifetime_problem,
     new_token,
     write_secret,
 )
 
-__all__ = ["token_app"]
+__all__ = ["days_lifetime", "hours_lifetime", "token_app"]
+
+
+def _lifetime(value: float, unit: str, seconds: int) -> float:
+    problem = lifetime_problem(value * seconds)
+    if problem is not None:
+        msg = f"{value:g} {unit}: {problem}"
+        raise typer.BadParameter(msg)
+    return value
+
+
+def hours_lifetime(value: float) -> float:
+    """A token lifetime in hours, refused past 9999-12-31 (D32)."""
+    return _lifetime(value, "hours", 3600)
+
+
+def days_lifetime(value: float) -> float:
+    """A token lifetime in days, refused past 9999-12-31 (D32)."""
+    return _lifetime(value, "days", 86400)
+
 
 token_app = typer.Typer(
     help="Operator tokens of a table server's database.",
@@ -57,7 +78,11 @@ def rotate(
     ] = None,
     hours: Annotated[
         float,
-        typer.Option(help="Lifetime of the new token (D32)", min=0.01),
+        typer.Option(
+            help="Lifetime of the new token, ending by 9999-12-31 (D32)",
+            min=0.01,
+            callback=hours_lifetime,
+        ),
     ] = TokenLifetimes().operator_hours,
 ) -> None:
     """Give the operator account a new token; the old one stops working."""
@@ -100,8 +125,8 @@ def rotate(
             )
     except SQLAlchemyError as exc:
         msg = (
-            f"cannot rotate the operator token in {db_url}: "
-            f"{type(exc).__name__} (is it a croupier server's database?)"
+            f"cannot rotate the operator token: "
+            f"{database_problem(exc, db_url)}"
         )
         raise CommandError(msg) from None
     finally:

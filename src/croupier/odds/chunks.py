@@ -16,7 +16,13 @@ from typing import Any
 
 from croupier.odds.report import WagerSums
 
-__all__ = ["Chunk", "ChunkRun", "plan_chunks"]
+__all__ = ["MAX_CHUNKS", "MAX_ROUNDS", "Chunk", "ChunkRun", "plan_chunks"]
+
+MAX_ROUNDS = 10**12
+"""Most rounds one simulation runs: days of every core at the kernels'
+few million rounds a second, and the chunk plan stays small."""
+MAX_CHUNKS = 10**6
+"""Most chunks one simulation is split into (the plan is a list)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +43,12 @@ def plan_chunks(rounds: int, chunk_rounds: int) -> list[Chunk]:
     """
     if rounds <= 0 or chunk_rounds <= 0:
         msg = "rounds and chunk size must be positive"
+        raise ValueError(msg)
+    if rounds > MAX_ROUNDS or -(-rounds // chunk_rounds) > MAX_CHUNKS:
+        msg = (
+            f"{rounds:,} rounds in chunks of {chunk_rounds:,}: at most "
+            f"{MAX_ROUNDS:,} rounds in {MAX_CHUNKS:,} chunks"
+        )
         raise ValueError(msg)
     full, rest = divmod(rounds, chunk_rounds)
     sizes = [chunk_rounds] * full + ([rest] if rest else [])

@@ -30,6 +30,7 @@ from croupier.report.summaries import rules_summary
 from croupier.rules import GameRules
 
 __all__ = [
+    "MAX_SESSION_HOURS",
     "ReportError",
     "ReportSettings",
     "build_report",
@@ -38,6 +39,8 @@ __all__ = [
 ]
 
 SCHEMA = "croupier-math-report/1"
+MAX_SESSION_HOURS = 24 * 365
+"""Longest session the risk of ruin is figured for: a year (D123)."""
 """Version of the report's JSON shape."""
 
 
@@ -77,8 +80,11 @@ class ReportSettings:
         if self.average_wager < 1 or self.table_maximum < 1:
             msg = "wagers and table maximum must be positive"
             raise ReportError(msg)
-        if not self.session_hours > 0:
-            msg = "the session must last more than 0 hours"
+        if not 0 < self.session_hours <= MAX_SESSION_HOURS:
+            msg = (
+                f"the session must last more than 0 and at most "
+                f"{MAX_SESSION_HOURS:,} hours"
+            )
             raise ReportError(msg)
 
 

@@ -17,14 +17,17 @@ import os
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 __all__ = [
+    "LATEST_EXPIRY",
     "MIN_TOKEN_LENGTH",
     "RECHECK_SECONDS",
     "TokenLifetimes",
     "bearer_token",
     "hash_token",
+    "lifetime_problem",
     "new_token",
     "token_expiry",
     "write_secret",
@@ -35,6 +38,10 @@ MIN_TOKEN_LENGTH = 32
 RECHECK_SECONDS = 5.0
 """How long a token is trusted from memory before storage is asked
 again (a rotation or revocation elsewhere takes effect within it)."""
+LATEST_EXPIRY = int(datetime.max.replace(tzinfo=UTC).timestamp())
+"""The latest expiry a token may carry, in Unix time: the last second a
+``datetime`` can name (9999-12-31 23:59:59 UTC; 12 digits, as
+:func:`token_expiry` reads them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +53,17 @@ class TokenLifetimes:
     operator_hours: float = 24.0
     """An operator token made up by the server or ``croupier token``."""
 
+    def __post_init__(self) -> None:
+        """Refuse a lifetime that is not positive or outlasts a date."""
+        for name, seconds in (
+            ("player_days", self.player_days * 86400),
+            ("operator_hours", self.operator_hours * 3600),
+        ):
+            problem = lifetime_problem(seconds)
+            if problem is not None:
+                msg = f"{name}: {problem}"
+                raise ValueError(msg)
+
     def expiry(self, *, operator: bool) -> int:
         """The Unix time at which a token made now expires."""
         seconds = (
@@ -54,6 +72,22 @@ class TokenLifetimes:
             else self.player_days * 86400
         )
         return int(time.time() + seconds)
+
+
+def lifetime_problem(seconds: float) -> str | None:
+    """Why a token lifetime of ``seconds`` is refused, or ``None``.
+
+    A lifetime is positive and ends by :data:`LATEST_EXPIRY`: a longer
+    one has an expiry no date can name (and no ``int`` when infinite).
+
+    >>> lifetime_problem(3600) is None, lifetime_problem(1e308)
+    (True, 'a token must expire by 9999-12-31 (the last date there is)')
+    """
+    if not seconds > 0:
+        return "a token's lifetime must be more than 0"
+    if not time.time() + seconds <= LATEST_EXPIRY:
+        return "a token must expire by 9999-12-31 (the last date there is)"
+    return None
 
 
 def new_token(expires_at: int | None = None) -> str:
