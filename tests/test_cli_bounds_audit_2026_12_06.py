@@ -13,30 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from tests.refusals import invoke as _invoke
+from tests.refusals import refused as _refused
 
-from croupier.cli import app
-
-runner = CliRunner()
 HOLD = ["design", "21-baccarat", "bonus", "--target-hold", "5..8"]
 """A design search the bad option is added to."""
-
-
-def _invoke(args: list[str]) -> Result:
-    return runner.invoke(app, args, prog_name="croupier")
-
-
-def _refused(args: list[str], *needles: str) -> str:
-    """Exit 2, one line on stderr naming the command and the problem."""
-    result = _invoke(args)
-    assert result.exit_code == 2, (args, result.output, result.stderr)
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, (args, result.stderr)
-    assert lines[0].startswith(f"croupier {args[0]}"), lines[0]
-    assert "internal error" not in lines[0], lines[0]
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
 
 
 @pytest.mark.parametrize("rounds", ["99999999999999999999999", str(2**63 - 1)])

@@ -28,6 +28,7 @@ from croupier.server.tables import RecordedRng
 from croupier.shoe import CoverCard
 
 __all__ = [
+    "CHROMIUM",
     "CHROMIUM_ARGS",
     "LiveServer",
     "cover_card_next",
@@ -37,6 +38,8 @@ __all__ = [
 ]
 
 OPERATOR = "operator-token-for-the-browser-tests-0123"
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium, which the browser tests drive."""
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

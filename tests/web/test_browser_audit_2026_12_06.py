@@ -14,83 +14,27 @@ the table only after the player's next action; a second visitor who
 typed no name was told "That name is taken". Each test here fails on
 the page as it was.
 
-One in-process server and one Debian chromium for the module, as in
-:mod:`tests.web.test_browser_table`; other players play through the API.
+One in-process server and one Debian chromium for the module
+(``tests/web/conftest.py``); other players play through the API.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from tests.web.live import CHROMIUM_ARGS, OPERATOR, LiveServer
+from tests.web.live import OPERATOR, LiveServer
+from tests.web.pages import BROWSER_TEST, player_page
+from tests.web.pages import idle as _idle
+from tests.web.pages import sit as _sit
+from tests.web.pages import token_of as _headers
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 375, "height": 812}
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="browser test needs Debian's chromium at /usr/bin/chromium "
-        "(apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 _HTTP = httpx.Client(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("audit") / "web.db")
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def _page(
-    browser: Any, srv: LiveServer, name: str, viewport: Any = None
-) -> Any:
-    """A page of a new player ``name``, who joined in the lobby."""
-    page = browser.new_page(
-        viewport=viewport or {"width": 1366, "height": 900}
-    )
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    page.goto(srv.base + "/")
-    page.fill("#name", name)
-    page.click("#join")
-    page.wait_for_selector("#balance:has-text('$')")
-    return page
-
-
-def _sit(page: Any, srv: LiveServer, table: int, seat: int) -> None:
-    page.goto(f"{srv.base}/play/{table}")
-    page.click(f"[data-sit='{seat}']")
-    page.wait_for_selector(f".seat.mine[data-seat='{seat}']")
-
-
-def _idle(page: Any) -> None:
-    page.wait_for_selector("#rail[aria-busy='false']", state="attached")
-    page.wait_for_timeout(60)
-
-
-def _headers(page: Any) -> dict[str, str]:
-    token = page.evaluate("localStorage.getItem('croupier.token')")
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _state(srv: LiveServer, table: int, headers: Any) -> Any:
@@ -124,7 +68,7 @@ def test_issue_13_a_forty_letter_name_keeps_every_box_in_the_page(
     """
     name = "W" * 40
     table = srv.table_id("double-back-jack")
-    page = _page(browser, srv, name, PHONE)
+    page = player_page(browser, srv, name, viewport=PHONE)
     _sit(page, srv, table, 3)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
@@ -145,6 +89,19 @@ def test_issue_13_a_forty_letter_name_keeps_every_box_in_the_page(
     _leave(page, srv, table, 3)
 
 
+def _set_joker_low(page: Any) -> None:
+    """Bet the chosen chip on Pai Gow, deal, decline the Double Down and
+    set the joker as the low hand (the cards stacked before)."""
+    page.click(".seat.mine button.spot[data-wager='pai_gow']")
+    _idle(page)
+    page.click("#deal")
+    page.click("#actions button[data-action='no_double_down']")
+    page.wait_for_selector("#actions button[data-action='set']")
+    _idle(page)
+    page.click(".seat.mine .card[data-card='JK']")
+    page.click("#actions button[data-action='set']")
+
+
 def test_670a_9_a_foul_setting_and_a_joker_low_read_as_the_cards_show(
     srv: LiveServer, browser: Any
 ) -> None:
@@ -158,19 +115,12 @@ def test_670a_9_a_foul_setting_and_a_joker_low_read_as_the_cards_show(
     result reads "Low hand: your joker ...".
     """
     table = srv.table_id("six-card-fortune-pai-gow")
-    page = _page(browser, srv, "Joker")
+    page = player_page(browser, srv, "Joker")
     _sit(page, srv, table, 2)
     page.click("[data-chip='2500']")
     dealer = "2d 3h 5s 8c Td Qd"
     srv.stack_pai_gow(table, {2: "JK Kh 9c 7s 4d 2h", 7: dealer})
-    page.click(".seat.mine button.spot[data-wager='pai_gow']")
-    _idle(page)
-    page.click("#deal")
-    page.click("#actions button[data-action='no_double_down']")
-    page.wait_for_selector("#actions button[data-action='set']")
-    _idle(page)
-    page.click(".seat.mine .card[data-card='JK']")
-    page.click("#actions button[data-action='set']")
+    _set_joker_low(page)
     _idle(page)
     said = page.inner_text("#error")
     assert "K\u2665 9\u2663 7\u2660 4\u2666 2\u2665" in said, said
@@ -181,14 +131,7 @@ def test_670a_9_a_foul_setting_and_a_joker_low_read_as_the_cards_show(
     page.wait_for_selector("#result:not([hidden]) .why")
     page.click("#result button")
     srv.stack_pai_gow(table, {2: "JK Kh Kd 9c 7s 4d", 7: dealer})
-    page.click(".seat.mine button.spot[data-wager='pai_gow']")
-    _idle(page)
-    page.click("#deal")
-    page.click("#actions button[data-action='no_double_down']")
-    page.wait_for_selector("#actions button[data-action='set']")
-    _idle(page)
-    page.click(".seat.mine .card[data-card='JK']")
-    page.click("#actions button[data-action='set']")
+    _set_joker_low(page)
     page.wait_for_selector("#result:not([hidden]) .why")
     why = page.inner_text("#result .why")
     assert "Low hand: your joker " in why, why
@@ -206,7 +149,7 @@ def test_issue_13_a_seat_sitting_out_shows_no_betting_spots(
     no route of the API in them.
     """
     table = srv.table_id("21-baccarat")
-    page = _page(browser, srv, "Away")
+    page = player_page(browser, srv, "Away")
     _sit(page, srv, table, 4)
     assert page.query_selector_all(".seat.mine button.spot")
     page.click("#sit-out")
@@ -239,7 +182,7 @@ def test_issue_13_undo_takes_back_a_whole_double_or_clear(
 ) -> None:
     """One Undo reverses one action: every spot a Double or Clear changed."""
     table = srv.table_id("midibaccarat-commission-free")
-    page = _page(browser, srv, "Undoer")
+    page = player_page(browser, srv, "Undoer")
     _sit(page, srv, table, 5)
     me = _headers(page)
     page.click("[data-chip='500']")
@@ -297,7 +240,9 @@ def test_issue_13_nine_seats_wrap_in_even_rows_in_seat_order(
     the last in seat order; no seat stands alone under the middle.
     """
     table = srv.table_id("midibaccarat")
-    page = _page(browser, srv, f"Rows{width}", {"width": width, "height": 900})
+    page = player_page(
+        browser, srv, f"Rows{width}", viewport={"width": width, "height": 900}
+    )
     _sit(page, srv, table, 1)
     rows = _rows(page)
     assert [s for row in rows for s in row] == list(range(1, 10)), rows
@@ -318,7 +263,7 @@ def test_issue_13_on_a_phone_the_round_plays_in_view(
     the result on it, which Escape then closes.
     """
     table = srv.table_id("midibaccarat")
-    page = _page(browser, srv, "Phone", PHONE)
+    page = player_page(browser, srv, "Phone", viewport=PHONE)
     _sit(page, srv, table, 6)
     page.click("[data-chip='500']")
     page.click(".seat.mine button.spot[data-wager='banker']")
@@ -364,7 +309,7 @@ def test_d29_a_void_is_told_to_the_player_and_to_the_operator(
     at the desk, and that the $25 on the layout is returned.
     """
     table = srv.table_id("midibaccarat")
-    page = _page(browser, srv, "Voided")
+    page = player_page(browser, srv, "Voided")
     _sit(page, srv, table, 8)
     me = _headers(page)
     before = _state(srv, table, me)["you"]["balance"]
@@ -397,7 +342,7 @@ def test_issue_13_8_a_deposit_shows_at_the_table_at_once(
     """The cashier credits a seated player: his table page's header shows
     the new balance without any action of his."""
     table = srv.table_id("21-baccarat")
-    page = _page(browser, srv, "Topped")
+    page = player_page(browser, srv, "Topped")
     _sit(page, srv, table, 6)
     me = _headers(page)
     before = _state(srv, table, me)["you"]["balance"]

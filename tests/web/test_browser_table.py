@@ -8,7 +8,6 @@ reused. Other players at the table play through the HTTP API.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -17,20 +16,17 @@ from typing import Any
 import httpx
 import pytest
 from tests.server.conftest import passive_action
-from tests.web.live import CHROMIUM_ARGS, OPERATOR, LiveServer
+from tests.web.live import OPERATOR, LiveServer
+from tests.web.pages import BROWSER_TEST
+from tests.web.pages import idle as _idle
+from tests.web.pages import player_page as _page
+from tests.web.pages import sit as _sit
+from tests.web.pages import token_of as _token
 
-CHROMIUM = "/usr/bin/chromium"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 WIDTHS = (1024, 1366, 1920)
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="browser test needs Debian's chromium at /usr/bin/chromium "
-        "(apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 _HTTP = httpx.Client(timeout=30)
@@ -71,56 +67,6 @@ def _as_api(srv: LiveServer, headers: dict[str, str]) -> Api:
     api = Api.__new__(Api)
     api.srv, api.headers = srv, headers
     return api
-
-
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("web13") / "web.db")
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def _page(browser: Any, srv: LiveServer, name: str, **kw: Any) -> Any:
-    """A new page with a fresh player called ``name`` (via the lobby)."""
-    page = browser.new_page(
-        viewport=kw.pop("viewport", None) or {"width": 1366, "height": 900},
-        **kw,
-    )
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    page.goto(srv.base + "/")
-    page.fill("#name", name)
-    page.click("#join")
-    page.wait_for_selector("#balance:has-text('$')")
-    return page
-
-
-def _token(page: Any) -> dict[str, str]:
-    token = page.evaluate("localStorage.getItem('croupier.token')")
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _sit(page: Any, srv: LiveServer, table: int, seat: int) -> None:
-    page.goto(f"{srv.base}/play/{table}")
-    page.click(f"[data-sit='{seat}']")
-    page.wait_for_selector(f".seat.mine[data-seat='{seat}']")
-
-
-def _idle(page: Any) -> None:
-    """Wait until no request of the page is in flight."""
-    page.wait_for_selector("#rail[aria-busy='false']", state="attached")
-    page.wait_for_timeout(60)
 
 
 def _table_state(srv: LiveServer, table: int, headers: Any) -> Any:

@@ -626,19 +626,29 @@ function renderResult(s) {
   box.appendChild(Croupier.el("div", "headline", head));
   const why = whyLine(s.table.game, rnd, seat, facts);
   if (why) box.appendChild(Croupier.el("div", "why", why));
+  box.appendChild(settledList(s, mine, facts));
+  box.appendChild(closeButton(rnd, "result"));
+  box.hidden = false;
+  remember(s, rnd, net, head);
+}
+
+function settledList(s, settled, facts) {
+  // Each of the seat's settled wagers in words, one line each.
   const ul = Croupier.el("ul");
-  for (const st of mine) {
+  for (const st of settled) {
     const li = Croupier.el("li", "", resultLine(s.table.game, st, facts));
     li.dataset.wager = st.wager;
     ul.appendChild(li);
   }
-  box.appendChild(ul);
+  return ul;
+}
+
+function closeButton(rnd, what) {
+  // The banner's OK: it closes until another round shows (Escape too).
   const close = Croupier.el("button", "btn quiet", "OK");
-  close.appendChild(Croupier.el("span", "sr-only", ": close the result"));
+  close.appendChild(Croupier.el("span", "sr-only", ": close the " + what));
   close.addEventListener("click", () => { dismissed = rnd.id; render(state); });
-  box.appendChild(close);
-  box.hidden = false;
-  remember(s, rnd, net, head);
+  return close;
 }
 
 function renderVoided(s, rnd, seat, settled) {
@@ -661,19 +671,9 @@ function renderVoided(s, rnd, seat, settled) {
     "round" + (ev.reason ? ": \u201c" + ev.reason + "\u201d" : "") +
     (ev.ref ? " (" + Croupier.refText(ev.ref) + ")" : "") + "."));
   if (settled.length) {
-    const facts = handFacts(rnd.events);
-    const ul = Croupier.el("ul");
-    for (const st of settled) {
-      const li = Croupier.el("li", "", resultLine(s.table.game, st, facts));
-      li.dataset.wager = st.wager;
-      ul.appendChild(li);
-    }
-    box.appendChild(ul);
+    box.appendChild(settledList(s, settled, handFacts(rnd.events)));
   }
-  const close = Croupier.el("button", "btn quiet", "OK");
-  close.appendChild(Croupier.el("span", "sr-only", ": close the notice"));
-  close.addEventListener("click", () => { dismissed = rnd.id; render(state); });
-  box.appendChild(close);
+  box.appendChild(closeButton(rnd, "notice"));
   box.hidden = false;
   remember(s, rnd, net, head);
 }

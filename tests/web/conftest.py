@@ -1,0 +1,29 @@
+"""The browser tests' fixtures: one served casino and one chromium per
+test module (module scope), for every module under ``tests/web``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.web.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One in-process table server on a fresh SQLite file."""
+    server = LiveServer(tmp_path_factory.mktemp("web") / "web.db")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless, through Playwright."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
