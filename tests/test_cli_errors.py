@@ -1028,3 +1028,16 @@ def test_analyze_refuses_rule_effects_beside_a_strategy() -> None:
          "cdz-"],
         "--strategy and --rule-effects are two analyses: give one",
     )  # fmt: skip
+
+
+def test_ev_names_the_games_options_and_its_own_when_one_is_unknown() -> None:
+    """``ev`` reads the game's Rules Submission and the analysis' own
+    options (``hole_card``): an unknown one is refused naming both kinds
+    (it named the analysis' alone, though ``penetration`` is taken)."""
+    line = _refused(
+        ["ev", "double-back-jack", "--shoe", "6", "--hand", "10-6",
+         "--up", "10", "--set", "nokey=1"],
+        'rules option "nokey": unknown option',
+    )  # fmt: skip
+    for name in ("penetration", "boxes", "hole_card", "surrender"):
+        assert f" {name}," in line or line.endswith(f" {name}"), name

@@ -264,7 +264,11 @@ class CARules(GameRules):
             elif key in _GAME_FIELDS:
                 game[key] = value
             else:
-                own[key] = value  # refused, naming every option
+                # neither the analysis' option nor the game's: refused,
+                # naming both (the game's file is read here too)
+                known = sorted(mine | _GAME_FIELDS.keys())
+                msg = "unknown option; known options are " + ", ".join(known)
+                raise RulesError(msg, key=key)
         read = DoubleBackJackRules().with_overrides(game)
         values = _from_game_values(game, read)
         for key in values.keys() & own.keys():
