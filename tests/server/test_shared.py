@@ -354,3 +354,31 @@ def test_shared_a_retry_that_waited_for_the_lock_is_replayed(
     state = b.get(f"/tables/{table}").json()
     assert [s["amount"] for s in state["round"]["stakes"]] == [400]
     assert balanced_books(b)["on_layout"] == 400
+
+
+def test_shared_a_deposit_shows_at_a_table_another_process_serves(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    """The cashier credits a player through one process; his table's
+    WebSocket on the other pushes the new balance at once (it was pushed
+    to the first process's clients only)."""
+    a, b = pair
+    table = _table(a, "midibaccarat")
+    who = _player(a, "ed", balance=1000)
+    a.post(f"/tables/{table}/seats", json={"seat": 3}, headers=who)
+    pid = a.get("/me", headers=who).json()["id"]
+    token = who["Authorization"].split()[1]
+    got: list[dict[str, Any]] = []
+    with b.websocket_connect(f"/ws/tables/{table}?token={token}") as ws:
+        got.append(ws.receive_json())  # the table as it is
+        assert got[0]["data"]["you"]["balance"] == 1000
+        r = a.post(
+            f"/players/{pid}/deposits", json={"amount": 2500}, headers=OP
+        )
+        assert r.status_code == 200, r.json()
+        reader = threading.Thread(target=lambda: got.append(ws.receive_json()))
+        reader.start()
+        reader.join(timeout=15)
+        assert not reader.is_alive(), "no push reached the other process"
+    assert got[-1]["data"]["you"]["balance"] == 3500, got[-1]["data"]["you"]
+    balanced_books(b)

@@ -429,9 +429,8 @@ def create_app(
         balance = await serial.run(
             lambda: casino.deposit(caller, player_id, body.amount)
         )
-        # the tables the player sits at show the new balance at once
-        # (this process's clients; another process's see it with their
-        # table's next change)
+        # the tables the player sits at show the new balance at once (in
+        # every process's clients: Casino.announce)
         seated = await serial.read(
             lambda: [
                 rt.id
@@ -442,7 +441,7 @@ def create_app(
         )
         for table_id in seated:
             await serial.run(
-                functools.partial(casino.on_change, table_id), table=table_id
+                functools.partial(casino.announce, table_id), table=table_id
             )
         return {"id": player_id, "balance": balance}
 

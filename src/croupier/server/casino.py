@@ -590,6 +590,20 @@ class Casino:
         rt.ready.discard(seat)
         rt.version += 1
 
+    def announce(self, table_id: int) -> None:
+        """Push ``table_id`` to its clients anew (a deposit moved a balance).
+
+        With other processes on the database the change is counted at
+        the table (a turn that changes nothing else), so that each of
+        them reads the table and its players' balances again and pushes
+        it to its own clients.
+        """
+        if self.shared:
+            with self.dealer.turn(table_id):
+                pass
+        else:
+            self.on_change(table_id)
+
     @staticmethod
     def seat_count(rt: TableRuntime) -> int:
         """Betting positions at the table, as its rules number them.
