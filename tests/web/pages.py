@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import httpx
 import pytest
 from tests.web.live import CHROMIUM, LiveServer
 
@@ -18,6 +19,9 @@ BROWSER_TEST = [
     ),
 ]
 """A browser test module's marks (``pytestmark = BROWSER_TEST``)."""
+
+HTTP = httpx.Client(timeout=30)
+"""One keep-alive connection pool for the tests' API players."""
 
 
 def player_page(browser: Any, srv: LiveServer, name: str, **kw: Any) -> Any:
@@ -48,6 +52,11 @@ def sit(page: Any, srv: LiveServer, table: int, seat: int) -> None:
     page.goto(f"{srv.base}/play/{table}")
     page.click(f"[data-sit='{seat}']")
     page.wait_for_selector(f".seat.mine[data-seat='{seat}']")
+
+
+def table_state(srv: LiveServer, table: int, headers: Any) -> Any:
+    """``GET /tables/{table}`` as the player of ``headers`` sees it."""
+    return HTTP.get(f"{srv.base}/tables/{table}", headers=headers).json()
 
 
 def idle(page: Any) -> None:

@@ -22,27 +22,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from tests.web.live import OPERATOR, LiveServer
 from tests.web.pages import BROWSER_TEST, player_page
+from tests.web.pages import HTTP as _HTTP
 from tests.web.pages import idle as _idle
 from tests.web.pages import sit as _sit
+from tests.web.pages import table_state as _table_state
 from tests.web.pages import token_of as _headers
 
 PHONE = {"width": 375, "height": 812}
 
 pytestmark = BROWSER_TEST
 
-_HTTP = httpx.Client(timeout=30)
-
-
-def _state(srv: LiveServer, table: int, headers: Any) -> Any:
-    return _HTTP.get(f"{srv.base}/tables/{table}", headers=headers).json()
-
 
 def _my_stakes(srv: LiveServer, table: int, headers: Any) -> dict[str, int]:
-    s = _state(srv, table, headers)
+    s = _table_state(srv, table, headers)
     seat = s["you"]["seat"]
     return {
         x["wager"]: x["amount"]
@@ -312,7 +307,7 @@ def test_d29_a_void_is_told_to_the_player_and_to_the_operator(
     page = player_page(browser, srv, "Voided")
     _sit(page, srv, table, 8)
     me = _headers(page)
-    before = _state(srv, table, me)["you"]["balance"]
+    before = _table_state(srv, table, me)["you"]["balance"]
     page.click("[data-chip='2500']")
     page.click(".seat.mine button.spot[data-wager='player']")
     _idle(page)
@@ -328,7 +323,7 @@ def test_d29_a_void_is_told_to_the_player_and_to_the_operator(
     assert head == "Round voided: your $25.00 on the layout is returned", head
     why = page.inner_text("#result .why")
     assert "card found face up in the shoe" in why, why
-    assert _state(srv, table, me)["you"]["balance"] == before
+    assert _table_state(srv, table, me)["you"]["balance"] == before
     page.keyboard.press("Escape")
     page.wait_for_selector("#result", state="hidden")
     assert not page.errors, page.errors
@@ -345,7 +340,7 @@ def test_issue_13_8_a_deposit_shows_at_the_table_at_once(
     page = player_page(browser, srv, "Topped")
     _sit(page, srv, table, 6)
     me = _headers(page)
-    before = _state(srv, table, me)["you"]["balance"]
+    before = _table_state(srv, table, me)["you"]["balance"]
     pid = _HTTP.get(f"{srv.base}/me", headers=me).json()["id"]
     desk = _desk(browser, srv)
     row = f"#players tr[data-player='{pid}']"

@@ -18,19 +18,17 @@ import pytest
 from tests.server.conftest import passive_action
 from tests.web.live import OPERATOR, LiveServer
 from tests.web.pages import BROWSER_TEST
+from tests.web.pages import HTTP as _HTTP
 from tests.web.pages import idle as _idle
 from tests.web.pages import player_page as _page
 from tests.web.pages import sit as _sit
+from tests.web.pages import table_state as _table_state
 from tests.web.pages import token_of as _token
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 WIDTHS = (1024, 1366, 1920)
 
 pytestmark = BROWSER_TEST
-
-
-_HTTP = httpx.Client(timeout=30)
-"""One keep-alive connection pool for every API player of the module."""
 
 
 class Api:
@@ -67,10 +65,6 @@ def _as_api(srv: LiveServer, headers: dict[str, str]) -> Api:
     api = Api.__new__(Api)
     api.srv, api.headers = srv, headers
     return api
-
-
-def _table_state(srv: LiveServer, table: int, headers: Any) -> Any:
-    return _HTTP.get(f"{srv.base}/tables/{table}", headers=headers).json()
 
 
 def _fresh(

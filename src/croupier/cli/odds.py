@@ -21,7 +21,7 @@ from croupier.cli.common import (
     picture_file,
 )
 from croupier.errors import CroupierError, ScenarioError
-from croupier.odds.chunks import MAX_CHUNKS, MAX_ROUNDS
+from croupier.odds.chunks import MAX_CHUNKS, MAX_ROUNDS, too_many_chunks
 from croupier.odds.registry import find_analyzer, find_simulator
 from croupier.odds.report import GameReport, WagerReport
 from croupier.odds.simulate import DEFAULT_CHUNK_ROUNDS
@@ -329,7 +329,7 @@ def _chunk_size(
     size = min(chunk, rounds)
     if plot is not None:
         size = min(size, max(1, -(-rounds // checkpoints)))
-    if -(-rounds // size) > MAX_CHUNKS:
+    if too_many_chunks(rounds, size):
         msg = (
             f"--rounds {rounds:,} in chunks of {size:,} makes more than "
             f"{MAX_CHUNKS:,} chunks: raise --chunk (or lower --checkpoints)"

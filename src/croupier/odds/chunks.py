@@ -16,7 +16,14 @@ from typing import Any
 
 from croupier.odds.report import WagerSums
 
-__all__ = ["MAX_CHUNKS", "MAX_ROUNDS", "Chunk", "ChunkRun", "plan_chunks"]
+__all__ = [
+    "MAX_CHUNKS",
+    "MAX_ROUNDS",
+    "Chunk",
+    "ChunkRun",
+    "plan_chunks",
+    "too_many_chunks",
+]
 
 MAX_ROUNDS = 10**12
 """Most rounds one simulation runs: days of every core at the kernels'
@@ -35,6 +42,15 @@ class Chunk:
     """Rounds in the chunk."""
 
 
+def too_many_chunks(rounds: int, chunk_rounds: int) -> bool:
+    """Whether a run is past :data:`MAX_ROUNDS` or :data:`MAX_CHUNKS`.
+
+    >>> too_many_chunks(10**6, 1), too_many_chunks(10**6 + 1, 1)
+    (False, True)
+    """
+    return rounds > MAX_ROUNDS or -(-rounds // chunk_rounds) > MAX_CHUNKS
+
+
 def plan_chunks(rounds: int, chunk_rounds: int) -> list[Chunk]:
     """Split ``rounds`` into chunks of at most ``chunk_rounds``.
 
@@ -44,7 +60,7 @@ def plan_chunks(rounds: int, chunk_rounds: int) -> list[Chunk]:
     if rounds <= 0 or chunk_rounds <= 0:
         msg = "rounds and chunk size must be positive"
         raise ValueError(msg)
-    if rounds > MAX_ROUNDS or -(-rounds // chunk_rounds) > MAX_CHUNKS:
+    if too_many_chunks(rounds, chunk_rounds):
         msg = (
             f"{rounds:,} rounds in chunks of {chunk_rounds:,}: at most "
             f"{MAX_ROUNDS:,} rounds in {MAX_CHUNKS:,} chunks"

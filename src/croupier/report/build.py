@@ -39,9 +39,9 @@ __all__ = [
 ]
 
 SCHEMA = "croupier-math-report/1"
+"""Version of the report's JSON shape."""
 MAX_SESSION_HOURS = 24 * 365
 """Longest session the risk of ruin is figured for: a year (D123)."""
-"""Version of the report's JSON shape."""
 
 
 class ReportError(CroupierError):
