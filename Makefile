@@ -74,7 +74,7 @@ typecheck: setup
 # PostgreSQL). Much of those is waiting, so two at once take about half
 # the time: the slow tests one at a time took 683 s in CI on 2026-12-06,
 # whose whole run came to 1,047 s of its 20 minutes.
-BROWSER_TESTS = tests/web tests/server/test_browser.py
+BROWSER_TESTS = tests/web
 pytest: setup browser postgres pdf
 	$(PY) -m pytest -n auto -m "not slow"
 	$(PY) -m pytest -m slow $(BROWSER_TESTS)

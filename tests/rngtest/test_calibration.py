@@ -126,9 +126,9 @@ def test_810a_5_poisson_test_reads_the_exact_law(
     shoes = np.array([gen.permutation(original) for _ in range(400)])
     tests = CardTests(original)
     perms = np.array([gen.permutation(8) for _ in range(400)])
-    # four cards: a shoe can put them all at one mean place, which the
-    # interplay correlation (not read here) cannot divide by
-    with np.errstate(invalid="ignore"):
+    # four kinds: a shoe can put them all at one mean place, which the
+    # interplay correlation leaves out (no warning, no division by 0)
+    with np.errstate(all="raise"):
         tests.add(shoes, perms)
     result = tests.poisson()
     law = _enumerated((2, 2, 2, 2))

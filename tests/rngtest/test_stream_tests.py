@@ -384,3 +384,36 @@ def test_a_short_shuffle_is_named_by_its_number_in_the_source() -> None:
     broken = [*shuffles[:299], shuffles[299][1:]]
     with pytest.raises(ValueError, match="shuffle 300 holds 311 cards"):
         run_battery(broken, original)
+
+
+def test_810a_5_interplay_leaves_out_a_shoe_with_one_mean_place() -> None:
+    """Eight cards of four kinds can lie at one mean place (3.5 each):
+    that shoe has no correlation with its neighbours. Its two pairs are
+    left out and the rest judged, where the correlation divided by
+    nought and the test (so the battery) came out undefined."""
+    original = np.repeat(np.arange(4), 2)
+    gen = np.random.default_rng(11)
+    shoes = np.array([gen.permutation(original) for _ in range(300)])
+    shoes[100] = [0, 1, 2, 3, 3, 2, 1, 0]
+    perms = np.array([gen.permutation(8) for _ in range(300)])
+    tests = CardTests(original)
+    with np.errstate(all="raise"):
+        tests.add(shoes[:150], perms[:150])
+        tests.add(shoes[150:], perms[150:])
+        result = tests.interplay()
+    # the plain formula: each kind's mean place, Pearson's r of each
+    # pair of neighbouring shoes that both spread them, summed as normal
+    means = [
+        [float(np.flatnonzero(shoe == kind).mean()) for kind in range(4)]
+        for shoe in shoes
+    ]
+    rs = [
+        stats.pearsonr(a, b).statistic
+        for a, b in itertools.pairwise(means)
+        if len(set(a)) > 1 and len(set(b)) > 1
+    ]
+    assert 0 < len(rs) <= 299 - 2
+    z = sum(rs) * np.sqrt(4 - 1) / np.sqrt(len(rs))
+    assert result.statistic == pytest.approx(np.mean(rs), rel=1e-12)
+    assert result.p_value == pytest.approx(2 * stats.norm.sf(abs(z)))
+    assert np.isfinite(result.p_value)

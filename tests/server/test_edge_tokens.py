@@ -60,9 +60,19 @@ def test_issue12_point7_tokens_are_long_and_expire(
 
 
 def test_issue12_point7_short_operator_token_is_refused(db_url: str) -> None:
-    for short in ("t", "op", "x" * 31):
+    for short in ("", "t", "op", "x" * 31):
         with pytest.raises(ValueError, match="at least 32"):
             create_app(db_url, operator_token=short)
+
+
+def test_issue12_point7_an_empty_token_variable_is_unset(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CROUPIER_OPERATOR_TOKEN=`` leaves the token to be made up."""
+    monkeypatch.setenv("CROUPIER_OPERATOR_TOKEN", "")
+    made = create_app(db_url).state.operator_token
+    assert isinstance(made, str)
+    assert len(made) >= 32
 
 
 def test_issue12_point7_new_operator_token_replaces_the_old(

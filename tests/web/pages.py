@@ -4,7 +4,7 @@ idle (the fixtures ``srv`` and ``browser`` are in ``conftest.py``)."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import pytest
@@ -24,7 +24,16 @@ HTTP = httpx.Client(timeout=30)
 """One keep-alive connection pool for the tests' API players."""
 
 
-def player_page(browser: Any, srv: LiveServer, name: str, **kw: Any) -> Any:
+class Served(Protocol):
+    """A running table server: the in-process one or ``croupier serve``."""
+
+    @property
+    def base(self) -> str:
+        """``http://host:port``."""
+        ...
+
+
+def player_page(browser: Any, srv: Served, name: str, **kw: Any) -> Any:
     """A new page with a fresh player called ``name`` (via the lobby);
     ``page.errors`` collects the page's script errors."""
     page = browser.new_page(

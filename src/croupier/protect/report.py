@@ -131,9 +131,13 @@ def build_report(
             f"(analyses: {', '.join(ANALYSES)})"
         )
         raise ProtectError(msg)
-    if settings.only and not only & set(ANALYSES_OF[game]):
+    # each name given must report on the game: one that does not would
+    # be dropped without a word (eor,blackjack on a baccarat game)
+    foreign = [a for a in settings.only if a not in ANALYSES_OF[game]]
+    if foreign:
         msg = (
-            f"--only {','.join(settings.only)} selects no analysis of "
+            f"--only {','.join(settings.only)}: {', '.join(foreign)} "
+            f"{'is' if len(foreign) == 1 else 'are'} not an analysis of "
             f"{game} (its analyses: {', '.join(ANALYSES_OF[game])})"
         )
         raise ProtectError(msg)

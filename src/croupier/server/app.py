@@ -216,7 +216,11 @@ def create_app(
     casino = Casino(engine, games=games, starting_balance=starting_balance)
     casino.default_settings = TableSettings.from_mapping(table_settings or {})
     casino.token_lifetimes = token_lifetimes or TokenLifetimes()
-    token = operator_token or os.environ.get("CROUPIER_OPERATOR_TOKEN")
+    # a token given empty is a short token (refused below), never "none
+    # given": only an unset or empty variable leaves the token to be made
+    token = operator_token
+    if token is None:
+        token = os.environ.get("CROUPIER_OPERATOR_TOKEN") or None
     # several processes may start at once on PostgreSQL: one at a time
     # migrates, takes over unfinished rounds and seeds the tables
     with shared.startup_lock(engine):

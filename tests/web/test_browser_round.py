@@ -1,32 +1,22 @@
 """The web table in a real browser: lobby, a seat, a round of each game.
 
-Uses Playwright with Debian's chromium (``/usr/bin/chromium``; CI installs
-it with ``apt-get install chromium`` and ``pip install playwright``).
+The ``croupier serve`` process itself (a child process, ``site``), where
+the other modules here serve the app in the test's own process; Playwright
+drives Debian's chromium (the ``browser`` fixture of ``conftest.py``).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.server.procs import Server
+from tests.web.pages import BROWSER_TEST, player_page
 
 from croupier.registry import all_games
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PASSIVE = [
     "stand",
     "no_insurance",
@@ -35,14 +25,7 @@ PASSIVE = [
     "house_way",
 ]
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="browser test needs Debian's chromium at /usr/bin/chromium "
-        "(apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture(scope="module")
@@ -54,29 +37,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.kill()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 @pytest.mark.parametrize("game", [spec.name for spec in all_games()])
 def test_play_a_round_in_the_browser(
     site: Server, browser: Any, game: str, tmp_path: Path
 ) -> None:
-    page = browser.new_page(
-        viewport={"width": 1400, "height": 820}, bypass_csp=True
-    )
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(site.base + "/")
     # names are unique (D31): one player per game
-    page.fill("#name", "Ann " + game.replace("-", " ").title()[:30])
-    page.click("#join")
-    page.wait_for_selector("#balance:has-text('$')")
+    name = "Ann " + game.replace("-", " ").title()[:30]
+    page = player_page(
+        browser,
+        site,
+        name,
+        viewport={"width": 1400, "height": 820},
+        bypass_csp=True,
+    )
     page.click(f".table-card[data-game='{game}'] a")
     page.wait_for_selector(".felt")
     page.click("[data-sit='1']")
@@ -109,7 +82,7 @@ def test_play_a_round_in_the_browser(
     assert "dealt to" in narration
     page.screenshot(path=str(tmp_path / f"{game}.png"))
     page.close()
-    assert not errors, errors
+    assert not page.errors, page.errors
 
 
 def _check_after_deal(page: Any, game: str) -> None:
