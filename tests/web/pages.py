@@ -1,9 +1,11 @@
 """A player's page in the browser tests: joined in the lobby, seated,
-idle (the fixtures ``srv`` and ``browser`` are in ``conftest.py``)."""
+idle, audited by axe-core (the fixtures ``srv`` and ``browser`` are in
+``conftest.py``)."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
@@ -72,3 +74,77 @@ def idle(page: Any) -> None:
     """Wait until no request of the page is in flight."""
     page.wait_for_selector("#rail[aria-busy='false']", state="attached")
     page.wait_for_timeout(60)
+
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+"""axe-core 4.14 (vendored, MPL-2.0)."""
+_AXE_RUN = (
+    "axe.run(document, {runOnly: {type: 'tag', values: "
+    "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+)
+_FLATTEN = r"""() => {
+  // Each gradient background becomes the one of its colours that gives
+  // the element's text the least contrast (axe cannot judge gradients).
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => {
+      const s = v / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const rgb = (t) => t.match(/[\d.]+/g).slice(0, 3).map(Number);
+  let n = 0;
+  for (const el of document.querySelectorAll("*")) {
+    const cs = getComputedStyle(el);
+    if (!cs.backgroundImage.includes("gradient")) continue;
+    const stops = cs.backgroundImage.match(/rgba?\([^)]*\)/g) || [];
+    if (!stops.length) continue;
+    const ink = lum(rgb(cs.color));
+    const worst = stops.reduce((a, b) =>
+      Math.abs(lum(rgb(a)) - ink) <= Math.abs(lum(rgb(b)) - ink) ? a : b);
+    el.style.setProperty("background-image", "none", "important");
+    el.style.setProperty("background-color", worst, "important");
+    n += 1;
+  }
+  return n;
+}"""
+"""Gradients to solid colours, so that axe judges their contrast."""
+_DESKTOP = {"width": 1366, "height": 900}
+_PHONE = {"width": 375, "height": 812}
+
+
+class Axe:
+    """axe-core on the page as it stands, at desktop and phone size.
+
+    axe leaves the contrast of text on a gradient undecided, so each
+    gradient is first replaced by the one of its colours that gives the
+    element's text the least contrast: the text must then pass on the
+    worst part of its background.
+    """
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.script = AXE.read_text(encoding="utf-8")
+        self.found: dict[str, list[Any]] = {}
+
+    def audit(self, name: str, *, phone: bool = False) -> None:
+        """Audit now; with ``phone`` again at 375 x 812."""
+        page = self.page
+        if not page.evaluate("typeof window.axe === 'object'"):
+            page.add_script_tag(content=self.script)
+        self._run(name)
+        if phone:
+            page.set_viewport_size(_PHONE)
+            page.wait_for_timeout(120)
+            self._run(f"{name} (phone)")
+            page.set_viewport_size(_DESKTOP)
+            page.wait_for_timeout(60)
+
+    def _run(self, name: str) -> None:
+        self.page.evaluate(_FLATTEN)
+        result = self.page.evaluate(_AXE_RUN)
+        self.found[name] = [
+            (v["id"], v["impact"], [n["html"][:100] for n in v["nodes"][:3]])
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]

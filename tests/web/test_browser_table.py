@@ -17,7 +17,7 @@ import httpx
 import pytest
 from tests.server.conftest import passive_action
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST
+from tests.web.pages import BROWSER_TEST, Axe
 from tests.web.pages import HTTP as _HTTP
 from tests.web.pages import idle as _idle
 from tests.web.pages import player_page as _page
@@ -25,7 +25,6 @@ from tests.web.pages import sit as _sit
 from tests.web.pages import table_state as _table_state
 from tests.web.pages import token_of as _token
 
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 WIDTHS = (1024, 1366, 1920)
 
 pytestmark = BROWSER_TEST
@@ -861,39 +860,6 @@ def test_issue_13_phone_no_horizontal_scroll_and_44px_targets(
     _leave(srv, table, 6, me)
 
 
-_AXE_RUN = (
-    "axe.run(document, {runOnly: {type: 'tag', values: "
-    "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
-)
-_FLATTEN = r"""() => {
-  // Each gradient background becomes the one of its colours that gives
-  // the element's text the least contrast (axe cannot judge gradients).
-  const lum = (c) => {
-    const [r, g, b] = c.map((v) => {
-      const s = v / 255;
-      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const rgb = (t) => t.match(/[\d.]+/g).slice(0, 3).map(Number);
-  let n = 0;
-  for (const el of document.querySelectorAll("*")) {
-    const cs = getComputedStyle(el);
-    if (!cs.backgroundImage.includes("gradient")) continue;
-    const stops = cs.backgroundImage.match(/rgba?\([^)]*\)/g) || [];
-    if (!stops.length) continue;
-    const ink = lum(rgb(cs.color));
-    const worst = stops.reduce((a, b) =>
-      Math.abs(lum(rgb(a)) - ink) <= Math.abs(lum(rgb(b)) - ink) ? a : b);
-    el.style.setProperty("background-image", "none", "important");
-    el.style.setProperty("background-color", worst, "important");
-    n += 1;
-  }
-  return n;
-}"""
-"""Gradients to solid colours, so that axe judges their contrast."""
-_DESKTOP = {"width": 1366, "height": 900}
-_PHONE = {"width": 375, "height": 812}
 _AXE_WAGER = {
     "double-back-jack": "blackjack",
     "midibaccarat": "banker",
@@ -903,45 +869,8 @@ _AXE_WAGER = {
 }
 
 
-class _Axe:
-    """axe-core on the page as it stands, at desktop and phone size.
-
-    axe leaves the contrast of text on a gradient undecided, so each
-    gradient is first replaced by the one of its colours that gives the
-    element's text the least contrast: the text must then pass on the
-    worst part of its background.
-    """
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.script = AXE.read_text(encoding="utf-8")
-        self.found: dict[str, list[Any]] = {}
-
-    def audit(self, name: str, *, phone: bool = False) -> None:
-        """Audit now; with ``phone`` again at 375 x 812."""
-        page = self.page
-        if not page.evaluate("typeof window.axe === 'object'"):
-            page.add_script_tag(content=self.script)
-        self._run(name)
-        if phone:
-            page.set_viewport_size(_PHONE)
-            page.wait_for_timeout(120)
-            self._run(f"{name} (phone)")
-            page.set_viewport_size(_DESKTOP)
-            page.wait_for_timeout(60)
-
-    def _run(self, name: str) -> None:
-        self.page.evaluate(_FLATTEN)
-        result = self.page.evaluate(_AXE_RUN)
-        self.found[name] = [
-            (v["id"], v["impact"], [n["html"][:100] for n in v["nodes"][:3]])
-            for v in result["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
-
-
 def _axe_round(
-    srv: LiveServer, page: Any, axe: _Axe, game: str, other: Api
+    srv: LiveServer, page: Any, axe: Axe, game: str, other: Api
 ) -> set[str]:
     """Bet, deal and finish a round of ``game``, auditing each state.
 
@@ -1012,7 +941,7 @@ def test_issue_13_axe_finds_no_serious_or_critical_violation(
     detail and its replay part-way; the operator's login and desk.
     """
     page = _page(browser, srv, "Axe", bypass_csp=True)
-    axe = _Axe(page)
+    axe = Axe(page)
     axe.audit("lobby", phone=True)
     # the audit is live: an unnamed button on the page is caught
     page.evaluate(
@@ -1426,7 +1355,7 @@ def test_670a_9_face_down_cards_lie_in_one_squared_row_and_pass_axe(
     )
     assert len(tops) == 6, tops
     assert len(set(tops)) == 1, tops
-    axe = _Axe(page)
+    axe = Axe(page)
     axe.audit("pai gow hands to set", phone=True)
     assert not any(axe.found.values()), axe.found
     # the house way would keep the jack high and put the queen low

@@ -980,16 +980,20 @@ function follow(rnd, staked, myTurn) {
   // out for a round this player bet in (the round plays on, or is over
   // and the next one opens at once), the felt is brought into view;
   // when a decision of his is awaited, the buttons are (as little
-  // scrolling as shows them). Nothing moves on the page's first draw.
+  // scrolling as shows them). On a phone on its side the rail stays at
+  // the foot of the screen (sticky): the felt is brought into view for
+  // the decision too, the buttons under it. Nothing moves on the page's
+  // first draw.
   const was = followed;
   followed = {round: rnd ? rnd.id : null, status: rnd ? rnd.status : null,
     staked, turn: myTurn};
   if (!rnd || was.round === null) return;
   if (window.innerWidth > 700 && window.innerHeight > 500) return;
-  if (myTurn && !was.turn) {
+  const decide = myTurn && !was.turn;
+  if (decide && getComputedStyle($("rail")).position !== "sticky") {
     $("actions").scrollIntoView({block: "nearest"});
-  } else if (was.status === "betting" && was.staked &&
-             (rnd.id !== was.round || rnd.status !== "betting")) {
+  } else if (decide || (was.status === "betting" && was.staked &&
+             (rnd.id !== was.round || rnd.status !== "betting"))) {
     $("felt").scrollIntoView({block: "start"});
   }
 }
