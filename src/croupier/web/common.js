@@ -216,7 +216,8 @@ const Croupier = {
       : "face-down card") + extra);
     if (!code) { el.className += " back"; return el; }
     if (code === "JK") {
-      el.innerHTML = '<div class="tl" aria-hidden="true">J<br>K</div>' +
+      // "JK" on one line: a name that starts "JK" holds the text shown
+      el.innerHTML = '<div class="tl" aria-hidden="true">JK</div>' +
         '<div class="mid" aria-hidden="true">\u2605</div>';
       el.dataset.card = code;
       return el;

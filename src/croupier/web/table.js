@@ -194,8 +194,10 @@ function cardsRow(cards, opts) {
       el.setAttribute("role", "button");
       el.tabIndex = 0;
       el.setAttribute("aria-pressed", c.card === pickedLow ? "true" : "false");
-      // the name starts with what the card shows (WCAG 2.5.3)
-      el.setAttribute("aria-label", Croupier.cardText(c.card) + ", " +
+      // the name starts with what the card shows (WCAG 2.5.3): "10♠",
+      // and the joker's "JK" (its text would be "the joker")
+      const shows = c.card === "JK" ? "JK" : Croupier.cardText(c.card);
+      el.setAttribute("aria-label", shows + ", " +
         Croupier.cardName(c.card) + ": make it your low hand");
       el.title = "Click to make this your low hand";
       const pick = () => { pickedLow = c.card; render(state); };
