@@ -137,7 +137,9 @@ def test_protect_only_of_no_analysis_of_the_game_is_refused(
     assert result.exit_code == 2, result.output
     assert "Beatable" not in result.output
     foreign = next(
-        a for a in args[-1].split(",") if a in ("blackjack", "perfect", "known")
+        a
+        for a in args[-1].split(",")
+        if a in ("blackjack", "perfect", "known")
     )
     assert f": {foreign} is not an analysis of {args[0]}" in result.output
     assert analyses in result.output
