@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,42 @@ def test_810a_11_the_rounds_overlap_as_the_fixture_says(
 def test_810a_11_export_batch_must_be_positive(interleaved: str) -> None:
     with pytest.raises(ValueError, match="batch"):
         next(export_rounds(interleaved, batch=0))
+
+
+@pytest.mark.proves("810a.11")
+def test_810a_11_export_until_gives_a_window_of_time(
+    interleaved: str, tmp_path: Path
+) -> None:
+    """``--until`` (audit of 2026-12-06): with ``--since``, the rounds
+    of one day or hour, not every round since; the end is excluded."""
+    whole = list(export_rounds(interleaved))
+    start = [str(h.started_at) for h in whole]
+    since, until = start[3], start[8]
+    window = whole[3:8]
+    assert len(set(start)) == len(start) == 12
+    out = tmp_path / "window.jsonl"
+    result = CliRunner().invoke(
+        app,
+        [
+            "history",
+            "export",
+            "--db",
+            interleaved,
+            "--since",
+            since,
+            "--until",
+            until,
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert [h for _, h in read_history(out)] == window
+    first = datetime.fromisoformat(start[0])
+    assert list(export_rounds(interleaved, until=first)) == []
+    # a window that holds no time, and a time that is none, are refused
+    for args in (["--since", until, "--until", since], ["--until", "noon"]):
+        refused = CliRunner().invoke(
+            app, ["history", "export", "--db", interleaved, *args]
+        )
+        assert refused.exit_code == 2, refused.output

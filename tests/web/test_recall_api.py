@@ -10,17 +10,19 @@ the paytable in force, worked out in the test.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import OPERATOR, Seat, seat_player
+from tests.server.conftest import OPERATOR, Seat, finish_round, seat_player
 from tests.web.live import stack_open_round
 
 import croupier
+from croupier.hhf.export import export_rounds
 from croupier.server.app import create_app
 
 OP = {"Authorization": f"Bearer {OPERATOR}"}
@@ -170,3 +172,122 @@ def test_810a_11_round_envelope_balances_rules_version(
     assert detail["table"] == "Midibaccarat"
     assert detail["started_at"]
     assert detail["ended_at"]
+
+
+def _void_dealt_round(client: TestClient) -> tuple[Seat, Seat, int]:
+    """Ann ($7) and Bob ($9) at Double Back Jack, dealt 17 and 17 against
+    the dealer's 6, voided by the operator while Ann decides (D25)."""
+    ann = seat_player(client, "double-back-jack", 1, "Ann")
+    bob = seat_player(client, "double-back-jack", 2, "Bob")
+    bet = {"seat": 1, "wager": "blackjack", "amount": 100}
+    assert ann.post("/wagers", bet).status_code == 200
+    finish_round(ann)  # the new shoe's burn round
+    _stacked(client, ann, "Th 9c 6s 7d 8h Ts")
+    for p, amount in ((ann, 700), (bob, 900)):
+        bet = {"seat": p.seat, "wager": "blackjack", "amount": amount}
+        assert p.post("/wagers", bet).status_code == 200
+    ann.post("/ready", {"seat": 1})
+    state = bob.post("/ready", {"seat": 2}).json()
+    assert state["round"]["pending"]["seat"] == 1
+    voided = client.post(
+        f"/tables/{ann.table_id}/void",
+        json={"reason": "a card found face up in the shoe"},
+        headers=OP,
+    )
+    assert voided.status_code == 200, voided.json()
+    rows = client.get(f"/rounds?table_id={ann.table_id}", headers=OP).json()
+    return ann, bob, next(r["id"] for r in rows if r["status"] == "voided")
+
+
+@pytest.mark.proves("810a.11")
+def test_d25_a_voided_rounds_recall_says_who_voided_it_why_and_each_return(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """The audit of 2026-12-06: a voided round's page gave no result at
+    all (the export gave each seat's stake back as a void settlement)
+    and did not say who voided it."""
+    ann, _bob, voided = _void_dealt_round(client)
+    for headers in (ann.headers, OP):
+        detail = client.get(f"/rounds/{voided}", headers=headers).json()
+        assert detail["status"] == "voided"
+        assert detail["void"] == {
+            "reason": "a card found face up in the shoe",
+            "by": "operator",
+            "ref": "D25",
+        }
+        returned = [
+            (r["seat"], r["stake"], r["outcome"], r["net"], r["ref"])
+            for r in detail["results"]
+        ]
+        assert returned == [
+            (1, 700, "void", 0, "D25"),
+            (2, 900, "void", 0, "D25"),
+        ]
+    # the same returns as the hand history's settlements
+    url = f"sqlite:///{tmp_path / 'recall.db'}"
+    [record] = [h for h in export_rounds(url) if h.round_id == str(voided)]
+    assert [
+        (s["seat"], s["amount"], s["outcome"], s["net"], s["ref"])
+        for s in record.settlements
+    ] == returned
+    # a round that was not voided says nothing of a void
+    over = client.get(f"/rounds?table_id={ann.table_id}", headers=OP).json()
+    played = next(r["id"] for r in over if r["status"] == "over")
+    assert "void" not in client.get(f"/rounds/{played}", headers=OP).json()
+
+
+@pytest.mark.proves("810a.11")
+def test_810a_11_a_rounds_times_read_the_same_in_its_row_and_its_page(
+    client: TestClient,
+) -> None:
+    """SQLite gives its UTC times back without a zone: the list wrote
+    them with +00:00, the round's page without (audit of 2026-12-06)."""
+    ann = seat_player(client, "midibaccarat", 1, "Ann")
+    last = _round(ann, "banker", 100)
+    [row] = [
+        r
+        for r in client.get("/rounds", headers=ann.headers).json()
+        if r["id"] == last["id"]
+    ]
+    detail = client.get(f"/rounds/{last['id']}", headers=ann.headers).json()
+    for key in ("started_at", "ended_at"):
+        assert detail[key] == row[key]
+        assert datetime.fromisoformat(detail[key]).utcoffset() == timedelta(0)
+
+
+@pytest.mark.proves("810a.11")
+def test_810a_11_recall_filters_by_a_time_window_as_well_as_by_days(
+    client: TestClient,
+) -> None:
+    """A complaint names an hour, and the recall page asks for the
+    viewer's own day: ``since`` and ``until`` take times (an instant,
+    ``until`` excluded) besides UTC days (audit of 2026-12-06)."""
+    ann = seat_player(client, "midibaccarat", 1, "Ann")
+    ids = [_round(ann, "banker", 100)["id"] for _ in range(3)]
+    rows = {
+        r["id"]: r for r in client.get("/rounds", headers=ann.headers).json()
+    }
+    middle = datetime.fromisoformat(rows[ids[1]]["started_at"])
+    after = datetime.fromisoformat(rows[ids[2]]["started_at"])
+
+    def found(query: str) -> list[int]:
+        reply = client.get("/rounds?" + query, headers=ann.headers)
+        assert reply.status_code == 200, reply.json()
+        return [r["id"] for r in reply.json()]
+
+    since = quote(middle.isoformat())
+    until = quote(after.isoformat())
+    assert found(f"since={since}&until={until}") == [ids[1]]
+    # the same instants in another zone, and without a zone (UTC)
+    eastern = timezone(timedelta(hours=-5))
+    assert found(
+        f"since={quote(middle.astimezone(eastern).isoformat())}"
+        f"&until={quote(after.replace(tzinfo=None).isoformat())}"
+    ) == [ids[1]]
+    today = middle.date()
+    assert found(f"since={today}&until={today}") == ids[::-1]
+    # the last day there is, and what is neither a day nor a time
+    assert found("until=9999-12-31") == ids[::-1]
+    for bad in ("yesterday", "2026-13-01", "2026-12-06T25:00"):
+        reply = client.get(f"/rounds?since={bad}", headers=ann.headers)
+        assert reply.status_code == 422, reply.json()

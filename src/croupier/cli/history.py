@@ -54,6 +54,13 @@ def export(
             "(UTC if no offset), e.g. 2026-12-01T00:00."
         ),
     ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option(
+            help="Only rounds started before this ISO 8601 time (UTC if "
+            "no offset), e.g. 2026-12-02T00:00: with --since, one day.",
+        ),
+    ] = None,
     out: Annotated[
         str,
         typer.Option(
@@ -70,16 +77,19 @@ def export(
     from croupier.hhf.format import write_history
     from croupier.packed import writing
 
-    try:
-        start = None if since is None else datetime.fromisoformat(since)
-    except ValueError:
+    start = _moment("--since", since)
+    stop = _moment("--until", until)
+    if start is not None and stop is not None and _utc(stop) <= _utc(start):
         raise fail(
-            CroupierError(f"--since {since!r} is not an ISO 8601 time")
-        ) from None
+            CroupierError(
+                f"--until {until} is not after --since {since}: no round "
+                "can fall between them"
+            )
+        )
     from sqlalchemy.exc import SQLAlchemyError
 
     existing_database(db)
-    histories = export_rounds(db, since=start)
+    histories = export_rounds(db, since=start, until=stop)
     try:
         if out == "-":
             count = write_history(histories, sys.stdout)
@@ -93,6 +103,23 @@ def export(
         msg = f"cannot read rounds: {database_problem(exc, db)}"
         raise CommandError(msg) from None
     sys.stderr.write(f"{count} rounds written\n")
+
+
+def _moment(option: str, text: str | None) -> datetime | None:
+    """An ISO 8601 time given to ``option``, or ``None``."""
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise fail(
+            CroupierError(f"{option} {text!r} is not an ISO 8601 time")
+        ) from None
+
+
+def _utc(moment: datetime) -> datetime:
+    """``moment`` with its offset, UTC when it has none."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def scenario_history(text: str, path: Path) -> ScenarioResult:

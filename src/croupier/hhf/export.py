@@ -51,12 +51,17 @@ BATCH_ROUNDS = 256
 
 
 def export_rounds(
-    url: str, *, since: datetime | None = None, batch: int = BATCH_ROUNDS
+    url: str,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    batch: int = BATCH_ROUNDS,
 ) -> Iterator[HandHistory]:
     """Every over or voided round of the database at ``url``, by id.
 
-    ``since`` keeps the rounds that started at or after it (UTC when it
-    carries no offset). The rounds are read ``batch`` at a time, with
+    ``since`` keeps the rounds that started at or after it, ``until``
+    those that started before it (UTC when they carry no offset). The
+    rounds are read ``batch`` at a time, with
     their events and transactions alone, so a database of any size is
     exported in bounded memory; the balances come from one pass over
     the transactions in order (:class:`_Balances`).
@@ -65,7 +70,7 @@ def export_rounds(
         msg = f"batch is 1 or more rounds, not {batch}"
         raise ValueError(msg)
     engine = db.make_engine(url)
-    since = _aware(since)
+    since, until = _aware(since), _aware(until)
     with Session(engine) as conn:
         balances = _Balances(conn)
         after = 0
@@ -85,15 +90,24 @@ def export_rounds(
             ids = [
                 int(rid)
                 for rid, started_at in heads
-                if since is None
-                or (
-                    (started := _aware(started_at)) is not None
-                    and started >= since
-                )
+                if _within(_aware(started_at), since, until)
             ]
             if ids:
                 yield from _export_batch(conn, ids, balances)
             balances.done_through(after)
+
+
+def _within(
+    started: datetime | None, since: datetime | None, until: datetime | None
+) -> bool:
+    """Whether a round started in ``[since, until)`` (either open)."""
+    if since is None and until is None:
+        return True
+    if started is None:
+        return False
+    return (since is None or started >= since) and (
+        until is None or started < until
+    )
 
 
 def _export_batch(

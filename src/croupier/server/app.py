@@ -39,7 +39,6 @@ import logging
 import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -81,12 +80,14 @@ from croupier.server.fast_play import FastPlay
 from croupier.server.inputs import (
     MAX_AMOUNT,
     Balance,
+    DayOrTime,
     IdPath,
     IdQuery,
     PlayerName,
     SearchText,
     SeatNumber,
     TableName,
+    day_or_time,
 )
 from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
@@ -581,8 +582,8 @@ def create_app(
         offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
         game: Annotated[SearchText | None, Query(max_length=64)] = None,
         player: Annotated[SearchText | None, Query(max_length=80)] = None,
-        since: Annotated[date | None, Query()] = None,
-        until: Annotated[date | None, Query()] = None,
+        since: Annotated[DayOrTime | None, Query(max_length=40)] = None,
+        until: Annotated[DayOrTime | None, Query(max_length=40)] = None,
         authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
         viewer = maybe(authorization)
@@ -595,8 +596,8 @@ def create_app(
                 table_id=table_id,
                 game=game,
                 player=player,
-                since=None if since is None else since.isoformat(),
-                until=None if until is None else until.isoformat(),
+                since=None if since is None else day_or_time(since),
+                until=None if until is None else day_or_time(until),
                 offset=offset,
                 limit=limit,
             )
@@ -648,7 +649,7 @@ def create_app(
                 return [
                     {
                         "id": r.id,
-                        "at": r.at.isoformat(),
+                        "at": db.iso(r.at),
                         "level": r.level,
                         "round_id": r.round_id,
                         "message": r.message,

@@ -47,6 +47,7 @@ __all__ = [
     "ServerLogRow",
     "TransactionRow",
     "default_db_url",
+    "iso",
     "make_engine",
     "migrate",
     "now",
@@ -58,6 +59,20 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 def now() -> datetime:
     """The current time (UTC, timezone-aware)."""
     return datetime.now(UTC)
+
+
+def iso(at: datetime | None) -> str | None:
+    """A stored time as ISO 8601 with its UTC offset, or ``None``.
+
+    SQLite gives the stored UTC times back without their zone; every
+    view writes them with ``+00:00``, as PostgreSQL's come back, so
+    that the same round's time reads the same in every answer.
+    """
+    if at is None:
+        return None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return at.isoformat()
 
 
 def default_db_url() -> str:

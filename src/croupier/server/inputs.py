@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import UTC, date, datetime
 from typing import Annotated
 
 from fastapi import Path, Query
@@ -27,6 +28,7 @@ __all__ = [
     "MAX_NAME",
     "Amount",
     "Balance",
+    "DayOrTime",
     "IdPath",
     "IdQuery",
     "PlayerName",
@@ -35,6 +37,7 @@ __all__ = [
     "SeatNumber",
     "TableName",
     "clean_name",
+    "day_or_time",
     "name_key",
     "name_skeleton",
     "printable",
@@ -137,3 +140,37 @@ Reason = Annotated[StrictStr, Field(max_length=200), AfterValidator(printable)]
 """A reason stored with a round (an operator's void)."""
 SearchText = Annotated[str, AfterValidator(printable)]
 """A text filter in a query string (no NUL reaches a SQL ``LIKE``)."""
+
+
+def day_or_time(raw: str) -> date:
+    """A recall filter's bound: a date, or a time (a ``datetime``).
+
+    ``2026-12-05`` is a day (UTC); ``2026-12-05T05:00:00.000Z`` or
+    ``2026-12-05T00:00-05:00`` an instant, given back in UTC (UTC
+    without an offset), as the recall page sends the viewer's own day.
+
+    >>> day_or_time("2026-12-05")
+    datetime.date(2026, 12, 5)
+    >>> day_or_time("2026-12-05T00:00-05:00").isoformat()
+    '2026-12-05T05:00:00+00:00'
+    """
+    try:
+        if "T" in raw or " " in raw:
+            moment = datetime.fromisoformat(raw)
+            if moment.tzinfo is None:
+                return moment.replace(tzinfo=UTC)
+            return moment.astimezone(UTC)
+        return date.fromisoformat(raw)
+    except (ValueError, OverflowError):
+        msg = "neither a date (YYYY-MM-DD) nor an ISO 8601 time"
+        raise ValueError(msg) from None
+
+
+def _day_or_time_text(raw: str) -> str:
+    day_or_time(raw)
+    return raw
+
+
+DayOrTime = Annotated[str, AfterValidator(_day_or_time_text)]
+"""A date or time in a query string, checked by :func:`day_or_time`
+(the handler reads it with that function)."""

@@ -41,13 +41,23 @@ _STAKE_KINDS = ("stake",)
 _RETURN_KINDS = ("payout", "refund")
 
 
-def _day(text: str | None, *, end: bool) -> datetime | None:
-    """``YYYY-MM-DD`` as the first instant of that day (UTC), or the next."""
-    if not text:
+def _bound(when: date | None, *, end: bool) -> datetime | None:
+    """A filter's bound as an instant (UTC when it carries no offset).
+
+    A date is a whole UTC day: ``since`` its first instant, ``until``
+    the first instant of the next day. A time is that instant, in UTC
+    (SQLite compares the stored UTC times as text, without offsets;
+    :func:`croupier.server.inputs.day_or_time` gives it so).
+    """
+    if when is None:
         return None
-    day = date.fromisoformat(text)
-    if end:
-        day += timedelta(days=1)
+    if isinstance(when, datetime):
+        if when.tzinfo is None:
+            return when.replace(tzinfo=UTC)
+        return when.astimezone(UTC)
+    if end and when == date.max:
+        return None  # every day there is: no next day to stop before
+    day = when + timedelta(days=1) if end else when
     return datetime.combine(day, time(0), tzinfo=UTC)
 
 
@@ -59,16 +69,18 @@ def round_page(
     table_id: int | None = None,
     game: str | None = None,
     player: str | None = None,
-    since: str | None = None,
-    until: str | None = None,
+    since: date | None = None,
+    until: date | None = None,
     offset: int = 0,
     limit: int = 50,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the rounds in ``scope``, newest first, and the total.
 
     ``player`` matches a player's name (case-insensitive, exact);
-    ``since`` and ``until`` are dates (``YYYY-MM-DD``, UTC, both
-    included). Money: ``total_bet`` is what left the balances for the
+    ``since`` and ``until`` are dates (UTC days, both included) or
+    times (a datetime: rounds started at or after ``since`` and before
+    ``until``, so that a viewer's own day, or any hour of it, can be
+    asked for). Money: ``total_bet`` is what left the balances for the
     round's wagers (less what was taken back before the deal),
     ``total_won`` what came back (stake plus winnings, refunds) and
     ``net`` the difference, for the viewer alone unless an operator.
@@ -98,7 +110,7 @@ def round_page(
         conditions.append(r.table_id == table_id)
     if game:
         conditions.append(r.game == game)
-    start, stop = _day(since, end=False), _day(until, end=True)
+    start, stop = _bound(since, end=False), _bound(until, end=True)
     if start is not None:
         conditions.append(r.started_at >= start)
     if stop is not None:
@@ -149,8 +161,8 @@ def round_page(
                 "title": _title(row[3]),
                 "status": row[4],
                 "disclosed": bool(row[5]),
-                "started_at": _iso(row[6]),
-                "ended_at": _iso(row[7]),
+                "started_at": db.iso(row[6]),
+                "ended_at": db.iso(row[7]),
                 "events": int(row[8] or 0),
                 "players": names.get(row[0], []),
                 "total_bet": bet,
@@ -159,14 +171,6 @@ def round_page(
             }
         )
     return out, total
-
-
-def _iso(at: datetime | None) -> str | None:
-    if at is None:
-        return None
-    if at.tzinfo is None:  # SQLite gives naive UTC back
-        at = at.replace(tzinfo=UTC)
-    return at.isoformat()
 
 
 def _title(game: str) -> str:
@@ -208,7 +212,10 @@ def round_envelope(
     (every balance change is a ``transactions`` row), with
     ``moved_elsewhere`` when others of the account's movements fell in
     between (another table's round, a deposit; D74). ``results`` lists
-    each wager per hand with stake, outcome and net.
+    each wager per hand with stake, outcome and net; a voided round's
+    ``void`` says why, by whom (``operator`` or ``server``) and under
+    which §, and its results end with each seat's stake returned
+    (outcome ``void``), as the hand history's settlements do.
     """
     t = db.TransactionRow
     with casino.engine.connect() as conn:
@@ -227,6 +234,11 @@ def round_envelope(
             select(t.id, t.player_id, t.amount, db.PlayerRow.name)
             .join(db.PlayerRow, db.PlayerRow.id == t.player_id)
             .where(t.round_id == round_id)
+            .order_by(t.id)
+        ).all()
+        refunds = conn.execute(
+            select(t.seat, t.amount)
+            .where(t.round_id == round_id, t.kind == "refund")
             .order_by(t.id)
         ).all()
         balances = []
@@ -279,6 +291,7 @@ def round_envelope(
                 # account's, and the difference is said (D74)
                 entry["moved_elsewhere"] = int(inside or 0) - delta
             balances.append(entry)
+    settled, voided = _settled(casino, round_id)
     results = [
         {
             "seat": e["seat"],
@@ -290,31 +303,66 @@ def round_envelope(
             "commission": e.get("commission", 0),
             "ref": e.get("ref"),
         }
-        for e in _settled(casino, round_id)
+        for e in settled
     ]
-    return {
+    envelope: dict[str, Any] = {
         "table": row[4],
         "title": _title(row[3]),
-        "started_at": _iso(row[1]),
-        "ended_at": _iso(row[2]),
+        "started_at": db.iso(row[1]),
+        "ended_at": db.iso(row[2]),
         "rules": json.loads(row[0]),
         "software": {"name": "croupier", "version": croupier.__version__},
         "game_version": f"{row[3]} (croupier {croupier.__version__})",
         "balances": balances,
         "results": results,
     }
+    if voided is not None:
+        # D25: who voided the round and why; every stake still on the
+        # layout went back, one result per seat's refund, as the hand
+        # history's void settlements (croupier.hhf.export) give them
+        ref = voided.get("ref") or "D25"
+        envelope["void"] = {
+            "reason": voided.get("reason", ""),
+            "by": voided.get("by", "server"),
+            "ref": ref,
+        }
+        results.extend(
+            {
+                "seat": int(seat or 0),
+                "wager": "stake",
+                "hand": 0,
+                "stake": int(amount),
+                "outcome": "void",
+                "net": 0,
+                "commission": 0,
+                "ref": ref,
+            }
+            for seat, amount in refunds
+            if int(amount) > 0
+        )
+    return envelope
 
 
-def _settled(casino: Casino, round_id: int) -> list[dict[str, Any]]:
-    """The round's ``wager_settled`` events, in order (no cards in them)."""
+def _settled(
+    casino: Casino, round_id: int
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The round's settlements and its void (no cards in either).
+
+    Its ``wager_settled`` events in order, and its ``round_voided`` one
+    if it was voided, else ``None``.
+    """
     with casino.engine.connect() as conn:
-        texts = conn.execute(
-            select(db.EventRow.data_json)
+        rows = conn.execute(
+            select(db.EventRow.type, db.EventRow.data_json)
             .where(db.EventRow.round_id == round_id)
-            .where(db.EventRow.type == "wager_settled")
+            .where(db.EventRow.type.in_(("wager_settled", "round_voided")))
             .order_by(db.EventRow.id)
-        ).scalars()
-        return [json.loads(text) for text in texts]
+        ).all()
+    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for kind, text in rows:
+        found[str(kind)].append(json.loads(text))
+    voided = found["round_voided"]
+    return found["wager_settled"], voided[0] if voided else None
 
 
 def player_list(casino: Casino) -> list[dict[str, Any]]:

@@ -230,8 +230,8 @@ def round_list(
             "game": r[2],
             "status": r[3],
             "disclosed": bool(r[4]),
-            "started_at": r[5].isoformat() if r[5] else None,
-            "ended_at": r[6].isoformat() if r[6] else None,
+            "started_at": db.iso(r[5]),
+            "ended_at": db.iso(r[6]),
             "events": int(r[7] or 0),
         }
         for r in rows
@@ -279,8 +279,8 @@ def round_detail(
         "status": row.status,
         "disclosed": bool(row.disclosed),
         "sealed": sealed,
-        "started_at": row.started_at.isoformat(),
-        "ended_at": row.ended_at.isoformat() if row.ended_at else None,
+        "started_at": db.iso(row.started_at),
+        "ended_at": db.iso(row.ended_at),
         "events": events,
         "settlements": settlements,
         "record": record,

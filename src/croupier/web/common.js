@@ -559,7 +559,8 @@ const Croupier = {
           " cards from the top";
       case "cover_card_reached":
         return "The cover card came out: the shoe ends after this round";
-      case "round_voided": return "Round voided: " + ev.reason;
+      case "round_voided": return "Round voided" +
+        (ev.by ? " by the " + ev.by : "") + ": " + ev.reason;
       case "card_reader_checked":
         return "The hole card goes through the card reader: " +
           (ev.blackjack ? "the dealer has Blackjack" : "no dealer Blackjack");

@@ -38,14 +38,23 @@ async function get(path) {
   return {data, headers: res.headers};
 }
 
+function localDay(value, after) {
+  // A date field's day as the instant it begins where the viewer is (the
+  // next day's beginning for "To"): the list shows local times, so its
+  // days are the viewer's, not UTC's.
+  if (!value) return "";
+  const [y, m, d] = value.split("-").map(Number);
+  return new Date(y, m - 1, d + (after ? 1 : 0)).toISOString();
+}
+
 function filters() {
   const q = new URLSearchParams();
   const put = (k, v) => { if (v) q.set(k, v); };
   put("table_id", $("f-table").value);
   put("game", $("f-game").value);
   put("player", $("f-player").value.trim());
-  put("since", $("f-since").value);
-  put("until", $("f-until").value);
+  put("since", localDay($("f-since").value, false));
+  put("until", localDay($("f-until").value, true));
   return q;
 }
 
@@ -53,7 +62,8 @@ function when(iso) {
   if (!iso) return "";
   const d = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(iso) ? iso : iso + "Z");
   return d.toLocaleString("en-US", {month: "short", day: "numeric",
-    year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
+    timeZoneName: "short"});
 }
 
 async function listRounds() {
@@ -88,7 +98,11 @@ async function listRounds() {
     const a = Croupier.el("a", "", "#" + r.id);
     a.href = "?round=" + r.id;
     a.appendChild(Croupier.el("span", "sr-only", " " + r.title));
-    a.addEventListener("click", (ev) => { ev.preventDefault(); showRound(r.id); });
+    a.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      showRound(r.id, true);
+    });
     idCell.appendChild(a);
     tr.appendChild(idCell);
     const cells = [[when(r.started_at), ""], [r.table, ""], [r.title, ""],
@@ -96,7 +110,7 @@ async function listRounds() {
       [Croupier.money(r.total_bet), "num"], [Croupier.money(r.total_won), "num"],
       [(r.net > 0 ? "+" : "") + Croupier.money(r.net), "num"], [r.status, ""]];
     for (const [v, cls] of cells) tr.appendChild(Croupier.el("td", cls, v));
-    tr.addEventListener("click", () => showRound(r.id));
+    tr.addEventListener("click", () => showRound(r.id, true));
     tbl.appendChild(tr);
   }
   if (!page.data.length) {
@@ -139,6 +153,13 @@ function fact(dl, term, value) {
   dl.appendChild(dd);
 }
 
+function voidWords(v) {
+  // Who voided the round and why (D25); every stake went back.
+  return "voided by the " + (v.by === "operator" ? "operator" : "server") +
+    (v.reason ? ": " + v.reason : "") + " (" + Croupier.refText(v.ref) +
+    "; every stake returned)";
+}
+
 function resultWords(r) {
   const M = Croupier.money;
   return {win: "won " + M(r.net), lose: "lost " + M(-r.net),
@@ -146,7 +167,7 @@ function resultWords(r) {
     void: "void: " + M(r.stake) + " returned"}[r.outcome] || r.outcome;
 }
 
-async function showRound(id) {
+async function showRound(id, chosen) {
   let r;
   try {
     r = (await get("/rounds/" + id)).data;
@@ -163,8 +184,8 @@ async function showRound(id) {
   const box = $("detail");
   box.innerHTML = "";
   const dl = Croupier.el("dl", "facts");
-  fact(dl, "Status", r.status + (r.sealed ? " (cards still in play are " +
-    "not shown)" : ""));
+  fact(dl, "Status", (r.void ? voidWords(r.void) : r.status) +
+    (r.sealed ? " (cards still in play are not shown)" : ""));
   fact(dl, "Started", when(r.started_at));
   fact(dl, "Ended", when(r.ended_at) || "not yet");
   fact(dl, "Software", r.game_version || "");
@@ -195,7 +216,8 @@ async function showRound(id) {
     tr.dataset.wager = s.wager;
     tr.dataset.hand = s.hand || 0;
     for (const [v, cls] of [[String(s.seat), ""],
-        [Croupier.wagerName(s.wager) + (s.hand ? " (hand " + (s.hand + 1) +
+        [(s.wager === "stake" ? "Stakes on the layout" :
+          Croupier.wagerName(s.wager)) + (s.hand ? " (hand " + (s.hand + 1) +
           ")" : ""), ""], [Croupier.money(s.stake), "num"],
         [resultWords(s), ""], [s.ref || "", "ref"]]) {
       tr.appendChild(Croupier.el("td", cls, v));
@@ -250,6 +272,17 @@ async function showRound(id) {
     r.events.length + ")"));
   det.appendChild(nar);
   box.appendChild(det);
+  if (chosen) {
+    // the round a player chose is below the list on a phone, and after
+    // every row for the keyboard: take him (and a screen reader) there
+    const title = $("detail-title");
+    title.tabIndex = -1;
+    title.focus({preventScroll: true});
+    const top = title.getBoundingClientRect().top;
+    if (top < 0 || top > innerHeight / 2) {
+      title.scrollIntoView({block: "start"});
+    }
+  }
 }
 
 function stepTo(k) {

@@ -1,0 +1,154 @@
+"""The recall page, audited as a regulator reconstructing a disputed
+hand would use it (2026-12-06, the ninth session).
+
+A complaint names a round of "yesterday" at a table: the page's From
+and To days are the viewer's own days, as the times it lists are, and
+those times say their zone; a voided round says who voided it and why,
+and lists each stake returned; a round chosen on a phone (or with the
+keyboard) takes the viewer to its page below the list.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+from tests.web.live import OPERATOR, LiveServer
+from tests.web.pages import BROWSER_TEST, HTTP, Axe
+
+from croupier.server import db
+
+pytestmark = BROWSER_TEST
+
+OP = {"Authorization": f"Bearer {OPERATOR}"}
+
+
+def _player(srv: LiveServer, name: str) -> tuple[str, dict[str, str]]:
+    made = HTTP.post(srv.base + "/players", json={"name": name}).json()
+    return made["token"], {"Authorization": f"Bearer {made['token']}"}
+
+
+def _post(srv: LiveServer, path: str, body: Any, headers: Any) -> Any:
+    reply = HTTP.post(srv.base + path, json=body, headers=headers)
+    assert reply.status_code == 200, (path, reply.text)
+    return reply.json()
+
+
+def _rounds(srv: LiveServer, table: int, headers: Any, count: int) -> None:
+    """``count`` Midibaccarat rounds of $1 on the Banker, seat 4."""
+    for _ in range(count):
+        bet = {"seat": 4, "wager": "banker", "amount": 100}
+        _post(srv, f"/tables/{table}/wagers", bet, headers)
+        _post(srv, f"/tables/{table}/deal", None, headers)
+
+
+def _recall_page(browser: Any, srv: LiveServer, token: str, **kw: Any) -> Any:
+    page = browser.new_page(bypass_csp=True, **kw)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(srv.base + "/")
+    page.evaluate(f"localStorage.setItem('croupier.token', '{token}')")
+    return page
+
+
+@pytest.mark.proves("810a.11")
+def test_a_voided_round_chosen_on_a_phone_is_brought_into_view_and_says_why(
+    srv: LiveServer, browser: Any
+) -> None:
+    table = srv.table_id("midibaccarat")
+    token, me = _player(srv, "Voided Vera")
+    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
+    _rounds(srv, table, me, 12)
+    bet = {"seat": 4, "wager": "banker", "amount": 700}
+    _post(srv, f"/tables/{table}/wagers", bet, me)
+    reason = {"reason": "a card found face up in the shoe"}
+    _post(srv, f"/tables/{table}/void", reason, OP)
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    rows = HTTP.get(srv.base + "/rounds", headers=me).json()
+    voided = next(r["id"] for r in rows if r["status"] == "voided")
+
+    page = _recall_page(
+        browser, srv, token, viewport={"width": 375, "height": 812}
+    )
+    page.goto(srv.base + "/recall")
+    link = f"#rounds tr[data-round='{voided}'] a"
+    page.wait_for_selector(link)
+    page.focus(link)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#step-pos")
+    page.wait_for_timeout(200)
+    # the round's page, below every row on a phone, is where focus went
+    # and what the screen shows (before: focus stayed on the link, the
+    # page 13 rows further down, out of sight)
+    assert page.evaluate("document.activeElement.id") == "detail-title"
+    top = page.evaluate(
+        "document.getElementById('detail-title').getBoundingClientRect().top"
+    )
+    assert 0 <= top < 812 / 2, top
+    facts = page.inner_text("#detail dl.facts")
+    assert (
+        "voided by the operator: a card found face up in the shoe "
+        "(house rule D25; every stake returned)"
+    ) in facts, facts
+    results = page.inner_text("#detail table.rows")
+    assert "Stakes on the layout" in results
+    assert "void: $7.00 returned" in results
+    step = page.inner_text("#step-text")
+    assert "Round voided by the operator" in step, step
+    axe = Axe(page)
+    axe.audit("recall of a voided round", phone=True)
+    assert not any(axe.found.values()), axe.found
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.proves("810a.11")
+def test_the_recall_days_are_the_viewers_days_and_its_times_name_their_zone(
+    srv: LiveServer, browser: Any
+) -> None:
+    """A round dealt at 10:30 p.m. in Pennsylvania on December 4 is
+    03:30 UTC on December 5. The page lists it at 10:30 PM EST, so its
+    From and To days must find it on December 4, not 5 (before, they
+    were UTC days: "yesterday" left out the evening)."""
+    table = srv.table_id("midibaccarat")
+    token, me = _player(srv, "Evening Eve")
+    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
+    _rounds(srv, table, me, 1)
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    [row] = HTTP.get(srv.base + "/rounds", headers=me).json()
+    evening = datetime(2026, 12, 5, 3, 30, tzinfo=UTC)
+    with srv.casino.engine.begin() as conn:
+        conn.execute(
+            update(db.RoundRow)
+            .where(db.RoundRow.id == row["id"])
+            .values(started_at=evening, ended_at=evening)
+        )
+
+    page = _recall_page(
+        browser,
+        srv,
+        token,
+        viewport={"width": 1366, "height": 900},
+        timezone_id="America/New_York",
+    )
+    page.goto(srv.base + "/recall")
+    mine = f"#rounds tr[data-round='{row['id']}']"
+    page.wait_for_selector(mine)
+    assert "10:30:00 PM EST" in page.inner_text(mine)
+
+    def listed(day: str) -> bool:
+        page.fill("#f-since", day)
+        page.fill("#f-until", day)
+        page.click("#f-go")
+        page.wait_for_selector(
+            f"{mine}, #rounds td:has-text('No round matches')"
+        )
+        return page.query_selector(mine) is not None
+
+    assert listed("2026-12-04")
+    assert not listed("2026-12-05")
+    assert page.errors == []
+    page.close()
