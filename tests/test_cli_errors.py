@@ -899,6 +899,22 @@ def test_ev_refuses_a_shoe_too_short_for_the_dealer(
         assert "nan" not in line.lower()
 
 
+def test_ev_refuses_a_shoe_the_hands_draws_can_run_out() -> None:
+    """``--shoe 0,1,1,0,0,0,0,0,0,2 --hand 2,3 --up 10`` printed "hit
+    (best) +0.000000000": one 10 is left, a hit takes it and the dealer
+    has no hole card, so that path's outcomes were lost (D130). Refused
+    under every strategy, naming the hand, the up card and the play."""
+    ev = ["ev", "double-back-jack", "--shoe", "0,1,1,0,0,0,0,0,0,2",
+          "--hand", "2,3", "--up", "10"]  # fmt: skip
+    for extra in ([], ["--json"], ["--strategy", "cdp"]):
+        line = _refused(
+            [*ev, *extra],
+            "the cards left can run out while the hand 2-3 plays against 10",
+            "hit 10",
+        )
+        assert '"shoe"' in line
+
+
 def test_ev_names_a_missing_ace_as_a_player_does() -> None:
     """``--hand A-A-A-A-A --up A`` from one deck said "no card 1"."""
     line = _refused(

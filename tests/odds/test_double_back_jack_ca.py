@@ -79,28 +79,30 @@ def test_issue_14_farmer_ca_v6_3_published_split_2_2_resplit_to_4() -> None:
     four hands, no resplit of aces: -76.210220335 %.
 
     This is the "2-2-2" of the thread: the pair of 2s split and resplit
-    on further 2s. ``croupier ev``'s split value (the fast resplit
-    identity of :mod:`.resplit`) reproduces it to the 12 digits; the
-    enumeration of the resplit patterns (:func:`brute.resplit_value`) is
-    compared with the real-order deal at two and three hands (on this
-    16-card shoe some real deals run out of cards when splitting to four
-    hands; at two and three none can)."""
-    four = evaluate_hand(
-        _farmer_rules(max_split_hands=4), FARMER_SHOE, [2, 2], 7
-    )
-    actions = four["actions"]
-    assert isinstance(actions, dict)
-    assert round(100 * actions["split"], 9) == -76.210220335
+    on further 2s. The enumeration of the resplit patterns
+    (:func:`brute.resplit_value`, Farmer's method) reproduces it to the
+    12 digits, and is compared with the real-order deal at two and three
+    hands (on this 16-card shoe some real deals run out of cards when
+    splitting to four hands; at two and three none can). So at four
+    hands the figure is the pattern method's, not the game's: ``croupier
+    ev`` refuses that shoe (D130) and values it at two and three."""
     shoe = FARMER_SHOE.copy()
     shoe[2] -= 2
     shoe[7] -= 1
     left = tuple(int(x) for x in shoe)
+    four = _farmer_rules(max_split_hands=4)
+    assert round(100 * resplit_value(four, left, 2, 7), 9) == -76.210220335
+    with pytest.raises(RulesError, match="can run out while the hand 2-2"):
+        evaluate_hand(four, FARMER_SHOE, [2, 2], 7)
     for hands in (2, 3):
         rules = _farmer_rules(max_split_hands=hands)
         real = BruteForce(rules, left, (2, 2), 7).actions()["split"]
         assert resplit_value(rules, left, 2, 7) == pytest.approx(
             real, abs=1e-12
         )
+        ours = evaluate_hand(rules, FARMER_SHOE, [2, 2], 7)["actions"]
+        assert isinstance(ours, dict)
+        assert ours["split"] == pytest.approx(real, abs=1e-12)
     two = evaluate_hand(
         _farmer_rules(max_split_hands=2), FARMER_SHOE, [2, 2], 7
     )["actions"]

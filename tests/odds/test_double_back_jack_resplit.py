@@ -25,6 +25,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from croupier.errors import RulesError
 from croupier.odds.double_back_jack.brute import BruteForce, resplit_value
 from croupier.odds.double_back_jack.ca import (
     _split_value,
@@ -235,15 +236,18 @@ def test_issue_14_farmer_2_2_2_through_the_fast_path() -> None:
     """Farmer's CA v6.3 (blackjackinfo thread 22710): split 2-2 against
     7, resplit to four hands, no resplit of aces, S17, DOA, DAS, CDZ-:
     -76.210220335 %. Counts are the shoe before the deal; "2-2-2" is the
-    pair of 2s resplit on 2s. ``croupier ev`` and the whole-game solve
-    (its situation 2-2 against 7) both give it now, from the fast path,
-    without the enumeration."""
+    pair of 2s resplit on 2s. The fast path and the whole-game solve
+    (its situation 2-2 against 7) both give it, without the
+    enumeration. Some real deals of four hands run out of cards on this
+    shoe, so ``croupier ev`` refuses it (D130): the figure is the
+    pattern method's, not the game's."""
     rules = CARules.ordinary(split_aces_one_card=False, max_split_hands=4)
-    result = evaluate_hand(rules, FARMER_SHOE, [2, 2], 7)
-    assert result["engine"] == "analyzer"
-    actions = result["actions"]
-    assert isinstance(actions, dict)
-    assert round(100 * actions["split"], 9) == -76.210220335
+    left = tuple(int(x) for x in FARMER_SHOE)
+    left = (*left[:2], left[2] - 2, *left[3:7], left[7] - 1, *left[8:])
+    fast = _split_value(_up(rules, left, 2, 7), 2)
+    assert round(100 * fast, 9) == -76.210220335
+    with pytest.raises(RulesError, match="can run out while the hand 2-2"):
+        evaluate_hand(rules, FARMER_SHOE, [2, 2], 7)
     game = solve_ca(rules, FARMER_SHOE)
     split = game.situations[(2, 2, 7)].evs[3]
     assert round(100 * split, 9) == -76.210220335

@@ -246,6 +246,8 @@ class BruteForce:
         for h, _ in holes:
             rest = _minus(view, h)
             n = sum(rest)
+            if n == 0:  # no card for the Second Chance
+                raise ShoeExhaustedError
             e = 0.0
             for c in range(1, 11):
                 if not rest[c]:

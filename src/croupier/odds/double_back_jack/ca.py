@@ -20,7 +20,7 @@ import numpy as np
 from croupier.errors import RulesError
 
 from .carules import CARules, HoleCard, Surrender
-from .dealer import deal_probability, dealer_distribution
+from .dealer import deal_probability
 from .exact import NEG, hand_index, player_hands
 from .passes import (
     DealerCache,
@@ -38,6 +38,7 @@ from .passes import (
 from .resplit import resplits
 from .resplit import split_second as resplit_second
 from .resplit import split_value as resplit_value
+from .runout import dry_play
 
 __all__ = [
     "ACTIONS",
@@ -388,15 +389,19 @@ def card_name(card: int) -> str:
     return "A" if card == 1 else str(card)
 
 
-def _refuse_short_shoe(rules: CARules, shoe: np.ndarray, up: int) -> None:
-    """Refuse a shoe left too short for the dealer's hand to be valued.
+def _refuse_short_shoe(
+    rules: CARules, shoe: np.ndarray, hand: list[int], up: int
+) -> None:
+    """Refuse a shoe left too short for ``hand`` to be valued (D130).
 
     ``shoe`` is what is left after the hand and the up card. With no
     card left there is no hole card; where the card reader looks, a
     shoe holding nothing but the card that makes the dealer's Blackjack
     leaves no hand "given no dealer Blackjack" (the values are divided
-    by that chance, nought); and a shoe that can run dry before the
-    dealer stands leaves part of the dealer's outcomes undefined.
+    by that chance, nought); and a shoe on which some play of the hand
+    (its hits, double, splits, Second Chance) or the dealer after it
+    can run out of cards leaves part of the outcomes undefined
+    (:func:`.runout.dry_play`).
     """
     n = int(shoe[1:].sum())
     where = f"against {card_name(up)}"
@@ -414,12 +419,26 @@ def _refuse_short_shoe(rules: CARules, shoe: np.ndarray, up: int) -> None:
             "Blackjack to value"
         )
         raise RulesError(msg, key="shoe")
-    if float(dealer_distribution(shoe.copy(), up).sum()) < 1.0 - 1e-9:
+    found = dry_play(rules, shoe, hand, up)
+    if found is None:
+        return
+    if found[0] == "stand":
         msg = (
             f"the cards left can run out before the dealer stands {where}: "
             "give a shoe with enough cards for the dealer to finish"
         )
         raise RulesError(msg, key="shoe")
+    names = "-".join(card_name(c) for c in hand)
+    path = (
+        found[0]
+        if len(found) == 1
+        else (", ".join(found[:-1]) + ", then " + found[-1])
+    )
+    msg = (
+        f"the cards left can run out while the hand {names} plays {where}: "
+        f"{path}; give a shoe with enough cards for every play to finish"
+    )
+    raise RulesError(msg, key="shoe")
 
 
 def hand_actions(
@@ -431,9 +450,11 @@ def hand_actions(
     dealt. Values are per unit of the initial wager, conditioned on no
     dealer Blackjack when the card reader looks; an action missing from
     the result is not allowed. A busted hand gets ``second_chance`` and
-    ``decline`` (591.7(l)).
+    ``decline`` (591.7(l)). A shoe on which some play of the hand can
+    run out of cards is refused (:class:`RulesError`, key ``shoe``,
+    D130).
     """
-    _refuse_short_shoe(rules, shoe, up)
+    _refuse_short_shoe(rules, shoe, hand, up)
     s = shoe.copy()
     for card in hand:
         s[card] += 1
@@ -477,8 +498,9 @@ def evaluate_hand(
     ``counts`` (per value index 1..10) is the shoe *before* the hand and
     the up card are dealt, the convention of Farmer's analyzer (found by
     reproducing its published figures, see the tests). Resplits
-    (``max_split_hands`` above 2) are exact by :mod:`.resplit`, any
-    shoe.
+    (``max_split_hands`` above 2) are exact by :mod:`.resplit`, on any
+    shoe that no play runs out of cards (a shorter one is refused,
+    D130).
     """
     if len(hand) < 2:
         msg = f"hand {hand}: a hand is dealt two cards before it decides"
