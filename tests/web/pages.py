@@ -52,6 +52,33 @@ def player_page(browser: Any, srv: Served, name: str, **kw: Any) -> Any:
     return page
 
 
+def phone_page(browser: Any, srv: Served, name: str, size: Any) -> Any:
+    """:func:`player_page` on a touch phone of ``size`` (axe may run)."""
+    return player_page(
+        browser,
+        srv,
+        name,
+        viewport=size,
+        is_mobile=True,
+        has_touch=True,
+        bypass_csp=True,  # for axe's script
+    )
+
+
+def deal_pai_gow(
+    page: Any, srv: LiveServer, table: int, hands: dict[int, str]
+) -> None:
+    """Bet $25 on Pai Gow from the page's seat and deal ``hands`` (seat,
+    7 the dealer: six cards each), until the Double Down is offered."""
+    srv.stack_pai_gow(table, hands)
+    page.click("[data-chip='2500']")
+    page.click(".seat.mine button.spot[data-wager='pai_gow']")
+    idle(page)
+    page.click("#deal")
+    page.wait_for_selector("#actions button[data-action='no_double_down']")
+    idle(page)
+
+
 def token_of(page: Any) -> dict[str, str]:
     """The headers of the page's player, for the HTTP API."""
     token = page.evaluate("localStorage.getItem('croupier.token')")

@@ -24,8 +24,9 @@ from tests.web.pages import (
     BROWSER_TEST,
     HTTP,
     Axe,
+    deal_pai_gow,
     idle,
-    player_page,
+    phone_page,
     sit,
     table_state,
 )
@@ -57,18 +58,6 @@ _SIGHT = """sels => sels.map(sel => [sel, [...document.querySelectorAll(sel)]
   })])"""
 """Each selector's shown, enabled elements: whether each lies inside
 the viewport and is not covered, its size and its type's size."""
-
-
-def _sideways(browser: Any, srv: LiveServer, name: str, size: Any) -> Any:
-    return player_page(
-        browser,
-        srv,
-        name,
-        viewport=size,
-        is_mobile=True,
-        has_touch=True,
-        bypass_csp=True,  # for axe's script
-    )
 
 
 def _all_in_sight(page: Any, what: str, *extra: str) -> None:
@@ -151,13 +140,8 @@ def _deal_eights(page: Any, srv: LiveServer, table: int, seat: int) -> None:
 def _deal_pai_gow(page: Any, srv: LiveServer, table: int) -> None:
     """Bet $25 on Pai Gow and deal the player As Kh Kd 9c 7s 4d: the
     Double Down Wager is offered."""
-    srv.stack_pai_gow(table, {2: "As Kh Kd 9c 7s 4d", 7: "2d 3h 5s 8c Td Qd"})
-    page.click("[data-chip='2500']")
-    page.click(".seat.mine button.spot[data-wager='pai_gow']")
-    idle(page)
-    page.click("#deal")
-    page.wait_for_selector("#actions button[data-action='no_double_down']")
-    idle(page)
+    hands = {2: "As Kh Kd 9c 7s 4d", 7: "2d 3h 5s 8c Td Qd"}
+    deal_pai_gow(page, srv, table, hands)
 
 
 @pytest.mark.parametrize("size", SIDEWAYS, ids=_IDS)
@@ -173,7 +157,7 @@ def test_sideways_dbj_decisions_show_dealer_hand_and_buttons_at_once(
     page's own.
     """
     table = srv.table_id("double-back-jack")
-    page = _sideways(browser, srv, "D" * 37 + str(size["width"]), size)
+    page = phone_page(browser, srv, "D" * 37 + str(size["width"]), size)
     sit(page, srv, table, 3)
     _deal_eights(page, srv, table, 3)
     _all_in_sight(page, "eights against a 6")
@@ -204,7 +188,7 @@ def test_sideways_pai_gow_setting_shows_dealer_hand_and_buttons_at_once(
     the player's six and every button on one screen.
     """
     table = srv.table_id("six-card-fortune-pai-gow")
-    page = _sideways(browser, srv, "P" * 37 + str(size["width"]), size)
+    page = phone_page(browser, srv, "P" * 37 + str(size["width"]), size)
     sit(page, srv, table, 2)
     _deal_pai_gow(page, srv, table)
     _all_in_sight(page, "double down")
@@ -224,7 +208,7 @@ def test_sideways_pai_gow_setting_shows_dealer_hand_and_buttons_at_once(
 def test_sideways_decisions_pass_axe(srv: LiveServer, browser: Any) -> None:
     """axe-core (WCAG 2 A and AA, serious and critical) at 812 x 375 on
     a Double Back Jack decision and on a pai gow hand setting."""
-    page = _sideways(browser, srv, "Axe Sideways", SIDEWAYS[0])
+    page = phone_page(browser, srv, "Axe Sideways", SIDEWAYS[0])
     axe = Axe(page)
     table = srv.table_id("double-back-jack")
     sit(page, srv, table, 5)

@@ -17,7 +17,15 @@ from typing import Any
 
 import pytest
 from tests.web.live import LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe, idle, player_page, sit
+from tests.web.pages import (
+    BROWSER_TEST,
+    HTTP,
+    Axe,
+    deal_pai_gow,
+    idle,
+    phone_page,
+    sit,
+)
 from tests.web.pages import token_of as _headers
 
 pytestmark = BROWSER_TEST
@@ -38,24 +46,11 @@ _PICKABLE = """() => [...document.querySelectorAll(
 
 def _setting(browser: Any, srv: LiveServer, name: str, size: Any) -> Any:
     """A page seated at pai gow with ``JK Kh Kd 9c 7s 4d`` to set."""
-    page = player_page(
-        browser,
-        srv,
-        name,
-        viewport=size,
-        is_mobile=True,
-        has_touch=True,
-        bypass_csp=True,  # for axe's script
-    )
+    page = phone_page(browser, srv, name, size)
     table = srv.table_id("six-card-fortune-pai-gow")
     sit(page, srv, table, 4)
-    srv.stack_pai_gow(table, {4: "JK Kh Kd 9c 7s 4d", 7: "2d 3h 5s 8c Td Qd"})
-    page.click("[data-chip='2500']")
-    page.click(".seat.mine button.spot[data-wager='pai_gow']")
-    idle(page)
-    page.click("#deal")
-    page.wait_for_selector("#actions button[data-action='no_double_down']")
-    idle(page)
+    hands = {4: "JK Kh Kd 9c 7s 4d", 7: "2d 3h 5s 8c Td Qd"}
+    deal_pai_gow(page, srv, table, hands)
     page.click("#actions button[data-action='no_double_down']")
     page.wait_for_selector("#actions button[data-action='set']")
     idle(page)
