@@ -30,8 +30,20 @@ __all__ = [
     "Rounding",
     "Settlement",
     "WagerKey",
+    "dollars",
     "is_minor_units",
 ]
+
+
+def dollars(minor: int) -> str:
+    """Minor units (cents) as dollars.
+
+    >>> dollars(150050), dollars(-500), dollars(0)
+    ('$1,500.50', '-$5.00', '$0.00')
+    """
+    sign = "-" if minor < 0 else ""
+    whole, cents = divmod(abs(minor), 100)
+    return f"{sign}${whole:,}.{cents:02d}"
 
 
 def is_minor_units(value: object) -> bool:

@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
-from tests.server.conftest import operator, seat_player
+from tests.server.conftest import finish_round, operator, seat_player
+from tests.web.live import stack_open_round
 from typer.testing import CliRunner
 
 from croupier.cli.replay import replay
@@ -114,3 +115,33 @@ def test_replay_of_a_round_in_play_is_not_a_failed_replay(
         "no settled record to verify"
         in runner.invoke(_cli(), [str(round_id), "--db", db_url]).output
     )
+
+
+def test_591_7_q_1_replay_tells_a_splits_hands_apart_in_dollars(
+    client: TestClient, db_url: str
+) -> None:
+    """8-8 split against a 6 over a 10: 11 and 18 stand, the dealer
+    draws a 6 to 22 and both hands push (591.7(q)(1)). The two
+    settlements read the same ("seat 1 blackjack: push net 0") and the
+    net was in cents; each now names its hand and says dollars."""
+    p = seat_player(client, "double-back-jack", 1)
+    casino = client.app.state.casino  # type: ignore[attr-defined]
+    live = casino.table(p.table_id).live
+    if live.round.new_shoe:  # its burn comes first: not stacked
+        p.post("/wagers", {"seat": 1, "wager": "blackjack", "amount": 500})
+        finish_round(p)
+    stack_open_round(casino, p.table_id, "8h 6s 8d Ts 3c Tc 6h")
+    p.post("/wagers", {"seat": 1, "wager": "blackjack", "amount": 1000})
+    state = p.post("/deal").json()
+    for action in ("split", "stand", "stand"):
+        assert action in state["round"]["pending"]["legal"], state
+        state = p.post("/actions", {"seat": 1, "action": action}).json()
+    round_id = int(state["last"]["id"])
+    result = CliRunner().invoke(_cli(), [str(round_id), "--db", db_url])
+    assert result.exit_code == 0, result.output
+    lines = [x for x in result.output.splitlines() if x.startswith("seat ")]
+    # settled from the dealer's right: the second hand first
+    assert lines == [
+        "seat 1 blackjack, hand 2: push, net $0.00 [§ 591.7(q)(1)]",
+        "seat 1 blackjack, hand 1: push, net $0.00 [§ 591.7(q)(1)]",
+    ], result.output

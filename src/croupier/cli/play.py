@@ -19,6 +19,7 @@ from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import CommandError, console, load_game_rules
 from croupier.errors import CroupierError, WagerError
 from croupier.events import Event
+from croupier.money import dollars
 from croupier.narrate import narrate
 from croupier.registry import GameSpec, all_games, find_game
 from croupier.rng import Rng, SecureRng, SeededRng
@@ -42,17 +43,6 @@ _AMOUNT_ACTIONS = {"double", "insurance", "double_down"}
 def _show(events: list[Event] | tuple[Event, ...], *, hidden: bool) -> None:
     for event in events:
         console.print(narrate(event, hide_face_down=hidden), markup=False)
-
-
-def dollars(cents: int) -> str:
-    """Minor units as dollars.
-
-    >>> dollars(150050), dollars(-500), dollars(0)
-    ('$1,500.50', '-$5.00', '$0.00')
-    """
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{part:02d}"
 
 
 def parse_dollars(text: str) -> int:

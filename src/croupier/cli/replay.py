@@ -12,7 +12,8 @@ that reads 1 as "the record does not replay" must not read it so.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,6 +25,7 @@ from croupier.cli.common import (
     database_problem,
     existing_database,
 )
+from croupier.money import dollars
 from croupier.server import DEFAULT_DB_URL
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 # SQLAlchemy and the server's storage are loaded by the command that
 # reads a database, not by every ``croupier`` command at start-up
 
-__all__ = ["IN_PLAY_EXIT", "replay"]
+__all__ = ["IN_PLAY_EXIT", "replay", "settlement_line"]
 
 IN_PLAY_EXIT = 3
 """The exit status for a round still in play (not a failed replay)."""
@@ -105,11 +107,13 @@ def replay(
         # over without a record is a broken store; in play, nothing yet
         raise typer.Exit(_exit_for(status, None))
     record = RoundRecord.loads(record_json)
+    # a wager split into hands names each of them, its first hand too
+    split = {
+        (s["seat"], s["wager"]) for s in record.settlements if s.get("hand")
+    }
     for s in record.settlements:
-        console.print(
-            f"seat {s['seat']} {s['wager']}: {s['outcome']} "
-            f"net {s['net']} [§ {s['ref']}]"
-        )
+        line = settlement_line(s, split=(s["seat"], s["wager"]) in split)
+        console.print(line, markup=False)
     result = run_replay(record)
     if result.ok:
         console.print(
@@ -120,6 +124,32 @@ def replay(
     for difference in result.differences:
         console.print(f"[red]{difference}[/red]")
     raise typer.Exit(1)
+
+
+def settlement_line(
+    settlement: Mapping[str, Any], *, split: bool = False
+) -> str:
+    """A stored settlement as a regulator reads it.
+
+    Seat, wager, the hand (every hand of a wager that was ``split``, so
+    that they are told apart), outcome and net in dollars, with the
+    subsection.
+
+    >>> settlement_line({"seat": 2, "wager": "blackjack", "hand": 1,
+    ...     "outcome": "win", "net": 2500, "ref": "591.7(s)(1)(ii)"})
+    'seat 2 blackjack, hand 2: win, net +$25.00 [§ 591.7(s)(1)(ii)]'
+    >>> settlement_line({"seat": 1, "wager": "tie", "outcome": "lose",
+    ...     "net": -500, "ref": "629a.11"})
+    'seat 1 tie: lose, net -$5.00 [§ 629a.11]'
+    """
+    hand = int(settlement.get("hand") or 0)
+    which = f", hand {hand + 1}" if hand or split else ""
+    net = int(settlement["net"])
+    return (
+        f"seat {settlement['seat']} {settlement['wager']}{which}: "
+        f"{settlement['outcome']}, net {'+' if net > 0 else ''}"
+        f"{dollars(net)} [§ {settlement['ref']}]"
+    )
 
 
 def _read_round(

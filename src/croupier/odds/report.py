@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from croupier.money import dollars
+
 __all__ = [
     "SHOE_RAN_OUT_EVENT",
     "ExactEvent",
     "GameReport",
     "WagerReport",
     "WagerSums",
-    "dollars",
+    "dollars",  # croupier.money's, where report tables have read it
 ]
 
 Z95 = 1.959963984540054
@@ -83,17 +85,6 @@ def pays_text(net: Fraction) -> str:
     if net == 0:
         return "push"
     return f"{net.numerator}:{net.denominator}"
-
-
-def dollars(minor: int) -> str:
-    """Minor units (cents) as dollars.
-
-    >>> dollars(1_000_000), dollars(-250)
-    ('$10,000.00', '-$2.50')
-    """
-    sign = "-" if minor < 0 else ""
-    whole, cents = divmod(abs(minor), 100)
-    return f"{sign}${whole:,}.{cents:02d}"
 
 
 def average_pays_text(net: Fraction) -> str:

@@ -34,7 +34,8 @@ import numpy as np
 
 from croupier.hands.paigow import CATEGORY_KEYS
 from croupier.hands.paigow_fast import five_card_table
-from croupier.odds.report import ExactEvent, GameReport, WagerReport, dollars
+from croupier.money import dollars
+from croupier.odds.report import ExactEvent, GameReport, WagerReport
 from croupier.rules import GameRules, Paytable
 
 from . import kernels as k
