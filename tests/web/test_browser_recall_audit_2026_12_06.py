@@ -155,3 +155,39 @@ def test_the_recall_days_are_the_viewers_days_and_its_times_name_their_zone(
     assert not listed("2026-12-05")
     assert page.errors == []
     page.close()
+
+
+def test_the_recall_list_scrolls_sideways_by_keyboard_on_a_phone(
+    srv: LiveServer, browser: Any
+) -> None:
+    """At 375 x 812 the list's Bet, Won and Net columns lie to the right
+    of a box that scrolls sideways. Its links hold no money column, so a
+    keyboard alone never brought them into view: the box is now a named
+    region that takes focus, and the arrow keys scroll it."""
+    table = srv.table_id("midibaccarat")
+    token, me = _player(srv, "Keyboard Kim")
+    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
+    _rounds(srv, table, me, 1)
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    page = _recall_page(
+        browser, srv, token, viewport={"width": 375, "height": 812}
+    )
+    page.goto(srv.base + "/recall")
+    page.wait_for_selector("#rounds tr[data-round]")
+    box = "div.scroll-x:has(> #rounds)"
+    wide = page.eval_on_selector(box, "e => e.scrollWidth - e.clientWidth")
+    assert wide > 0, "the list fits the phone: nothing to scroll"
+    # Tab from the last filter control reaches the region, not past it
+    page.focus("#f-go")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('div.scroll-x')"):
+            break
+    assert page.eval_on_selector(box, "e => e === document.activeElement")
+    assert page.get_attribute(box, "role") == "region"
+    assert page.get_attribute(box, "aria-label")
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    assert page.eval_on_selector(box, "e => e.scrollLeft") > 0
+    assert page.errors == []
+    page.close()

@@ -225,6 +225,11 @@ async function showRound(id, chosen) {
     st.appendChild(tr);
   }
   const wrap = Croupier.el("div", "scroll-x");
+  // a region the keyboard can scroll sideways, as the list's
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label",
+    "Wagers and results (scroll sideways with the arrow keys)");
   wrap.appendChild(st);
   box.appendChild(wrap);
 
