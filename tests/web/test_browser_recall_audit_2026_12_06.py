@@ -191,3 +191,26 @@ def test_the_recall_list_scrolls_sideways_by_keyboard_on_a_phone(
     assert page.eval_on_selector(box, "e => e.scrollLeft") > 0
     assert page.errors == []
     page.close()
+
+
+def test_a_rounds_title_names_its_table_by_number_when_named_as_its_game(
+    srv: LiveServer, browser: Any
+) -> None:
+    """The default tables are named after their games: a round's title
+    read "Round 7 · Midibaccarat · Midibaccarat". It now gives the
+    table's number, which a complaint names ("table 3")."""
+    table = srv.table_id("midibaccarat")
+    token, me = _player(srv, "Titled Tia")
+    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
+    _rounds(srv, table, me, 1)
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    [row] = HTTP.get(srv.base + "/rounds", headers=me).json()
+    page = _recall_page(
+        browser, srv, token, viewport={"width": 1366, "height": 900}
+    )
+    page.goto(f"{srv.base}/recall?round={row['id']}")
+    page.wait_for_selector("#detail dl.facts")
+    title = page.inner_text("#detail-title")
+    assert title == f"Round {row['id']} · Midibaccarat · table {table}"
+    assert page.errors == []
+    page.close()

@@ -179,8 +179,12 @@ async function showRound(id, chosen) {
     tr.classList.toggle("current", tr.dataset.round === String(r.id));
   }
   history.replaceState(null, "", "?round=" + r.id);
-  $("detail-title").textContent = "Round " + r.id + " \u00b7 " +
-    (r.title || r.game) + " \u00b7 " + (r.table || "table " + r.table_id);
+  // a table named after its game is told by its number, not its name
+  // again ("Round 12 · Midibaccarat · table 3")
+  const game = r.title || r.game;
+  const where = r.table && r.table !== game ? r.table : "table " + r.table_id;
+  $("detail-title").textContent = "Round " + r.id + " \u00b7 " + game +
+    " \u00b7 " + where;
   const box = $("detail");
   box.innerHTML = "";
   const dl = Croupier.el("dl", "facts");
