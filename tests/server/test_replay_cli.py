@@ -14,6 +14,7 @@ from tests.server.conftest import finish_round, operator, seat_player
 from tests.web.live import stack_open_round
 from typer.testing import CliRunner
 
+import croupier
 from croupier.cli.replay import replay
 from croupier.registry import all_games
 from croupier.server import db as storage
@@ -140,6 +141,8 @@ def test_591_7_q_1_replay_tells_a_splits_hands_apart_in_dollars(
     result = CliRunner().invoke(_cli(), [str(round_id), "--db", db_url])
     assert result.exit_code == 0, result.output
     lines = [x for x in result.output.splitlines() if x.startswith("seat ")]
+    assert "rules in force: the game's defaults" in result.output
+    assert f"(croupier {croupier.__version__})" in result.output
     # settled from the dealer's right: the second hand first
     assert lines == [
         "seat 1 blackjack, hand 2: push, net $0.00 [§ 591.7(q)(1)]",

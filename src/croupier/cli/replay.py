@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+import croupier
 from croupier.cli.common import (
     CommandError,
     console,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 # SQLAlchemy and the server's storage are loaded by the command that
 # reads a database, not by every ``croupier`` command at start-up
 
-__all__ = ["IN_PLAY_EXIT", "replay", "settlement_line"]
+__all__ = ["IN_PLAY_EXIT", "replay", "rules_line", "settlement_line"]
 
 IN_PLAY_EXIT = 3
 """The exit status for a round still in play (not a failed replay)."""
@@ -107,6 +108,7 @@ def replay(
         # over without a record is a broken store; in play, nothing yet
         raise typer.Exit(_exit_for(status, None))
     record = RoundRecord.loads(record_json)
+    console.print(rules_line(record.game, record.rules), markup=False)
     # a wager split into hands names each of them, its first hand too
     split = {
         (s["seat"], s["wager"]) for s in record.settlements if s.get("hand")
@@ -118,12 +120,36 @@ def replay(
     if result.ok:
         console.print(
             "[green]replay reproduces the stored events and "
-            "settlements[/green]"
+            f"settlements[/green] (croupier {croupier.__version__})"
         )
         return
     for difference in result.differences:
         console.print(f"[red]{difference}[/red]")
     raise typer.Exit(1)
+
+
+def rules_line(game: str, rules: Mapping[str, Any]) -> str:
+    """The Rules Submission the round was dealt under, in one line.
+
+    The options that differ from the game's defaults (810a.11).
+
+    >>> rules_line("midibaccarat", {"decks": 6})
+    'rules in force: decks=6 (the rest as the defaults)'
+    >>> rules_line("midibaccarat", {"decks": 8})
+    "rules in force: the game's defaults"
+    """
+    from croupier.jsontypes import json_text
+    from croupier.registry import find_game
+
+    defaults = find_game(game).rules_type().to_dict()
+    changed = [
+        f"{name}={json_text(value, 40)}"
+        for name, value in rules.items()
+        if defaults.get(name) != value
+    ]
+    if not changed:
+        return "rules in force: the game's defaults"
+    return f"rules in force: {', '.join(changed)} (the rest as the defaults)"
 
 
 def settlement_line(
