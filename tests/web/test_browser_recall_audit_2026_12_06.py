@@ -44,6 +44,17 @@ def _rounds(srv: LiveServer, table: int, headers: Any, count: int) -> None:
         _post(srv, f"/tables/{table}/deal", None, headers)
 
 
+def _one_round(srv: LiveServer, name: str) -> tuple[int, str, Any]:
+    """A new player ``name`` plays one round at Midibaccarat and leaves:
+    the table, his token and his headers."""
+    table = srv.table_id("midibaccarat")
+    token, me = _player(srv, name)
+    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
+    _rounds(srv, table, me, 1)
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    return table, token, me
+
+
 def _recall_page(browser: Any, srv: LiveServer, token: str, **kw: Any) -> Any:
     page = browser.new_page(bypass_csp=True, **kw)
     errors: list[str] = []
@@ -113,11 +124,7 @@ def test_the_recall_days_are_the_viewers_days_and_its_times_name_their_zone(
     03:30 UTC on December 5. The page lists it at 10:30 PM EST, so its
     From and To days must find it on December 4, not 5 (before, they
     were UTC days: "yesterday" left out the evening)."""
-    table = srv.table_id("midibaccarat")
-    token, me = _player(srv, "Evening Eve")
-    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
-    _rounds(srv, table, me, 1)
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    _, token, me = _one_round(srv, "Evening Eve")
     [row] = HTTP.get(srv.base + "/rounds", headers=me).json()
     evening = datetime(2026, 12, 5, 3, 30, tzinfo=UTC)
     with srv.casino.engine.begin() as conn:
@@ -164,11 +171,7 @@ def test_the_recall_list_scrolls_sideways_by_keyboard_on_a_phone(
     of a box that scrolls sideways. Its links hold no money column, so a
     keyboard alone never brought them into view: the box is now a named
     region that takes focus, and the arrow keys scroll it."""
-    table = srv.table_id("midibaccarat")
-    token, me = _player(srv, "Keyboard Kim")
-    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
-    _rounds(srv, table, me, 1)
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    _, token, _ = _one_round(srv, "Keyboard Kim")
     page = _recall_page(
         browser, srv, token, viewport={"width": 375, "height": 812}
     )
@@ -202,11 +205,7 @@ def test_a_rounds_title_names_its_table_by_number_when_named_as_its_game(
     """The default tables are named after their games: a round's title
     read "Round 7 · Midibaccarat · Midibaccarat". It now gives the
     table's number, which a complaint names ("table 3")."""
-    table = srv.table_id("midibaccarat")
-    token, me = _player(srv, "Titled Tia")
-    _post(srv, f"/tables/{table}/seats", {"seat": 4}, me)
-    _rounds(srv, table, me, 1)
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=me)
+    table, token, me = _one_round(srv, "Titled Tia")
     [row] = HTTP.get(srv.base + "/rounds", headers=me).json()
     page = _recall_page(
         browser, srv, token, viewport={"width": 1366, "height": 900}
