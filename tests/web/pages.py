@@ -79,6 +79,13 @@ def deal_pai_gow(
     idle(page)
 
 
+def decline_double_down(page: Any) -> None:
+    """Decline pai gow's Double Down; wait until the hands are to be set."""
+    page.click("#actions button[data-action='no_double_down']")
+    page.wait_for_selector("#actions button[data-action='set']")
+    idle(page)
+
+
 def token_of(page: Any) -> dict[str, str]:
     """The headers of the page's player, for the HTTP API."""
     token = page.evaluate("localStorage.getItem('croupier.token')")

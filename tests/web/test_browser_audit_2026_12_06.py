@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, player_page
+from tests.web.pages import BROWSER_TEST, decline_double_down, player_page
 from tests.web.pages import HTTP as _HTTP
 from tests.web.pages import idle as _idle
 from tests.web.pages import sit as _sit
@@ -90,9 +90,7 @@ def _set_joker_low(page: Any) -> None:
     page.click(".seat.mine button.spot[data-wager='pai_gow']")
     _idle(page)
     page.click("#deal")
-    page.click("#actions button[data-action='no_double_down']")
-    page.wait_for_selector("#actions button[data-action='set']")
-    _idle(page)
+    decline_double_down(page)
     page.click(".seat.mine .card[data-card='JK']")
     page.click("#actions button[data-action='set']")
 

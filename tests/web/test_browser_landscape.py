@@ -25,6 +25,7 @@ from tests.web.pages import (
     HTTP,
     Axe,
     deal_pai_gow,
+    decline_double_down,
     idle,
     phone_page,
     sit,
@@ -192,9 +193,7 @@ def test_sideways_pai_gow_setting_shows_dealer_hand_and_buttons_at_once(
     sit(page, srv, table, 2)
     _deal_pai_gow(page, srv, table)
     _all_in_sight(page, "double down")
-    page.click("#actions button[data-action='no_double_down']")
-    page.wait_for_selector("#actions button[data-action='set']")
-    idle(page)
+    decline_double_down(page)
     cards = ".seat.mine .pickable .card"
     _all_in_sight(page, "setting", cards)
     page.click(".seat.mine .card[data-card='As']")
@@ -219,9 +218,7 @@ def test_sideways_decisions_pass_axe(srv: LiveServer, browser: Any) -> None:
     table = srv.table_id("six-card-fortune-pai-gow")
     sit(page, srv, table, 2)
     _deal_pai_gow(page, srv, table)
-    page.click("#actions button[data-action='no_double_down']")
-    page.wait_for_selector("#actions button[data-action='set']")
-    idle(page)
+    decline_double_down(page)
     axe.audit("pai gow setting")
     _play_out(page, srv, table, 2)
     assert not page.errors, page.errors

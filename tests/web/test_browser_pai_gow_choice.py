@@ -22,7 +22,7 @@ from tests.web.pages import (
     HTTP,
     Axe,
     deal_pai_gow,
-    idle,
+    decline_double_down,
     phone_page,
     sit,
 )
@@ -51,9 +51,7 @@ def _setting(browser: Any, srv: LiveServer, name: str, size: Any) -> Any:
     sit(page, srv, table, 4)
     hands = {4: "JK Kh Kd 9c 7s 4d", 7: "2d 3h 5s 8c Td Qd"}
     deal_pai_gow(page, srv, table, hands)
-    page.click("#actions button[data-action='no_double_down']")
-    page.wait_for_selector("#actions button[data-action='set']")
-    idle(page)
+    decline_double_down(page)
     page.table = table
     return page
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from tests.server.conftest import passive_action
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, Axe
+from tests.web.pages import BROWSER_TEST, Axe, decline_double_down
 from tests.web.pages import HTTP as _HTTP
 from tests.web.pages import idle as _idle
 from tests.web.pages import player_page as _page
@@ -1346,9 +1346,7 @@ def test_670a_9_face_down_cards_lie_in_one_squared_row_and_pass_axe(
     page.click(".seat.mine button.spot[data-wager='pai_gow']")
     _idle(page)
     page.click("#deal")
-    page.click("#actions button[data-action='no_double_down']")
-    page.wait_for_selector("#actions button[data-action='set']")
-    _idle(page)
+    decline_double_down(page)
     tops = page.eval_on_selector_all(
         ".area[data-label='dealer'] .card.back",
         "cs => cs.map(c => Math.round(c.getBoundingClientRect().top))",

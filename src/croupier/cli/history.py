@@ -76,10 +76,11 @@ def export(
     from croupier.hhf.export import export_rounds
     from croupier.hhf.format import write_history
     from croupier.packed import writing
+    from croupier.server.db import aware
 
     start = _moment("--since", since)
     stop = _moment("--until", until)
-    if start is not None and stop is not None and _utc(stop) <= _utc(start):
+    if start is not None and stop is not None and aware(stop) <= aware(start):
         raise fail(
             CroupierError(
                 f"--until {until} is not after --since {since}: no round "
@@ -115,11 +116,6 @@ def _moment(option: str, text: str | None) -> datetime | None:
         raise fail(
             CroupierError(f"{option} {text!r} is not an ISO 8601 time")
         ) from None
-
-
-def _utc(moment: datetime) -> datetime:
-    """``moment`` with its offset, UTC when it has none."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def scenario_history(text: str, path: Path) -> ScenarioResult:

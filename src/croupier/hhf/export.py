@@ -18,7 +18,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -41,9 +41,7 @@ __all__ = ["BATCH_ROUNDS", "export_rounds"]
 
 
 def _aware(moment: datetime | None) -> datetime | None:
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
+    return None if moment is None else db.aware(moment)
 
 
 BATCH_ROUNDS = 256
@@ -340,8 +338,8 @@ def _voided(
         rules=spec.rules_type.from_mapping(
             json.loads(row.rules_json)
         ).to_dict(),
-        started_at=_iso(_aware(row.started_at)),
-        ended_at=_iso(_aware(row.ended_at)),
+        started_at=db.iso(row.started_at),
+        ended_at=db.iso(row.ended_at),
         status="voided",
         void_reason=reason,
         shoe=ShoeState(
@@ -358,7 +356,3 @@ def _voided(
         settlements=tuple(settlements),
         players=players,
     )
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()

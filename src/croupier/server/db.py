@@ -46,6 +46,7 @@ __all__ = [
     "SeatRow",
     "ServerLogRow",
     "TransactionRow",
+    "aware",
     "default_db_url",
     "iso",
     "make_engine",
@@ -61,6 +62,15 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(at: datetime) -> datetime:
+    """``at`` with its UTC offset: a time without one is UTC.
+
+    SQLite gives the stored UTC times back without their zone, and a
+    time typed without an offset (``--since 2026-12-01T00:00``) means UTC.
+    """
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
 def iso(at: datetime | None) -> str | None:
     """A stored time as ISO 8601 with its UTC offset, or ``None``.
 
@@ -68,11 +78,7 @@ def iso(at: datetime | None) -> str | None:
     view writes them with ``+00:00``, as PostgreSQL's come back, so
     that the same round's time reads the same in every answer.
     """
-    if at is None:
-        return None
-    if at.tzinfo is None:
-        at = at.replace(tzinfo=UTC)
-    return at.isoformat()
+    return None if at is None else aware(at).isoformat()
 
 
 def default_db_url() -> str:

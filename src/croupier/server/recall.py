@@ -52,9 +52,7 @@ def _bound(when: date | None, *, end: bool) -> datetime | None:
     if when is None:
         return None
     if isinstance(when, datetime):
-        if when.tzinfo is None:
-            return when.replace(tzinfo=UTC)
-        return when.astimezone(UTC)
+        return db.aware(when).astimezone(UTC)
     if end and when == date.max:
         return None  # every day there is: no next day to stop before
     day = when + timedelta(days=1) if end else when
