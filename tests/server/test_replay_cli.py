@@ -26,16 +26,16 @@ def _cli() -> typer.Typer:
     return app
 
 
-def _played(client: TestClient) -> int:
-    """A round played to its end at a new table: its id."""
+def _played(client: TestClient, who: str = "p", seat: int = 1) -> int:
+    """A round played to its end by a new player ``who``: its id."""
     spec = all_games()[0]
-    p = seat_player(client, spec.name, 1)
-    p.post("/wagers", {"seat": 1, "wager": spec.wagers[0], "amount": 500})
+    p = seat_player(client, spec.name, seat, who)
+    p.post("/wagers", {"seat": seat, "wager": spec.wagers[0], "amount": 500})
     state = p.post("/deal").json()
     while state["round"]["pending"]:
         pending = state["round"]["pending"]
         name = "stand" if "stand" in pending["legal"] else pending["legal"][0]
-        state = p.post("/actions", {"seat": 1, "action": name}).json()
+        state = p.post("/actions", {"seat": seat, "action": name}).json()
     return int(state["last"]["id"])
 
 
@@ -142,7 +142,7 @@ def test_591_7_q_1_replay_tells_a_splits_hands_apart_in_dollars(
     assert result.exit_code == 0, result.output
     lines = [x for x in result.output.splitlines() if x.startswith("seat ")]
     assert "rules in force: the game's defaults" in result.output
-    assert f"(croupier {croupier.__version__})" in result.output
+    assert f"dealt by croupier {croupier.__version__}\n" in result.output
     # settled from the dealer's right: the second hand first
     assert lines == [
         "seat 1 blackjack, hand 2: push, net $0.00 [§ 591.7(q)(1)]",

@@ -82,12 +82,19 @@ def replay(
     if row is None:
         msg = f"no round {round_id} in {db}"
         raise CommandError(msg)
-    game, status, record_json = row
+    game, status, record_json, software = row
+    dealt = storage.dealt_by(software)
     if as_json:
         verdict: dict[str, object] = {
             "round": round_id,
             "game": game,
             "status": status,
+            # who dealt it and who replays it (810a.11, D132)
+            "dealt_by": {"name": "croupier", "version": dealt},
+            "replayed_by": {
+                "name": "croupier",
+                "version": croupier.__version__,
+            },
             "events": events,
         }
         if status == "over" and record_json:
@@ -108,6 +115,12 @@ def replay(
         # over without a record is a broken store; in play, nothing yet
         raise typer.Exit(_exit_for(status, None))
     record = RoundRecord.loads(record_json)
+    console.print(
+        f"dealt by croupier {software}"
+        if software is not None
+        else "dealt by croupier (version not recorded)",
+        markup=False,
+    )
     console.print(rules_line(record.game, record.rules), markup=False)
     # a wager split into hands names each of them, its first hand too
     split = {
@@ -120,7 +133,8 @@ def replay(
     if result.ok:
         console.print(
             "[green]replay reproduces the stored events and "
-            f"settlements[/green] (croupier {croupier.__version__})"
+            "settlements[/green] "
+            f"(replayed by croupier {croupier.__version__})"
         )
         return
     for difference in result.differences:
@@ -180,7 +194,9 @@ def settlement_line(
 
 def _read_round(
     engine: Engine, round_id: int
-) -> tuple[Row[str, str, str | None] | None, list[dict[str, object]]]:
+) -> tuple[
+    Row[str, str, str | None, str | None] | None, list[dict[str, object]]
+]:
     from sqlalchemy import select
 
     from croupier.server import db as storage
@@ -191,6 +207,7 @@ def _read_round(
                 storage.RoundRow.game,
                 storage.RoundRow.status,
                 storage.RoundRow.record_json,
+                storage.RoundRow.software,
             ).where(storage.RoundRow.id == round_id)
         ).first()
         events = [

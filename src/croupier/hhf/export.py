@@ -173,6 +173,7 @@ def _export_batch(
                 table_steps=events.get((row.id, "server"), []),
                 whole=True,
                 seated=_seated(row),
+                software=db.dealt_by(row.software),
             )
         else:
             yield _voided(row, events, owners, seat_balances, stakes)
@@ -355,4 +356,5 @@ def _voided(
         procedure=tuple(steps),
         settlements=tuple(settlements),
         players=players,
+        software=("croupier", db.dealt_by(row.software)),
     )

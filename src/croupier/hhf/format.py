@@ -1116,8 +1116,12 @@ def from_record(
     table_steps: Iterable[Mapping[str, Any]] = (),
     whole: bool = False,
     seated: Iterable[int] | None = None,
+    software: str = croupier.__version__,
 ) -> HandHistory:
     """A stored (or recorded) round in CHH form; the stack is known.
+
+    ``software`` is the version of croupier that dealt the round (the
+    one running, unless the store recorded another: D132).
 
     ``whole`` says that the stack and rack are the table's whole shoe
     (``shoe.whole``, D75): a table's round, dealt from
@@ -1149,6 +1153,7 @@ def from_record(
         procedure=tuple(record.events),
         settlements=tuple(record.settlements),
         players=players_of(record.settlements, owners, balances),
+        software=("croupier", software),
         table_steps=tuple(dict(e) for e in table_steps),
     )
 

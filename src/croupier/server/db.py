@@ -36,6 +36,7 @@ __all__ = [
     "DB_ENV",
     "IDLE_IN_TRANSACTION_MS",
     "LOCK_WAIT_MS",
+    "UNRECORDED",
     "Base",
     "EventRow",
     "GameTableRow",
@@ -47,6 +48,7 @@ __all__ = [
     "ServerLogRow",
     "TransactionRow",
     "aware",
+    "dealt_by",
     "default_db_url",
     "iso",
     "make_engine",
@@ -79,6 +81,19 @@ def iso(at: datetime | None) -> str | None:
     that the same round's time reads the same in every answer.
     """
     return None if at is None else aware(at).isoformat()
+
+
+UNRECORDED = "unrecorded"
+"""The software version of a round stored before 0005 recorded it."""
+
+
+def dealt_by(software: str | None) -> str:
+    """The croupier version that dealt a stored round (D132).
+
+    >>> dealt_by("0.1.0"), dealt_by(None)
+    ('0.1.0', 'unrecorded')
+    """
+    return UNRECORDED if software is None else software
 
 
 def default_db_url() -> str:
@@ -169,6 +184,9 @@ class RoundRow(Base):
     """The seats occupied when the round's shoe was offered for the cut
     (a JSON list, 629a.5(b), D78); ``None`` when its preparation offered
     no cut, or before 0004."""
+    software: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The croupier version that opened the round (810a.11, D132);
+    ``None`` before 0005: not recorded."""
     record_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     disclosed: Mapped[bool] = mapped_column(Boolean, default=False)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

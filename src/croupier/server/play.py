@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection, Engine
 
+import croupier
 from croupier.errors import LedgerError, WagerError, WrongPhaseError
 from croupier.history import Recorder
 from croupier.procedures.ch629a import seated_at_cut
@@ -571,6 +572,8 @@ class Dealer:
                     "seated_at_cut": None
                     if seated is None
                     else json.dumps(list(seated)),
+                    # the version that deals it (810a.11, D132)
+                    "software": croupier.__version__,
                     "disclosed": False,
                     "started_at": db.now(),
                 },

@@ -26,7 +26,6 @@ from typing import Any
 from sqlalchemy import ColumnElement, case, func, select
 from sqlalchemy.engine import Connection
 
-import croupier
 from croupier.errors import ScenarioError
 from croupier.registry import find_game
 from croupier.server import db
@@ -224,6 +223,7 @@ def round_envelope(
                 db.RoundRow.ended_at,
                 db.RoundRow.game,
                 db.GameTableRow.name,
+                db.RoundRow.software,
             )
             .join(db.GameTableRow, db.GameTableRow.id == db.RoundRow.table_id)
             .where(db.RoundRow.id == round_id)
@@ -303,14 +303,18 @@ def round_envelope(
         }
         for e in settled
     ]
+    dealt = db.dealt_by(row[5])
     envelope: dict[str, Any] = {
         "table": row[4],
         "title": _title(row[3]),
         "started_at": db.iso(row[1]),
         "ended_at": db.iso(row[2]),
         "rules": json.loads(row[0]),
-        "software": {"name": "croupier", "version": croupier.__version__},
-        "game_version": f"{row[3]} (croupier {croupier.__version__})",
+        # the version that dealt the round, not the one answering (D132)
+        "software": {"name": "croupier", "version": dealt},
+        "game_version": f"{row[3]} (croupier {dealt})"
+        if row[5] is not None
+        else f"{row[3]} (croupier, version not recorded)",
         "balances": balances,
         "results": results,
     }

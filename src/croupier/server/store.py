@@ -241,6 +241,7 @@ class Statements:
                 "starting_position",
                 "owners_json",
                 "seated_at_cut",
+                "software",
                 "disclosed",
                 "started_at",
             ),
