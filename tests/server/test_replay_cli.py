@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import typer
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
@@ -148,3 +149,42 @@ def test_591_7_q_1_replay_tells_a_splits_hands_apart_in_dollars(
         "seat 1 blackjack, hand 2: push, net $0.00 [§ 591.7(q)(1)]",
         "seat 1 blackjack, hand 1: push, net $0.00 [§ 591.7(q)(1)]",
     ], result.output
+
+
+@pytest.mark.proves("810a.11")
+def test_810a_11_replay_gives_each_players_balance_before_and_after(
+    client: TestClient, db_url: str
+) -> None:
+    """The balances ``GET /me`` gave before and after the round."""
+    spec = next(s for s in all_games() if s.name == "midibaccarat")
+    ann = seat_player(client, spec.name, 1, "Ann")
+    before = client.get("/me", headers=ann.headers).json()["balance"]
+    ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": 1500})
+    state = ann.post("/deal").json()
+    after = client.get("/me", headers=ann.headers).json()["balance"]
+    round_id = int(state["last"]["id"])
+    result = CliRunner().invoke(_cli(), [str(round_id), "--db", db_url])
+    assert result.exit_code == 0, result.output
+    net = after - before
+    sign = "+" if net > 0 else "-" if net < 0 else ""
+    expected = (
+        f"Ann (player {ann.player_id}): balance "
+        f"${before // 100:,}.{before % 100:02d} before, "
+        f"${after // 100:,}.{after % 100:02d} after, "
+        f"net {sign}${abs(net) // 100:,}.{abs(net) % 100:02d}"
+    )
+    assert expected in result.output.splitlines(), result.output
+    verdict = json.loads(
+        CliRunner()
+        .invoke(_cli(), [str(round_id), "--db", db_url, "--json"])
+        .output
+    )
+    assert verdict["balances"] == [
+        {
+            "player_id": ann.player_id,
+            "name": "Ann",
+            "before": before,
+            "after": after,
+            "net": net,
+        }
+    ]

@@ -35,7 +35,13 @@ if TYPE_CHECKING:
 # SQLAlchemy and the server's storage are loaded by the command that
 # reads a database, not by every ``croupier`` command at start-up
 
-__all__ = ["IN_PLAY_EXIT", "replay", "rules_line", "settlement_line"]
+__all__ = [
+    "IN_PLAY_EXIT",
+    "balance_line",
+    "replay",
+    "rules_line",
+    "settlement_line",
+]
 
 IN_PLAY_EXIT = 3
 """The exit status for a round still in play (not a failed replay)."""
@@ -73,7 +79,7 @@ def replay(
     existing_database(db)
     engine = storage.make_engine(db)
     try:
-        row, events = _read_round(engine, round_id)
+        row, events, balances = _read_round(engine, round_id)
     except SQLAlchemyError as exc:
         msg = f"cannot read rounds: {database_problem(exc, db)}"
         raise CommandError(msg) from None
@@ -96,6 +102,7 @@ def replay(
                 "version": croupier.__version__,
             },
             "events": events,
+            "balances": balances,
         }
         if status == "over" and record_json:
             result = run_replay(RoundRecord.loads(record_json))
@@ -108,6 +115,9 @@ def replay(
             _exit_for(status, None if done is None else bool(done))
         )
     _print_round(console, round_id, game, status, events)
+    if status != "open":
+        for entry in balances:
+            console.print(balance_line(entry), markup=False)
     if status != "over" or not record_json:
         console.print(
             f"round {round_id} is {status}: no settled record to verify"
@@ -192,14 +202,47 @@ def settlement_line(
     )
 
 
+def balance_line(entry: Mapping[str, Any]) -> str:
+    """A player's balance before and after the round, in dollars.
+
+    ``entry`` is one of :func:`croupier.server.recall.round_balances`'.
+
+    >>> balance_line({"player_id": 3, "name": "Ann", "before": 100000,
+    ...     "after": 99500, "net": -500})
+    'Ann (player 3): balance $1,000.00 before, $995.00 after, net -$5.00'
+    >>> balance_line({"player_id": 3, "name": "Ann", "before": 100000,
+    ...     "after": 100500, "net": -500, "moved_elsewhere": 1000})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'Ann (player 3): balance $1,000.00 before, $1,005.00 after, net -$5.00;
+    +$10.00 moved elsewhere meanwhile (D74)'
+    """
+    net = int(entry["net"])
+    line = (
+        f"{entry['name']} (player {entry['player_id']}): balance "
+        f"{dollars(int(entry['before']))} before, "
+        f"{dollars(int(entry['after']))} after, "
+        f"net {'+' if net > 0 else ''}{dollars(net)}"
+    )
+    if "moved_elsewhere" in entry:
+        moved = int(entry["moved_elsewhere"])
+        line += (
+            f"; {'+' if moved > 0 else ''}{dollars(moved)} "
+            "moved elsewhere meanwhile (D74)"
+        )
+    return line
+
+
 def _read_round(
     engine: Engine, round_id: int
 ) -> tuple[
-    Row[str, str, str | None, str | None] | None, list[dict[str, object]]
+    Row[str, str, str | None, str | None] | None,
+    list[dict[str, object]],
+    list[dict[str, Any]],
 ]:
     from sqlalchemy import select
 
     from croupier.server import db as storage
+    from croupier.server.recall import round_balances
 
     with engine.connect() as conn:
         row = conn.execute(
@@ -218,7 +261,8 @@ def _read_round(
                 .order_by(storage.EventRow.id)
             )
         ]
-    return row, events
+        balances = round_balances(conn, round_id)
+    return row, events, balances
 
 
 def _print_round(

@@ -31,7 +31,13 @@ from croupier.registry import find_game
 from croupier.server import db
 from croupier.server.runtime import Casino, Player
 
-__all__ = ["MAX_PAGE", "player_list", "round_envelope", "round_page"]
+__all__ = [
+    "MAX_PAGE",
+    "player_list",
+    "round_balances",
+    "round_envelope",
+    "round_page",
+]
 
 MAX_PAGE = 500
 """Most rounds in one page."""
@@ -203,12 +209,8 @@ def round_envelope(
 ) -> dict[str, Any]:
     """What surrounds a round's events: times, rules, versions, money.
 
-    ``balances`` gives, for each player with money in the round (the
-    viewer alone unless an operator), the balance before the round's
-    first movement and after its last, derived from the movements
-    (every balance change is a ``transactions`` row), with
-    ``moved_elsewhere`` when others of the account's movements fell in
-    between (another table's round, a deposit; D74). ``results`` lists
+    ``balances`` are :func:`round_balances`' (the viewer's alone unless
+    an operator asks). ``results`` lists
     each wager per hand with stake, outcome and net; a voided round's
     ``void`` says why, by whom (``operator`` or ``server``) and under
     which §, and its results end with each seat's stake returned
@@ -228,67 +230,15 @@ def round_envelope(
             .join(db.GameTableRow, db.GameTableRow.id == db.RoundRow.table_id)
             .where(db.RoundRow.id == round_id)
         ).one()
-        moves = conn.execute(
-            select(t.id, t.player_id, t.amount, db.PlayerRow.name)
-            .join(db.PlayerRow, db.PlayerRow.id == t.player_id)
-            .where(t.round_id == round_id)
-            .order_by(t.id)
-        ).all()
         refunds = conn.execute(
             select(t.seat, t.amount)
             .where(t.round_id == round_id, t.kind == "refund")
             .order_by(t.id)
         ).all()
-        balances = []
         own = viewer is not None and not viewer.is_operator
-        players: dict[int, tuple[str, int, int, int]] = {}
-        for move_id, pid, amount, name in moves:
-            if own and viewer is not None and pid != viewer.id:
-                continue
-            name0, delta, first, _ = players.get(
-                int(pid), (str(name), 0, int(move_id), 0)
-            )
-            players[int(pid)] = (
-                name0,
-                delta + int(amount),
-                first,
-                int(move_id),
-            )
-        for pid, (name, delta, first, last) in sorted(players.items()):
-            now = conn.execute(
-                select(db.PlayerRow.balance).where(db.PlayerRow.id == pid)
-            ).scalar()
-            later, inside, count = conn.execute(
-                select(
-                    func.coalesce(
-                        func.sum(case((t.id > last, t.amount), else_=0)), 0
-                    ),
-                    func.coalesce(
-                        func.sum(
-                            case(
-                                (t.id.between(first, last), t.amount), else_=0
-                            )
-                        ),
-                        0,
-                    ),
-                    func.count(case((t.id.between(first, last), 1))),
-                ).where(t.player_id == pid)
-            ).one()
-            after = int(now or 0) - int(later or 0)
-            entry: dict[str, Any] = {
-                "player_id": pid,
-                "name": name,
-                "before": after - int(inside or 0),
-                "after": after,
-                "net": delta,
-            }
-            own_moves = sum(1 for m in moves if int(m[1]) == pid)
-            if int(count) != own_moves:
-                # the account moved elsewhere too while the round ran
-                # (another table, a deposit): the balances stay the
-                # account's, and the difference is said (D74)
-                entry["moved_elsewhere"] = int(inside or 0) - delta
-            balances.append(entry)
+        balances = round_balances(
+            conn, round_id, only=viewer.id if own and viewer else None
+        )
     settled, voided = _settled(casino, round_id)
     results = [
         {
@@ -343,6 +293,71 @@ def round_envelope(
             if int(amount) > 0
         )
     return envelope
+
+
+def round_balances(
+    conn: Connection, round_id: int, *, only: int | None = None
+) -> list[dict[str, Any]]:
+    """Each player's balance before and after round ``round_id``.
+
+    One entry per player with money in the round (player ``only``
+    alone when given), by id: ``before`` the balance before the round's
+    first movement of the player's, ``after`` it after the last, and
+    ``net`` the round's own movements, derived from the ``transactions``
+    rows (every balance change is one). When others of the account's
+    movements fell in between (another table's round, a deposit),
+    ``moved_elsewhere`` says how much (D74).
+    """
+    t = db.TransactionRow
+    moves = conn.execute(
+        select(t.id, t.player_id, t.amount, db.PlayerRow.name)
+        .join(db.PlayerRow, db.PlayerRow.id == t.player_id)
+        .where(t.round_id == round_id)
+        .order_by(t.id)
+    ).all()
+    balances = []
+    players: dict[int, tuple[str, int, int, int]] = {}
+    for move_id, pid, amount, name in moves:
+        if only is not None and pid != only:
+            continue
+        name0, delta, first, _ = players.get(
+            int(pid), (str(name), 0, int(move_id), 0)
+        )
+        players[int(pid)] = (name0, delta + int(amount), first, int(move_id))
+    for pid, (name, delta, first, last) in sorted(players.items()):
+        now = conn.execute(
+            select(db.PlayerRow.balance).where(db.PlayerRow.id == pid)
+        ).scalar()
+        later, inside, count = conn.execute(
+            select(
+                func.coalesce(
+                    func.sum(case((t.id > last, t.amount), else_=0)), 0
+                ),
+                func.coalesce(
+                    func.sum(
+                        case((t.id.between(first, last), t.amount), else_=0)
+                    ),
+                    0,
+                ),
+                func.count(case((t.id.between(first, last), 1))),
+            ).where(t.player_id == pid)
+        ).one()
+        after = int(now or 0) - int(later or 0)
+        entry: dict[str, Any] = {
+            "player_id": pid,
+            "name": name,
+            "before": after - int(inside or 0),
+            "after": after,
+            "net": delta,
+        }
+        own_moves = sum(1 for m in moves if int(m[1]) == pid)
+        if int(count) != own_moves:
+            # the account moved elsewhere too while the round ran
+            # (another table, a deposit): the balances stay the
+            # account's, and the difference is said (D74)
+            entry["moved_elsewhere"] = int(inside or 0) - delta
+        balances.append(entry)
+    return balances
 
 
 def _settled(
