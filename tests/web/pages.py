@@ -110,6 +110,36 @@ def idle(page: Any) -> None:
     page.wait_for_timeout(60)
 
 
+SMALLEST_TEXT_PX = 12
+"""The smallest text a page shows, in CSS pixels (no WCAG rule fixes
+one; 12 px is the common floor of legible body text, and the table's
+seat numbers, captions and bet labels were 9.6 to 11.2 px)."""
+_SMALL_TEXT = """(least) => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const text = n.textContent.trim();
+    const e = n.parentElement;
+    if (!text || e.closest("[hidden]")) continue;
+    const cs = getComputedStyle(e);
+    const r = e.getBoundingClientRect();
+    // text hidden from sight (the screen reader's only) is not read
+    if (cs.visibility === "hidden" || r.width <= 1 || r.height <= 1) continue;
+    const px = parseFloat(cs.fontSize);
+    // a stacked chip's value is drawn at size 0: the stack shows colours
+    if (px > 0 && px < least) out.push({text: text.slice(0, 30), px,
+                              where: e.outerHTML.slice(0, 80)});
+  }
+  return out;
+}"""
+
+
+def assert_no_small_text(page: Any, what: str) -> None:
+    """No text in sight on the page is smaller than 12 px."""
+    small = page.evaluate(_SMALL_TEXT, SMALLEST_TEXT_PX)
+    assert not small, (what, small)
+
+
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 """axe-core 4.14 (vendored, MPL-2.0)."""
 _AXE_RUN = (

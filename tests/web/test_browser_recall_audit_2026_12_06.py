@@ -199,12 +199,13 @@ def test_the_recall_list_scrolls_sideways_by_keyboard_on_a_phone(
     page.close()
 
 
-def test_a_rounds_title_names_its_table_by_number_when_named_as_its_game(
+def test_a_rounds_title_and_row_name_its_table_by_number_when_named_as_its_game(
     srv: LiveServer, browser: Any
 ) -> None:
     """The default tables are named after their games: a round's title
-    read "Round 7 · Midibaccarat · Midibaccarat". It now gives the
-    table's number, which a complaint names ("table 3")."""
+    read "Round 7 · Midibaccarat · Midibaccarat", and the list's Table
+    column repeated its Game column. Both now give the table's number,
+    which a complaint names ("table 3")."""
     table, token, me = _one_round(srv, "Titled Tia")
     [row] = HTTP.get(srv.base + "/rounds", headers=me).json()
     page = _recall_page(
@@ -214,5 +215,12 @@ def test_a_rounds_title_names_its_table_by_number_when_named_as_its_game(
     page.wait_for_selector("#detail dl.facts")
     title = page.inner_text("#detail-title")
     assert title == f"Round {row['id']} · Midibaccarat · table {table}"
+    page.wait_for_selector(f"#rounds tr[data-round='{row['id']}']")
+    cells = page.eval_on_selector_all(
+        f"#rounds tr[data-round='{row['id']}'] td",
+        "tds => tds.map(td => td.innerText)",
+    )
+    # Round, Time, Table, Game, ...
+    assert cells[2:4] == [f"table {table}", "Midibaccarat"], cells
     assert page.errors == []
     page.close()

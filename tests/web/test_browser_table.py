@@ -17,7 +17,12 @@ import httpx
 import pytest
 from tests.server.conftest import passive_action
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, Axe, decline_double_down
+from tests.web.pages import (
+    BROWSER_TEST,
+    Axe,
+    assert_no_small_text,
+    decline_double_down,
+)
 from tests.web.pages import HTTP as _HTTP
 from tests.web.pages import idle as _idle
 from tests.web.pages import player_page as _page
@@ -376,6 +381,7 @@ def test_issue_13_six_dbj_seats_with_splits_and_second_chance_never_overlap(
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(250)
         _no_overlap(page, f"dbj at {width}")
+        assert_no_small_text(page, f"dbj at {width}")
     assert not page.errors, page.errors
     page.close()
     _leave(srv, table, 3, me)
@@ -408,6 +414,7 @@ def test_issue_13_nine_midibaccarat_seats_with_side_wagers_never_overlap(
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(250)
         _no_overlap(page, f"midibaccarat betting at {width}")
+        assert_no_small_text(page, f"midibaccarat betting at {width}")
     for seat, p in players.items():
         p.post(f"/tables/{table}/ready", {"seat": seat})
     page.click("#deal")
@@ -416,6 +423,7 @@ def test_issue_13_nine_midibaccarat_seats_with_side_wagers_never_overlap(
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(250)
         _no_overlap(page, f"midibaccarat results at {width}")
+        assert_no_small_text(page, f"midibaccarat results at {width}")
     me = _token(page)
     page.close()
     _leave(srv, table, 5, me)
@@ -850,6 +858,7 @@ def test_issue_13_phone_no_horizontal_scroll_and_44px_targets(
             c for c in page.evaluate(_CONTROLS) if c["w"] < 44 or c["h"] < 44
         ]
         assert not small, (name, small)
+        assert_no_small_text(page, name)
     me = _token(page)
     _HTTP.post(
         f"{srv.base}/tables/{table}/wagers/change",

@@ -48,6 +48,32 @@ def _stacked(client: TestClient, p: Seat, cards: str) -> None:
 
 
 @pytest.mark.proves("810a.11")
+def test_810a_11_the_operators_list_leaves_out_rounds_nobody_wagered_in(
+    client: TestClient,
+) -> None:
+    """Every table holds a round open for wagers: none of them is listed
+    until a stake moves in it; the rounds dealt are, and only they."""
+    tables = client.get("/tables").json()
+    assert client.get("/rounds", headers=OP).json() == []
+    ann = seat_player(client, "midibaccarat", 1, "Ann")
+    dealt = [_round(ann, "banker", 100)["id"] for _ in range(3)]
+    listed = client.get("/rounds?limit=50", headers=OP)
+    assert [r["id"] for r in listed.json()] == dealt[::-1]
+    assert listed.headers["X-Total-Count"] == "3"
+    # a stake on the open round lists it, open
+    ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": 100})
+    newest = client.get("/rounds?limit=50", headers=OP).json()[0]
+    assert (newest["status"], newest["players"]) == ("open", ["Ann"])
+    # the unlisted rounds are still there to be asked for by id
+    opened = [
+        client.get(f"/tables/{t['id']}").json()["round"]["id"] for t in tables
+    ]
+    for round_id in opened:
+        detail = client.get(f"/rounds/{round_id}", headers=OP)
+        assert detail.status_code == 200, detail.json()
+
+
+@pytest.mark.proves("810a.11")
 def test_810a_11_recall_list_pages_filters_and_money(
     client: TestClient,
 ) -> None:
@@ -115,12 +141,14 @@ def test_810a_11_recall_list_pages_filters_and_money(
     assert seen == [r["id"] for r in whole.json()]
     assert seen == sorted(seen, reverse=True)
     # filters: game, player (any case), dates
+    cy = seat_player(client, "21-baccarat", 1, "Cy")
+    cys = _round(cy, "player", 100)["id"]
     assert (
         client.get("/rounds?game=21-baccarat", headers=ann.headers).json()
         == []
     )
     other = client.get("/rounds?game=21-baccarat", headers=OP).json()
-    assert {r["game"] for r in other} == {"21-baccarat"}
+    assert [(r["id"], r["game"]) for r in other] == [(cys, "21-baccarat")]
     by_name = client.get("/rounds?player=bob&limit=50", headers=OP).json()
     assert [r["id"] for r in by_name] == [stacked]
     today = datetime.now(UTC).date()

@@ -23,7 +23,7 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy import ColumnElement, case, exists, func, select
 from sqlalchemy.engine import Connection
 
 from croupier.errors import ScenarioError
@@ -79,6 +79,8 @@ def round_page(
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the rounds in ``scope``, newest first, and the total.
 
+    Only rounds in which a stake moved are listed, for the operator too.
+
     ``player`` matches a player's name (case-insensitive, exact);
     ``since`` and ``until`` are dates (UTC days, both included) or
     times (a datetime: rounds started at or after ``since`` and before
@@ -109,6 +111,11 @@ def round_page(
     )
     r = db.RoundRow
     conditions: list[ColumnElement[bool]] = [scope]
+    if not own:
+        # a round no stake moved in (a table's round waiting for wagers,
+        # one voided before any) is nobody's: the operator's list leaves
+        # it out as a player's scope does (GET /rounds/{id} still answers)
+        conditions.append(exists(select(t.id).where(t.round_id == r.id)))
     if table_id is not None:
         conditions.append(r.table_id == table_id)
     if game:

@@ -105,7 +105,7 @@ async function listRounds() {
     });
     idCell.appendChild(a);
     tr.appendChild(idCell);
-    const cells = [[when(r.started_at), ""], [r.table, ""], [r.title, ""],
+    const cells = [[when(r.started_at), ""], [tableName(r), ""], [r.title, ""],
       [(r.players || []).join(", "), ""],
       [Croupier.money(r.total_bet), "num"], [Croupier.money(r.total_won), "num"],
       [(r.net > 0 ? "+" : "") + Croupier.money(r.net), "num"], [r.status, ""]];
@@ -121,6 +121,13 @@ async function listRounds() {
     tbl.appendChild(tr);
   }
   renderPager(page.data.length);
+}
+
+// a table named after its game is told by its number, not its name
+// again ("Round 12 · Midibaccarat · table 3")
+function tableName(r) {
+  return r.table && r.table !== (r.title || r.game) ? r.table
+    : "table " + r.table_id;
 }
 
 function renderPager(shown) {
@@ -179,12 +186,8 @@ async function showRound(id, chosen) {
     tr.classList.toggle("current", tr.dataset.round === String(r.id));
   }
   history.replaceState(null, "", "?round=" + r.id);
-  // a table named after its game is told by its number, not its name
-  // again ("Round 12 · Midibaccarat · table 3")
-  const game = r.title || r.game;
-  const where = r.table && r.table !== game ? r.table : "table " + r.table_id;
-  $("detail-title").textContent = "Round " + r.id + " \u00b7 " + game +
-    " \u00b7 " + where;
+  $("detail-title").textContent = "Round " + r.id + " \u00b7 " +
+    (r.title || r.game) + " \u00b7 " + tableName(r);
   const box = $("detail");
   box.innerHTML = "";
   const dl = Croupier.el("dl", "facts");
