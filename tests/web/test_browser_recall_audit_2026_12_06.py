@@ -199,7 +199,7 @@ def test_the_recall_list_scrolls_sideways_by_keyboard_on_a_phone(
     page.close()
 
 
-def test_a_rounds_title_and_row_name_its_table_by_number_when_named_as_its_game(
+def test_a_rounds_title_and_row_give_its_table_by_number_if_named_as_its_game(
     srv: LiveServer, browser: Any
 ) -> None:
     """The default tables are named after their games: a round's title
