@@ -18,7 +18,13 @@ def invoke(args: list[str]) -> Result:
 def refused(args: list[str], *needles: str) -> str:
     """Exit 2, one line on stderr naming the command and the problem
     (each of ``needles`` in it); the line."""
-    result = invoke(args)
+    return refusal(invoke(args), args, *needles)
+
+
+def refusal(result: Result, args: list[str], *needles: str) -> str:
+    """``result`` of ``croupier ARGS`` is a refusal: exit 2, one line on
+    stderr naming the command and the problem (each of ``needles`` in
+    it); the line."""
     assert result.exit_code == 2, (args, result.output, result.stderr)
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, (args, result.stderr)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import typer.main
 import typer.testing
+from tests.refusals import refusal
 from typer.testing import CliRunner, Result
 
 from croupier.cli import app
@@ -93,16 +94,7 @@ def _marker(name: str, started: list[str]) -> Any:
 
 def _refused(args: list[str], *needles: str, parse_only: bool = False) -> str:
     """Run; assert exit 2 and one line on stderr naming the problem."""
-    result = _run(args, parse_only=parse_only)
-    assert result.exit_code == 2, (args, result.output, result.stderr)
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, (args, result.stderr)
-    line = str(lines[0])
-    assert line.startswith("croupier"), line
-    assert "internal error" not in line, line
-    for needle in needles:
-        assert needle in line, (needle, line)
-    return line
+    return refusal(_run(args, parse_only=parse_only), args, *needles)
 
 
 def test_the_app_has_the_commands_of_the_issue() -> None:
