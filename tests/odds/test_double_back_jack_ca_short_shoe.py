@@ -26,22 +26,30 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from croupier.cli.ev import parse_shoe
 from croupier.errors import RulesError
 from croupier.odds.double_back_jack.brute import BruteForce, ShoeExhaustedError
-from croupier.odds.double_back_jack.ca import evaluate_hand, hand_actions
+from croupier.odds.double_back_jack.ca import (
+    evaluate_hand,
+    hand_actions,
+    solve_ca,
+)
 from croupier.odds.double_back_jack.carules import (
     CARules,
     DoubleOn,
     HoleCard,
     Surrender,
 )
-from croupier.odds.double_back_jack.cdp import evaluate_hand_strategy
+from croupier.odds.double_back_jack.cdp import (
+    evaluate_hand_strategy,
+    solve_cdp1,
+)
 from croupier.odds.double_back_jack.passes import composition
 from croupier.odds.double_back_jack.runout import card_bound
+from croupier.odds.double_back_jack.td import solve_td
 
 Shoe = tuple[int, ...]
 Cards = tuple[int, ...]
@@ -428,3 +436,101 @@ def test_the_shoes_the_bound_leaves_open_are_searched_exactly() -> None:
             assert err.value.key == "shoe"
         else:
             hand_actions(rule, left, [pair, pair], up)
+
+
+def _deals(shoe: np.ndarray) -> list[tuple[int, int, int]]:
+    """Every first hand (two cards, the lower first) and up card that
+    ``shoe`` holds the cards for."""
+    found = []
+    for up in range(1, 11):
+        for a in range(1, 11):
+            for b in range(a, 11):
+                need = np.zeros(11, dtype=np.int64)
+                for card in (a, b, up):
+                    need[card] += 1
+                if (need <= shoe).all():
+                    found.append((a, b, up))
+    return found
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(
+    rules=st.sampled_from(RULES),
+    counts=st.lists(st.integers(0, 1), min_size=10, max_size=10),
+    tens=st.integers(0, 3),
+)
+def test_the_whole_game_on_a_given_shoe_is_refused_where_a_deal_runs_out(
+    rules: CARules, counts: list[int], tens: int
+) -> None:
+    """``solve_ca``, ``solve_td`` and ``solve_cdp1`` on a given shoe
+    value every deal it holds: they refuse it (key ``shoe``) exactly
+    when, for one of those deals, the oracle finds a play that runs
+    out; before, they valued such a shoe, losing those outcomes."""
+    shoe = np.array([0, *counts], dtype=np.int64)
+    shoe[10] += tens
+    deals = _deals(shoe)
+    assume(deals)
+    expected = any(
+        _runs_dry(
+            rules, shoe - np.bincount((a, b, up), minlength=11), (a, b), up
+        )
+        for a, b, up in deals
+    )
+    event("refused" if expected else "valued")
+    solves = [solve_ca, solve_td]
+    if rules.max_split_hands == 2:
+        solves.append(solve_cdp1)
+    for solve in solves:
+        if expected:
+            with pytest.raises(RulesError, match="can run out") as err:
+                solve(rules, shoe)
+            assert err.value.key == "shoe"
+        else:
+            solve(rules, shoe)
+
+
+GIVEN_SHOES = [
+    ((0, 0, 0, 1, 0, 0, 1, 1, 2, 10), False),
+    ((1, 1, 0, 2, 0, 1, 0, 1, 1, 7), False),
+    ((1, 0, 0, 1, 2, 1, 1, 0, 2, 8), False),
+    ((1, 0, 1, 0, 0, 1, 3, 1, 2, 5), False),
+    ((0, 0, 0, 0, 1, 1, 1, 1, 2, 12), False),
+    ((4, 2, 0, 1, 1, 1, 2, 1, 0, 2), True),
+]
+"""Shoes of 15 to 18 cards (counts of A, 2, ..., 10) and whether some
+deal of theirs runs out, as the oracle finds under both rules below:
+the small shoes of the property above are all refused, these are
+mostly valued."""
+
+
+@pytest.mark.parametrize(("counts", "runs_out"), GIVEN_SHOES)
+@pytest.mark.parametrize("rules", [CARules(), CARules.ordinary()])
+def test_the_whole_game_on_a_given_shoe_is_valued_where_nothing_runs_out(
+    rules: CARules, counts: tuple[int, ...], runs_out: bool
+) -> None:
+    shoe = np.array([0, *counts], dtype=np.int64)
+    expected = any(
+        _runs_dry(
+            rules, shoe - np.bincount((a, b, up), minlength=11), (a, b), up
+        )
+        for a, b, up in _deals(shoe)
+    )
+    assert expected == runs_out
+    solves = [solve_ca, solve_td, solve_cdp1]
+    for solve in solves:
+        if expected:
+            with pytest.raises(RulesError, match="can run out"):
+                solve(rules, shoe)
+        else:
+            result = solve(rules, shoe)
+            assert -1.0 < result.edge < 1.0
+
+
+def test_the_whole_game_on_a_full_shoe_given_is_valued() -> None:
+    """A full one-deck shoe given as counts is valued, with the rules
+    that draw the most cards, as the full shoe the rules name is."""
+    rules = CARules(
+        decks=1, max_split_hands=4, resplit_aces=True, dealer_hits_soft_17=True
+    )
+    given_shoe = solve_ca(rules, composition(1))
+    assert given_shoe.edge == solve_ca(rules).edge

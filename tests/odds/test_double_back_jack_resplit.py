@@ -248,7 +248,10 @@ def test_issue_14_farmer_2_2_2_through_the_fast_path() -> None:
     assert round(100 * fast, 9) == -76.210220335
     with pytest.raises(RulesError, match="can run out while the hand 2-2"):
         evaluate_hand(rules, FARMER_SHOE, [2, 2], 7)
-    game = solve_ca(rules, FARMER_SHOE)
+    with pytest.raises(RulesError, match="can run out"):
+        solve_ca(rules, FARMER_SHOE)  # the whole game is checked too
+    # Farmer's convention on his tiny shoes: what runs out adds nothing
+    game = solve_ca(rules, FARMER_SHOE, allow_run_out=True)
     split = game.situations[(2, 2, 7)].evs[3]
     assert round(100 * split, 9) == -76.210220335
 

@@ -48,6 +48,7 @@ __all__ = [
     "deal_probability",
     "evaluate_hand",
     "hand_actions",
+    "refuse_short_round",
     "rule_effects",
     "solve_ca",
 ]
@@ -323,13 +324,25 @@ def _ups(
         yield up, kind(rules, s, up, plain, cache)
 
 
-def solve_ca(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
+def solve_ca(
+    rules: CARules,
+    shoe: np.ndarray | None = None,
+    *,
+    allow_run_out: bool = False,
+) -> CAResult:
     """Exact CDZ- expectation of the round from a full (or given) shoe.
 
-    Full shoes are memoised per rules (the result is immutable).
+    Full shoes are memoised per rules (the result is immutable). A given
+    shoe on which some round can run out of cards is refused
+    (:func:`refuse_short_round`, D130) unless ``allow_run_out``: then a
+    path that wants a card the shoe no longer holds adds nothing, the
+    convention of Farmer's analyzer on his tiny research shoes (the
+    figures of the plays that never run out stay exact).
     """
     if shoe is None:
         return _solve_full(rules)
+    if not allow_run_out:
+        refuse_short_round(rules, shoe)
     return _solve(rules, shoe.copy())
 
 
@@ -419,16 +432,30 @@ def _refuse_short_shoe(
             "Blackjack to value"
         )
         raise RulesError(msg, key="shoe")
+    _refuse_run_out(rules, shoe, hand, up)
+
+
+def _refuse_run_out(
+    rules: CARules, shoe: np.ndarray, hand: list[int], up: int
+) -> None:
+    """Refuse ``shoe`` if some play of ``hand`` against ``up`` runs it out.
+
+    ``shoe`` is what is left after the hand and the up card; the error
+    names the hand, the up card and one play that wants a card the shoe
+    no longer holds (:func:`.runout.dry_play`, D130).
+    """
     found = dry_play(rules, shoe, hand, up)
     if found is None:
         return
+    where = f"against {card_name(up)}"
+    names = "-".join(card_name(c) for c in hand)
     if found[0] == "stand":
         msg = (
-            f"the cards left can run out before the dealer stands {where}: "
-            "give a shoe with enough cards for the dealer to finish"
+            f"the cards left after {names} {where} can run out before the "
+            "dealer stands: give a shoe with enough cards for the dealer "
+            "to finish"
         )
         raise RulesError(msg, key="shoe")
-    names = "-".join(card_name(c) for c in hand)
     path = (
         found[0]
         if len(found) == 1
@@ -439,6 +466,30 @@ def _refuse_short_shoe(
         f"{path}; give a shoe with enough cards for every play to finish"
     )
     raise RulesError(msg, key="shoe")
+
+
+def refuse_short_round(rules: CARules, counts: np.ndarray) -> None:
+    """Refuse a given shoe on which some round can run out of cards.
+
+    ``counts`` (per value index 1..10) is the shoe before the deal. The
+    whole-game solves on a given shoe (:func:`solve_ca`, ``solve_td``,
+    ``solve_cdp1``, ``solve_cdp``) value every first hand and up card
+    the shoe can deal: each is checked as ``croupier ev`` checks its
+    hand (D130), and the first whose play can want a card the shoe no
+    longer holds is refused (:class:`RulesError`, key ``shoe``). Full
+    shoes of 1 to 8 decks pass at once (the card bound).
+    """
+    n = int(counts[1:].sum())
+    for up in range(1, 11):
+        for a in range(1, 11):
+            for b in range(a, 11):
+                if deal_probability(counts, n, a, b, up) <= 0.0:
+                    continue
+                left = counts.copy()
+                left[a] -= 1
+                left[b] -= 1
+                left[up] -= 1
+                _refuse_run_out(rules, left, [a, b], up)
 
 
 def hand_actions(

@@ -51,6 +51,7 @@ from .ca import (
     _solve,
     composition,
     evaluate_hand,
+    refuse_short_round,
 )
 from .carules import CARules, HoleCard, Surrender
 from .exact import NEG, hand_index, player_hands
@@ -123,13 +124,22 @@ class _CDP1Up(UpPasses):
         return self.splits[self.pair]
 
 
-def solve_cdp1(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
+def solve_cdp1(
+    rules: CARules,
+    shoe: np.ndarray | None = None,
+    *,
+    allow_run_out: bool = False,
+) -> CAResult:
     """Exact expectation of the round under CDP1 (one split).
 
     Unsplit hands as CDZ-; insurance, surrender and the first decision
-    maximise the expectation with the split valued under CDP1.
+    maximise the expectation with the split valued under CDP1. A given
+    shoe on which some round can run out of cards is refused unless
+    ``allow_run_out`` (as :func:`.ca.solve_ca`, D130).
     """
     _one_split(rules, CDP1)
+    if shoe is not None and not allow_run_out:
+        refuse_short_round(rules, shoe)
     counts = composition(rules.decks) if shoe is None else shoe.copy()
     return _solve(rules, counts, _CDP1Up, CDP1)
 
@@ -336,17 +346,23 @@ def _with_split(rules: CARules, sit: Situation, joint: float) -> Situation:
     )
 
 
-def solve_cdp(rules: CARules, shoe: np.ndarray | None = None) -> CAResult:
+def solve_cdp(
+    rules: CARules,
+    shoe: np.ndarray | None = None,
+    *,
+    allow_run_out: bool = False,
+) -> CAResult:
     """Exact expectation of the round under CDP (one split).
 
     :func:`solve_cdp1` with every pair's split valued under CDP
     (:func:`cdp_split_value`); slow on full shoes (a kernel pass per
     final composition of each first split hand). The result's
     ``std_dev`` is NaN (a CDP split's second moment is not computed).
+    A given shoe is checked as :func:`solve_cdp1` checks it.
     """
     _one_split(rules, CDP)
     started = time.perf_counter()
-    base = solve_cdp1(rules, shoe)
+    base = solve_cdp1(rules, shoe, allow_run_out=allow_run_out)
     counts = composition(rules.decks) if shoe is None else shoe.copy()
     sits = dict(base.situations)
     ev = 0.0

@@ -53,6 +53,7 @@ from .ca import (
     blackjack_situation,
     composition,
     deal_probability,
+    refuse_short_round,
     round_second,
     solve_ca,
     split_second,
@@ -567,13 +568,22 @@ def _blackjack(
     return blackjack_situation(rules, pbj, take, ins)
 
 
-def solve_td(rules: CARules, shoe: np.ndarray | None = None) -> TDResult:
+def solve_td(
+    rules: CARules,
+    shoe: np.ndarray | None = None,
+    *,
+    allow_run_out: bool = False,
+) -> TDResult:
     """The optimal TD strategy and its exact edge (full or given shoe).
 
-    Full shoes are memoised per rules.
+    Full shoes are memoised per rules; a given shoe on which some round
+    can run out of cards is refused unless ``allow_run_out`` (as
+    :func:`.ca.solve_ca`, D130).
     """
     if shoe is None:
         return _solve_full(rules)
+    if not allow_run_out:
+        refuse_short_round(rules, shoe)
     return _solve(rules, shoe.copy())
 
 
@@ -605,5 +615,5 @@ def _solve(rules: CARules, counts: np.ndarray) -> TDResult:
         seconds=time.perf_counter() - started,
         strategy=STRATEGY,
     )
-    cdz = solve_ca(rules, counts).edge
+    cdz = solve_ca(rules, counts, allow_run_out=True).edge  # checked
     return TDResult(result, cdz, ups)
