@@ -201,7 +201,11 @@ def design(
     ] = None,
     decks: Annotated[
         str | None,
-        typer.Option(help="Deck counts every table must satisfy (2,3)."),
+        typer.Option(
+            help="Deck counts every table must satisfy (2,3; default: the "
+            "rules' decks, 21 Baccarat's Bonus 2 and 3 when they are 2 "
+            "or 3)."
+        ),
     ] = None,
     categories: Annotated[
         str | None,
