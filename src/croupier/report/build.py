@@ -633,6 +633,8 @@ def build_report(
             "game": spec.name,
             "game_title": spec.title,
             "section": spec.section,
+            "sections": list(spec.sections or (spec.section,)),
+            "citation": f"58 Pa. Code {spec.citation}",
             "date": date,
             "software": {"name": "croupier", "version": software_version()},
             "rules_digest": rules_digest(rules),
