@@ -61,3 +61,60 @@ def test_629b_2_commission_free_rules_submission_cites_629b_2() -> None:
         "## Commission-free Midibaccarat (`midibaccarat-commission-free`, "
         "§§ 629b.2, 629a.5)"
     )
+
+
+# -- D134: the Envy Bonus pays fixed amounts --------------------------------
+
+
+@pytest.fixture(scope="module")
+def pai_gow_report() -> dict[str, Any]:
+    spec = find_game("six-card-fortune-pai-gow")
+    settings = ReportSettings(rounds=20_000, seed=1, date="2026-12-06")
+    return build_report(spec, spec.rules_type(), settings)
+
+
+@pytest.mark.parametrize("wager", ["fortune_bonus_with_envy", "envy_bonus"])
+def test_670a_9_envy_figures_are_priced_at_the_qualifying_stake(
+    pai_gow_report: dict[str, Any], wager: str
+) -> None:
+    """§ 670a.9(a)(3)(i): Envy pays fixed amounts on a Qualifying Wager.
+
+    The simulation's figures are per unit of a Qualifying Wager of the
+    minimum ($5.00, D23); the Envy paid is the same whatever the Fortune
+    Bonus Wager, so they are that stake's. The report priced them at the
+    $25.00 average wager: five times the Envy paid per hour.
+    """
+    rules = find_game("six-card-fortune-pai-gow").rules_type()
+    minimum = rules.envy_qualifying_minimum
+    assert minimum == 500  # D23's $5.00
+    by_name = {w["name"]: w for w in pai_gow_report["wagers"]}
+    w = by_name[wager]
+    assert w["stake"] == minimum
+    assert w["stake_fixed"] is True
+    per_hour = pai_gow_report["pace"]["decisions_per_hour"]
+    assert w["operating"]["theoretical_win_per_hour"] == pytest.approx(
+        w["house_edge"] * minimum * per_hour
+    )
+    assert any("$5.00" in note for note in w["notes"])
+
+
+def test_670a_9_envy_bonus_is_compared_with_its_exact_value(
+    pai_gow_report: dict[str, Any],
+) -> None:
+    """The Envy part's exact value: minus the Envy paid per unit."""
+    from fractions import Fraction
+
+    by_name = {w["name"]: w for w in pai_gow_report["wagers"]}
+    simulated = by_name["envy_bonus"]["simulation"]
+    assert simulated["exact"] is not None
+    # the Envy per qualifying unit the analysis prints, negated
+    from croupier.odds.registry import find_analyzer
+
+    analyzer = find_analyzer("six-card-fortune-pai-gow")
+    assert analyzer is not None
+    spec = find_game("six-card-fortune-pai-gow")
+    figures = analyzer(spec.rules_type()).extra["envy"]
+    paid = Fraction(figures["expected_envy_per_qualifying_wager_exact"])
+    assert paid > 0
+    assert simulated["exact"] == pytest.approx(float(-paid))
+    assert simulated["z"] is not None
