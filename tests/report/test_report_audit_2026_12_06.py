@@ -118,3 +118,54 @@ def test_670a_9_envy_bonus_is_compared_with_its_exact_value(
     assert paid > 0
     assert simulated["exact"] == pytest.approx(float(-paid))
     assert simulated["z"] is not None
+
+
+# -- D135: the largest payout of a Double Back Jack box ---------------------
+
+
+@pytest.mark.parametrize(
+    ("settings", "largest"),
+    [
+        # two split hands (673a.11(a)), each doubled (673a.10(c)), each
+        # winning 1:1 when the dealer busts: 2 x 2 x 1
+        ({}, 4),
+        # no double after a split: a doubled hand wins 2, two split
+        # hands 1 each
+        ({"double_after_split": False}, 2),
+        ({"max_split_hands": 1}, 2),
+        # a doubled split hand's 21 paid at once at 2:1: 2 x 2 x 2
+        ({"twenty_one_payout": "2:1"}, 8),
+        # the Second Chance Wager is the doubled hand's size, paid 3:1
+        # while the hand pushes: 2 x 2 x 3
+        ({"second_chance_win_payout": "3:1"}, 12),
+        (
+            {
+                "second_chance_win_payout": "3:1",
+                "second_chance_on_split": False,
+            },
+            6,
+        ),
+    ],
+)
+def test_673a_11_dbj_largest_payout_is_a_split_box_of_doubled_wins(
+    settings: dict[str, object], largest: int
+) -> None:
+    from croupier.games.double_back_jack.rules import DoubleBackJackRules
+    from croupier.odds.double_back_jack.analysis import max_net_per_unit
+
+    rules = DoubleBackJackRules.from_mapping(settings)
+    assert max_net_per_unit(rules) == largest
+
+
+def test_673a_11_dbj_report_states_the_largest_payout_of_a_box() -> None:
+    """The report said 2.00 units (the largest net of a grouped table)."""
+    spec = find_game("double-back-jack")
+    rules = spec.rules_type()
+    settings = ReportSettings(rounds=ROUNDS, seed=1, date="2026-12-06")
+    report = build_report(spec, rules, settings)
+    (wager,) = report["wagers"]
+    assert wager["max_payout_units"] == 4.0
+    table_max = rules.table_maximum
+    assert wager["max_payout_at_table_maximum"] == 4 * table_max
+    html = render_html(report)
+    assert "4.00 units per unit" in html

@@ -438,6 +438,11 @@ def _wager(
     # The largest net in the exact table, or seen in the simulation (an
     # exact table may group outcomes, as a DBJ "played out" row does).
     top = _max_payout(rows + sim_rows)
+    given_top = source.extra.get("max_payout_units")
+    if isinstance(given_top, int | float) and given_top > 0:
+        # the analyzer's, from the rules, where the table groups
+        # outcomes (a Double Back Jack split box, D135)
+        top = float(given_top)
     exact_edge = (
         exact.house_edge
         if exact is not None
