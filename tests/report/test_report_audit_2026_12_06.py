@@ -169,3 +169,25 @@ def test_673a_11_dbj_report_states_the_largest_payout_of_a_box() -> None:
     assert wager["max_payout_at_table_maximum"] == 4 * table_max
     html = render_html(report)
     assert "4.00 units per unit" in html
+
+
+@pytest.mark.parametrize("wager", ["fortune_bonus_with_envy", "envy_bonus"])
+def test_670a_9_an_average_net_is_not_stated_as_the_largest_payout(
+    pai_gow_report: dict[str, Any], wager: str
+) -> None:
+    """A Fortune Bonus with Envy pays up to 1000:1 (five aces, D23).
+
+    The simulation groups its wins in one "net win" row whose net is
+    their average (about 9 units); the report stated that average as
+    the wager's maximum payout.
+    """
+    rules = find_game("six-card-fortune-pai-gow").rules_type()
+    top_odds = max(o.fraction for _, o in rules.fortune_bonus_paytable)
+    assert top_odds == 1000
+    by_name = {w["name"]: w for w in pai_gow_report["wagers"]}
+    w = by_name[wager]
+    assert any(str(r["pays"]).startswith("avg") for r in w["rows"])
+    assert w["max_payout_units"] is None
+    html = render_html(pai_gow_report)
+    assert "not determined: the table groups outcomes" in html
+    assert by_name["fortune_bonus"]["max_payout_units"] == top_odds

@@ -208,7 +208,12 @@ def _game_cycle(wager: WagerReport) -> int | None:
 
 
 def _max_payout(rows: list[ReportRow]) -> float | None:
-    nets = [r["net"] for r in rows if r["net"] is not None]
+    """The largest net a row pays; a row's average net is none (D135)."""
+    nets = [
+        r["net"]
+        for r in rows
+        if r["net"] is not None and not str(r["pays"]).startswith("avg")
+    ]
     return max(nets) if nets and max(nets) > 0 else None
 
 
