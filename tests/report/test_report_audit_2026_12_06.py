@@ -191,3 +191,34 @@ def test_670a_9_an_average_net_is_not_stated_as_the_largest_payout(
     html = render_html(pai_gow_report)
     assert "not determined: the table groups outcomes" in html
     assert by_name["fortune_bonus"]["max_payout_units"] == top_odds
+
+
+# -- D136: the rules summary is the Rules Submission's -----------------------
+
+
+def test_629b_2_report_summary_follows_the_commission_free_rule() -> None:
+    """Under banker6_pays_half a Banker 6 pays 1 to 2; no 7 pushes."""
+    spec = find_game("midibaccarat-commission-free")
+    rules = spec.rules_type.from_mapping(
+        {"commission_free_rule": "banker6_pays_half"}
+    )
+    settings = ReportSettings(rounds=ROUNDS, seed=1, date="2026-12-06")
+    report = build_report(spec, rules, settings)
+    text = " ".join(report["summary"])
+    assert "three-card total of 7, which pushes" not in text
+    assert "Banker wins with a total of 6, which pays 1 to 2" in text
+    banker = next(w for w in report["wagers"] if w["name"] == "banker")
+    assert {r["event"]: r["pays"] for r in banker["rows"]}[
+        "Banker wins with 6"
+    ] == "1:2"
+
+
+def test_629a_12_report_summary_gives_the_submissions_tie_odds() -> None:
+    spec = find_game("midibaccarat")
+    rules = spec.rules_type.from_mapping({"tie_payout": "9:1"})
+    settings = ReportSettings(rounds=ROUNDS, seed=1, date="2026-12-06")
+    report = build_report(spec, rules, settings)
+    assert report["summary"][-1] == (
+        "A winning Banker Wager pays 19 to 20 (a 5 % commission on the "
+        "win), a Player Wager 1 to 1 and a Tie Wager 9 to 1 (629a.12)."
+    )

@@ -648,7 +648,7 @@ def build_report(
             "date": date,
             "software": {"name": "croupier", "version": software_version()},
             "rules_digest": rules_digest(rules),
-            "summary": rules_summary(spec.name),
+            "summary": rules_summary(spec.name, rules),
             "options": _options(spec, rules),
             "rules": values,
             "settings": {
