@@ -222,3 +222,22 @@ def test_629a_12_report_summary_gives_the_submissions_tie_odds() -> None:
         "A winning Banker Wager pays 19 to 20 (a 5 % commission on the "
         "win), a Player Wager 1 to 1 and a Tie Wager 9 to 1 (629a.12)."
     )
+
+
+def test_670a_9_excluding_pushes_names_what_it_leaves_out(
+    pai_gow_report: dict[str, Any],
+) -> None:
+    """A pai gow push is one hand won, not a tie; the figure is per
+    wager resolved either way, and the report named it "excluding ties".
+    """
+    by_name = {w["name"]: w for w in pai_gow_report["wagers"]}
+    main = by_name["pai_gow"]
+    push = sum(r["probability"] for r in main["rows"] if r["net"] == 0)
+    assert push > 0.4  # one hand of two won, about 47 % of rounds
+    assert main["house_edge_excluding_ties"] == pytest.approx(
+        main["house_edge"] / (1 - push)
+    )
+    html = render_html(pai_gow_report)
+    assert "excluding ties" not in html
+    assert "excl. ties" not in html
+    assert "<tr><th>house edge excluding pushes</th>" in html
