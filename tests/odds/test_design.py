@@ -486,3 +486,13 @@ def test_d133_the_bonus_keeps_2_and_3_decks_and_follows_other_counts() -> None:
         )
         assert code == 0
         assert list(json.loads(out)["decks"]) == expected
+
+
+def test_issue_15_3_a_refused_deck_count_prints_nothing() -> None:
+    """Six-Card Fortune is dealt from one 53-card deck (670a.9)."""
+    code, out, err = _run(
+        "six-card-fortune-pai-gow", "fortune_bonus", "--price", "--decks", "2"
+    )
+    assert code == 2
+    assert out == ""
+    assert "one fixed deck" in err
