@@ -241,3 +241,21 @@ def test_670a_9_excluding_pushes_names_what_it_leaves_out(
     assert "excluding ties" not in html
     assert "excl. ties" not in html
     assert "<tr><th>house edge excluding pushes</th>" in html
+
+
+def test_670a_9_a_deck_shuffled_every_round_has_no_cut_card_effect(
+    pai_gow_report: dict[str, Any],
+) -> None:
+    """§ 670a.9: the deck is shuffled for every round; no cut card."""
+    assert find_game("six-card-fortune-pai-gow").reshuffle_every_round
+    assert pai_gow_report["simulation"]["cut_card"] is False
+    html = render_html(pai_gow_report)
+    assert "cut-card effect</th>" not in html
+    assert "so there is no cut-card effect" in html
+
+
+def test_629a_5_a_shoe_game_keeps_its_cut_card_effect_column(
+    free_report: dict[str, Any],
+) -> None:
+    assert free_report["simulation"]["cut_card"] is True
+    assert "<th>cut-card effect</th>" in render_html(free_report)

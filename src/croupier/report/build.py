@@ -676,6 +676,9 @@ def build_report(
                 "seed": settings.seed,
                 "chunk_rounds": _checkpoint_chunk(settings),
                 "shoes": _shoe_text(spec, rules),
+                # a deck shuffled every round has no cut card: a large z
+                # is chance or a fault, never the cut-card effect
+                "cut_card": not spec.reshuffle_every_round,
                 "seconds": sim_report.seconds,
             },
             "analysis": {
