@@ -259,3 +259,41 @@ def test_629a_5_a_shoe_game_keeps_its_cut_card_effect_column(
 ) -> None:
     assert free_report["simulation"]["cut_card"] is True
     assert "<th>cut-card effect</th>" in render_html(free_report)
+
+
+# -- docs/reports: the shipped examples are of the current rules ------------
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "21-baccarat",
+        "double-back-jack",
+        "midibaccarat",
+        "midibaccarat-commission-free",
+        "six-card-fortune-pai-gow",
+    ],
+)
+def test_issue_15_2_shipped_reports_are_of_the_current_default_rules(
+    game: str,
+) -> None:
+    """docs/reports/GAME.json: the default rules' digest and options.
+
+    Double Back Jack's had been made before the ``twenty_one_paid``
+    option (D96): its digest and option list were not the rules'.
+    """
+    import json
+    from pathlib import Path
+
+    from croupier.report.build import rules_digest
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "reports"
+    shipped = json.loads((path / f"{game}.json").read_text(encoding="utf-8"))
+    spec = find_game(game)
+    rules = spec.rules_type()
+    assert shipped["rules"] == rules.to_dict()
+    assert [o["name"] for o in shipped["options"]] == [
+        info.name for info in spec.rules_type.options()
+    ]
+    assert shipped["rules_digest"] == rules_digest(rules)
+    assert shipped["citation"] == f"58 Pa. Code {spec.citation}"
