@@ -81,6 +81,19 @@ class GameSpec:
         """
         return ", ".join(self.sections or (self.section,))
 
+    @property
+    def citation(self) -> str:
+        """The game's sections as a citation: ``§ 591.7``, ``§§ 629b.2, ...``.
+
+        >>> from croupier.registry import find_game
+        >>> find_game("midibaccarat-commission-free").citation
+        '§§ 629b.2, 629a.5'
+        >>> find_game("midibaccarat").citation
+        '§ 629a.5'
+        """
+        mark = "§§" if len(self.sections) > 1 else "§"
+        return f"{mark} {self.cites}"
+
     def positions(self, rules: GameRules) -> tuple[int, str | None]:
         """The betting positions ``rules`` number, and the option that does.
 

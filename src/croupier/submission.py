@@ -42,7 +42,7 @@ def submission_toml(spec: GameSpec, rules: GameRules) -> str:
     scalars = {k: v for k, v in values.items() if not isinstance(v, dict)}
     tables = {k: v for k, v in values.items() if isinstance(v, dict)}
     lines = [
-        f"# Rules Submission: {spec.title} (58 Pa. Code § {spec.section})",
+        f"# Rules Submission: {spec.title} (58 Pa. Code {spec.citation})",
         "# Every option with its value; the comment above each gives its",
         "# provenance (REG, INFER or ASSUMED, with the project decision)",
         "# and meaning. Load it with: croupier ... --rules THIS_FILE",
@@ -72,7 +72,7 @@ _FIXED = (
 def options_markdown(spec: GameSpec) -> str:
     """A Markdown table of the game's options and their defaults."""
     rows = [
-        f"## {spec.title} (`{spec.name}`, § {spec.section})",
+        f"## {spec.title} (`{spec.name}`, {spec.citation})",
         "",
         "| option | default | source | § | meaning |",
         "| --- | --- | --- | --- | --- |",

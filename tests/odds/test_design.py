@@ -399,3 +399,100 @@ def test_issue_15_3_prices_equal_the_analyzers_on_other_tables() -> None:
     space = find_space("midibaccarat", "perfect_pairs")
     table = {k: Fraction(v) for k, v in odds.items()}
     assert space.evaluate(table, 6).hold == report.house_edge_exact
+
+
+# -- D133: the deck count of the Rules Submission ---------------------------
+
+
+def _pairs_hold(
+    decks: int, perfect: int, colored: int, mixed: int
+) -> Fraction:
+    """Perfect Pairs hold by hand: the second card against the first.
+
+    Of the 52 d - 1 cards left after the first, d - 1 are its rank and
+    suit, d its rank in the other suit of its colour and 2 d its rank in
+    the suits of the other colour.
+    """
+    left = 52 * decks - 1
+    same, coloured, mixed_n = decks - 1, decks, 2 * decks
+    losing = left - same - coloured - mixed_n
+    ret = perfect * same + colored * coloured + mixed * mixed_n - losing
+    return Fraction(-ret, left)
+
+
+@pytest.mark.parametrize("how", ["--set", "--rules"])
+def test_d133_design_prices_at_the_rules_decks(
+    how: str, tmp_path: Path
+) -> None:
+    if how == "--set":
+        given = ["--set", "decks=6"]
+    else:
+        path = tmp_path / "six.toml"
+        path.write_text("decks = 6\n", encoding="utf-8")
+        given = ["--rules", str(path)]
+    code, out, _ = _run(
+        "midibaccarat", "perfect_pairs", "--price", "--json", *given
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert list(data["decks"]) == ["6"]
+    assert Fraction(data["decks"]["6"]["hold_exact"]) == _pairs_hold(
+        6, 25, 12, 6
+    )
+    assert _pairs_hold(6, 25, 12, 6) == Fraction(19, 311)
+    code, out, _ = _run("midibaccarat", "perfect_pairs", "--price", *given)
+    assert code == 0
+    assert "6 decks: hold 6.1093 %" in out
+    assert "8 decks" not in out
+
+
+def test_d133_design_searches_at_the_rules_decks() -> None:
+    code, out, _ = _run(
+        "midibaccarat",
+        "perfect_pairs",
+        "--target-hold",
+        "5..7",
+        "--set",
+        "decks=6",
+        "--json",
+        "--top",
+        "2",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["decks"] == [6]
+    for candidate in data["candidates"]:
+        odds = [
+            int(candidate["paytable"][c].split(":")[0])
+            for c in ("perfect", "colored", "mixed")
+        ]
+        exact = Fraction(candidate["decks"]["6"]["hold_exact"])
+        assert exact == _pairs_hold(6, *odds)
+
+
+def test_d133_the_bonus_keeps_2_and_3_decks_and_follows_other_counts() -> None:
+    for decks, expected in (
+        ("2", ["2", "3"]),
+        ("3", ["2", "3"]),
+        ("6", ["6"]),
+    ):
+        code, out, _ = _run(
+            "21-baccarat",
+            "bonus",
+            "--price",
+            "--json",
+            "--set",
+            f"decks={decks}",
+        )
+        assert code == 0
+        assert list(json.loads(out)["decks"]) == expected
+
+
+def test_issue_15_3_a_refused_deck_count_prints_nothing() -> None:
+    """Six-Card Fortune is dealt from one 53-card deck (670a.9)."""
+    code, out, err = _run(
+        "six-card-fortune-pai-gow", "fortune_bonus", "--price", "--decks", "2"
+    )
+    assert code == 2
+    assert out == ""
+    assert "one fixed deck" in err

@@ -116,6 +116,9 @@ def _label(category: str) -> str:
 
 
 def _print_price(space: WagerSpace, decks: tuple[int, ...]) -> None:
+    # every price first: a deck count the wager refuses (pai gow's one
+    # deck) is an error before anything is printed, not after the table
+    priced = [(d, space.evaluate(space.base, d)) for d in decks]
     console.print(f"{space.game} {space.wager}: the base table priced")
     table = RichTable()
     table.add_column("category")
@@ -124,8 +127,7 @@ def _print_price(space: WagerSpace, decks: tuple[int, ...]) -> None:
         odds = space.base.get(category)
         table.add_row(_label(category), _odds_text(odds))
     console.print(table)
-    for d in decks:
-        figures = space.evaluate(space.base, d)
+    for d, figures in priced:
         console.print(
             f"{_decks_text(d)}: hold {100 * float(figures.hold):.4f} % "
             f"(exact {figures.hold}), σ {figures.sigma:.4f}"
@@ -201,7 +203,11 @@ def design(
     ] = None,
     decks: Annotated[
         str | None,
-        typer.Option(help="Deck counts every table must satisfy (2,3)."),
+        typer.Option(
+            help="Deck counts every table must satisfy (2,3; default: the "
+            "rules' decks, 21 Baccarat's Bonus 2 and 3 when they are 2 "
+            "or 3)."
+        ),
     ] = None,
     categories: Annotated[
         str | None,

@@ -60,7 +60,21 @@ def _wager_lines(report: GameReport, name: str, wager: WagerReport) -> str:
                 f"ran out (D69); exact figures are of finished rounds[/dim]"
             )
     else:
-        lines.append(f"  {edge} (exact), σ {wager.std_dev:.4f}")
+        approximate = wager.extra.get("std_dev_method", "exact") != "exact"
+        # an exact edge with an approximate σ (a Double Back Jack split):
+        # say so, with the bounds that hold the exact σ
+        note = " (approximate)" if approximate else ""
+        lines.append(f"  {edge} (exact), σ {wager.std_dev:.4f}{note}")
+        bounds = wager.extra.get("std_dev_bounds")
+        if (
+            approximate
+            and isinstance(bounds, list | tuple)
+            and len(bounds) == 2
+        ):
+            lines.append(
+                f"  [dim]exact σ within {bounds[0]:.4f} .. "
+                f"{bounds[1]:.4f}[/dim]"
+            )
     return "\n".join(lines)
 
 

@@ -373,7 +373,14 @@ def find_space(game: str, wager: str) -> WagerSpace:
 
 
 def space_for_rules(space: WagerSpace, rules: object) -> WagerSpace:
-    """``space`` with its base table taken from ``rules`` (its option)."""
+    """``space`` with its base table and deck count taken from ``rules``.
+
+    The base table is the wager's option; the deck counts searched when
+    none are given are the rules' ``decks`` unless the space's own
+    defaults include it (D133: 21 Baccarat's Bonus is held to its range
+    at 2 and at 3 decks, D16). Before (2026-12-06) a Rules Submission of
+    6 decks was priced at the default 8.
+    """
     value = getattr(rules, space.option, None)
     if value is None:
         msg = f"{type(rules).__name__} has no option {space.option}"
@@ -382,7 +389,15 @@ def space_for_rules(space: WagerSpace, rules: object) -> WagerSpace:
         base = {space.categories[0]: value.fraction}
     else:
         base = _odds_map(value)
-    return replace(space, base=base)
+    default_decks = space.default_decks
+    decks = getattr(rules, "decks", None)
+    if (
+        space.fixed_decks is None
+        and isinstance(decks, int)
+        and decks not in default_decks
+    ):
+        default_decks = (decks,)
+    return replace(space, base=base, default_decks=default_decks)
 
 
 def with_base(

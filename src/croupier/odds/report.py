@@ -122,12 +122,18 @@ class WagerSums:
     pays: dict[str, str] = field(default_factory=dict)
     """The payout as printed per outcome label (``19:20``, ``push``),
     where the simulator knows it; the return table's "pays" column."""
+    stake_basis: str | None = None
+    """Why the figures hold at a stake of ``unit`` only (a wager that
+    pays fixed amounts, as the Envy Bonus does); ``None``: they hold per
+    unit at any stake."""
 
     def merge(self, other: WagerSums) -> None:
         """Add another chunk's sums (exact: integers only)."""
         if other.unit != self.unit:
             msg = f"cannot merge units {self.unit} and {other.unit}"
             raise ValueError(msg)
+        if self.stake_basis is None:
+            self.stake_basis = other.stake_basis
         self.count += other.count
         self.total += other.total
         self.total_sq += other.total_sq
@@ -206,12 +212,17 @@ class WagerReport:
             }
             for label in labels
         ]
+        extra: dict[str, Any] = {"rounds": sums.count}
+        if sums.stake_basis is not None:
+            # the figures are those of this one stake (D134)
+            extra["stake"] = sums.unit
+            extra["stake_basis"] = sums.stake_basis
         return cls(
             house_edge=-mean,
             std_dev=std,
             events=events,
             ci95=(-mean - half, -mean + half),
-            extra={"rounds": sums.count},
+            extra=extra,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -208,7 +208,12 @@ def _game_cycle(wager: WagerReport) -> int | None:
 
 
 def _max_payout(rows: list[ReportRow]) -> float | None:
-    nets = [r["net"] for r in rows if r["net"] is not None]
+    """The largest net a row pays; a row's average net is none (D135)."""
+    nets = [
+        r["net"]
+        for r in rows
+        if r["net"] is not None and not str(r["pays"]).startswith("avg")
+    ]
     return max(nets) if nets and max(nets) > 0 else None
 
 
@@ -438,6 +443,11 @@ def _wager(
     # The largest net in the exact table, or seen in the simulation (an
     # exact table may group outcomes, as a DBJ "played out" row does).
     top = _max_payout(rows + sim_rows)
+    given_top = source.extra.get("max_payout_units")
+    if isinstance(given_top, int | float) and given_top > 0:
+        # the analyzer's, from the rules, where the table groups
+        # outcomes (a Double Back Jack split box, D135)
+        top = float(given_top)
     exact_edge = (
         exact.house_edge
         if exact is not None
@@ -633,10 +643,12 @@ def build_report(
             "game": spec.name,
             "game_title": spec.title,
             "section": spec.section,
+            "sections": list(spec.sections or (spec.section,)),
+            "citation": f"58 Pa. Code {spec.citation}",
             "date": date,
             "software": {"name": "croupier", "version": software_version()},
             "rules_digest": rules_digest(rules),
-            "summary": rules_summary(spec.name),
+            "summary": rules_summary(spec.name, rules),
             "options": _options(spec, rules),
             "rules": values,
             "settings": {
@@ -664,6 +676,9 @@ def build_report(
                 "seed": settings.seed,
                 "chunk_rounds": _checkpoint_chunk(settings),
                 "shoes": _shoe_text(spec, rules),
+                # a deck shuffled every round has no cut card: a large z
+                # is chance or a fault, never the cut-card effect
+                "cut_card": not spec.reshuffle_every_round,
                 "seconds": sim_report.seconds,
             },
             "analysis": {

@@ -86,12 +86,79 @@ SUMMARIES: dict[str, list[str]] = {
 """The rules summaries, per registry name."""
 
 
-def rules_summary(game: str) -> list[str]:
+def _to(odds: object) -> str:
+    """Odds in words: ``19:20`` as ``19 to 20``."""
+    return str(odds).replace(":", " to ")
+
+
+def _midibaccarat_payouts(rules: object) -> str:
+    """The 629a.12 paragraph with the Rules Submission's odds."""
+    banker = _to(getattr(rules, "banker_payout", "19:20"))
+    commission = (
+        " (a 5 % commission on the win)" if banker == "19 to 20" else ""
+    )
+    return (
+        f"A winning Banker Wager pays {banker}{commission}, a Player Wager "
+        f"{_to(getattr(rules, 'player_payout', '1:1'))} and a Tie Wager "
+        f"{_to(getattr(rules, 'tie_payout', '8:1'))} (629a.12)."
+    )
+
+
+def _commission_free(rules: object) -> str:
+    """The 629b.2 paragraph for the Rules Submission's commission-free rule.
+
+    >>> from croupier.games.midibaccarat.rules import CommissionFreeRules
+    >>> text = _commission_free(CommissionFreeRules.from_mapping(
+    ...     {"commission_free_rule": "banker6_pays_half"}))
+    >>> "total of 6, which pays 1 to 2" in text, "total of 7" in text
+    (True, False)
+    """
+    rule = str(getattr(rules, "commission_free_rule", "dragon7_push"))
+    banker = _to(getattr(rules, "banker_payout", "1:1"))
+    if rule == "banker6_pays_half":
+        six = _to(getattr(rules, "banker_six_payout", "1:2"))
+        text = (
+            f"Commission-free play (629b.2): a winning Banker Wager pays "
+            f"{banker} except when the Banker wins with a total of 6, "
+            f"which pays {six}."
+        )
+    else:
+        text = (
+            f"Commission-free play (629b.2): a winning Banker Wager pays "
+            f"{banker} except when the Banker wins with a three-card total "
+            "of 7, which pushes."
+        )
+    sides = []
+    if getattr(rules, "dragon7_offered", True):
+        sides.append(
+            "the Dragon 7 Wager wins on a Banker win with a three-card 7 "
+            f"(it pays {_to(getattr(rules, 'dragon7_payout', '40:1'))})"
+        )
+    if getattr(rules, "panda8_offered", True):
+        sides.append(
+            "the Panda 8 Wager on a Player win with a three-card 8 (it "
+            f"pays {_to(getattr(rules, 'panda8_payout', '25:1'))})"
+        )
+    if sides:
+        joined = " and ".join(sides)
+        text += f" {joined[0].upper()}{joined[1:]}."
+    return text
+
+
+def rules_summary(game: str, rules: object = None) -> list[str]:
     """The rules summary of ``game`` (paragraphs); generic if unknown.
+
+    With ``rules``, the Midibaccarat paragraphs on payouts and on the
+    commission-free rule are those of the Rules Submission in force
+    (D136); without, the defaults'.
 
     >>> rules_summary("21-baccarat")[0].startswith("Two hands")
     True
     """
+    if rules is not None and game == "midibaccarat":
+        return [*_BACCARAT, _midibaccarat_payouts(rules)]
+    if rules is not None and game == "midibaccarat-commission-free":
+        return [*_BACCARAT, _commission_free(rules)]
     return SUMMARIES.get(
         game,
         [

@@ -46,6 +46,7 @@ __all__ = [
     "Solution",
     "analyze",
     "hand_components",
+    "max_net_per_unit",
     "rule_parameters",
     "solve",
 ]
@@ -378,6 +379,44 @@ def exact_rows(result: CAResult) -> list[dict[str, Any]]:
     ]
 
 
+def max_net_per_unit(rules: DoubleBackJackRules) -> Fraction:
+    """The most one Blackjack Wager can win, per unit of the initial wager.
+
+    A hand wins at most its stake (doubled: twice the wager, 673a.10)
+    times the best odds it can be paid: a win or a 21 paid at once
+    (591.7(m), (s)(1)(ii)) or, with a Second Chance Wager as large as
+    the hand's (591.7(l)), the Second Chance's odds while the hand
+    pushes; a two-card Blackjack its own odds. A split box (673a.11)
+    wins that on each of its hands at once (the dealer busts).
+
+    >>> max_net_per_unit(DoubleBackJackRules())  # two doubled hands
+    Fraction(4, 1)
+    """
+    plain = [rules.win_payout.fraction, rules.twenty_one_payout.fraction]
+    chance = [
+        rules.second_chance_21_payout.fraction,
+        rules.second_chance_win_payout.fraction,
+    ]
+    best = max(plain + chance)
+    doubled = 2 * max(
+        plain + (chance if rules.second_chance_on_doubled else [])
+    )
+    candidates = [rules.blackjack_payout.fraction, best, doubled]
+    if rules.max_split_hands > 1:
+        split_odds = plain + (chance if rules.second_chance_on_split else [])
+        per_hand = max(split_odds)
+        if rules.double_after_split:
+            doubled_chance = (
+                chance
+                if rules.second_chance_on_split
+                and rules.second_chance_on_doubled
+                else []
+            )
+            per_hand = max(per_hand, 2 * max(plain + doubled_chance))
+        candidates.append(rules.max_split_hands * per_hand)
+    return max(candidates)
+
+
 def analyze(rules: DoubleBackJackRules) -> GameReport:
     """The ``croupier analyze double-back-jack`` report.
 
@@ -415,6 +454,9 @@ def analyze(rules: DoubleBackJackRules) -> GameReport:
             ),
             "std_dev_bounds": [sigma_low, sigma_high],
             "blackjack_frequency": hit,
+            # the return table groups played-out hands: their best net
+            # is the rules' (D135)
+            "max_payout_units": float(max_net_per_unit(rules)),
         },
     )
     extra: dict[str, Any] = {

@@ -207,6 +207,10 @@ def envy_figures(
         "expected_paying_others": float(others * p_each),
         "expected_envy_per_qualifying_wager": float(envy_per_unit),
         "expected_envy_per_qualifying_wager_exact": str(envy_per_unit),
+        # the Envy part alone, as the simulation reports it (no stake of
+        # its own: minus the Envy paid per unit of the qualifying wager)
+        "envy_bonus_house_edge": float(-envy_per_unit),
+        "envy_bonus_house_edge_exact": str(-envy_per_unit),
         "fortune_bonus_with_envy_house_edge": float(combined),
         "fortune_bonus_with_envy_house_edge_exact": str(combined),
         "fortune_bonus_house_edge": fortune.house_edge,

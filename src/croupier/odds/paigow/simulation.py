@@ -47,6 +47,7 @@ from croupier.games.six_card_fortune_pai_gow.rules import (
 )
 from croupier.hands.paigow import CATEGORY_KEYS
 from croupier.hands.paigow_fast import five_card_table
+from croupier.money import dollars
 from croupier.odds.report import WagerSums
 from croupier.rules import GameRules, Paytable
 
@@ -233,8 +234,9 @@ def _sums(
     unit: int,
     labels: dict[int, str],
     pays: dict[str, str],
+    stake_basis: str | None = None,
 ) -> WagerSums:
-    sums = WagerSums(unit=unit, pays=dict(pays))
+    sums = WagerSums(unit=unit, pays=dict(pays), stake_basis=stake_basis)
     for slot in range(k.LABELS):
         count = int(stats[row, slot])
         if not count:
@@ -279,12 +281,19 @@ def sums_from_stats(
             {**pays, _LOSS: _LOSS},
         )
         if params.iparams[k.P_QUALIFYING]:
+            basis = (
+                "per unit of a Qualifying Wager of "
+                f"{dollars(params.fortune_stake)}: the Envy Bonus pays "
+                "fixed amounts, so at a larger wager it is a smaller share "
+                "(D134)"
+            )
             out["fortune_bonus_with_envy"] = _sums(
                 stats,
                 k.FORTUNE,
                 params.fortune_stake,
                 dict(enumerate(_NETS)),
                 {},
+                basis,
             )
             out["envy_bonus"] = _sums(
                 stats,
@@ -292,6 +301,7 @@ def sums_from_stats(
                 params.fortune_stake,
                 {0: "no envy", 1: "envy paid"},
                 {"no envy": "nothing"},
+                basis,
             )
     if rules.progressive_offered:
         paying = {
