@@ -348,8 +348,21 @@ class Casino:
             raise NameTakenError(f"the name {name!r} is taken")
         self._name_keys.add(key)
 
-    def deposit(self, operator: Player, player_id: int, amount: int) -> int:
-        """The cashier: credit ``amount`` to an account (operators only)."""
+    def deposit(
+        self,
+        operator: Player,
+        player_id: int,
+        amount: int,
+        *,
+        idem: Idem = None,
+        request: str = "",
+    ) -> int:
+        """The cashier: credit ``amount`` to an account (operators only).
+
+        With ``idem`` (the operator's Idempotency-Key) the answer is
+        stored with the deposit, in its transaction, for
+        :meth:`stored_response` to replay to a retry (D138).
+        """
         self._require_operator(operator)
         if amount <= 0:
             raise WagerError(f"a deposit must be positive, not {amount}")
@@ -379,6 +392,18 @@ class Casino:
                     layout=0,
                 )
             )
+            if idem is not None:
+                answer = {"id": player_id, "balance": int(balance)}
+                conn.execute(
+                    insert(db.IdempotencyRow).values(
+                        player_id=idem[0],
+                        key=idem[1],
+                        status=200,
+                        body_json=json.dumps(
+                            {"request": request, "response": answer}
+                        ),
+                    )
+                )
         self.balances[player_id] = int(balance)
         return int(balance)
 

@@ -622,15 +622,35 @@ class Pacer(Dealer):
         table_id: int,
         reason: str,
         *,
+        round_id: int | None = None,
         respond: Responder | None = None,
     ) -> dict[str, Any]:
-        """Void the round in play: every stake goes back (D25, D29)."""
+        """Void the round in play: every stake goes back (D25, D29).
+
+        ``round_id``, if given, is the round the operator means: another
+        one in play is refused, not voided (D137). The answer (``respond``'s)
+        gains ``voided``: the round, what went back in all and to whom.
+        """
         if not operator.is_operator:
             msg = "only an operator may void a round"
             raise NotOperatorError(msg)
         with self.turn(table_id, operator) as rt:
             live = rt.live
-            if live is None or live.finished or live.inputs == 0:
+            in_play = not (live is None or live.finished or live.inputs == 0)
+            if round_id is not None and (
+                live is None or not in_play or live.db_id != round_id
+            ):
+                now = (
+                    f"round {live.db_id} is"
+                    if live is not None and in_play
+                    else "no round is"
+                )
+                msg = (
+                    f"round {round_id} is not in play at table {table_id} "
+                    f"({now} in play there); nothing was voided (D137)"
+                )
+                raise WrongPhaseError(msg)
+            if live is None or not in_play:
                 msg = "no round is in play at this table"
                 raise WrongPhaseError(msg)
             try:
@@ -646,6 +666,23 @@ class Pacer(Dealer):
                         conn=conn,
                         by_operator=True,
                     )
+                    refunds = [
+                        {
+                            "player_id": int(pid),
+                            "seat": int(seat or 0),
+                            "amount": int(amount),
+                        }
+                        for pid, seat, amount in conn.execute(
+                            select(
+                                db.TransactionRow.player_id,
+                                db.TransactionRow.seat,
+                                db.TransactionRow.amount,
+                            )
+                            .where(db.TransactionRow.round_id == live.db_id)
+                            .where(db.TransactionRow.kind == "refund")
+                            .order_by(db.TransactionRow.id)
+                        )
+                    ]
                     live.voided = reason
                     live.finished = True
                     live.server_seq = max(live.server_seq, int(event["seq"]))
@@ -658,6 +695,16 @@ class Pacer(Dealer):
                     rt.version += 1
                     self._paced(conn, rt)
                     body = respond(rt) if respond is not None else {}
+                    body = {
+                        **body,
+                        "voided": {
+                            "round_id": live.db_id,
+                            "table_id": rt.id,
+                            "reason": reason,
+                            "returned": sum(r["amount"] for r in refunds),
+                            "refunds": refunds,
+                        },
+                    }
             except Exception:
                 if not self.storage.shared:
                     self.rebuild_or_mark(rt)

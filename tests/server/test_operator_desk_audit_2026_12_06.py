@@ -1,0 +1,186 @@
+"""The operator desk's API under careless and hostile use (2026-12-06).
+
+A void that names its round voids nothing else (D137), a deposit retried
+with its Idempotency-Key is credited once (D138), and a table's pacing
+settings are JSON numbers, never strings or booleans. Each refusal
+leaves the balances, the layout and the books as they were: the figures
+are checked against the amounts the test wagered and deposited itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from tests.server.conftest import (
+    Seat,
+    balanced_books,
+    operator,
+    seat_player,
+    table_of,
+)
+
+START = 100_000
+"""A self-registered player's balance (create_app's default)."""
+
+
+def balance(client: TestClient, seat: Seat) -> int:
+    """The player's balance as ``GET /me`` gives it."""
+    return int(client.get("/me", headers=seat.headers).json()["balance"])
+
+
+def summary(client: TestClient, table_id: int) -> dict[str, Any]:
+    """The table as ``GET /tables`` lists it."""
+    for table in client.get("/tables").json():
+        if table["id"] == table_id:
+            return dict(table)
+    raise AssertionError(table_id)
+
+
+def void(client: TestClient, table_id: int, **body: Any) -> Any:
+    return client.post(
+        f"/tables/{table_id}/void",
+        json={"reason": "pit reports a misdeal", **body},
+        headers=operator(client),
+    )
+
+
+def test_d137_a_void_for_a_round_no_longer_in_play_voids_nothing(
+    client: TestClient,
+) -> None:
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    table = ann.table_id
+    assert summary(client, table)["in_play"] is None  # nothing to void
+    r = ann.post("/wagers", {"seat": 1, "wager": "player", "amount": 500})
+    assert r.status_code == 200, r.json()
+    first = r.json()["round"]["id"]
+    listed = summary(client, table)["in_play"]
+    assert listed == {"round_id": first, "status": "betting", "on_layout": 500}
+
+    r = void(client, table, round_id=first)
+    assert r.status_code == 200, r.json()
+    assert r.json()["voided"] == {
+        "round_id": first,
+        "table_id": table,
+        "reason": "pit reports a misdeal",
+        "returned": 500,
+        "refunds": [
+            {
+                "player_id": ann.player_id,
+                "name": "ann",
+                "seat": 1,
+                "amount": 500,
+            }
+        ],
+    }
+    assert balance(client, ann) == START
+
+    # the next round takes a wager; the first void is sent again (a
+    # retry, a second press, a desk not refreshed): refused, not applied
+    r = ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": 700})
+    assert r.status_code == 200, r.json()
+    second = r.json()["round"]["id"]
+    assert second != first
+    again = void(client, table, round_id=first)
+    assert again.status_code == 409, again.json()
+    assert again.json()["error"] == "WrongPhaseError"
+    message = again.json()["message"]
+    assert f"round {first} is not in play" in message
+    assert f"round {second} is in play" in message
+    assert "D137" in message
+    assert balance(client, ann) == START - 700
+    assert summary(client, table)["in_play"]["round_id"] == second
+    books = balanced_books(client)
+    assert books["on_layout"] == 700
+
+    # a round of another table is not this table's round either
+    other = table_of(client, "double-back-jack")
+    elsewhere = void(client, other, round_id=second)
+    assert elsewhere.status_code == 409, elsewhere.json()
+    assert "no round is in play there" in elsewhere.json()["message"]
+    assert balanced_books(client)["on_layout"] == 700
+
+    r = void(client, table, round_id=second)
+    assert r.status_code == 200, r.json()
+    assert r.json()["voided"]["returned"] == 700
+    assert balance(client, ann) == START
+    assert balanced_books(client)["on_layout"] == 0
+
+
+def test_d138_a_deposit_retried_with_its_key_is_credited_once(
+    client: TestClient,
+) -> None:
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    deposits = balanced_books(client)["deposits"]
+    url = f"/players/{ann.player_id}/deposits"
+    headers = {**operator(client), "Idempotency-Key": "desk-deposit-1"}
+    first = client.post(url, json={"amount": 2_900}, headers=headers)
+    assert first.status_code == 200, first.json()
+    assert first.json() == {"id": ann.player_id, "balance": START + 2_900}
+    # the answer was lost: the desk sends the same deposit again
+    again = client.post(url, json={"amount": 2_900}, headers=headers)
+    assert again.status_code == 200, again.json()
+    assert again.json() == first.json()
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert balance(client, ann) == START + 2_900
+    assert balanced_books(client)["deposits"] == deposits + 2_900
+
+    # the same key for another amount is a conflict, and credits nothing
+    other = client.post(url, json={"amount": 5_000}, headers=headers)
+    assert other.status_code == 409, other.json()
+    assert other.json()["error"] == "IdempotencyConflictError"
+    assert balance(client, ann) == START + 2_900
+
+    # a player cannot replay the operator's key, nor deposit with it
+    mine = client.post(
+        url,
+        json={"amount": 2_900},
+        headers={**ann.headers, "Idempotency-Key": "desk-deposit-1"},
+    )
+    assert mine.status_code == 403, mine.json()
+
+    # a refused deposit stores no answer: once allowed, the key credits
+    key = {**operator(client), "Idempotency-Key": "desk-deposit-2"}
+    missing = client.post(
+        "/players/999/deposits", json={"amount": 100}, headers=key
+    )
+    assert missing.status_code == 404, missing.json()
+    fresh = client.post(url, json={"amount": 100}, headers=key)
+    assert fresh.status_code == 200, fresh.json()
+    assert balance(client, ann) == START + 2_900 + 100
+    # without a key each request is a deposit of its own, as before
+    for _ in range(2):
+        plain = client.post(url, json={"amount": 1}, headers=operator(client))
+        assert plain.status_code == 200, plain.json()
+    assert balance(client, ann) == START + 2_900 + 100 + 2
+    assert balanced_books(client)["deposits"] == deposits + 2_900 + 100 + 2
+
+
+def test_a_tables_pacing_settings_are_json_numbers(client: TestClient) -> None:
+    before = len(client.get("/tables").json())
+    for setting, value in (
+        ("betting_seconds", True),
+        ("betting_seconds", "5"),
+        ("decision_seconds", False),
+        ("decision_seconds", "30"),
+        ("idle_seat_minutes", "5"),
+        ("idle_seat_minutes", True),
+        ("idle_rounds", True),
+        ("idle_rounds", "3"),
+    ):
+        r = client.post(
+            "/tables",
+            json={"game": "midibaccarat", setting: value},
+            headers=operator(client),
+        )
+        assert r.status_code == 422, (setting, value, r.json())
+        assert f"body.{setting}" in r.json()["message"]
+    assert len(client.get("/tables").json()) == before
+    r = client.post(
+        "/tables",
+        json={"game": "midibaccarat", "betting_seconds": 5, "idle_rounds": 2},
+        headers=operator(client),
+    )
+    assert r.status_code == 200, r.json()
+    assert r.json()["settings"]["betting_seconds"] == 5
+    assert r.json()["settings"]["idle_rounds"] == 2
