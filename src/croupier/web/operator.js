@@ -5,17 +5,25 @@
 
 const $ = (id) => document.getElementById(id);
 const KEY = "croupier.operator";
+// deposits sent without an answer: player id -> {cents, key} (D138)
+const unanswered = new Map();
 
-async function op(method, path, body) {
+async function op(method, path, body, key) {
+  // ``key``: the action's Idempotency-Key, kept by the caller across a
+  // retry (a deposit: D138); a fresh one otherwise. An error thrown
+  // before the server answered has ``offline`` set.
   const headers = {Authorization: "Bearer " + sessionStorage.getItem(KEY)};
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method === "POST") headers["Idempotency-Key"] = Croupier.newKey();
+  if (method === "POST") headers["Idempotency-Key"] = key || Croupier.newKey();
   let res;
   try {
     res = await fetch(path, {method, headers,
       body: body === undefined ? undefined : JSON.stringify(body)});
   } catch (e) {
-    throw new Error("The server cannot be reached; try again in a moment.");
+    const err = new Error("The server cannot be reached; try again in a " +
+      "moment.");
+    err.offline = true;
+    throw err;
   }
   const data = await res.json().catch(() => ({}));
   if (res.status === 401 || res.status === 403) {
@@ -23,7 +31,23 @@ async function op(method, path, body) {
     show(false);
     throw new Error("That token is not the operator's.");
   }
-  if (!res.ok) throw new Error(Croupier.friendly(data, res.status));
+  if (res.status === 422 && data && data.message) {
+    // the rule the request broke, in dollars ("body.amount: Input should
+    // be less than or equal to $10,000,000,000.00"), not "not understood"
+    const said = Croupier.dollarsIn(String(data.message)
+      .replace(/(^|; )body\.\w+: /g, "$1"));
+    throw new Error("Refused: " + said.charAt(0).toLowerCase() +
+      said.slice(1) + (/[.!?]$/.test(said) ? "" : "."));
+  }
+  if (!res.ok) {
+    const plain = String((data && data.message) || "");
+    // the desk's refusals say what the server said (a void naming its
+    // round, D137; a balance limit): the player page's wording of a
+    // NotFoundError or a WrongPhaseError says too little here
+    throw new Error(plain ? Croupier.friendly(
+      {...data, error: "Refusal"}, res.status) :
+      Croupier.friendly(data, res.status));
+  }
   return data;
 }
 
@@ -66,6 +90,7 @@ async function tables() {
   const tbl = $("tables");
   tbl.innerHTML = "<tr><th scope='col'>Table</th><th scope='col'>Game</th>" +
     "<th scope='col'>Limits</th><th scope='col'>Seats</th>" +
+    "<th scope='col'>Round in play</th>" +
     "<th scope='col'>Void the round in play</th></tr>";
   for (const t of list) {
     const tr = document.createElement("tr");
@@ -74,6 +99,8 @@ async function tables() {
     const a = Croupier.el("a", "", t.name);
     a.href = "/play/" + t.id;
     name.appendChild(a);
+    // two tables may share a name: the number tells them apart
+    name.appendChild(Croupier.el("span", "", " #" + t.id));
     tr.appendChild(name);
     tr.appendChild(Croupier.el("td", "", t.title + " \u00b7 \u00a7 " + t.cites));
     tr.appendChild(Croupier.el("td", "", Croupier.money(t.min_bet) + " to " +
@@ -81,30 +108,70 @@ async function tables() {
     tr.appendChild(Croupier.el("td", "", t.seats.length ? t.seats.map(
       (s) => s.seat + ": " + s.name + (s.sitting_out ? " (out)" : ""))
       .join(", ") : "none"));
+    const live = t.in_play;
+    const playing = Croupier.el("td", "in-play", live ? "round " +
+      live.round_id + " \u00b7 " + live.status + " \u00b7 " +
+      Croupier.money(live.on_layout) + " on the layout" : "none");
+    tr.appendChild(playing);
     const cell = Croupier.el("td");
     const lab = Croupier.el("label", "inline");
     const reason = Croupier.el("input", "field");
     reason.size = 14;
     reason.placeholder = "reason";
-    reason.setAttribute("aria-label", "Reason for voiding at " + t.name);
+    reason.maxLength = 200;
+    reason.setAttribute("aria-label", "Reason for voiding at " + t.name +
+      " #" + t.id);
     lab.appendChild(reason);
     const b = Croupier.el("button", "btn", "Void");
     b.dataset.void = t.id;
-    b.appendChild(Croupier.el("span", "sr-only", " the round at " + t.name));
+    const label = (text) => {
+      b.textContent = text;
+      b.appendChild(Croupier.el("span", "sr-only", " the round at " +
+        t.name + " #" + t.id));
+    };
+    label("Void");
+    const unarm = () => {
+      delete b.dataset.confirm;
+      label("Void");
+    };
+    reason.addEventListener("input", unarm);
     b.addEventListener("click", async (ev) => {
+      // a double click's second click is no confirmation (D137)
       if (ev.detail > 1 || b.disabled) return;
+      if (!live) {
+        refuse("No round is in play at " + t.name + " #" + t.id +
+          ": nothing to void.");
+        return;
+      }
       if (!reason.value.trim()) {
         refuse("Give a reason: it is kept in the round's record (D25).");
         return;
       }
+      if (b.dataset.confirm !== String(live.round_id)) {
+        b.dataset.confirm = String(live.round_id);
+        label("Confirm void");
+        say("Press \u201cConfirm void\u201d to void round " +
+          live.round_id + " at " + t.name + " #" + t.id + ": " +
+          Croupier.money(live.on_layout) + " on its layout goes back to " +
+          "the players. A void cannot be undone.");
+        return;
+      }
       b.disabled = true;
       try {
-        await op("POST", "/tables/" + t.id + "/void",
-                 {reason: reason.value.trim()});
-        say("The round at " + t.name + " is void; every stake went back.");
+        const out = await op("POST", "/tables/" + t.id + "/void",
+          {reason: reason.value.trim(), round_id: live.round_id});
+        const v = out.voided;
+        const who = v.refunds.map((r) => r.name + " (seat " + r.seat +
+          ") " + Croupier.money(r.amount)).join(", ");
+        say("Round " + v.round_id + " at " + t.name + " #" + t.id +
+          " is void: " + Croupier.money(v.returned) + " went back" +
+          (who ? " \u2014 " + who : "") + ".");
         await refresh();
       } catch (e) {
         refuse(e.message);
+        unarm();
+        // the desk shows the round that is in play now
+        if (!e.offline) await refresh().catch(() => {});
       } finally {
         b.disabled = false;
       }
@@ -143,19 +210,39 @@ async function players() {
       if (ev.detail > 1 || b.disabled) return;
       const cents = Croupier.parseDollars(input.value);
       if (!cents) {
-        refuse("Type a deposit in dollars, like 100.");
+        refuse("Type a deposit in dollars, like 100 or 1,000.50 (no " +
+          "sign; a comma only between thousands).");
         return;
       }
+      // the same deposit pressed again after the server could not be
+      // reached keeps its key: it is made once (D138)
+      const held = unanswered.get(p.id);
+      const key = held && held.cents === cents ? held.key : Croupier.newKey();
+      unanswered.set(p.id, {cents, key});
       b.disabled = true;
       try {
-        await op("POST", "/players/" + p.id + "/deposits", {amount: cents});
-        say(Croupier.money(cents) + " deposited for " + p.name + ".");
+        const out = await op("POST", "/players/" + p.id + "/deposits",
+          {amount: cents}, key);
+        unanswered.delete(p.id);
+        say(Croupier.money(cents) + " deposited for " + p.name +
+          "; the balance is " + Croupier.money(out.balance) + ".");
         await refresh();
       } catch (e) {
-        refuse(e.message);
+        if (e.offline) {
+          refuse("The server cannot be reached: the deposit of " +
+            Croupier.money(cents) + " for " + p.name + " may have been " +
+            "made. Press Deposit again with the same amount: it is made " +
+            "once.");
+        } else {
+          unanswered.delete(p.id);
+          refuse(e.message);
+        }
       } finally {
         b.disabled = false;
       }
+    });
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") b.click();
     });
     cell.appendChild(input);
     cell.appendChild(b);
@@ -180,6 +267,11 @@ $("login-form").addEventListener("submit", async (ev) => {
   }
 });
 $("check").addEventListener("click", () => books().catch((e) => {
+  refuse(e.message);
+}));
+$("refresh").addEventListener("click", () => refresh().then(() => {
+  say("The desk shows the tables and balances as they are now.");
+}).catch((e) => {
   refuse(e.message);
 }));
 $("logout").addEventListener("click", () => {

@@ -1,0 +1,238 @@
+"""The operator desk, audited as a demanding operator uses it (2026-12-06).
+
+A void asks for a second press, names the round it is for (a desk left
+open while that round ended voids nothing else, D137) and says what went
+back to whom; a deposit typed with a decimal comma or a sign is refused
+before it is sent, one typed as "0.29" or "1,000.10" is credited to the
+cent, and one pressed again after the server could not be reached is
+made once (D138). Every figure is checked through the API against the
+amounts the test wagered and typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.web.live import OPERATOR, LiveServer
+from tests.web.pages import BROWSER_TEST, HTTP, Axe
+
+pytestmark = BROWSER_TEST
+
+OP = {"Authorization": f"Bearer {OPERATOR}"}
+
+
+class Guest:
+    """A player through the API."""
+
+    def __init__(self, srv: LiveServer, name: str) -> None:
+        self.srv = srv
+        made = HTTP.post(srv.base + "/players", json={"name": name}).json()
+        self.id = int(made["id"])
+        self.headers = {"Authorization": f"Bearer {made['token']}"}
+
+    def post(self, path: str, body: Any) -> Any:
+        reply = HTTP.post(
+            self.srv.base + path, json=body, headers=self.headers
+        )
+        assert reply.status_code == 200, (path, reply.text)
+        return reply.json()
+
+    def bet(self, table: int, seat: int, amount: int) -> int:
+        """Wager on the Player; the round's id."""
+        body = {"seat": seat, "wager": "player", "amount": amount}
+        return int(self.post(f"/tables/{table}/wagers", body)["round"]["id"])
+
+    @property
+    def balance(self) -> int:
+        me = HTTP.get(self.srv.base + "/me", headers=self.headers).json()
+        return int(me["balance"])
+
+
+def books(srv: LiveServer) -> dict[str, Any]:
+    """``GET /ledger``, balanced."""
+    got = HTTP.get(srv.base + "/ledger", headers=OP).json()
+    assert got["ok"], got
+    return dict(got)
+
+
+@pytest.fixture
+def desk(browser: Any, srv: LiveServer) -> Iterator[Any]:
+    """The desk, open: its token typed in as an operator does."""
+    # bypass_csp: axe-core is injected as an inline script
+    page = browser.new_page(
+        viewport={"width": 1366, "height": 900}, bypass_csp=True
+    )
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(srv.base + "/operator")
+    page.fill("#token", OPERATOR)
+    page.click("#login-go")
+    page.wait_for_selector("#desk:not([hidden]) #tables tr[data-table]")
+    yield page
+    assert not page.errors, page.errors
+    page.close()
+
+
+def test_d137_a_void_is_confirmed_names_its_round_and_says_what_went_back(
+    srv: LiveServer, desk: Any
+) -> None:
+    table = srv.table_id("midibaccarat")
+    ann = Guest(srv, "Annette")
+    ann.post(f"/tables/{table}/seats", {"seat": 7})
+    start = ann.balance
+    first = ann.bet(table, 7, 2500)
+    desk.click("#refresh")
+    row = f"#tables tr[data-table='{table}']"
+    desk.wait_for_selector(f"{row} .in-play:has-text('round {first}')")
+    assert "$25.00 on the layout" in desk.inner_text(f"{row} .in-play")
+    button = f"{row} button[data-void='{table}']"
+    desk.fill(f"{row} input", "card exposed")
+    desk.dblclick(button)  # arms the void; the second click confirms nothing
+    desk.wait_for_selector(f"{button}[data-confirm='{first}']")
+    assert "Confirm void" in desk.inner_text(button)
+    assert f"to void round {first}" in desk.inner_text("#done")
+    assert ann.balance == start - 2500
+    assert books(srv)["on_layout"] == 2500
+    desk.click(button)
+    desk.wait_for_selector(f"#done:has-text('Round {first}')")
+    said = desk.inner_text("#done")
+    assert "is void: $25.00 went back" in said, said
+    assert "Annette (seat 7) $25.00" in said, said
+    assert ann.balance == start
+    assert books(srv)["on_layout"] == 0
+
+    # the desk shows the next round; meanwhile it is voided elsewhere and
+    # another takes a wager: the desk's void is refused, nothing moves
+    second = ann.bet(table, 7, 1000)
+    desk.click("#refresh")
+    desk.wait_for_selector(f"{row} .in-play:has-text('round {second}')")
+    reply = HTTP.post(
+        f"{srv.base}/tables/{table}/void",
+        json={"reason": "second desk", "round_id": second},
+        headers=OP,
+    )
+    assert reply.status_code == 200, reply.text
+    third = ann.bet(table, 7, 1500)
+    desk.fill(f"{row} input", "stale desk")
+    desk.click(button)
+    desk.click(button)
+    desk.wait_for_selector("#error:not(:empty)")
+    refused = desk.inner_text("#error")
+    assert f"Round {second} is not in play" in refused, refused
+    assert f"round {third} is in play" in refused, refused
+    assert ann.balance == start - 1500
+    assert books(srv)["on_layout"] == 1500
+    # and the desk now shows the round that is in play
+    desk.wait_for_selector(f"{row} .in-play:has-text('round {third}')")
+    desk.fill(f"{row} input", "tidy up")
+    desk.click(button)
+    desk.click(button)
+    desk.wait_for_selector(f"#done:has-text('Round {third}')")
+    assert ann.balance == start
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/7", headers=ann.headers)
+
+
+def test_typed_deposits_are_whole_cents_or_refused_before_they_are_sent(
+    srv: LiveServer, desk: Any
+) -> None:
+    bea = Guest(srv, "Beatrix")
+    start = bea.balance
+    deposits = books(srv)["deposits"]
+    desk.click("#refresh")
+    row = f"#players tr[data-player='{bea.id}']"
+    desk.wait_for_selector(row)
+    sent: list[str] = []
+    desk.on(
+        "request",
+        lambda r: sent.append(r.url) if "/deposits" in r.url else None,
+    )
+    for typed in ("1,50", "1e3", "-5", "1.234", "1,00,000"):
+        desk.fill(f"{row} input", typed)
+        desk.click(f"{row} button")
+        desk.wait_for_selector("#error:has-text('Type a deposit in dollars')")
+        desk.evaluate("document.getElementById('error').textContent = ''")
+    assert sent == []
+    assert bea.balance == start
+    credited = 0
+    for typed, cents in (("0.29", 29), ("1,000.10", 100_010), ("$7", 700)):
+        desk.fill(f"{row} input", typed)
+        desk.press(f"{row} input", "Enter")  # Enter deposits too
+        credited += cents
+        shown = f"${(start + credited) / 100:,.2f}"
+        desk.wait_for_selector(f"#done:has-text('the balance is {shown}')")
+        assert bea.balance == start + credited
+    # past the largest deposit: the server's rule, in dollars
+    desk.fill(f"{row} input", "99,999,999,999")
+    desk.click(f"{row} button")
+    desk.wait_for_selector("#error:has-text('$10,000,000,000.00')")
+    assert bea.balance == start + credited
+    assert books(srv)["deposits"] == deposits + credited
+
+
+def test_d138_a_deposit_pressed_again_after_a_lost_answer_is_made_once(
+    srv: LiveServer, desk: Any
+) -> None:
+    cid = Guest(srv, "Cid")
+    start = cid.balance
+    desk.click("#refresh")
+    row = f"#players tr[data-player='{cid.id}']"
+    desk.wait_for_selector(row)
+    keys: list[str | None] = []
+
+    def lost(route: Any) -> None:
+        # the deposit reaches the server; its answer never comes back
+        keys.append(route.request.headers.get("idempotency-key"))
+        route.fetch()
+        route.abort()
+
+    desk.route("**/deposits", lost)
+    desk.fill(f"{row} input", "40")
+    desk.click(f"{row} button")
+    desk.wait_for_selector("#error:has-text('may have been made')")
+    assert cid.balance == start + 4000  # it was made
+    desk.unroute("**/deposits")
+    desk.on(
+        "request",
+        lambda r: (
+            keys.append(r.headers.get("idempotency-key"))
+            if "/deposits" in r.url
+            else None
+        ),
+    )
+    desk.click(f"{row} button")
+    desk.wait_for_selector("#done:has-text('$40.00 deposited for Cid')")
+    assert len(keys) == 2, keys
+    assert keys[0], keys
+    assert keys[0] == keys[1], keys
+    assert cid.balance == start + 4000  # once
+    # the next deposit is a new one
+    desk.fill(f"{row} input", "40")
+    desk.click(f"{row} button")
+    shown = f"${(start + 8000) / 100:,.2f}"
+    desk.wait_for_selector(f"#done:has-text('the balance is {shown}')")
+    assert len(set(keys)) == 2, keys
+    assert cid.balance == start + 8000
+    books(srv)
+
+
+def test_the_desk_with_a_round_in_play_passes_axe(
+    srv: LiveServer, desk: Any
+) -> None:
+    table = srv.table_id("midibaccarat")
+    dan = Guest(srv, "Dana")
+    dan.post(f"/tables/{table}/seats", {"seat": 5})
+    dan.bet(table, 5, 500)
+    desk.click("#refresh")
+    row = f"#tables tr[data-table='{table}']"
+    desk.wait_for_selector(f"{row} .in-play:has-text('on the layout')")
+    desk.fill(f"{row} input", "audit")
+    desk.click(f"{row} button[data-void='{table}']")
+    desk.wait_for_selector(f"{row} button[data-confirm]")
+    axe = Axe(desk)
+    axe.audit("operator desk, a void armed", phone=True)
+    assert not any(axe.found.values()), axe.found
+    desk.click(f"{row} button[data-void='{table}']")
+    desk.wait_for_selector("#done:has-text('went back')")
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/5", headers=dan.headers)
