@@ -9,6 +9,8 @@ are checked against the amounts the test wagered and deposited itself.
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -19,6 +21,8 @@ from tests.server.conftest import (
     seat_player,
     table_of,
 )
+
+from croupier.server.auth import hash_token, new_token
 
 START = 100_000
 """A self-registered player's balance (create_app's default)."""
@@ -184,3 +188,36 @@ def test_a_tables_pacing_settings_are_json_numbers(client: TestClient) -> None:
     assert r.status_code == 200, r.json()
     assert r.json()["settings"]["betting_seconds"] == 5
     assert r.json()["settings"]["idle_rounds"] == 2
+
+
+def test_d32_an_expired_token_is_refused_as_expired(
+    client: TestClient,
+) -> None:
+    """The operator's made-up token lasts a day: past it, the refusal says
+    it expired, and when, on a read (the app) as on a deposit (the edge,
+    which refuses a body with an unknown token before the app)."""
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    casino = client.app.state.casino  # type: ignore[attr-defined]
+    expired_at = int(time.time()) - 3600
+    token = new_token(expired_at)
+    casino._set_token(1, hash_token(token))  # the operator's account
+    when = datetime.fromtimestamp(expired_at, UTC).strftime("%Y-%m-%d %H:%M")
+    headers = {"Authorization": f"Bearer {token}"}
+    for reply in (
+        client.get("/ledger", headers=headers),
+        client.post(
+            f"/players/{ann.player_id}/deposits",
+            json={"amount": 100},
+            headers=headers,
+        ),
+    ):
+        assert reply.status_code == 401, reply.json()
+        assert reply.json()["error"] == "NotAuthenticatedError"
+        message = reply.json()["message"]
+        assert f"expired at {when} UTC" in message, message
+        assert "croupier token rotate" in message, message
+    assert balance(client, ann) == START
+    # a token the server never made is not said to have expired
+    unknown = client.get("/ledger", headers={"Authorization": "Bearer nope"})
+    assert unknown.status_code == 401
+    assert "expired" not in unknown.json()["message"]

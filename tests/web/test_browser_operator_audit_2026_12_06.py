@@ -11,12 +11,16 @@ amounts the test wagered and typed.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
 from tests.web.pages import BROWSER_TEST, HTTP, Axe
+
+from croupier.server.auth import new_token
 
 pytestmark = BROWSER_TEST
 
@@ -236,3 +240,39 @@ def test_the_desk_with_a_round_in_play_passes_axe(
     desk.click(f"{row} button[data-void='{table}']")
     desk.wait_for_selector("#done:has-text('went back')")
     HTTP.delete(f"{srv.base}/tables/{table}/seats/5", headers=dan.headers)
+
+
+def test_the_desk_says_why_a_token_does_not_open_it(
+    srv: LiveServer, browser: Any
+) -> None:
+    """A player's token, an expired one and a mistyped one are each told
+    apart; a token pasted with "Bearer " opens the desk."""
+    eve = Guest(srv, "Evelyn")
+    player_token = eve.headers["Authorization"].removeprefix("Bearer ")
+    expired_at = int(time.time()) - 600
+    expired = new_token(expired_at)
+    # a second operator account, whose token ran out ten minutes ago
+    srv.between_requests(
+        lambda: srv.casino.register(
+            "night operator", balance=0, operator=True, token=expired
+        )
+    )
+    when = datetime.fromtimestamp(expired_at, UTC).strftime("%Y-%m-%d %H:%M")
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(srv.base + "/operator")
+    for typed, said in (
+        (player_token, "That token is a player's, not the operator's."),
+        (expired, f"expired at {when} UTC"),
+        ("not-a-token-at-all", "The server does not know that token"),
+    ):
+        page.fill("#token", typed)
+        page.click("#login-go")
+        page.wait_for_selector(f'#error:has-text("{said}")')
+        assert page.is_hidden("#desk")
+        page.evaluate("document.getElementById('error').textContent = ''")
+    page.fill("#token", f"Bearer {OPERATOR}")
+    page.click("#login-go")
+    page.wait_for_selector("#desk:not([hidden]) #tables tr[data-table]")
+    assert page.inner_text("#error") == ""
+    page.evaluate("sessionStorage.removeItem('croupier.operator')")
+    page.close()

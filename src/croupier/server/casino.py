@@ -35,6 +35,7 @@ from croupier.server.auth import (
     hash_token,
     new_token,
     token_expiry,
+    unknown_token,
 )
 from croupier.server.errors import (
     IdempotencyConflictError,
@@ -120,8 +121,7 @@ class Casino:
         """The account of ``token``; refuse if unknown."""
         player = self.optional_player(token)
         if player is None:
-            msg = "a valid bearer token is required"
-            raise NotAuthenticatedError(msg)
+            raise NotAuthenticatedError(unknown_token(token))
         return player
 
     def optional_player(self, token: str | None) -> Player | None:

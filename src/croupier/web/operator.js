@@ -29,7 +29,15 @@ async function op(method, path, body, key) {
   if (res.status === 401 || res.status === 403) {
     sessionStorage.removeItem(KEY);
     show(false);
-    throw new Error("That token is not the operator's.");
+    // an expired token says so (a made-up one lasts a day: D32), and a
+    // player's is told apart from one the server does not know
+    const said = String((data && data.message) || "");
+    throw new Error(res.status === 403
+      ? "That token is a player's, not the operator's."
+      : /expired/.test(said)
+        ? "The operator's token " + said.replace(/^this token /, "") + "."
+        : "The server does not know that token: check it, or make a new " +
+          "one with croupier token rotate.");
   }
   if (res.status === 422 && data && data.message) {
     // the rule the request broke, in dollars ("body.amount: Input should
@@ -257,7 +265,9 @@ async function refresh() {
 
 $("login-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  sessionStorage.setItem(KEY, $("token").value.trim());
+  // a token pasted with its header's "Bearer " opens the desk as well
+  sessionStorage.setItem(KEY, $("token").value.trim()
+    .replace(/^bearer\s+/i, ""));
   try {
     await refresh();
     show(true);
