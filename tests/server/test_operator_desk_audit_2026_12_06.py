@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import (
     Seat,
     balanced_books,
+    finish_round,
     operator,
     seat_player,
     table_of,
@@ -89,7 +90,7 @@ def test_d137_a_void_for_a_round_no_longer_in_play_voids_nothing(
     assert again.status_code == 409, again.json()
     assert again.json()["error"] == "WrongPhaseError"
     message = again.json()["message"]
-    assert f"round {first} is not in play" in message
+    assert f"round {first} was voided already" in message
     assert f"round {second} is in play" in message
     assert "D137" in message
     assert balance(client, ann) == START - 700
@@ -101,7 +102,9 @@ def test_d137_a_void_for_a_round_no_longer_in_play_voids_nothing(
     other = table_of(client, "double-back-jack")
     elsewhere = void(client, other, round_id=second)
     assert elsewhere.status_code == 409, elsewhere.json()
-    assert "no round is in play there" in elsewhere.json()["message"]
+    said = elsewhere.json()["message"]
+    assert f"round {second} is table {table}'s, not {other}'s" in said
+    assert "no round is in play there" in said
     assert balanced_books(client)["on_layout"] == 700
 
     r = void(client, table, round_id=second)
@@ -221,3 +224,29 @@ def test_d32_an_expired_token_is_refused_as_expired(
     unknown = client.get("/ledger", headers={"Authorization": "Bearer nope"})
     assert unknown.status_code == 401
     assert "expired" not in unknown.json()["message"]
+
+
+def test_d137_a_finished_or_unknown_round_is_named_as_such(
+    client: TestClient,
+) -> None:
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    table = ann.table_id
+    r = ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": 300})
+    dealt = r.json()["round"]["id"]
+    finish_round(ann)
+    status = client.get(f"/rounds/{dealt}", headers=operator(client))
+    assert status.json()["status"] == "over"
+    after = balance(client, ann)
+    books = balanced_books(client)
+    for named, said in (
+        (dealt, f"round {dealt} is over: a finished round stands"),
+        (999_999, "there is no round 999999"),
+    ):
+        reply = void(client, table, round_id=named)
+        assert reply.status_code == 409, reply.json()
+        assert said in reply.json()["message"], reply.json()
+        assert "no round is in play there" in reply.json()["message"]
+    assert balance(client, ann) == after
+    assert balanced_books(client) == books
+    again = client.get(f"/rounds/{dealt}", headers=operator(client))
+    assert again.json()["status"] == "over"

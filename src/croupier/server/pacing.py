@@ -646,8 +646,8 @@ class Pacer(Dealer):
                     else "no round is"
                 )
                 msg = (
-                    f"round {round_id} is not in play at table {table_id} "
-                    f"({now} in play there); nothing was voided (D137)"
+                    f"{self._not_in_play(round_id, table_id)} ({now} in "
+                    "play there); nothing was voided (D137)"
                 )
                 raise WrongPhaseError(msg)
             if live is None or not in_play:
@@ -712,6 +712,28 @@ class Pacer(Dealer):
         if not self.storage.shared:
             self.storage.on_change(table_id)
         return body
+
+    def _not_in_play(self, round_id: int, table_id: int) -> str:
+        """Why the round an operator named is not the one to void (D137).
+
+        A void retried after its answer was lost finds its round voided
+        already: said so, lest the operator think it never happened.
+        """
+        with self.storage.engine.connect() as conn:
+            found = conn.execute(
+                select(db.RoundRow.table_id, db.RoundRow.status).where(
+                    db.RoundRow.id == round_id
+                )
+            ).first()
+        if found is None:
+            return f"there is no round {round_id}"
+        if int(found[0]) != table_id:
+            return f"round {round_id} is table {found[0]}'s, not {table_id}'s"
+        if found[1] == "voided":
+            return f"round {round_id} was voided already"
+        if found[1] != "open":
+            return f"round {round_id} is over: a finished round stands"
+        return f"round {round_id} has no wager yet"
 
 
 def _verify_deal(live: LiveRound) -> None:
