@@ -250,3 +250,43 @@ def test_d137_a_finished_or_unknown_round_is_named_as_such(
     assert balanced_books(client) == books
     again = client.get(f"/rounds/{dealt}", headers=operator(client))
     assert again.json()["status"] == "over"
+
+
+def test_d138_a_table_opened_again_with_its_key_is_opened_once(
+    client: TestClient,
+) -> None:
+    before = [t["id"] for t in client.get("/tables").json()]
+    body = {
+        "game": "six-card-fortune-pai-gow",
+        "name": "High limit",
+        "min_bet": 2_500,
+        "max_bet": 500_000,
+        "betting_seconds": 45,
+    }
+    headers = {**operator(client), "Idempotency-Key": "open-high-limit"}
+    first = client.post("/tables", json=body, headers=headers)
+    assert first.status_code == 200, first.json()
+    again = client.post("/tables", json=body, headers=headers)
+    assert again.status_code == 200, again.json()
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert again.json()["id"] == first.json()["id"]
+    after = [t["id"] for t in client.get("/tables").json()]
+    assert after == [*before, first.json()["id"]]
+    opened = summary(client, first.json()["id"])
+    assert (opened["min_bet"], opened["max_bet"]) == (2_500, 500_000)
+    assert opened["settings"]["betting_seconds"] == 45
+    # the key for another table is a conflict; a refused table stores none
+    other = client.post(
+        "/tables", json={**body, "min_bet": 100}, headers=headers
+    )
+    assert other.status_code == 409, other.json()
+    key = {**operator(client), "Idempotency-Key": "open-bad"}
+    bad = client.post(
+        "/tables", json={**body, "min_bet": 900_000}, headers=key
+    )
+    assert bad.status_code == 400, bad.json()
+    assert bad.json()["error"] == "TableLimitError"
+    assert [t["id"] for t in client.get("/tables").json()] == after
+    good = client.post("/tables", json=body, headers=key)
+    assert good.status_code == 200, good.json()
+    assert good.json()["id"] not in after

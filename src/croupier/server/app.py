@@ -534,11 +534,26 @@ def create_app(
 
     @app.post("/tables")
     async def new_table(
-        body: NewTable, authorization: Authorization = None
-    ) -> dict[str, Any]:
-        caller = who(authorization)
+        body: NewTable,
+        authorization: Authorization = None,
+        idempotency_key: Annotated[
+            str | None, Header(max_length=MAX_KEY)
+        ] = None,
+    ) -> Any:
+        """Open a table (the operator only).
 
-        def create() -> dict[str, Any]:
+        A retry with the same Idempotency-Key is answered again, never
+        opening a second table (D138).
+        """
+        caller = who(authorization)
+        casino._require_operator(caller)
+        idem = None if not idempotency_key else (caller.id, idempotency_key)
+        request = f"table {body.model_dump_json()}"
+
+        def create() -> tuple[int, dict[str, Any]] | dict[str, Any]:
+            stored = casino.stored_response(idem, request)
+            if stored is not None:
+                return stored
             rt = casino.create_table(
                 caller,
                 body.game,
@@ -552,10 +567,16 @@ def create_app(
                     for key in TableSettings.LIMITS
                     if getattr(body, key) is not None
                 },
+                idem=idem,
+                request=request,
+                respond=lambda made: table_summary(casino, made),
             )
             return table_summary(casino, rt)
 
-        return await serial.run(create)
+        done = await serial.run(create)
+        if isinstance(done, tuple):
+            return replayed_response(*done)
+        return done
 
     @app.get("/tables/{table_id}")
     async def table_state(

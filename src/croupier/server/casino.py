@@ -392,20 +392,26 @@ class Casino:
                     layout=0,
                 )
             )
-            if idem is not None:
-                answer = {"id": player_id, "balance": int(balance)}
-                conn.execute(
-                    insert(db.IdempotencyRow).values(
-                        player_id=idem[0],
-                        key=idem[1],
-                        status=200,
-                        body_json=json.dumps(
-                            {"request": request, "response": answer}
-                        ),
-                    )
-                )
+            answer = {"id": player_id, "balance": int(balance)}
+            self._remember(conn, idem, request, answer)
         self.balances[player_id] = int(balance)
         return int(balance)
+
+    @staticmethod
+    def _remember(
+        conn: Connection, idem: Idem, request: str, answer: dict[str, Any]
+    ) -> None:
+        """Store an operator's answer under its Idempotency-Key (D138)."""
+        if idem is None:
+            return
+        conn.execute(
+            insert(db.IdempotencyRow).values(
+                player_id=idem[0],
+                key=idem[1],
+                status=200,
+                body_json=json.dumps({"request": request, "response": answer}),
+            )
+        )
 
     @staticmethod
     def _require_operator(player: Player) -> None:
@@ -484,11 +490,16 @@ class Casino:
         max_bet: int = DEFAULT_MAX,
         wager_limits: Mapping[str, tuple[int, int]] | None = None,
         settings: Mapping[str, Any] | None = None,
+        idem: Idem = None,
+        request: str = "",
+        respond: Callable[[TableRuntime], dict[str, Any]] | None = None,
     ) -> TableRuntime:
         """Open a table (operators only; ``None`` is the server itself).
 
         ``settings`` are its pacing (:class:`TableSettings`: clocks and
-        idle seats), the defaults where absent.
+        idle seats), the defaults where absent. With ``idem`` (the
+        operator's Idempotency-Key) ``respond``'s answer is stored with
+        the table, for a retry to be answered again (D138).
         """
         if operator is not None:
             self._require_operator(operator)
@@ -556,6 +567,8 @@ class Casino:
                 runtime.stored_version = shared.bump_version(
                     conn, table_id, self.origin
                 )
+            if idem is not None and respond is not None:
+                self._remember(conn, idem, request, respond(runtime))
         return runtime
 
     def sit(self, player: Player, table_id: int, seat: int) -> None:
