@@ -250,6 +250,9 @@ def test_the_desk_with_a_round_in_play_passes_axe(
     desk.fill(f"{row} input", "audit")
     desk.click(f"{row} button[data-void='{table}']")
     desk.wait_for_selector(f"{row} button[data-confirm]")
+    desk.fill("#nt-rules", "{oops")
+    desk.click("#nt-go")  # a refusal on show as well
+    desk.wait_for_selector("#error:has-text('not JSON')")
     axe = Axe(desk)
     axe.audit("operator desk, a void armed", phone=True)
     assert not any(axe.found.values()), axe.found
@@ -292,3 +295,86 @@ def test_the_desk_says_why_a_token_does_not_open_it(
     assert page.inner_text("#error") == ""
     page.evaluate("sessionStorage.removeItem('croupier.operator')")
     page.close()
+
+
+def _tables(srv: LiveServer) -> list[dict[str, Any]]:
+    return list(HTTP.get(srv.base + "/tables").json())
+
+
+def test_the_desk_opens_a_table_with_its_rules_limits_and_pacing(
+    srv: LiveServer, desk: Any
+) -> None:
+    """The desk's form opens a table once (a double press too), and says
+    each refusal in the rule's own terms: seconds and decks are not
+    dollars."""
+    before = _tables(srv)
+    sent: list[str] = []
+    desk.on(
+        "request",
+        lambda r: (
+            sent.append(r.method)
+            if r.url.endswith("/tables") and r.method == "POST"
+            else None
+        ),
+    )
+
+    def fill(**fields: str) -> None:
+        values = {
+            "nt-name": "",
+            "nt-min": "1.00",
+            "nt-max": "1,000.00",
+            "nt-betting": "",
+            "nt-decision": "",
+            "nt-rules": "",
+            **fields,
+        }
+        for field, value in values.items():
+            desk.fill(f"#{field}", value)
+
+    def refused(said: str) -> None:
+        desk.evaluate("document.getElementById('error').textContent = ''")
+        desk.click("#nt-go")
+        desk.wait_for_selector(f"#error:has-text('{said}')")
+
+    desk.select_option("#nt-game", "midibaccarat")
+    fill(**{"nt-min": "50", "nt-max": "5"})
+    refused("is above the maximum $5.00")
+    fill(**{"nt-rules": "{decks: 6}"})
+    refused("are not JSON")
+    fill(**{"nt-betting": "1e3"})
+    refused("betting time in seconds")
+    assert sent == []  # none of these left the page
+    fill(**{"nt-rules": '{"decks": 1000}'})
+    refused('"decks": 1000 is above the maximum 8')
+    assert "$" not in desk.inner_text("#error")
+    fill(**{"nt-betting": "4000"})
+    refused("betting seconds: input should be less than or equal to 3600")
+    assert "$" not in desk.inner_text("#error")
+    assert len(sent) == 2
+    assert _tables(srv) == before
+
+    fill(
+        **{
+            "nt-name": "Desk baccarat",
+            "nt-min": "25",
+            "nt-max": "5,000",
+            "nt-betting": "45",
+            "nt-decision": "12.5",
+            "nt-rules": '{"decks": 6}',
+        }
+    )
+    desk.dblclick("#nt-go")  # one table
+    desk.wait_for_selector("#done:has-text('Desk baccarat')")
+    after = _tables(srv)
+    assert len(after) == len(before) + 1
+    made = after[-1]
+    assert made["name"] == "Desk baccarat"
+    assert made["game"] == "midibaccarat"
+    assert (made["min_bet"], made["max_bet"]) == (2_500, 500_000)
+    assert made["settings"]["betting_seconds"] == 45
+    assert made["settings"]["decision_seconds"] == 12.5
+    assert made["rules"]["decks"] == 6
+    said = desk.inner_text("#done")
+    assert f"#{made['id']} is open" in said, said
+    assert "$25.00 to $5,000.00" in said, said
+    desk.wait_for_selector(f"#tables tr[data-table='{made['id']}']")

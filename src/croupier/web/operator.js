@@ -39,24 +39,36 @@ async function op(method, path, body, key) {
         : "The server does not know that token: check it, or make a new " +
           "one with croupier token rotate.");
   }
-  if (res.status === 422 && data && data.message) {
-    // the rule the request broke, in dollars ("body.amount: Input should
-    // be less than or equal to $10,000,000,000.00"), not "not understood"
-    const said = Croupier.dollarsIn(String(data.message)
-      .replace(/(^|; )body\.\w+: /g, "$1"));
-    throw new Error("Refused: " + said.charAt(0).toLowerCase() +
-      said.slice(1) + (/[.!?]$/.test(said) ? "" : "."));
-  }
-  if (!res.ok) {
-    const plain = String((data && data.message) || "");
-    // the desk's refusals say what the server said (a void naming its
-    // round, D137; a balance limit): the player page's wording of a
-    // NotFoundError or a WrongPhaseError says too little here
-    throw new Error(plain ? Croupier.friendly(
-      {...data, error: "Refusal"}, res.status) :
-      Croupier.friendly(data, res.status));
-  }
+  if (!res.ok) throw new Error(refusalText(data, res.status));
   return data;
+}
+
+function refusalText(data, status) {
+  // A refusal as the desk says it: the rule the server named, with the
+  // field it concerns; amounts in dollars only where they are money (a
+  // pacing limit of 3600 seconds or a Rules Submission's 1000 decks is
+  // no $10.00), never the player page's "that table does not exist".
+  const raw = String((data && data.message) || "");
+  if (!raw) return Croupier.friendly(data, status);
+  if (status === 422) {
+    const parts = raw.split("; ").map((part) => {
+      const m = /^body\.([\w.]+): (.*)$/.exec(part);
+      if (!m) return part;
+      const said = /^(amount|min_bet|max_bet|wager_limits)\b/.test(m[1])
+        ? Croupier.dollarsIn(m[2]) : m[2];
+      return m[1].replace(/_/g, " ") + ": " + said.charAt(0).toLowerCase() +
+        said.slice(1);
+    });
+    return "Refused: " + parts.join("; ") + ".";
+  }
+  if (status < 500 && ["RulesError", "TableSettingError"]
+      .includes(data.error)) {
+    const ref = data.ref ? " (" + Croupier.refText(data.ref, "\u00a0") +
+      ")" : "";
+    return raw.charAt(0).toUpperCase() + raw.slice(1) +
+      (/[.!?]$/.test(raw) ? "" : ".") + ref;
+  }
+  return Croupier.friendly({...data, error: "Refusal"}, status);
 }
 
 function show(open) {
@@ -171,10 +183,11 @@ async function tables() {
         const v = out.voided;
         const who = v.refunds.map((r) => r.name + " (seat " + r.seat +
           ") " + Croupier.money(r.amount)).join(", ");
+        // the desk redrawn first, then the line: what it says stays put
+        await refresh().catch(() => {});
         say("Round " + v.round_id + " at " + t.name + " #" + t.id +
           " is void: " + Croupier.money(v.returned) + " went back" +
           (who ? " \u2014 " + who : "") + ".");
-        await refresh();
       } catch (e) {
         refuse(e.message);
         unarm();
@@ -232,9 +245,9 @@ async function players() {
         const out = await op("POST", "/players/" + p.id + "/deposits",
           {amount: cents}, key);
         unanswered.delete(p.id);
+        await refresh().catch(() => {});
         say(Croupier.money(cents) + " deposited for " + p.name +
           "; the balance is " + Croupier.money(out.balance) + ".");
-        await refresh();
       } catch (e) {
         if (e.offline) {
           refuse("The server cannot be reached: the deposit of " +
@@ -260,8 +273,101 @@ async function players() {
 }
 
 async function refresh() {
-  await Promise.all([books(), tables(), players()]);
+  await Promise.all([books(), tables(), players(), games()]);
 }
+
+async function games() {
+  // the games a table may deal, once (the choice stays while refreshed)
+  const sel = $("nt-game");
+  if (sel.options.length) return;
+  for (const g of await op("GET", "/games")) {
+    const o = document.createElement("option");
+    o.value = g.name;
+    o.textContent = g.title + " (\u00a7 " + g.cites + ")";
+    sel.appendChild(o);
+  }
+}
+
+// the table being opened without an answer: its request and key (D138)
+let opening = null;
+
+function newTableBody() {
+  // The form as POST /tables takes it; a refusal's words if it is not.
+  const body = {game: $("nt-game").value};
+  const name = $("nt-name").value.trim();
+  if (name) body.name = name;
+  for (const [id, key, what] of [["nt-min", "min_bet", "minimum"],
+      ["nt-max", "max_bet", "maximum"]]) {
+    const cents = Croupier.parseDollars($(id).value);
+    if (!cents) {
+      return "Type the " + what + " bet in dollars, like 5 or 1,000.50.";
+    }
+    body[key] = cents;
+  }
+  if (body.min_bet > body.max_bet) {
+    return "The minimum bet " + Croupier.money(body.min_bet) +
+      " is above the maximum " + Croupier.money(body.max_bet) + ".";
+  }
+  for (const [id, key, what] of [["nt-betting", "betting_seconds", "betting"],
+      ["nt-decision", "decision_seconds", "decision"]]) {
+    const text = $(id).value.trim();
+    if (!text) continue;
+    if (!/^\d+(\.\d+)?$/.test(text)) {
+      return "Type the " + what + " time in seconds, like 20, or leave " +
+        "it empty for the server's.";
+    }
+    body[key] = Number(text);
+  }
+  const rules = $("nt-rules").value.trim();
+  if (rules) {
+    let parsed;
+    try {
+      parsed = JSON.parse(rules);
+    } catch (e) {
+      return "The Rules Submission options are not JSON: write them " +
+        "like {\"decks\": 6}.";
+    }
+    if (parsed === null || typeof parsed !== "object" ||
+        Array.isArray(parsed)) {
+      return "The Rules Submission options are one JSON object, like " +
+        "{\"decks\": 6}.";
+    }
+    body.rules = parsed;
+  }
+  return body;
+}
+
+$("new-table").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const go = $("nt-go");
+  if (go.disabled) return;
+  const body = newTableBody();
+  if (typeof body === "string") {
+    refuse(body);
+    return;
+  }
+  const request = JSON.stringify(body);
+  // pressed again after the server could not be reached: the same key,
+  // so the table is opened once
+  if (!opening || opening.request !== request) {
+    opening = {request, key: Croupier.newKey()};
+  }
+  go.disabled = true;
+  try {
+    const t = await op("POST", "/tables", body, opening.key);
+    opening = null;
+    await refresh().catch(() => {});
+    say("Table " + t.name + " #" + t.id + " is open: " + t.title + ", " +
+      Croupier.money(t.min_bet) + " to " + Croupier.money(t.max_bet) + ".");
+  } catch (e) {
+    if (!e.offline) opening = null;
+    refuse(e.offline ? "The server cannot be reached: the table may " +
+      "have been opened. Press \u201cOpen the table\u201d again: it is " +
+      "opened once." : e.message);
+  } finally {
+    go.disabled = false;
+  }
+});
 
 $("login-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
