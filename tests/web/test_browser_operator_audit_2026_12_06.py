@@ -378,3 +378,35 @@ def test_the_desk_opens_a_table_with_its_rules_limits_and_pacing(
     assert f"#{made['id']} is open" in said, said
     assert "$25.00 to $5,000.00" in said, said
     desk.wait_for_selector(f"#tables tr[data-table='{made['id']}']")
+
+
+def test_d137_enter_held_down_arms_a_void_but_does_not_confirm_it(
+    srv: LiveServer, desk: Any
+) -> None:
+    """By keyboard: Enter held on Void repeats its keydown; the repeat is
+    no second press. A second, separate press voids."""
+    table = slow_table(srv, "Keyboard desk")
+    fay = Guest(srv, "Fay")
+    fay.post(f"/tables/{table}/seats", {"seat": 3})
+    start = fay.balance
+    round_id = fay.bet(table, 3, 800)
+    desk.click("#refresh")
+    row = f"#tables tr[data-table='{table}']"
+    desk.wait_for_selector(
+        f"{row} .in-play:has-text('round {round_id} \u00b7')"
+    )
+    desk.fill(f"{row} input", "keyboard")
+    desk.focus(f"{row} button[data-void='{table}']")
+    for _ in range(4):  # the first keydown, then three repeats
+        desk.keyboard.down("Enter")
+    desk.keyboard.up("Enter")
+    desk.wait_for_selector(f"{row} button[data-confirm='{round_id}']")
+    # whatever the repeats did has been answered by now: a live round
+    assert books(srv)["on_layout"] >= 800
+    state = HTTP.get(f"{srv.base}/tables/{table}").json()
+    assert state["table"]["in_play"]["round_id"] == round_id
+    assert fay.balance == start - 800
+    desk.keyboard.press("Enter")
+    desk.wait_for_selector("#done:has-text('went back')")
+    assert fay.balance == start
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/3", headers=fay.headers)

@@ -155,6 +155,11 @@ async function tables() {
       label("Void");
     };
     reason.addEventListener("input", unarm);
+    // Enter held down repeats its keydown, and each one presses the
+    // button: the press that armed the void would confirm it too
+    b.addEventListener("keydown", (ev) => {
+      if (ev.repeat) ev.preventDefault();
+    });
     b.addEventListener("click", async (ev) => {
       // a double click's second click is no confirmation (D137)
       if (ev.detail > 1 || b.disabled) return;
@@ -263,7 +268,7 @@ async function players() {
       }
     });
     input.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter") b.click();
+      if (ev.key === "Enter" && !ev.repeat) b.click();
     });
     cell.appendChild(input);
     cell.appendChild(b);
@@ -337,6 +342,9 @@ function newTableBody() {
   return body;
 }
 
+$("new-table").addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && ev.repeat) ev.preventDefault();  // held down
+});
 $("new-table").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const go = $("nt-go");
@@ -356,6 +364,10 @@ $("new-table").addEventListener("submit", async (ev) => {
   try {
     const t = await op("POST", "/tables", body, opening.key);
     opening = null;
+    // the form forgets the table's name and rules: pressing again opens
+    // the game's plain table, never this one a second time by mistake
+    $("nt-name").value = "";
+    $("nt-rules").value = "";
     await refresh().catch(() => {});
     say("Table " + t.name + " #" + t.id + " is open: " + t.title + ", " +
       Croupier.money(t.min_bet) + " to " + Croupier.money(t.max_bet) + ".");
