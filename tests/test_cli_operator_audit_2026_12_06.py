@@ -58,3 +58,80 @@ def test_serve_says_when_the_operator_token_expires_and_how_to_renew_it(
     assert token_file.read_text().strip() == token  # no new token made
     assert not re.search(r"[A-Za-z0-9_-]{43}\.\d+", again.output)
     assert len(started) == 2
+
+
+def _database_of(tmp_path: Path, revision: str | None) -> tuple[str, int]:
+    """A server's database with one finished round, its schema then set
+    back to ``revision`` (an older croupier's) or stamped with a newer
+    one (``None``: left as this croupier's)."""
+    pytest.importorskip("fastapi")
+    from alembic import command
+    from fastapi.testclient import TestClient
+    from sqlalchemy import text
+    from tests.server.conftest import OPERATOR, finish_round, seat_player
+
+    from croupier.server import db as storage
+    from croupier.server.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'rounds.db'}"
+    with TestClient(create_app(url, operator_token=OPERATOR)) as client:
+        seat = seat_player(client, "midibaccarat", 1, "ann")
+        reply = seat.post(
+            "/wagers", {"seat": 1, "wager": "banker", "amount": 500}
+        )
+        round_id = int(reply.json()["round"]["id"])
+        finish_round(seat)
+    engine = storage.make_engine(url)
+    try:
+        if revision == "newer":
+            with engine.begin() as conn:
+                conn.execute(
+                    text("UPDATE alembic_version SET version_num = '0999'")
+                )
+        elif revision is not None:
+            config = storage.alembic_config(engine)
+            with engine.begin() as conn:
+                config.attributes["connection"] = conn
+                command.downgrade(config, revision)
+    finally:
+        engine.dispose()
+    return url, round_id
+
+
+@pytest.mark.parametrize(
+    ("revision", "said"),
+    [
+        ("0004", "schema 0004, older than this croupier's 0005"),
+        ("newer", "schema 0999, newer than this croupier's 0005"),
+    ],
+)
+def test_a_database_of_another_croupier_version_is_named_as_such(
+    tmp_path: Path, revision: str, said: str
+) -> None:
+    """A server of the version before (schema 0004, no rounds.software)
+    has croupier's tables: its export and replay said "lacks croupier's
+    tables: is it a croupier server's database?" (exit 2)."""
+    url, round_id = _database_of(tmp_path, revision)
+    out = tmp_path / "rounds.jsonl"
+    for args in (
+        ["history", "export", "--db", url, "--out", str(out)],
+        ["replay", str(round_id), "--db", url],
+    ):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert said in result.output, result.output
+        assert "lacks croupier's tables" not in result.output
+        assert "Traceback" not in result.output
+    assert not out.exists()  # no file a reader could take for an export
+
+
+def test_a_database_of_this_croupier_version_is_read(tmp_path: Path) -> None:
+    url, round_id = _database_of(tmp_path, None)
+    out = tmp_path / "rounds.jsonl"
+    export = ["history", "export", "--db", url, "--out", str(out)]
+    result = CliRunner().invoke(app, export)
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1
+    replayed = CliRunner().invoke(app, ["replay", str(round_id), "--db", url])
+    assert replayed.exit_code == 0, replayed.output
