@@ -135,3 +135,20 @@ def test_a_database_of_this_croupier_version_is_read(tmp_path: Path) -> None:
     assert len(lines) == 1
     replayed = CliRunner().invoke(app, ["replay", str(round_id), "--db", url])
     assert replayed.exit_code == 0, replayed.output
+
+
+def test_serve_refuses_a_database_of_a_newer_croupier_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An operator going back a version: the server stopped with "internal
+    error (CommandError: Can't locate revision ...)", exit 70."""
+    pytest.importorskip("uvicorn")
+    url, _round = _database_of(tmp_path, "newer")
+    started = _no_server(monkeypatch)
+    result = CliRunner().invoke(
+        app, ["serve", "--db", url, "--token-file", str(tmp_path / "t")]
+    )
+    assert result.exit_code == 2, result.output
+    assert "schema 0999, newer than this croupier's 0005" in result.output
+    assert "internal error" not in result.output
+    assert not started

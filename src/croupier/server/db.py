@@ -365,7 +365,19 @@ def schema_mismatch(engine: Engine) -> tuple[str, str, bool] | None:
 
 
 def migrate(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest revision."""
+    """Create or upgrade the schema to the newest revision.
+
+    A schema of a newer croupier is refused with a :class:`ValueError`
+    in words (D139), not alembic's "Can't locate revision".
+    """
+    found = schema_mismatch(engine)
+    if found is not None and not found[2]:
+        msg = (
+            f"the database has croupier's schema {found[0]}, newer than "
+            f"this croupier's {found[1]}: serve it with the croupier that "
+            "wrote it (D139)"
+        )
+        raise ValueError(msg)
     config = alembic_config(engine)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
