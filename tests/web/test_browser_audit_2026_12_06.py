@@ -312,8 +312,9 @@ def test_d29_a_void_is_told_to_the_player_and_to_the_operator(
     desk = _desk(browser, srv)
     row = f"#tables tr[data-table='{table}']"
     desk.fill(f"{row} input", "card found face up in the shoe")
-    desk.click(f"{row} button[data-void='{table}']")
-    desk.wait_for_selector("#done:not(:empty)")
+    desk.click(f"{row} button[data-void='{table}']")  # arms it (D137)
+    desk.click(f"{row} button[data-void='{table}'][data-confirm]")
+    desk.wait_for_selector("#done:has-text('went back')")
     assert "void" in desk.inner_text("#done")
     assert desk.is_visible("#done")
     page.wait_for_selector("#result:not([hidden])")

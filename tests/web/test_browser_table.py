@@ -1190,7 +1190,8 @@ def test_issue_13_operator_desk_deposits_voids_and_checks_the_books(
     page.dblclick(f"{row} button")  # one deposit
     page.wait_for_selector(f"{row}:has-text('$1,025.00')")
     page.fill(f"#tables tr[data-table='{table}'] input", "dealer error")
-    page.click(f"#tables tr[data-table='{table}'] button")
+    page.click(f"#tables tr[data-table='{table}'] button")  # arms it (D137)
+    page.click(f"#tables tr[data-table='{table}'] button[data-confirm]")
     page.wait_for_selector(f"{row}:has-text('$1,050.00')")  # stake back
     assert page.get_attribute("#books", "data-ok") == "true"
     page.close()

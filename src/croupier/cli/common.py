@@ -63,6 +63,7 @@ __all__ = [
     "PipeConsole",
     "check_output",
     "console",
+    "current_schema",
     "database_problem",
     "err_console",
     "fail",
@@ -464,6 +465,36 @@ def existing_database(db: str) -> None:
     if not Path(url.database).is_file():
         msg = f"no database at {url.database} (give --db)"
         raise CommandError(msg)
+
+
+def current_schema(engine: Any, db: str) -> None:
+    """Refuse, in words, a database of another croupier's schema.
+
+    A server of the version before stored no ``rounds.software`` (D132):
+    reading its rounds failed with "lacks croupier's tables: is it a
+    croupier server's database?", which it is.
+    """
+    from sqlalchemy.engine import make_url
+
+    from croupier.server import db as storage
+
+    found = storage.schema_mismatch(engine)
+    if found is None:
+        return
+    revision, head, known = found
+    shown = make_url(db).render_as_string(hide_password=True)
+    if known:
+        msg = (
+            f"{shown} has croupier's schema {revision}, older than this "
+            f"croupier's {head}: start this croupier's serve on it once "
+            "to upgrade it, or read it with the croupier that wrote it"
+        )
+    else:
+        msg = (
+            f"{shown} has croupier's schema {revision}, newer than this "
+            f"croupier's {head}: read it with the croupier that wrote it"
+        )
+    raise CommandError(msg)
 
 
 def database_problem(exc: Exception, db: str) -> str:

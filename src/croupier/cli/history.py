@@ -16,6 +16,7 @@ from croupier.cli.common import (
     JsonFlag,
     check_output,
     console,
+    current_schema,
     database_problem,
     existing_database,
     fail,
@@ -90,6 +91,16 @@ def export(
     from sqlalchemy.exc import SQLAlchemyError
 
     existing_database(db)
+    from croupier.server import db as storage
+
+    engine = storage.make_engine(db)
+    try:
+        current_schema(engine, db)  # before any file is written
+    except SQLAlchemyError as exc:
+        msg = f"cannot read rounds: {database_problem(exc, db)}"
+        raise CommandError(msg) from None
+    finally:
+        engine.dispose()
     histories = export_rounds(db, since=start, until=stop)
     try:
         if out == "-":

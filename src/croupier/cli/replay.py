@@ -23,6 +23,7 @@ import croupier
 from croupier.cli.common import (
     CommandError,
     console,
+    current_schema,
     database_problem,
     existing_database,
 )
@@ -79,6 +80,7 @@ def replay(
     existing_database(db)
     engine = storage.make_engine(db)
     try:
+        current_schema(engine, db)
         row, events, balances = _read_round(engine, round_id)
     except SQLAlchemyError as exc:
         msg = f"cannot read rounds: {database_problem(exc, db)}"

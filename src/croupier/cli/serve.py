@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +23,7 @@ from croupier.server import DB_ENV, DEFAULT_DB_URL
 from croupier.server.auth import (
     MIN_TOKEN_LENGTH,
     TokenLifetimes,
+    token_expiry,
     write_secret,
 )
 from croupier.server.limits import (
@@ -219,6 +221,14 @@ def serve(
     made = app.state.operator_token
     if made:
         _show_token(made, token_file)
+    elif operator_token is None:
+        # a made-up token expires (D32) and no restart makes another: say
+        # how the operator gets one, lest an expired token lock the desk
+        typer.echo(
+            "operator token: the account's earlier one (a made-up one "
+            "expires; a given one works only while given again); "
+            f"croupier token rotate --db {db} --out FILE makes a new one"
+        )
     where = f"http://{host}:{port}/ (db {db})"
     if workers > 1:
         app.state.casino.dealer.close_writer()
@@ -286,8 +296,13 @@ def _given_token(
 
 def _show_token(token: str, path: Path) -> None:
     """A made-up token: to the terminal, else to a 0600 file (D32)."""
+    expiry = token_expiry(token)
+    until = ""
+    if expiry is not None:
+        when = datetime.fromtimestamp(expiry, UTC)
+        until = f"; it expires {when:%Y-%m-%d %H:%M} UTC"
     if sys.stdout.isatty():
-        typer.echo(f"operator token (keep it; shown once): {token}")
+        typer.echo(f"operator token (keep it; shown once{until}): {token}")
         return
     write_secret(path, token)
-    typer.echo(f"operator token written to {path} (mode 0600)")
+    typer.echo(f"operator token written to {path} (mode 0600{until})")

@@ -51,6 +51,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    StrictFloat,
     StrictInt,
     StrictStr,
 )
@@ -93,9 +94,11 @@ from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
 from croupier.server.pacing_api import pacing_router
 from croupier.server.play_api import (
+    MAX_KEY,
     PlayApi,
     json_response,
     refusal_response,
+    replayed_response,
     validation_response,
 )
 from croupier.server.recall import player_list, round_envelope, round_page
@@ -164,11 +167,18 @@ class NewTable(BaseModel):
         ],
         Field(max_length=64),
     ] = Field(default_factory=dict)
-    betting_seconds: Annotated[float, Field(ge=0.1, le=3600)] | None = None
+    # strict: "5" or true is no number of seconds (a JSON number only)
+    betting_seconds: Annotated[StrictFloat, Field(ge=0.1, le=3600)] | None = (
+        None
+    )
     """Betting stays open this long after the first wager (D27; 20)."""
-    decision_seconds: Annotated[float, Field(ge=0.1, le=3600)] | None = None
+    decision_seconds: Annotated[StrictFloat, Field(ge=0.1, le=3600)] | None = (
+        None
+    )
     """Each decision's clock (D26; 30)."""
-    idle_seat_minutes: Annotated[float, Field(ge=0.001, le=1440)] | None = None
+    idle_seat_minutes: (
+        Annotated[StrictFloat, Field(ge=0.001, le=1440)] | None
+    ) = None
     """No connection and no request this long frees a seat (D28; 5)."""
     idle_rounds: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
     """Rounds in a row without a wager that free a seat (D28; 3)."""
@@ -429,11 +439,32 @@ def create_app(
         player_id: IdPath,
         body: Deposit,
         authorization: Authorization = None,
-    ) -> dict[str, Any]:
+        idempotency_key: Annotated[
+            str | None, Header(max_length=MAX_KEY)
+        ] = None,
+    ) -> Any:
+        """The cashier: credit an account (the operator only).
+
+        A retry with the same Idempotency-Key is answered again, never
+        credited twice (D138).
+        """
         caller = who(authorization)
-        balance = await serial.run(
-            lambda: casino.deposit(caller, player_id, body.amount)
-        )
+        casino._require_operator(caller)
+        idem = None if not idempotency_key else (caller.id, idempotency_key)
+        request = f"deposit {player_id} {body.amount}"
+
+        def credit() -> tuple[int, dict[str, Any]] | int:
+            stored = casino.stored_response(idem, request)
+            if stored is not None:
+                return stored
+            return casino.deposit(
+                caller, player_id, body.amount, idem=idem, request=request
+            )
+
+        done = await serial.run(credit)
+        if isinstance(done, tuple):
+            return replayed_response(*done)
+        balance = done
         # the tables the player sits at show the new balance at once (in
         # every process's clients: Casino.announce)
         seated = await serial.read(
@@ -503,11 +534,26 @@ def create_app(
 
     @app.post("/tables")
     async def new_table(
-        body: NewTable, authorization: Authorization = None
-    ) -> dict[str, Any]:
-        caller = who(authorization)
+        body: NewTable,
+        authorization: Authorization = None,
+        idempotency_key: Annotated[
+            str | None, Header(max_length=MAX_KEY)
+        ] = None,
+    ) -> Any:
+        """Open a table (the operator only).
 
-        def create() -> dict[str, Any]:
+        A retry with the same Idempotency-Key is answered again, never
+        opening a second table (D138).
+        """
+        caller = who(authorization)
+        casino._require_operator(caller)
+        idem = None if not idempotency_key else (caller.id, idempotency_key)
+        request = f"table {body.model_dump_json()}"
+
+        def create() -> tuple[int, dict[str, Any]] | dict[str, Any]:
+            stored = casino.stored_response(idem, request)
+            if stored is not None:
+                return stored
             rt = casino.create_table(
                 caller,
                 body.game,
@@ -521,10 +567,16 @@ def create_app(
                     for key in TableSettings.LIMITS
                     if getattr(body, key) is not None
                 },
+                idem=idem,
+                request=request,
+                respond=lambda made: table_summary(casino, made),
             )
             return table_summary(casino, rt)
 
-        return await serial.run(create)
+        done = await serial.run(create)
+        if isinstance(done, tuple):
+            return replayed_response(*done)
+        return done
 
     @app.get("/tables/{table_id}")
     async def table_state(

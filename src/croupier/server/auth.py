@@ -30,6 +30,7 @@ __all__ = [
     "lifetime_problem",
     "new_token",
     "token_expiry",
+    "unknown_token",
     "write_secret",
 ]
 
@@ -111,6 +112,29 @@ def token_expiry(token: str) -> int | None:
     if dot and tail.isascii() and tail.isdigit() and len(tail) <= 12:
         return int(tail)
     return None
+
+
+def unknown_token(token: str | None, now: float | None = None) -> str:
+    """Why a request's token opens nothing: expired (when), or unknown.
+
+    An operator on the second day of a shift was told only "a valid
+    bearer token is required" (D32: a made-up operator token lasts a
+    day).
+
+    >>> unknown_token("abc.86400", now=90000.0)[:45]
+    'this token expired at 1970-01-02 00:00 UTC (D'
+    >>> unknown_token(None)
+    'a valid bearer token is required'
+    """
+    expiry = None if token is None else token_expiry(token)
+    if expiry is not None and expiry <= (time.time() if now is None else now):
+        when = datetime.fromtimestamp(expiry, UTC)
+        return (
+            f"this token expired at {when:%Y-%m-%d %H:%M} UTC (D32): a "
+            "player signs in again; the operator renews it with croupier "
+            "token rotate"
+        )
+    return "a valid bearer token is required"
 
 
 def write_secret(path: Path, secret: str) -> None:

@@ -35,6 +35,7 @@ from croupier.server.auth import (
     hash_token,
     new_token,
     token_expiry,
+    unknown_token,
 )
 from croupier.server.errors import (
     IdempotencyConflictError,
@@ -120,8 +121,7 @@ class Casino:
         """The account of ``token``; refuse if unknown."""
         player = self.optional_player(token)
         if player is None:
-            msg = "a valid bearer token is required"
-            raise NotAuthenticatedError(msg)
+            raise NotAuthenticatedError(unknown_token(token))
         return player
 
     def optional_player(self, token: str | None) -> Player | None:
@@ -348,8 +348,21 @@ class Casino:
             raise NameTakenError(f"the name {name!r} is taken")
         self._name_keys.add(key)
 
-    def deposit(self, operator: Player, player_id: int, amount: int) -> int:
-        """The cashier: credit ``amount`` to an account (operators only)."""
+    def deposit(
+        self,
+        operator: Player,
+        player_id: int,
+        amount: int,
+        *,
+        idem: Idem = None,
+        request: str = "",
+    ) -> int:
+        """The cashier: credit ``amount`` to an account (operators only).
+
+        With ``idem`` (the operator's Idempotency-Key) the answer is
+        stored with the deposit, in its transaction, for
+        :meth:`stored_response` to replay to a retry (D138).
+        """
         self._require_operator(operator)
         if amount <= 0:
             raise WagerError(f"a deposit must be positive, not {amount}")
@@ -379,8 +392,26 @@ class Casino:
                     layout=0,
                 )
             )
+            answer = {"id": player_id, "balance": int(balance)}
+            self._remember(conn, idem, request, answer)
         self.balances[player_id] = int(balance)
         return int(balance)
+
+    @staticmethod
+    def _remember(
+        conn: Connection, idem: Idem, request: str, answer: dict[str, Any]
+    ) -> None:
+        """Store an operator's answer under its Idempotency-Key (D138)."""
+        if idem is None:
+            return
+        conn.execute(
+            insert(db.IdempotencyRow).values(
+                player_id=idem[0],
+                key=idem[1],
+                status=200,
+                body_json=json.dumps({"request": request, "response": answer}),
+            )
+        )
 
     @staticmethod
     def _require_operator(player: Player) -> None:
@@ -459,11 +490,16 @@ class Casino:
         max_bet: int = DEFAULT_MAX,
         wager_limits: Mapping[str, tuple[int, int]] | None = None,
         settings: Mapping[str, Any] | None = None,
+        idem: Idem = None,
+        request: str = "",
+        respond: Callable[[TableRuntime], dict[str, Any]] | None = None,
     ) -> TableRuntime:
         """Open a table (operators only; ``None`` is the server itself).
 
         ``settings`` are its pacing (:class:`TableSettings`: clocks and
-        idle seats), the defaults where absent.
+        idle seats), the defaults where absent. With ``idem`` (the
+        operator's Idempotency-Key) ``respond``'s answer is stored with
+        the table, for a retry to be answered again (D138).
         """
         if operator is not None:
             self._require_operator(operator)
@@ -531,6 +567,8 @@ class Casino:
                 runtime.stored_version = shared.bump_version(
                     conn, table_id, self.origin
                 )
+            if idem is not None and respond is not None:
+                self._remember(conn, idem, request, respond(runtime))
         return runtime
 
     def sit(self, player: Player, table_id: int, seat: int) -> None:

@@ -54,6 +54,7 @@ __all__ = [
     "make_engine",
     "migrate",
     "now",
+    "schema_mismatch",
 ]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -337,8 +338,46 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
+def schema_mismatch(engine: Engine) -> tuple[str, str, bool] | None:
+    """The database's schema revision if it is not this croupier's.
+
+    ``(found, head, known)``: ``known`` is false for a revision of a
+    newer croupier. ``None`` when the schema is this croupier's, or
+    carries no revision (no croupier's tables: said elsewhere). Reads
+    only: a command that reads (an export, a replay) never migrates a
+    database that a running server of another version may hold.
+    """
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from alembic.util.exc import CommandError as AlembicError
+
+    script = ScriptDirectory.from_config(alembic_config(engine))
+    head = script.get_current_head() or ""
+    with engine.connect() as conn:
+        found = MigrationContext.configure(conn).get_current_revision()
+    if found is None or found == head:
+        return None
+    try:
+        known = script.get_revision(found) is not None
+    except AlembicError:
+        known = False
+    return found, head, known
+
+
 def migrate(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest revision."""
+    """Create or upgrade the schema to the newest revision.
+
+    A schema of a newer croupier is refused with a :class:`ValueError`
+    in words (D139), not alembic's "Can't locate revision".
+    """
+    found = schema_mismatch(engine)
+    if found is not None and not found[2]:
+        msg = (
+            f"the database has croupier's schema {found[0]}, newer than "
+            f"this croupier's {found[1]}: serve it with the croupier that "
+            "wrote it (D139)"
+        )
+        raise ValueError(msg)
     config = alembic_config(engine)
     with engine.begin() as connection:
         config.attributes["connection"] = connection

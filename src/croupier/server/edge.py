@@ -47,7 +47,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from croupier.server.auth import bearer_token
+from croupier.server.auth import bearer_token, unknown_token
 from croupier.server.limits import EDGE_ENV, BodyLimits, RateLimits, edge
 
 __all__ = [
@@ -271,9 +271,7 @@ class Edge:
         )
         if has_body and not registering and self.known_token(token) is None:
             return edge_refusal(
-                401,
-                "NotAuthenticatedError",
-                "a valid bearer token is required",
+                401, "NotAuthenticatedError", unknown_token(token)
             )
         limit = self.bodies.for_path(method, path)
         if length is not None and length > limit:

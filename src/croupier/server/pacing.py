@@ -622,15 +622,35 @@ class Pacer(Dealer):
         table_id: int,
         reason: str,
         *,
+        round_id: int | None = None,
         respond: Responder | None = None,
     ) -> dict[str, Any]:
-        """Void the round in play: every stake goes back (D25, D29)."""
+        """Void the round in play: every stake goes back (D25, D29).
+
+        ``round_id``, if given, is the round the operator means: another
+        one in play is refused, not voided (D137). The answer (``respond``'s)
+        gains ``voided``: the round, what went back in all and to whom.
+        """
         if not operator.is_operator:
             msg = "only an operator may void a round"
             raise NotOperatorError(msg)
         with self.turn(table_id, operator) as rt:
             live = rt.live
-            if live is None or live.finished or live.inputs == 0:
+            in_play = not (live is None or live.finished or live.inputs == 0)
+            if round_id is not None and (
+                live is None or not in_play or live.db_id != round_id
+            ):
+                now = (
+                    f"round {live.db_id} is"
+                    if live is not None and in_play
+                    else "no round is"
+                )
+                msg = (
+                    f"{self._not_in_play(round_id, table_id)} ({now} in "
+                    "play there); nothing was voided (D137)"
+                )
+                raise WrongPhaseError(msg)
+            if live is None or not in_play:
                 msg = "no round is in play at this table"
                 raise WrongPhaseError(msg)
             try:
@@ -646,6 +666,23 @@ class Pacer(Dealer):
                         conn=conn,
                         by_operator=True,
                     )
+                    refunds = [
+                        {
+                            "player_id": int(pid),
+                            "seat": int(seat or 0),
+                            "amount": int(amount),
+                        }
+                        for pid, seat, amount in conn.execute(
+                            select(
+                                db.TransactionRow.player_id,
+                                db.TransactionRow.seat,
+                                db.TransactionRow.amount,
+                            )
+                            .where(db.TransactionRow.round_id == live.db_id)
+                            .where(db.TransactionRow.kind == "refund")
+                            .order_by(db.TransactionRow.id)
+                        )
+                    ]
                     live.voided = reason
                     live.finished = True
                     live.server_seq = max(live.server_seq, int(event["seq"]))
@@ -658,6 +695,16 @@ class Pacer(Dealer):
                     rt.version += 1
                     self._paced(conn, rt)
                     body = respond(rt) if respond is not None else {}
+                    body = {
+                        **body,
+                        "voided": {
+                            "round_id": live.db_id,
+                            "table_id": rt.id,
+                            "reason": reason,
+                            "returned": sum(r["amount"] for r in refunds),
+                            "refunds": refunds,
+                        },
+                    }
             except Exception:
                 if not self.storage.shared:
                     self.rebuild_or_mark(rt)
@@ -665,6 +712,28 @@ class Pacer(Dealer):
         if not self.storage.shared:
             self.storage.on_change(table_id)
         return body
+
+    def _not_in_play(self, round_id: int, table_id: int) -> str:
+        """Why the round an operator named is not the one to void (D137).
+
+        A void retried after its answer was lost finds its round voided
+        already: said so, lest the operator think it never happened.
+        """
+        with self.storage.engine.connect() as conn:
+            found = conn.execute(
+                select(db.RoundRow.table_id, db.RoundRow.status).where(
+                    db.RoundRow.id == round_id
+                )
+            ).first()
+        if found is None:
+            return f"there is no round {round_id}"
+        if int(found[0]) != table_id:
+            return f"round {round_id} is table {found[0]}'s, not {table_id}'s"
+        if found[1] == "voided":
+            return f"round {round_id} was voided already"
+        if found[1] != "open":
+            return f"round {round_id} is over: a finished round stands"
+        return f"round {round_id} has no wager yet"
 
 
 def _verify_deal(live: LiveRound) -> None:

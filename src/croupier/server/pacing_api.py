@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from croupier.server.auth import bearer_token
 from croupier.server.casino import Casino
-from croupier.server.inputs import IdPath, Reason
+from croupier.server.inputs import MAX_ID, IdPath, Reason
 from croupier.server.play import AnsweredMeanwhileError, Responder
 from croupier.server.play_api import (
     MAX_KEY,
@@ -58,6 +58,9 @@ class VoidRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     reason: Reason  # printable: stored and logged (D31)
+    round_id: Annotated[StrictInt, Field(ge=1, le=MAX_ID)] | None = None
+    """The round the operator means to void: another in play is refused
+    (D137). Without it, whichever round is in play."""
 
 
 def pacing_router(casino: Casino) -> APIRouter:
@@ -147,16 +150,25 @@ def pacing_router(casino: Casino) -> APIRouter:
         body: VoidRequest,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
-        """The operator voids the round in play (every stake returned)."""
+        """The operator voids the round in play (every stake returned).
+
+        The answer is the table and ``voided``: the round, the total
+        returned and each refund (player, name, seat, amount).
+        """
         player = casino.authenticate(bearer_token(authorization))
-        return await serial.run(
-            lambda: casino.dealer.void(
+
+        def run() -> dict[str, Any]:
+            out = casino.dealer.void(
                 player,
                 table_id,
                 body.reason,
+                round_id=body.round_id,
                 respond=lambda rt: table_snapshot(casino, rt, player),
-            ),
-            table=table_id,
-        )
+            )
+            for refund in out["voided"]["refunds"]:
+                refund["name"] = casino.player_name(refund["player_id"])
+            return out
+
+        return await serial.run(run, table=table_id)
 
     return router

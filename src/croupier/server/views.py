@@ -37,6 +37,7 @@ from croupier.server.visibility import Viewer, viewer_events
 
 __all__ = [
     "game_info",
+    "in_play",
     "minimal_result",
     "round_detail",
     "round_list",
@@ -86,6 +87,24 @@ def table_summary(casino: Casino, rt: TableRuntime) -> dict[str, Any]:
         "settings": rt.settings.to_dict(),
         "rules": rt.table.rules.to_dict(),
         "shoe": shoe_info(rt),
+        "in_play": in_play(rt),
+    }
+
+
+def in_play(rt: TableRuntime) -> dict[str, Any] | None:
+    """The round an operator may void at the table, if any (D137).
+
+    ``None`` while the table's round waits for its first wager (nothing
+    to void); else its id, whether it is ``betting`` or ``playing`` and
+    the money on its layout (as the table shows it to all).
+    """
+    live = rt.live
+    if live is None or live.finished or live.inputs == 0:
+        return None
+    return {
+        "round_id": live.db_id,
+        "status": "playing" if live.dealt else "betting",
+        "on_layout": live.round.ledger.on_layout,
     }
 
 

@@ -128,11 +128,16 @@ const Croupier = {
   },
 
   parseDollars(text) {
-    // "12.50", "$1,000", "5" -> minor units; null if not an amount.
-    const t = String(text || "").replace(/[$,\s]/g, "");
-    if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
-    const [whole, frac] = t.split(".");
-    return parseInt(whole, 10) * 100 + parseInt((frac || "0").padEnd(2, "0"), 10);
+    // "12.50", "$1,000", "1,000.10", "5" -> minor units; null if not an
+    // amount. A comma only groups thousands: "1,50" (a decimal comma) is
+    // no amount, where it once read as $150; nor is "1e3", a sign, or an
+    // amount past what a page counts exactly in cents.
+    const t = String(text || "").trim().replace(/^\$\s*/, "");
+    if (!/^(\d+|\d{1,3}(,\d{3})+)(\.\d{1,2})?$/.test(t)) return null;
+    const [whole, frac] = t.replace(/,/g, "").split(".");
+    const cents = parseInt(whole, 10) * 100 +
+      parseInt((frac || "0").padEnd(2, "0"), 10);
+    return Number.isSafeInteger(cents) ? cents : null;
   },
 
   money(units) {

@@ -5,26 +5,70 @@
 
 const $ = (id) => document.getElementById(id);
 const KEY = "croupier.operator";
+// deposits sent without an answer: player id -> {cents, key} (D138)
+const unanswered = new Map();
 
-async function op(method, path, body) {
+async function op(method, path, body, key) {
+  // ``key``: the action's Idempotency-Key, kept by the caller across a
+  // retry (a deposit: D138); a fresh one otherwise. An error thrown
+  // before the server answered has ``offline`` set.
   const headers = {Authorization: "Bearer " + sessionStorage.getItem(KEY)};
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method === "POST") headers["Idempotency-Key"] = Croupier.newKey();
+  if (method === "POST") headers["Idempotency-Key"] = key || Croupier.newKey();
   let res;
   try {
     res = await fetch(path, {method, headers,
       body: body === undefined ? undefined : JSON.stringify(body)});
   } catch (e) {
-    throw new Error("The server cannot be reached; try again in a moment.");
+    const err = new Error("The server cannot be reached; try again in a " +
+      "moment.");
+    err.offline = true;
+    throw err;
   }
   const data = await res.json().catch(() => ({}));
   if (res.status === 401 || res.status === 403) {
     sessionStorage.removeItem(KEY);
     show(false);
-    throw new Error("That token is not the operator's.");
+    // an expired token says so (a made-up one lasts a day: D32), and a
+    // player's is told apart from one the server does not know
+    const said = String((data && data.message) || "");
+    throw new Error(res.status === 403
+      ? "That token is a player's, not the operator's."
+      : /expired/.test(said)
+        ? "The operator's token " + said.replace(/^this token /, "") + "."
+        : "The server does not know that token: check it, or make a new " +
+          "one with croupier token rotate.");
   }
-  if (!res.ok) throw new Error(Croupier.friendly(data, res.status));
+  if (!res.ok) throw new Error(refusalText(data, res.status));
   return data;
+}
+
+function refusalText(data, status) {
+  // A refusal as the desk says it: the rule the server named, with the
+  // field it concerns; amounts in dollars only where they are money (a
+  // pacing limit of 3600 seconds or a Rules Submission's 1000 decks is
+  // no $10.00), never the player page's "that table does not exist".
+  const raw = String((data && data.message) || "");
+  if (!raw) return Croupier.friendly(data, status);
+  if (status === 422) {
+    const parts = raw.split("; ").map((part) => {
+      const m = /^body\.([\w.]+): (.*)$/.exec(part);
+      if (!m) return part;
+      const said = /^(amount|min_bet|max_bet|wager_limits)\b/.test(m[1])
+        ? Croupier.dollarsIn(m[2]) : m[2];
+      return m[1].replace(/_/g, " ") + ": " + said.charAt(0).toLowerCase() +
+        said.slice(1);
+    });
+    return "Refused: " + parts.join("; ") + ".";
+  }
+  if (status < 500 && ["RulesError", "TableSettingError"]
+      .includes(data.error)) {
+    const ref = data.ref ? " (" + Croupier.refText(data.ref, "\u00a0") +
+      ")" : "";
+    return raw.charAt(0).toUpperCase() + raw.slice(1) +
+      (/[.!?]$/.test(raw) ? "" : ".") + ref;
+  }
+  return Croupier.friendly({...data, error: "Refusal"}, status);
 }
 
 function show(open) {
@@ -66,6 +110,7 @@ async function tables() {
   const tbl = $("tables");
   tbl.innerHTML = "<tr><th scope='col'>Table</th><th scope='col'>Game</th>" +
     "<th scope='col'>Limits</th><th scope='col'>Seats</th>" +
+    "<th scope='col'>Round in play</th>" +
     "<th scope='col'>Void the round in play</th></tr>";
   for (const t of list) {
     const tr = document.createElement("tr");
@@ -74,6 +119,8 @@ async function tables() {
     const a = Croupier.el("a", "", t.name);
     a.href = "/play/" + t.id;
     name.appendChild(a);
+    // two tables may share a name: the number tells them apart
+    name.appendChild(Croupier.el("span", "", " #" + t.id));
     tr.appendChild(name);
     tr.appendChild(Croupier.el("td", "", t.title + " \u00b7 \u00a7 " + t.cites));
     tr.appendChild(Croupier.el("td", "", Croupier.money(t.min_bet) + " to " +
@@ -81,30 +128,76 @@ async function tables() {
     tr.appendChild(Croupier.el("td", "", t.seats.length ? t.seats.map(
       (s) => s.seat + ": " + s.name + (s.sitting_out ? " (out)" : ""))
       .join(", ") : "none"));
+    const live = t.in_play;
+    const playing = Croupier.el("td", "in-play", live ? "round " +
+      live.round_id + " \u00b7 " + live.status + " \u00b7 " +
+      Croupier.money(live.on_layout) + " on the layout" : "none");
+    tr.appendChild(playing);
     const cell = Croupier.el("td");
     const lab = Croupier.el("label", "inline");
     const reason = Croupier.el("input", "field");
     reason.size = 14;
     reason.placeholder = "reason";
-    reason.setAttribute("aria-label", "Reason for voiding at " + t.name);
+    reason.maxLength = 200;
+    reason.setAttribute("aria-label", "Reason for voiding at " + t.name +
+      " #" + t.id);
     lab.appendChild(reason);
     const b = Croupier.el("button", "btn", "Void");
     b.dataset.void = t.id;
-    b.appendChild(Croupier.el("span", "sr-only", " the round at " + t.name));
+    const label = (text) => {
+      b.textContent = text;
+      b.appendChild(Croupier.el("span", "sr-only", " the round at " +
+        t.name + " #" + t.id));
+    };
+    label("Void");
+    const unarm = () => {
+      delete b.dataset.confirm;
+      label("Void");
+    };
+    reason.addEventListener("input", unarm);
+    // Enter held down repeats its keydown, and each one presses the
+    // button: the press that armed the void would confirm it too
+    b.addEventListener("keydown", (ev) => {
+      if (ev.repeat) ev.preventDefault();
+    });
     b.addEventListener("click", async (ev) => {
+      // a double click's second click is no confirmation (D137)
       if (ev.detail > 1 || b.disabled) return;
+      if (!live) {
+        refuse("No round is in play at " + t.name + " #" + t.id +
+          ": nothing to void.");
+        return;
+      }
       if (!reason.value.trim()) {
         refuse("Give a reason: it is kept in the round's record (D25).");
         return;
       }
+      if (b.dataset.confirm !== String(live.round_id)) {
+        b.dataset.confirm = String(live.round_id);
+        label("Confirm void");
+        say("Press \u201cConfirm void\u201d to void round " +
+          live.round_id + " at " + t.name + " #" + t.id + ": " +
+          Croupier.money(live.on_layout) + " on its layout goes back to " +
+          "the players. A void cannot be undone.");
+        return;
+      }
       b.disabled = true;
       try {
-        await op("POST", "/tables/" + t.id + "/void",
-                 {reason: reason.value.trim()});
-        say("The round at " + t.name + " is void; every stake went back.");
-        await refresh();
+        const out = await op("POST", "/tables/" + t.id + "/void",
+          {reason: reason.value.trim(), round_id: live.round_id});
+        const v = out.voided;
+        const who = v.refunds.map((r) => r.name + " (seat " + r.seat +
+          ") " + Croupier.money(r.amount)).join(", ");
+        // the desk redrawn first, then the line: what it says stays put
+        await refresh().catch(() => {});
+        say("Round " + v.round_id + " at " + t.name + " #" + t.id +
+          " is void: " + Croupier.money(v.returned) + " went back" +
+          (who ? " \u2014 " + who : "") + ".");
       } catch (e) {
         refuse(e.message);
+        unarm();
+        // the desk shows the round that is in play now
+        if (!e.offline) await refresh().catch(() => {});
       } finally {
         b.disabled = false;
       }
@@ -143,19 +236,39 @@ async function players() {
       if (ev.detail > 1 || b.disabled) return;
       const cents = Croupier.parseDollars(input.value);
       if (!cents) {
-        refuse("Type a deposit in dollars, like 100.");
+        refuse("Type a deposit in dollars, like 100 or 1,000.50 (no " +
+          "sign; a comma only between thousands).");
         return;
       }
+      // the same deposit pressed again after the server could not be
+      // reached keeps its key: it is made once (D138)
+      const held = unanswered.get(p.id);
+      const key = held && held.cents === cents ? held.key : Croupier.newKey();
+      unanswered.set(p.id, {cents, key});
       b.disabled = true;
       try {
-        await op("POST", "/players/" + p.id + "/deposits", {amount: cents});
-        say(Croupier.money(cents) + " deposited for " + p.name + ".");
-        await refresh();
+        const out = await op("POST", "/players/" + p.id + "/deposits",
+          {amount: cents}, key);
+        unanswered.delete(p.id);
+        await refresh().catch(() => {});
+        say(Croupier.money(cents) + " deposited for " + p.name +
+          "; the balance is " + Croupier.money(out.balance) + ".");
       } catch (e) {
-        refuse(e.message);
+        if (e.offline) {
+          refuse("The server cannot be reached: the deposit of " +
+            Croupier.money(cents) + " for " + p.name + " may have been " +
+            "made. Press Deposit again with the same amount: it is made " +
+            "once.");
+        } else {
+          unanswered.delete(p.id);
+          refuse(e.message);
+        }
       } finally {
         b.disabled = false;
       }
+    });
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && !ev.repeat) b.click();
     });
     cell.appendChild(input);
     cell.appendChild(b);
@@ -165,12 +278,114 @@ async function players() {
 }
 
 async function refresh() {
-  await Promise.all([books(), tables(), players()]);
+  await Promise.all([books(), tables(), players(), games()]);
 }
+
+async function games() {
+  // the games a table may deal, once (the choice stays while refreshed)
+  const sel = $("nt-game");
+  if (sel.options.length) return;
+  for (const g of await op("GET", "/games")) {
+    const o = document.createElement("option");
+    o.value = g.name;
+    o.textContent = g.title + " (\u00a7 " + g.cites + ")";
+    sel.appendChild(o);
+  }
+}
+
+// the table being opened without an answer: its request and key (D138)
+let opening = null;
+
+function newTableBody() {
+  // The form as POST /tables takes it; a refusal's words if it is not.
+  const body = {game: $("nt-game").value};
+  const name = $("nt-name").value.trim();
+  if (name) body.name = name;
+  for (const [id, key, what] of [["nt-min", "min_bet", "minimum"],
+      ["nt-max", "max_bet", "maximum"]]) {
+    const cents = Croupier.parseDollars($(id).value);
+    if (!cents) {
+      return "Type the " + what + " bet in dollars, like 5 or 1,000.50.";
+    }
+    body[key] = cents;
+  }
+  if (body.min_bet > body.max_bet) {
+    return "The minimum bet " + Croupier.money(body.min_bet) +
+      " is above the maximum " + Croupier.money(body.max_bet) + ".";
+  }
+  for (const [id, key, what] of [["nt-betting", "betting_seconds", "betting"],
+      ["nt-decision", "decision_seconds", "decision"]]) {
+    const text = $(id).value.trim();
+    if (!text) continue;
+    if (!/^\d+(\.\d+)?$/.test(text)) {
+      return "Type the " + what + " time in seconds, like 20, or leave " +
+        "it empty for the server's.";
+    }
+    body[key] = Number(text);
+  }
+  const rules = $("nt-rules").value.trim();
+  if (rules) {
+    let parsed;
+    try {
+      parsed = JSON.parse(rules);
+    } catch (e) {
+      return "The Rules Submission options are not JSON: write them " +
+        "like {\"decks\": 6}.";
+    }
+    if (parsed === null || typeof parsed !== "object" ||
+        Array.isArray(parsed)) {
+      return "The Rules Submission options are one JSON object, like " +
+        "{\"decks\": 6}.";
+    }
+    body.rules = parsed;
+  }
+  return body;
+}
+
+$("new-table").addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && ev.repeat) ev.preventDefault();  // held down
+});
+$("new-table").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const go = $("nt-go");
+  if (go.disabled) return;
+  const body = newTableBody();
+  if (typeof body === "string") {
+    refuse(body);
+    return;
+  }
+  const request = JSON.stringify(body);
+  // pressed again after the server could not be reached: the same key,
+  // so the table is opened once
+  if (!opening || opening.request !== request) {
+    opening = {request, key: Croupier.newKey()};
+  }
+  go.disabled = true;
+  try {
+    const t = await op("POST", "/tables", body, opening.key);
+    opening = null;
+    // the form forgets the table's name and rules: pressing again opens
+    // the game's plain table, never this one a second time by mistake
+    $("nt-name").value = "";
+    $("nt-rules").value = "";
+    await refresh().catch(() => {});
+    say("Table " + t.name + " #" + t.id + " is open: " + t.title + ", " +
+      Croupier.money(t.min_bet) + " to " + Croupier.money(t.max_bet) + ".");
+  } catch (e) {
+    if (!e.offline) opening = null;
+    refuse(e.offline ? "The server cannot be reached: the table may " +
+      "have been opened. Press \u201cOpen the table\u201d again: it is " +
+      "opened once." : e.message);
+  } finally {
+    go.disabled = false;
+  }
+});
 
 $("login-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  sessionStorage.setItem(KEY, $("token").value.trim());
+  // a token pasted with its header's "Bearer " opens the desk as well
+  sessionStorage.setItem(KEY, $("token").value.trim()
+    .replace(/^bearer\s+/i, ""));
   try {
     await refresh();
     show(true);
@@ -180,6 +395,11 @@ $("login-form").addEventListener("submit", async (ev) => {
   }
 });
 $("check").addEventListener("click", () => books().catch((e) => {
+  refuse(e.message);
+}));
+$("refresh").addEventListener("click", () => refresh().then(() => {
+  say("The desk shows the tables and balances as they are now.");
+}).catch((e) => {
   refuse(e.message);
 }));
 $("logout").addEventListener("click", () => {
