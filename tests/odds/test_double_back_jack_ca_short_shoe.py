@@ -21,8 +21,9 @@ before.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -516,7 +517,7 @@ def test_the_whole_game_on_a_given_shoe_is_valued_where_nothing_runs_out(
         for a, b, up in _deals(shoe)
     )
     assert expected == runs_out
-    solves = [solve_ca, solve_td, solve_cdp1]
+    solves: list[Callable[..., Any]] = [solve_ca, solve_td, solve_cdp1]
     for solve in solves:
         if expected:
             with pytest.raises(RulesError, match="can run out"):

@@ -84,7 +84,7 @@ def test_670a_9_envy_figures_are_priced_at_the_qualifying_stake(
     Bonus Wager, so they are that stake's. The report priced them at the
     $25.00 average wager: five times the Envy paid per hour.
     """
-    rules = find_game("six-card-fortune-pai-gow").rules_type()
+    rules: Any = find_game("six-card-fortune-pai-gow").rules_type()
     minimum = rules.envy_qualifying_minimum
     assert minimum == 500  # D23's $5.00
     by_name = {w["name"]: w for w in pai_gow_report["wagers"]}
@@ -160,7 +160,7 @@ def test_673a_11_dbj_largest_payout_is_a_split_box_of_doubled_wins(
 def test_673a_11_dbj_report_states_the_largest_payout_of_a_box() -> None:
     """The report said 2.00 units (the largest net of a grouped table)."""
     spec = find_game("double-back-jack")
-    rules = spec.rules_type()
+    rules: Any = spec.rules_type()
     settings = ReportSettings(rounds=ROUNDS, seed=1, date="2026-12-06")
     report = build_report(spec, rules, settings)
     (wager,) = report["wagers"]
@@ -181,7 +181,7 @@ def test_670a_9_an_average_net_is_not_stated_as_the_largest_payout(
     their average (about 9 units); the report stated that average as
     the wager's maximum payout.
     """
-    rules = find_game("six-card-fortune-pai-gow").rules_type()
+    rules: Any = find_game("six-card-fortune-pai-gow").rules_type()
     top_odds = max(o.fraction for _, o in rules.fortune_bonus_paytable)
     assert top_odds == 1000
     by_name = {w["name"]: w for w in pai_gow_report["wagers"]}
