@@ -10,11 +10,14 @@ are checked against the amounts the test wagered and deposited itself.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import (
+    OPERATOR,
     Seat,
     balanced_books,
     finish_round,
@@ -23,6 +26,7 @@ from tests.server.conftest import (
     table_of,
 )
 
+from croupier.server.app import create_app
 from croupier.server.auth import hash_token, new_token
 
 START = 100_000
@@ -290,3 +294,74 @@ def test_d138_a_table_opened_again_with_its_key_is_opened_once(
     good = client.post("/tables", json=body, headers=key)
     assert good.status_code == 200, good.json()
     assert good.json()["id"] not in after
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def either(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """A client of a server on SQLite, then on PostgreSQL (where
+    several processes share one database)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{request.getfixturevalue('tmp_path') / 'race.db'}"
+    else:
+        url = request.getfixturevalue("pg_url")
+    with TestClient(create_app(url, operator_token=OPERATOR)) as made:
+        yield made
+
+
+def _as_if_looked_before_the_other_committed(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    """The next lookup of a stored answer finds none, as a process that
+    looked before another process's retry of the same key committed."""
+    casino = client.app.state.casino  # type: ignore[attr-defined]
+    real = casino.stored_response
+    calls = {"n": 0}
+
+    def stale(idem: Any, request: str) -> Any:
+        calls["n"] += 1
+        return None if calls["n"] == 1 else real(idem, request)
+
+    monkeypatch.setattr(casino, "stored_response", stale)
+
+
+def test_d138_a_deposit_answered_by_another_process_meanwhile_is_replayed(
+    either: TestClient, monkeypatch: Any
+) -> None:
+    """Two processes take the same retried deposit: the second finds no
+    answer, credits, and its answer's row meets the first's under the
+    unique key. That credit is rolled back and the first's answer is
+    given, once; before, the client got an error for a deposit made."""
+    client = either
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    deposits = balanced_books(client)["deposits"]
+    url = f"/players/{ann.player_id}/deposits"
+    headers = {**operator(client), "Idempotency-Key": "desk-deposit-race"}
+    first = client.post(url, json={"amount": 4_100}, headers=headers)
+    assert first.status_code == 200, first.json()
+    _as_if_looked_before_the_other_committed(client, monkeypatch)
+    again = client.post(url, json={"amount": 4_100}, headers=headers)
+    assert again.status_code == 200, again.json()
+    assert again.json() == {"id": ann.player_id, "balance": START + 4_100}
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert balance(client, ann) == START + 4_100
+    books = balanced_books(client)
+    assert books["deposits"] == deposits + 4_100
+
+
+def test_d138_a_table_opened_by_another_process_meanwhile_is_replayed(
+    either: TestClient, monkeypatch: Any
+) -> None:
+    """As a deposit: the same key's second table is never opened."""
+    client = either
+    headers = {**operator(client), "Idempotency-Key": "desk-table-race"}
+    body = {"game": "midibaccarat", "name": "Pit 4"}
+    before = len(client.get("/tables").json())
+    first = client.post("/tables", json=body, headers=headers)
+    assert first.status_code == 200, first.json()
+    _as_if_looked_before_the_other_committed(client, monkeypatch)
+    again = client.post("/tables", json=body, headers=headers)
+    assert again.status_code == 200, again.json()
+    assert again.json()["id"] == first.json()["id"]
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert len(client.get("/tables").json()) == before + 1
+    balanced_books(client)

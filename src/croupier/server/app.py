@@ -454,11 +454,12 @@ def create_app(
         request = f"deposit {player_id} {body.amount}"
 
         def credit() -> tuple[int, dict[str, Any]] | int:
-            stored = casino.stored_response(idem, request)
-            if stored is not None:
-                return stored
-            return casino.deposit(
-                caller, player_id, body.amount, idem=idem, request=request
+            return casino.once(
+                idem,
+                request,
+                lambda: casino.deposit(
+                    caller, player_id, body.amount, idem=idem, request=request
+                ),
             )
 
         done = await serial.run(credit)
@@ -550,10 +551,7 @@ def create_app(
         idem = None if not idempotency_key else (caller.id, idempotency_key)
         request = f"table {body.model_dump_json()}"
 
-        def create() -> tuple[int, dict[str, Any]] | dict[str, Any]:
-            stored = casino.stored_response(idem, request)
-            if stored is not None:
-                return stored
+        def open_table() -> dict[str, Any]:
             rt = casino.create_table(
                 caller,
                 body.game,
@@ -572,6 +570,9 @@ def create_app(
                 respond=lambda made: table_summary(casino, made),
             )
             return table_summary(casino, rt)
+
+        def create() -> tuple[int, dict[str, Any]] | dict[str, Any]:
+            return casino.once(idem, request, open_table)
 
         done = await serial.run(create)
         if isinstance(done, tuple):

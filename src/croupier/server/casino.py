@@ -20,10 +20,11 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import CroupierError, RulesError, WagerError
 from croupier.games.runout import round_run_out
@@ -62,6 +63,9 @@ from croupier.server.tables import (
 __all__ = ["Casino", "refusal"]
 
 log = logging.getLogger("croupier.server")
+
+_T = TypeVar("_T")
+"""What a request made once under an Idempotency-Key answers."""
 
 
 class Casino:
@@ -561,7 +565,6 @@ class Casino:
             )
             runtime.table.rules = parsed
             runtime.settings = paced
-            self.tables[table_id] = runtime
             self.dealer.open_round(conn, runtime)
             if self.shared:
                 runtime.stored_version = shared.bump_version(
@@ -569,6 +572,9 @@ class Casino:
                 )
             if idem is not None and respond is not None:
                 self._remember(conn, idem, request, respond(runtime))
+        # served once its row is committed: a transaction rolled back (an
+        # answer another process stored meanwhile, D138) leaves no table
+        self.tables[table_id] = runtime
         return runtime
 
     def sit(self, player: Player, table_id: int, seat: int) -> None:
@@ -652,6 +658,30 @@ class Casino:
         return rt.spec.positions(rt.table.rules)[0]
 
     # -- idempotency ------------------------------------------------------
+
+    def once(
+        self, idem: Idem, request: str, make: Callable[[], _T]
+    ) -> tuple[int, dict[str, Any]] | _T:
+        """``make()``, unless ``idem`` was answered: then that answer.
+
+        ``make`` stores its answer under ``idem`` in its own transaction.
+        Another process may store one for the same key between the
+        lookup and that transaction's commit (a retry taken by two
+        processes): the unique key then rolls ``make``'s work back, and
+        the answer stored meanwhile is given, as a replay (D138).
+        """
+        stored = self.stored_response(idem, request)
+        if stored is not None:
+            return stored
+        try:
+            return make()
+        except IntegrityError:
+            stored = (
+                None if idem is None else self.stored_response(idem, request)
+            )
+            if stored is None:
+                raise
+            return stored
 
     def stored_response(
         self, idem: Idem, request: str
