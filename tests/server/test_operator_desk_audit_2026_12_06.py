@@ -365,3 +365,58 @@ def test_d138_a_table_opened_by_another_process_meanwhile_is_replayed(
     assert again.headers.get("Idempotent-Replayed") == "true"
     assert len(client.get("/tables").json()) == before + 1
     balanced_books(client)
+
+
+def test_the_players_are_listed_a_page_at_a_time_and_found_by_name(
+    client: TestClient,
+) -> None:
+    """A casino of many accounts: ``GET /players`` pages them newest
+    first with the total in ``X-Total-Count``, finds a name by any part of it
+    in any case (a ``%`` or ``_`` typed is that character) and lists
+    the players alone with ``operators=false``; before, every account
+    came at once and could not be searched."""
+    names = [f"Ann {k}" for k in range(7)] + ["Bob", "50% Sam", "Jo_e"]
+    made = {}
+    for name in names:  # the operator's sign-ups are not rate limited
+        r = client.post(
+            "/players", json={"name": name}, headers=operator(client)
+        )
+        assert r.status_code == 200, r.json()
+        made[name] = int(r.json()["id"])
+    everyone = client.get("/players?limit=500", headers=operator(client))
+    total = int(everyone.headers["X-Total-Count"])
+    ids = [p["id"] for p in everyone.json()]
+    assert ids == sorted(ids, reverse=True)
+    assert set(made.values()) <= set(ids)
+    seen: list[int] = []
+    offset = 0
+    while True:
+        page = client.get(
+            f"/players?limit=3&offset={offset}", headers=operator(client)
+        )
+        assert page.status_code == 200, page.json()
+        assert int(page.headers["X-Total-Count"]) == total
+        assert len(page.json()) <= 3
+        seen += [p["id"] for p in page.json()]
+        if "X-Next-Offset" not in page.headers:
+            break
+        offset = int(page.headers["X-Next-Offset"])
+    assert seen == ids
+
+    def found(query: str) -> list[str]:
+        r = client.get(f"/players?{query}", headers=operator(client))
+        assert r.status_code == 200, r.json()
+        assert int(r.headers["X-Total-Count"]) == len(r.json())
+        return [p["name"] for p in r.json()]
+
+    assert found("name=aNN") == [f"Ann {k}" for k in reversed(range(7))]
+    assert found("name=%25") == ["50% Sam"]
+    assert found("name=_") == ["Jo_e"]
+    assert found("name=nobody") == []
+    players_only = found("operators=false&limit=500")
+    operators = [p["name"] for p in everyone.json() if p["operator"]]
+    assert operators
+    assert not set(operators) & set(players_only)
+    assert len(players_only) == total - len(operators)
+    refused = client.get("/players?limit=0", headers=operator(client))
+    assert refused.status_code == 422, refused.json()

@@ -410,3 +410,51 @@ def test_d137_enter_held_down_arms_a_void_but_does_not_confirm_it(
     desk.wait_for_selector("#done:has-text('went back')")
     assert fay.balance == start
     HTTP.delete(f"{srv.base}/tables/{table}/seats/3", headers=fay.headers)
+
+
+def test_the_desk_pages_the_players_and_finds_one_by_name(
+    srv: LiveServer, desk: Any
+) -> None:
+    """With more players than a page (100), the desk lists the newest
+    hundred, says how many there are, pages on, and finds a player by
+    part of the name, whose deposit is then made; before, every account
+    was listed at once, with no search."""
+    for k in range(101):  # the operator's sign-ups are not rate limited
+        made = HTTP.post(
+            srv.base + "/players", json={"name": f"Crowd {k:03d}"}, headers=OP
+        )
+        assert made.status_code == 200, made.text
+    zed = Guest(srv, "Zedekiah Quill")
+    listed = HTTP.get(
+        srv.base + "/players?operators=false&limit=500", headers=OP
+    )
+    total = int(listed.headers["X-Total-Count"])
+    newest = [p["id"] for p in listed.json()][:100]
+    desk.click("#refresh")
+    desk.wait_for_selector(f"#players tr[data-player='{zed.id}']")
+    shown = desk.eval_on_selector_all(
+        "#players tr[data-player]", "rows => rows.map(r => +r.dataset.player)"
+    )
+    assert shown == newest
+    pager = "#players-pager .pos"
+    assert desk.inner_text(pager) == f"Players 1\u2013100 of {total}"
+    desk.click("#players-pager [data-page='next']")
+    desk.wait_for_selector(f"{pager}:has-text('Players 101\u2013')")
+    rest = desk.eval_on_selector_all(
+        "#players tr[data-player]", "rows => rows.map(r => +r.dataset.player)"
+    )
+    assert rest == [p["id"] for p in listed.json()][100:200]
+    # a part of the name, in another case, finds him alone
+    desk.fill("#fp-name", "quill")
+    desk.press("#fp-name", "Enter")
+    desk.wait_for_selector(f"{pager}:has-text('of 1 whose name holds')")
+    assert desk.eval_on_selector_all(
+        "#players tr[data-player]", "rows => rows.map(r => +r.dataset.player)"
+    ) == [zed.id]
+    start = zed.balance
+    row = f"#players tr[data-player='{zed.id}']"
+    desk.fill(f"{row} input", "12.34")
+    desk.click(f"{row} button")
+    desk.wait_for_selector("#done:has-text('$12.34 deposited for Zedekiah')")
+    assert zed.balance == start + 1234
+    books(srv)

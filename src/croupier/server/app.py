@@ -4,6 +4,7 @@ JSON endpoints (bearer token in ``Authorization``)::
 
     GET  /games                       registered games
     POST /players                     open an account -> token
+    GET  /players                     accounts, paged, ?name= (operator)
     GET  /me                          your account
     POST /players/{id}/deposits       cashier (operator)
     GET  /tables  POST /tables        list / open a table (operator)
@@ -677,10 +678,33 @@ def create_app(
 
     @app.get("/players")
     async def players(
+        response: Response,
+        name: Annotated[SearchText | None, Query(max_length=80)] = None,
+        operators: bool = True,
+        limit: Annotated[int, Query(ge=1, le=500)] = 100,
+        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
         authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
+        """The accounts, newest first, a page at a time (the operator).
+
+        ``name`` finds the accounts whose name holds it (any case);
+        ``operators=false`` lists the players alone. The total and the
+        next page's offset are in headers, as ``GET /rounds`` gives them.
+        """
         casino._require_operator(who(authorization))  # the operator page
-        return await serial.read(lambda: player_list(casino))
+        page, total = await serial.read(
+            lambda: player_list(
+                casino,
+                name=name,
+                operators=operators,
+                offset=offset,
+                limit=limit,
+            )
+        )
+        response.headers["X-Total-Count"] = str(total)
+        if offset + len(page) < total:
+            response.headers["X-Next-Offset"] = str(offset + len(page))
+        return page
 
     @app.get("/ledger")
     async def ledger(authorization: Authorization = None) -> dict[str, Any]:

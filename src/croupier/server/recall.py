@@ -389,28 +389,55 @@ def _settled(
     return found["wager_settled"], voided[0] if voided else None
 
 
-def player_list(casino: Casino) -> list[dict[str, Any]]:
-    """Every account with its balance and seats (the operator's page)."""
+def player_list(
+    casino: Casino,
+    *,
+    name: str | None = None,
+    operators: bool = True,
+    offset: int = 0,
+    limit: int = 100,
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the accounts, newest first, and their total.
+
+    Each with its balance and seats. ``name`` keeps the accounts whose
+    name holds it (any case); ``operators`` false leaves the operators'
+    accounts out (the desk's list of players). A casino of many
+    thousand accounts is paged, as the recall list is.
+    """
+    p = db.PlayerRow
+    conditions: list[ColumnElement[bool]] = []
+    if name:
+        conditions.append(
+            func.lower(p.name).contains(name.lower(), autoescape=True)
+        )
+    if not operators:
+        conditions.append(p.is_operator.is_(False))
     with casino.engine.connect() as conn:
         rows = conn.execute(
-            select(
-                db.PlayerRow.id,
-                db.PlayerRow.name,
-                db.PlayerRow.balance,
-                db.PlayerRow.is_operator,
-            ).order_by(db.PlayerRow.id)
+            select(p.id, p.name, p.balance, p.is_operator)
+            .where(*conditions)
+            .order_by(p.id.desc())
+            .offset(max(0, offset))
+            .limit(max(1, min(limit, MAX_PAGE)))
         ).all()
+        total = int(
+            conn.execute(
+                select(func.count()).select_from(p).where(*conditions)
+            ).scalar()
+            or 0
+        )
     seats: dict[int, list[dict[str, int]]] = defaultdict(list)
     for rt in casino.all_tables():
         for seat, pid in rt.seats.items():
             seats[pid].append({"table_id": rt.id, "seat": seat})
-    return [
+    page = [
         {
             "id": pid,
-            "name": name,
+            "name": who,
             "balance": int(balance),
             "operator": bool(op),
             "seats": seats.get(pid, []),
         }
-        for pid, name, balance, op in rows
+        for pid, who, balance, op in rows
     ]
+    return page, total

@@ -12,6 +12,16 @@ async function op(method, path, body, key) {
   // ``key``: the action's Idempotency-Key, kept by the caller across a
   // retry (a deposit: D138); a fresh one otherwise. An error thrown
   // before the server answered has ``offline`` set.
+  return (await send(method, path, body, key)).data;
+}
+
+async function page(path) {
+  // A listing a page at a time: its rows and the total (X-Total-Count).
+  const {data, res} = await send("GET", path);
+  return {data, total: Number(res.headers.get("X-Total-Count") || 0)};
+}
+
+async function send(method, path, body, key) {
   const headers = {Authorization: "Bearer " + sessionStorage.getItem(KEY)};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method === "POST") headers["Idempotency-Key"] = key || Croupier.newKey();
@@ -40,7 +50,7 @@ async function op(method, path, body, key) {
           "one with croupier token rotate.");
   }
   if (!res.ok) throw new Error(refusalText(data, res.status));
-  return data;
+  return {data, res};
 }
 
 function refusalText(data, status) {
@@ -209,8 +219,55 @@ async function tables() {
   }
 }
 
+// the players listed: a page of PLAYERS_PAGE from ``found.offset``,
+// their names holding ``found.name`` (a casino has many thousand)
+const PLAYERS_PAGE = 100;
+const found = {name: "", offset: 0, total: 0, shown: 0};
+
+function playersPager() {
+  const box = $("players-pager");
+  box.innerHTML = "";
+  const prev = Croupier.el("button", "btn secondary", "Previous");
+  prev.type = "button";
+  prev.disabled = found.offset === 0;
+  prev.dataset.page = "prev";
+  prev.addEventListener("click", () => {
+    found.offset = Math.max(0, found.offset - PLAYERS_PAGE);
+    players().catch((e) => refuse(e.message));
+  });
+  const next = Croupier.el("button", "btn secondary", "Next");
+  next.type = "button";
+  next.disabled = found.offset + found.shown >= found.total;
+  next.dataset.page = "next";
+  next.addEventListener("click", () => {
+    found.offset += PLAYERS_PAGE;
+    players().catch((e) => refuse(e.message));
+  });
+  const held = found.name ? " whose name holds \u201c" + found.name +
+    "\u201d" : "";
+  box.appendChild(prev);
+  box.appendChild(Croupier.el("span", "pos", found.total
+    ? "Players " + (found.offset + 1) + "\u2013" +
+      (found.offset + found.shown) + " of " + found.total + held
+    : "No player" + held));
+  box.appendChild(next);
+}
+
 async function players() {
-  const list = await op("GET", "/players");
+  const query = new URLSearchParams({operators: "false",
+    limit: String(PLAYERS_PAGE), offset: String(found.offset)});
+  if (found.name) query.set("name", found.name);
+  const got = await page("/players?" + query);
+  const list = got.data;
+  found.total = got.total;
+  found.shown = list.length;
+  if (!list.length && found.offset > 0 && found.total > 0) {
+    // the page emptied meanwhile (a search narrowed it): its last page
+    found.offset = Math.floor((found.total - 1) / PLAYERS_PAGE) *
+      PLAYERS_PAGE;
+    return players();
+  }
+  playersPager();
   const tbl = $("players");
   tbl.innerHTML = "<tr><th scope='col'>Player</th><th scope='col' " +
     "class='num'>Balance</th><th scope='col'>Seats</th>" +
@@ -402,6 +459,16 @@ $("refresh").addEventListener("click", () => refresh().then(() => {
 }).catch((e) => {
   refuse(e.message);
 }));
+$("find-player").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  found.name = $("fp-name").value.trim();
+  found.offset = 0;
+  players().then(() => {
+    say(found.total + (found.total === 1 ? " player" : " players") +
+      (found.name ? " whose name holds \u201c" + found.name + "\u201d"
+        : "") + ".");
+  }).catch((e) => refuse(e.message));
+});
 $("logout").addEventListener("click", () => {
   sessionStorage.removeItem(KEY);
   show(false);
