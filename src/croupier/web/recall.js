@@ -105,7 +105,8 @@ async function listRounds() {
     });
     idCell.appendChild(a);
     tr.appendChild(idCell);
-    const cells = [[when(r.started_at), ""], [tableName(r), ""], [r.title, ""],
+    const cells = [[when(r.started_at), ""], [tableName(r), "nowrap"],
+      [r.title, ""],
       [(r.players || []).join(", "), ""],
       [Croupier.money(r.total_bet), "num"], [Croupier.money(r.total_won), "num"],
       [(r.net > 0 ? "+" : "") + Croupier.money(r.net), "num"], [r.status, ""]];
