@@ -65,10 +65,10 @@ def _database_of(tmp_path: Path, revision: str | None) -> tuple[str, int]:
     back to ``revision`` (an older croupier's) or stamped with a newer
     one (``None``: left as this croupier's)."""
     pytest.importorskip("fastapi")
-    from alembic import command
     from fastapi.testclient import TestClient
     from sqlalchemy import text
     from tests.server.conftest import OPERATOR, finish_round, seat_player
+    from tests.server.schema import downgrade
 
     from croupier.server import db as storage
     from croupier.server.app import create_app
@@ -88,13 +88,10 @@ def _database_of(tmp_path: Path, revision: str | None) -> tuple[str, int]:
                 conn.execute(
                     text("UPDATE alembic_version SET version_num = '0999'")
                 )
-        elif revision is not None:
-            config = storage.alembic_config(engine)
-            with engine.begin() as conn:
-                config.attributes["connection"] = conn
-                command.downgrade(config, revision)
     finally:
         engine.dispose()
+    if revision not in (None, "newer"):
+        downgrade(url, revision)
     return url, round_id
 
 

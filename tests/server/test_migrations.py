@@ -9,28 +9,17 @@ new shoe, on SQLite (one process) and on PostgreSQL (several) alike.
 from __future__ import annotations
 
 import pytest
-from alembic import command
 from fastapi.testclient import TestClient
-from sqlalchemy import inspect
 from tests.server.conftest import OPERATOR
+from tests.server.schema import downgrade
 
-from croupier.server import db
 from croupier.server.app import create_app
 
 OP = {"Authorization": f"Bearer {OPERATOR}"}
 
 
 def _downgrade_to_0001(url: str) -> None:
-    engine = db.make_engine(url)
-    try:
-        config = db.alembic_config(engine)
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0001")
-        columns = {c["name"] for c in inspect(engine).get_columns("rounds")}
-        assert "discard" not in columns
-    finally:
-        engine.dispose()
+    assert "discard" not in downgrade(url, "0001")
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

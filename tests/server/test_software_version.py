@@ -14,17 +14,15 @@ import json
 from pathlib import Path
 
 import pytest
-from alembic import command
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import inspect
 from tests.server.conftest import OPERATOR, operator
+from tests.server.schema import downgrade
 from tests.server.test_replay_cli import _cli, _played
 from typer.testing import CliRunner
 
 import croupier
 from croupier.hhf.export import export_rounds
-from croupier.server import db as storage
 from croupier.server.app import create_app
 from croupier.server.edge import RateLimits
 
@@ -72,19 +70,6 @@ def _app(url: str) -> FastAPI:
     )
 
 
-def _downgrade_to_0004(url: str) -> None:
-    engine = storage.make_engine(url)
-    try:
-        config = storage.alembic_config(engine)
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0004")
-        columns = {c["name"] for c in inspect(engine).get_columns("rounds")}
-        assert "software" not in columns
-    finally:
-        engine.dispose()
-
-
 @pytest.mark.proves("810a.11")
 def test_810a_11_a_round_stored_before_0005_says_its_version_is_unrecorded(
     tmp_path: Path,
@@ -92,7 +77,7 @@ def test_810a_11_a_round_stored_before_0005_says_its_version_is_unrecorded(
     url = f"sqlite:///{tmp_path / 'old.db'}"
     with TestClient(_app(url)) as client:
         old = _played(client)
-    _downgrade_to_0004(url)
+    assert "software" not in downgrade(url, "0004")
     # the server upgrades the database in place as it starts
     with TestClient(_app(url)) as client:
         # the round the table opened for wagers before the upgrade...

@@ -95,7 +95,7 @@ from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
 from croupier.server.pacing_api import pacing_router
 from croupier.server.play_api import (
-    MAX_KEY,
+    IdempotencyKey,
     PlayApi,
     json_response,
     refusal_response,
@@ -440,9 +440,7 @@ def create_app(
         player_id: IdPath,
         body: Deposit,
         authorization: Authorization = None,
-        idempotency_key: Annotated[
-            str | None, Header(max_length=MAX_KEY)
-        ] = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> Any:
         """The cashier: credit an account (the operator only).
 
@@ -538,9 +536,7 @@ def create_app(
     async def new_table(
         body: NewTable,
         authorization: Authorization = None,
-        idempotency_key: Annotated[
-            str | None, Header(max_length=MAX_KEY)
-        ] = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> Any:
         """Open a table (the operator only).
 

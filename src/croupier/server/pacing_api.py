@@ -23,7 +23,7 @@ from croupier.server.casino import Casino
 from croupier.server.inputs import MAX_ID, IdPath, Reason
 from croupier.server.play import AnsweredMeanwhileError, Responder
 from croupier.server.play_api import (
-    MAX_KEY,
+    IdempotencyKey,
     json_response,
     replayed_response,
 )
@@ -96,9 +96,7 @@ def pacing_router(casino: Casino) -> APIRouter:
         table_id: IdPath,
         body: ReadyRequest,
         authorization: Annotated[str | None, Header()] = None,
-        idempotency_key: Annotated[
-            str | None, Header(max_length=MAX_KEY)
-        ] = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
         """The seat is done betting (the deal starts when all are)."""
         request = f"ready {table_id} {body.model_dump_json()}"
@@ -122,9 +120,7 @@ def pacing_router(casino: Casino) -> APIRouter:
         table_id: IdPath,
         body: SitOutRequest,
         authorization: Annotated[str | None, Header()] = None,
-        idempotency_key: Annotated[
-            str | None, Header(max_length=MAX_KEY)
-        ] = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
         """Sit out from the next round on, or come back in."""
         request = f"sit-out {table_id} {body.model_dump_json()}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Header
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -43,6 +43,7 @@ from croupier.server.views import minimal_result, table_snapshot
 
 __all__ = [
     "ActionRequest",
+    "IdempotencyKey",
     "PlayApi",
     "WagerChangeRequest",
     "WagerRequest",
@@ -54,6 +55,9 @@ __all__ = [
 
 MAX_KEY = 128
 """Longest Idempotency-Key accepted."""
+
+IdempotencyKey = Annotated[str | None, Header(max_length=MAX_KEY)]
+"""A route's ``Idempotency-Key`` header (FastAPI parameter type)."""
 
 _Body = TypeVar("_Body", bound=BaseModel)
 
