@@ -125,6 +125,24 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 """The static web table."""
 
 Authorization = Annotated[str | None, Header()]
+Limit = Annotated[int, Query(ge=1, le=500)]
+"""A listing's page size (``GET /rounds``, ``GET /players``)."""
+Offset = Annotated[int, Query(ge=0, le=10**9)]
+"""Where a listing's page starts."""
+
+
+def paged(
+    response: Response, page: list[dict[str, Any]], total: int, offset: int
+) -> list[dict[str, Any]]:
+    """``page`` of a listing, its total and next offset in headers.
+
+    ``X-Total-Count`` and ``X-Next-Offset`` (when a page follows), so
+    that the body stays a list (issue 13).
+    """
+    response.headers["X-Total-Count"] = str(total)
+    if offset + len(page) < total:
+        response.headers["X-Next-Offset"] = str(offset + len(page))
+    return page
 
 
 class NewPlayer(BaseModel):
@@ -628,8 +646,8 @@ def create_app(
     async def rounds(
         response: Response,
         table_id: IdQuery = None,
-        limit: Annotated[int, Query(ge=1, le=500)] = 50,
-        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        limit: Limit = 50,
+        offset: Offset = 0,
         game: Annotated[SearchText | None, Query(max_length=64)] = None,
         player: Annotated[SearchText | None, Query(max_length=80)] = None,
         since: Annotated[DayOrTime | None, Query(max_length=40)] = None,
@@ -652,12 +670,7 @@ def create_app(
                 limit=limit,
             )
         )
-        # paging over the whole history (issue 13): the total and the
-        # next page's offset, in headers so the body stays a list
-        response.headers["X-Total-Count"] = str(total)
-        if offset + len(page) < total:
-            response.headers["X-Next-Offset"] = str(offset + len(page))
-        return page
+        return paged(response, page, total, offset)
 
     @app.get("/rounds/{round_id}")
     async def round_get(
@@ -677,8 +690,8 @@ def create_app(
         response: Response,
         name: Annotated[SearchText | None, Query(max_length=80)] = None,
         operators: bool = True,
-        limit: Annotated[int, Query(ge=1, le=500)] = 100,
-        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        limit: Limit = 100,
+        offset: Offset = 0,
         authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
         """The accounts, newest first, a page at a time (the operator).
@@ -697,10 +710,7 @@ def create_app(
                 limit=limit,
             )
         )
-        response.headers["X-Total-Count"] = str(total)
-        if offset + len(page) < total:
-            response.headers["X-Next-Offset"] = str(offset + len(page))
-        return page
+        return paged(response, page, total, offset)
 
     @app.get("/ledger")
     async def ledger(authorization: Authorization = None) -> dict[str, Any]:
