@@ -498,7 +498,7 @@ GIVEN_SHOES = [
     ((0, 0, 0, 0, 1, 1, 1, 1, 2, 12), False),
     ((4, 2, 0, 1, 1, 1, 2, 1, 0, 2), True),
 ]
-"""Shoes of 15 to 18 cards (counts of A, 2, ..., 10) and whether some
+"""Shoes of 14 to 18 cards (counts of A, 2, ..., 10) and whether some
 deal of theirs runs out, as the oracle finds under both rules below:
 the small shoes of the property above are all refused, these are
 mostly valued."""
