@@ -470,16 +470,14 @@ def create_app(
         idem = None if not idempotency_key else (caller.id, idempotency_key)
         request = f"deposit {player_id} {body.amount}"
 
-        def credit() -> tuple[int, dict[str, Any]] | int:
-            return casino.once(
-                idem,
-                request,
-                lambda: casino.deposit(
-                    caller, player_id, body.amount, idem=idem, request=request
-                ),
+        def credit() -> int:
+            return casino.deposit(
+                caller, player_id, body.amount, idem=idem, request=request
             )
 
-        done = await serial.run(credit)
+        done = await serial.run(
+            functools.partial(casino.once, idem, request, credit)
+        )
         if isinstance(done, tuple):
             return replayed_response(*done)
         balance = done
@@ -586,10 +584,9 @@ def create_app(
             )
             return table_summary(casino, rt)
 
-        def create() -> tuple[int, dict[str, Any]] | dict[str, Any]:
-            return casino.once(idem, request, open_table)
-
-        done = await serial.run(create)
+        done = await serial.run(
+            functools.partial(casino.once, idem, request, open_table)
+        )
         if isinstance(done, tuple):
             return replayed_response(*done)
         return done

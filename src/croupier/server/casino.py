@@ -50,6 +50,7 @@ from croupier.server.errors import (
 from croupier.server.inputs import MAX_AMOUNT, MAX_BALANCE, name_key
 from croupier.server.pacing import Pacer
 from croupier.server.serial import Serial
+from croupier.server.store import idempotent_row
 from croupier.server.tables import (
     DEFAULT_MAX,
     DEFAULT_MIN,
@@ -403,19 +404,21 @@ class Casino:
 
     @staticmethod
     def _remember(
-        conn: Connection, idem: Idem, request: str, answer: dict[str, Any]
+        conn: Connection,
+        idem: Idem,
+        request: str,
+        answer: dict[str, Any],
     ) -> None:
         """Store an operator's answer under its Idempotency-Key (D138)."""
-        if idem is None:
-            return
-        conn.execute(
-            insert(db.IdempotencyRow).values(
-                player_id=idem[0],
-                key=idem[1],
-                status=200,
-                body_json=json.dumps({"request": request, "response": answer}),
+        if idem is not None:
+            # through SQLAlchemy, not the play path's DBAPI statement: a
+            # key another process stored meanwhile is then its
+            # IntegrityError, whatever the driver (Casino.once)
+            conn.execute(
+                insert(db.IdempotencyRow).values(
+                    **idempotent_row(idem, request, answer)
+                )
             )
-        )
 
     @staticmethod
     def _require_operator(player: Player) -> None:
@@ -676,9 +679,7 @@ class Casino:
         try:
             return make()
         except IntegrityError:
-            stored = (
-                None if idem is None else self.stored_response(idem, request)
-            )
+            stored = self.stored_response(idem, request)
             if stored is None:
                 raise
             return stored

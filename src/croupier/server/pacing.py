@@ -67,6 +67,7 @@ from croupier.server.errors import (
 from croupier.server.play import Dealer, Responder, Storage
 from croupier.server.recovery import void_round
 from croupier.server.serial import Serial
+from croupier.server.store import idempotent_row
 from croupier.server.tables import Idem, LiveRound, Player, TableRuntime
 
 __all__ = [
@@ -310,15 +311,7 @@ class Pacer(Dealer):
                 body = respond(rt) if respond is not None else {}
                 if idem is not None:
                     self.sql.idempotent.run(
-                        conn,
-                        {
-                            "player_id": idem[0],
-                            "key": idem[1],
-                            "status": 200,
-                            "body_json": json.dumps(
-                                {"request": request, "response": body}
-                            ),
-                        },
+                        conn, idempotent_row(idem, request, body)
                     )
         except Exception:
             if not self.storage.shared:

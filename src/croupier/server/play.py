@@ -44,7 +44,12 @@ from croupier.server.errors import (
     StorageUnavailableError,
     TableLimitError,
 )
-from croupier.server.store import Statements, event_row, money_move
+from croupier.server.store import (
+    Statements,
+    event_row,
+    idempotent_row,
+    money_move,
+)
 from croupier.server.tables import (
     Idem,
     LiveRound,
@@ -674,17 +679,7 @@ class Dealer:
         self._paced(conn, rt)
         body = respond(rt) if respond is not None else {}
         if idem is not None:
-            self.sql.idempotent.run(
-                conn,
-                {
-                    "player_id": idem[0],
-                    "key": idem[1],
-                    "status": 200,
-                    "body_json": json.dumps(
-                        {"request": request, "response": body}
-                    ),
-                },
-            )
+            self.sql.idempotent.run(conn, idempotent_row(idem, request, body))
         return body
 
     def _store_events(self, conn: Connection, live: LiveRound) -> None:

@@ -323,15 +323,22 @@ def round_balances(
         .order_by(t.id)
     ).all()
     balances = []
-    players: dict[int, tuple[str, int, int, int]] = {}
+    # each player's name, net, first and last movement, and their count
+    players: dict[int, tuple[str, int, int, int, int]] = {}
     for move_id, pid, amount, name in moves:
         if only is not None and pid != only:
             continue
-        name0, delta, first, _ = players.get(
-            int(pid), (str(name), 0, int(move_id), 0)
+        name0, delta, first, _, own_moves = players.get(
+            int(pid), (str(name), 0, int(move_id), 0, 0)
         )
-        players[int(pid)] = (name0, delta + int(amount), first, int(move_id))
-    for pid, (name, delta, first, last) in sorted(players.items()):
+        players[int(pid)] = (
+            name0,
+            delta + int(amount),
+            first,
+            int(move_id),
+            own_moves + 1,
+        )
+    for pid, (name, delta, first, last, own_moves) in sorted(players.items()):
         now = conn.execute(
             select(db.PlayerRow.balance).where(db.PlayerRow.id == pid)
         ).scalar()
@@ -357,7 +364,6 @@ def round_balances(
             "after": after,
             "net": delta,
         }
-        own_moves = sum(1 for m in moves if int(m[1]) == pid)
         if int(count) != own_moves:
             # the account moved elsewhere too while the round ran
             # (another table, a deposit): the balances stay the

@@ -32,7 +32,13 @@ from sqlalchemy.sql.expression import ClauseElement
 from croupier.money import WagerKey
 from croupier.server import db
 
-__all__ = ["Prepared", "Statements", "event_row", "money_move"]
+__all__ = [
+    "Prepared",
+    "Statements",
+    "event_row",
+    "idempotent_row",
+    "money_move",
+]
 
 _PLAYERS = cast(SqlTable, db.PlayerRow.__table__)
 _TABLES = cast(SqlTable, db.GameTableRow.__table__)
@@ -293,6 +299,22 @@ def money_move(
         "amount": amount,
         "layout": layout,
         "wager": wager,
+    }
+
+
+def idempotent_row(
+    idem: tuple[int, str], request: str, body: Mapping[str, Any]
+) -> dict[str, Any]:
+    """An ``idempotency`` row: ``body`` answered ``request``.
+
+    Under the account's Idempotency-Key ``idem``, read back by
+    :meth:`~croupier.server.casino.Casino.stored_response`.
+    """
+    return {
+        "player_id": idem[0],
+        "key": idem[1],
+        "status": 200,
+        "body_json": json.dumps({"request": request, "response": body}),
     }
 
 

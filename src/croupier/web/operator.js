@@ -272,8 +272,7 @@ async function players() {
   tbl.innerHTML = "<tr><th scope='col'>Player</th><th scope='col' " +
     "class='num'>Balance</th><th scope='col'>Seats</th>" +
     "<th scope='col'>Deposit (dollars)</th></tr>";
-  for (const p of list) {
-    if (p.operator) continue;
+  for (const p of list) {  // the players alone (operators=false)
     const tr = document.createElement("tr");
     tr.dataset.player = p.id;
     tr.appendChild(Croupier.el("td", "", p.name));
