@@ -224,3 +224,74 @@ def test_sideways_decisions_pass_axe(srv: LiveServer, browser: Any) -> None:
     assert not page.errors, page.errors
     _leave(page, srv, table, 2)
     assert not any(axe.found.values()), json.dumps(axe.found, indent=1)
+
+
+_GAMES = [
+    "double-back-jack",
+    "midibaccarat",
+    "midibaccarat-commission-free",
+    "six-card-fortune-pai-gow",
+    "21-baccarat",
+]
+_BOXES = """sels => sels.map(sel => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return [sel, [r.left, r.top, r.right, r.bottom].map(Math.round)];
+})"""
+"""Each selector's first element's box in the viewport."""
+
+
+@pytest.mark.parametrize("size", SIDEWAYS, ids=_IDS)
+@pytest.mark.parametrize("game", _GAMES)
+def test_sideways_betting_shows_spot_chips_and_deal_and_nothing_moves(
+    srv: LiveServer, browser: Any, size: Any, game: str
+) -> None:
+    """Betting on a phone on its side, after a round at the table.
+
+    The player's spot, the chips and Deal lie in the viewport at once,
+    none covered, with no scrolling, and the first bet, which starts
+    the countdown to "no more bets", moves none of them. Before: the
+    last round's cards, which stay on the felt while the next bets are
+    made, took it to twice the screen's height (Deal some 300 px under
+    its foot); at a table with no last round, Deal was still 0 to 96 px
+    out of sight; and the countdown, under the game's name, pushed the
+    rail 24 to 35 px down, while the spot grew with its first chip.
+    """
+    table = srv.table_id(game)
+    page = phone_page(
+        browser, srv, f"Bettor {game[:20]} {size['width']}", size
+    )
+    sit(page, srv, table, 1)
+    idle(page)
+    spot = ".seat.mine button.spot"
+    stake = {"seat": 1, "wager": page.get_attribute(spot, "data-wager")}
+    HTTP.post(
+        f"{srv.base}/tables/{table}/wagers",
+        json={**stake, "amount": 500},
+        headers=_headers(page),
+    )
+    _play_out(page, srv, table, 1, deal=True)
+    page.wait_for_selector(".felt.last-round")  # the round just played
+    # the page from its top, as a player finds it when the round is over
+    page.evaluate("scrollTo(0, 0)")
+    chip = "[data-chip='500']"
+    watched = [spot, chip, "#deal"]
+    before = dict(page.evaluate(_BOXES, watched))
+    page.click(chip)
+    page.click(spot)
+    page.wait_for_selector("#clock:not([hidden])")
+    idle(page)
+    assert page.evaluate("scrollY") == 0
+    assert dict(page.evaluate(_BOXES, watched)) == before
+    shown = dict(page.evaluate(_SIGHT, [spot, "#chip-pick button", "#deal"]))
+    assert all(shown.values()), shown
+    hidden = [
+        (sel, e)
+        for sel, found in shown.items()
+        for e in found
+        if not (e["inside"] and e["seen"])
+    ]
+    assert not hidden, hidden
+    assert not page.errors, page.errors
+    page.click("#clear")  # a seat with a stake on the layout stays
+    page.wait_for_selector("#deal:disabled")
+    _leave(page, srv, table, 1)
