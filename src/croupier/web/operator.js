@@ -1,6 +1,7 @@
 // The operator's desk (token-protected by the server): tables and seats,
 // players' balances and deposits, voiding a round in play (D25), the
-// ledger check and the server's log (D140). The token stays in this browser tab only.
+// ledger check and the server's log (D140). The token stays in this
+// browser tab only.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
