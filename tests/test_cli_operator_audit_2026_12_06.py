@@ -98,8 +98,8 @@ def _database_of(tmp_path: Path, revision: str | None) -> tuple[str, int]:
 @pytest.mark.parametrize(
     ("revision", "said"),
     [
-        ("0004", "schema 0004, older than this croupier's 0005"),
-        ("newer", "schema 0999, newer than this croupier's 0005"),
+        ("0004", "schema 0004, older than this croupier's 0006"),
+        ("newer", "schema 0999, newer than this croupier's 0006"),
     ],
 )
 def test_a_database_of_another_croupier_version_is_named_as_such(
@@ -146,6 +146,6 @@ def test_serve_refuses_a_database_of_a_newer_croupier_in_words(
         app, ["serve", "--db", url, "--token-file", str(tmp_path / "t")]
     )
     assert result.exit_code == 2, result.output
-    assert "schema 0999, newer than this croupier's 0005" in result.output
+    assert "schema 0999, newer than this croupier's 0006" in result.output
     assert "internal error" not in result.output
     assert not started

@@ -92,12 +92,13 @@ def test_d84_a_round_resumed_at_a_restart_stores_its_starting_draw(
         # restarted in the middle of the round: resumed, not voided
         with _server(url) as c:
             ann.client = c
-            log = [
+            log = [  # the round's rows, newest first (D140)
                 e["message"]
-                for e in c.get("/log", headers=OP).json()
-                if f"round {round_id} " in e["message"]
+                for e in c.get(
+                    "/log", params={"round_id": round_id}, headers=OP
+                ).json()
             ]
-            assert "resumed" in log[-1], log
+            assert "resumed" in log[0], log
             state = c.get(f"/tables/{table}", headers=ann.headers).json()
             assert state["round"]["id"] == round_id
             for _ in range(4):

@@ -171,7 +171,7 @@ def test_shared_kill_one_of_two_processes_mid_round(
     books = _books(survivor.base)
     assert books["deposits"] == deposits
     with httpx.Client(base_url=survivor.base, timeout=10) as c:
-        log = c.get("/log", headers=OP).json()
+        log = c.get("/log", params={"limit": 500}, headers=OP).json()
         recent = c.get("/rounds", params={"limit": 500}, headers=OP).json()
     assert not [e for e in log if "voided" in e["message"]], log
     assert all(r["status"] in ("open", "over") for r in recent)

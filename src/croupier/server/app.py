@@ -18,7 +18,9 @@ JSON endpoints (bearer token in ``Authorization``)::
     POST /tables/{id}/sit-out         sit out / back in
     POST /tables/{id}/void            void the round in play (operator)
     GET  /rounds  GET /rounds/{id}    recall
-    GET  /ledger  GET /log            books and recovery log (operator)
+    GET  /ledger                      the books (operator)
+    GET  /log                         the server's log, paged, ?level=
+                                      &round_id= &since= &until= (operator)
     WS   /ws/tables/{id}?token=...    live view of a table
 
 Pages: ``/`` (lobby), ``/play/{id}`` (the table), ``/recall``.
@@ -56,8 +58,6 @@ from pydantic import (
     StrictInt,
     StrictStr,
 )
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec
@@ -102,7 +102,12 @@ from croupier.server.play_api import (
     replayed_response,
     validation_response,
 )
-from croupier.server.recall import player_list, round_envelope, round_page
+from croupier.server.recall import (
+    log_page,
+    player_list,
+    round_envelope,
+    round_page,
+)
 from croupier.server.recovery import load
 from croupier.server.runtime import Casino, Player
 from croupier.server.tables import TABLE_SETTINGS_ENV, TableSettings
@@ -126,7 +131,7 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 
 Authorization = Annotated[str | None, Header()]
 Limit = Annotated[int, Query(ge=1, le=500)]
-"""A listing's page size (``GET /rounds``, ``GET /players``)."""
+"""A listing's page size (``GET /rounds``, ``GET /players``, ``GET /log``)."""
 Offset = Annotated[int, Query(ge=0, le=10**9)]
 """Where a listing's page starts."""
 
@@ -717,27 +722,37 @@ def create_app(
 
     @app.get("/log")
     async def server_log(
+        response: Response,
+        level: db.LogLevel | None = None,
+        round_id: IdQuery = None,
+        since: Annotated[DayOrTime | None, Query(max_length=40)] = None,
+        until: Annotated[DayOrTime | None, Query(max_length=40)] = None,
+        limit: Limit = 100,
+        offset: Offset = 0,
         authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
+        """The server's own log, newest first, a page at a time (D140).
+
+        The operator's alone. ``level`` (``info`` or ``warning``; another
+        name is refused, 422) and ``round_id`` keep the rows of that
+        level or about that round; ``since`` and ``until`` bound their
+        times as they bound ``GET /rounds``'s. The total and the next
+        page's offset are in headers; the body is the page's rows, each
+        ``id``, ``at``, ``level``, ``round_id`` and ``message``.
+        """
         casino._require_operator(who(authorization))
-
-        def read() -> list[dict[str, Any]]:
-            with Session(casino.engine) as session:
-                rows = session.scalars(
-                    select(db.ServerLogRow).order_by(db.ServerLogRow.id)
-                )
-                return [
-                    {
-                        "id": r.id,
-                        "at": db.iso(r.at),
-                        "level": r.level,
-                        "round_id": r.round_id,
-                        "message": r.message,
-                    }
-                    for r in rows
-                ]
-
-        return await serial.read(read)
+        page, total = await serial.read(
+            lambda: log_page(
+                casino,
+                level=level,
+                round_id=round_id,
+                since=None if since is None else day_or_time(since),
+                until=None if until is None else day_or_time(until),
+                offset=offset,
+                limit=limit,
+            )
+        )
+        return paged(response, page, total, offset)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from alembic import command
 from alembic.config import Config
@@ -36,11 +36,13 @@ __all__ = [
     "DB_ENV",
     "IDLE_IN_TRANSACTION_MS",
     "LOCK_WAIT_MS",
+    "LOG_LEVELS",
     "UNRECORDED",
     "Base",
     "EventRow",
     "GameTableRow",
     "IdempotencyRow",
+    "LogLevel",
     "PlayerRow",
     "RoundInputRow",
     "RoundRow",
@@ -263,14 +265,29 @@ class IdempotencyRow(Base):
     body_json: Mapped[str] = mapped_column(Text)
 
 
+LogLevel = Literal["info", "warning"]
+"""A ``server_log`` row's level: ``info`` (a round resumed by replaying
+its inputs) or ``warning`` (a round voided, a table whose game is
+gone). ``GET /log?level=`` takes these names alone (D141)."""
+LOG_LEVELS: tuple[LogLevel, ...] = ("info", "warning")
+"""Every :data:`LogLevel`, mildest first."""
+
+
 class ServerLogRow(Base):
-    """What the server did on its own: recoveries, voids."""
+    """What the server did on its own: recoveries, voids.
+
+    ``round_id`` and ``at`` are indexed (migration 0006, D142): the
+    operator's log finds one round's rows, or a day's, among months of
+    them without reading every row.
+    """
 
     __tablename__ = "server_log"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     level: Mapped[str] = mapped_column(String(8))
-    round_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    round_id: Mapped[int | None] = mapped_column(
+        Integer, nullable=True, index=True
+    )
     message: Mapped[str] = mapped_column(Text)
 
 

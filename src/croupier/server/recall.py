@@ -14,6 +14,10 @@ lab expects around its events: start and end time, the rules in force,
 the game and software version, each player's balance before and after,
 and every wager's result per hand. It adds no event and no card: what a
 viewer may see of those is :func:`croupier.server.views.round_detail`'s.
+
+:func:`player_list` pages the accounts (``GET /players``) and
+:func:`log_page` the server's own log (``GET /log``), both the
+operator's, newest first, as the rounds are.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from croupier.server.runtime import Casino, Player
 
 __all__ = [
     "MAX_PAGE",
+    "log_page",
     "player_list",
     "round_balances",
     "round_envelope",
@@ -445,5 +450,61 @@ def player_list(
             "seats": seats.get(pid, []),
         }
         for pid, who, balance, op in rows
+    ]
+    return page, total
+
+
+def log_page(
+    casino: Casino,
+    *,
+    level: str | None = None,
+    round_id: int | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    offset: int = 0,
+    limit: int = 100,
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the server's log, newest first, and its total.
+
+    ``level`` keeps the rows of that level, ``round_id`` those about
+    that round; ``since`` and ``until`` bound the rows' times as they
+    bound the rounds' in :func:`round_page` (UTC days, both included, or
+    instants). The page and the total are counted by the database: a
+    log of months is never read whole (D140).
+    """
+    s = db.ServerLogRow
+    conditions: list[ColumnElement[bool]] = []
+    if level is not None:
+        conditions.append(s.level == level)
+    if round_id is not None:
+        conditions.append(s.round_id == round_id)
+    start, stop = _bound(since, end=False), _bound(until, end=True)
+    if start is not None:
+        conditions.append(s.at >= start)
+    if stop is not None:
+        conditions.append(s.at < stop)
+    with casino.engine.connect() as conn:
+        rows = conn.execute(
+            select(s.id, s.at, s.level, s.round_id, s.message)
+            .where(*conditions)
+            .order_by(s.id.desc())
+            .offset(max(0, offset))
+            .limit(max(1, min(limit, MAX_PAGE)))
+        ).all()
+        total = int(
+            conn.execute(
+                select(func.count()).select_from(s).where(*conditions)
+            ).scalar()
+            or 0
+        )
+    page = [
+        {
+            "id": rid,
+            "at": db.iso(at),
+            "level": lvl,
+            "round_id": about,
+            "message": message,
+        }
+        for rid, at, lvl, about, message in rows
     ]
     return page, total

@@ -97,7 +97,7 @@ def _same(got: dict[str, Any], want: dict[str, Any]) -> bool:
 
 def write_log(
     engine: Engine,
-    level: str,
+    level: db.LogLevel,
     message: str,
     round_id: int | None = None,
     *,

@@ -327,6 +327,16 @@ const Croupier = {
     return e;
   },
 
+  when(iso) {
+    // A stored time (UTC) as the viewer's local time, with its zone (the
+    // recall page's rounds, the desk's log).
+    if (!iso) return "";
+    const d = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(iso) ? iso : iso + "Z");
+    return d.toLocaleString("en-US", {month: "short", day: "numeric",
+      year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
+      timeZoneName: "short"});
+  },
+
   feltFrom(events, finished) {
     // What lies on the felt after ``events``: positions (dealer, player,
     // banker, seats) with their hands, each card with its purpose.

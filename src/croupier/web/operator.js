@@ -1,6 +1,7 @@
 // The operator's desk (token-protected by the server): tables and seats,
-// players' balances and deposits, voiding a round in play (D25), and the
-// ledger check. The token stays in this browser tab only.
+// players' balances and deposits, voiding a round in play (D25), the
+// ledger check and the server's log (D140). The token stays in this
+// browser tab only.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -219,55 +220,79 @@ async function tables() {
   }
 }
 
+// a listing shown a page at a time (the players, the log): ``at.offset``
+// where its page starts, ``at.total`` its rows, ``at.shown`` the page's
+async function pageOf(path, query, at, size) {
+  // The page of ``path`` at ``at.offset`` (``size`` rows); ``at`` takes
+  // the total and the rows shown. A page emptied meanwhile (a filter
+  // narrowed the listing) gives way to the last page there is.
+  query.set("limit", String(size));
+  query.set("offset", String(at.offset));
+  const got = await page(path + "?" + query);
+  at.total = got.total;
+  at.shown = got.data.length;
+  if (!got.data.length && at.offset > 0 && at.total > 0) {
+    at.offset = Math.floor((at.total - 1) / size) * size;
+    return pageOf(path, query, at, size);
+  }
+  return got.data;
+}
+
+function pager(box, at, size, load, what) {
+  // Previous, where the page is, Next: ``what.noun`` names the rows
+  // ("Players"), ``what.held`` the filter in words; ``load`` shows the
+  // page at ``at.offset``. A button pressed from the keyboard keeps the
+  // focus as the pager is redrawn (the other one at either end).
+  const had = box.contains(document.activeElement)
+    ? document.activeElement.dataset.page : null;
+  box.innerHTML = "";
+  const go = (offset) => {
+    at.offset = offset;
+    load().catch((e) => refuse(e.message));
+  };
+  const button = (text, dir, off, to) => {
+    const b = Croupier.el("button", "btn secondary", text);
+    b.type = "button";
+    b.dataset.page = dir;
+    b.disabled = off;
+    b.appendChild(Croupier.el("span", "sr-only", " page of " +
+      what.noun.toLowerCase()));
+    b.addEventListener("click", () => go(to));
+    return b;
+  };
+  const prev = button("Previous", "prev", at.offset === 0,
+    Math.max(0, at.offset - size));
+  const next = button("Next", "next", at.offset + at.shown >= at.total,
+    at.offset + size);
+  box.appendChild(prev);
+  box.appendChild(Croupier.el("span", "pos", at.total
+    ? what.noun + " " + (at.offset + 1) + "\u2013" + (at.offset + at.shown) +
+      " of " + at.total + what.held
+    : what.none + what.held));
+  box.appendChild(next);
+  if (had) {
+    const want = had === "next" ? [next, prev] : [prev, next];
+    const to = want.find((b) => !b.disabled);
+    if (to) to.focus();
+  }
+}
+
 // the players listed: a page of PLAYERS_PAGE from ``found.offset``,
 // their names holding ``found.name`` (a casino has many thousand)
 const PLAYERS_PAGE = 100;
 const found = {name: "", offset: 0, total: 0, shown: 0};
 
-function playersPager() {
-  const box = $("players-pager");
-  box.innerHTML = "";
-  const prev = Croupier.el("button", "btn secondary", "Previous");
-  prev.type = "button";
-  prev.disabled = found.offset === 0;
-  prev.dataset.page = "prev";
-  prev.addEventListener("click", () => {
-    found.offset = Math.max(0, found.offset - PLAYERS_PAGE);
-    players().catch((e) => refuse(e.message));
-  });
-  const next = Croupier.el("button", "btn secondary", "Next");
-  next.type = "button";
-  next.disabled = found.offset + found.shown >= found.total;
-  next.dataset.page = "next";
-  next.addEventListener("click", () => {
-    found.offset += PLAYERS_PAGE;
-    players().catch((e) => refuse(e.message));
-  });
-  const held = found.name ? " whose name holds \u201c" + found.name +
-    "\u201d" : "";
-  box.appendChild(prev);
-  box.appendChild(Croupier.el("span", "pos", found.total
-    ? "Players " + (found.offset + 1) + "\u2013" +
-      (found.offset + found.shown) + " of " + found.total + held
-    : "No player" + held));
-  box.appendChild(next);
+function heldName() {
+  return found.name ? " whose name holds \u201c" + found.name + "\u201d"
+    : "";
 }
 
 async function players() {
-  const query = new URLSearchParams({operators: "false",
-    limit: String(PLAYERS_PAGE), offset: String(found.offset)});
+  const query = new URLSearchParams({operators: "false"});
   if (found.name) query.set("name", found.name);
-  const got = await page("/players?" + query);
-  const list = got.data;
-  found.total = got.total;
-  found.shown = list.length;
-  if (!list.length && found.offset > 0 && found.total > 0) {
-    // the page emptied meanwhile (a search narrowed it): its last page
-    found.offset = Math.floor((found.total - 1) / PLAYERS_PAGE) *
-      PLAYERS_PAGE;
-    return players();
-  }
-  playersPager();
+  const list = await pageOf("/players", query, found, PLAYERS_PAGE);
+  pager($("players-pager"), found, PLAYERS_PAGE, players,
+    {noun: "Players", none: "No player", held: heldName()});
   const tbl = $("players");
   tbl.innerHTML = "<tr><th scope='col'>Player</th><th scope='col' " +
     "class='num'>Balance</th><th scope='col'>Seats</th>" +
@@ -333,8 +358,62 @@ async function players() {
   }
 }
 
+// the server's log (GET /log, D140): a page of LOG_PAGE rows from
+// ``logged.offset``, newest first, of one level and one round if chosen
+const LOG_PAGE = 50;
+const logged = {level: "", round: "", offset: 0, total: 0, shown: 0};
+
+function heldLog() {
+  const held = [];
+  if (logged.level) held.push(logged.level + " rows");
+  if (logged.round) held.push("about round " + logged.round);
+  return held.length ? ", " + held.join(", ") : "";
+}
+
+async function serverLog() {
+  const query = new URLSearchParams();
+  if (logged.level) query.set("level", logged.level);
+  if (logged.round) query.set("round_id", logged.round);
+  const rows = await pageOf("/log", query, logged, LOG_PAGE);
+  pager($("log-pager"), logged, LOG_PAGE, serverLog,
+    {noun: "Log rows", none: "No log row", held: heldLog()});
+  const tbl = $("log");
+  tbl.innerHTML = "";
+  tbl.appendChild(Croupier.el("caption", "sr-only", "The server's log, " +
+    "newest first" + heldLog()));
+  const head = tbl.appendChild(document.createElement("thead"))
+    .appendChild(document.createElement("tr"));
+  for (const name of ["Time", "Level", "Round", "Message"]) {
+    const th = Croupier.el("th", "", name);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  const body = tbl.appendChild(document.createElement("tbody"));
+  for (const r of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.log = r.id;
+    tr.dataset.level = r.level;
+    const at = Croupier.el("time", "", Croupier.when(r.at));
+    at.dateTime = r.at;
+    tr.appendChild(Croupier.el("td", "log-at")).appendChild(at);
+    tr.appendChild(Croupier.el("td", "log-level", r.level));
+    const round = tr.appendChild(Croupier.el("td", "nowrap"));
+    if (r.round_id === null) {
+      round.textContent = "none";
+    } else {
+      // the round's record, as the table's page links it (the recall
+      // page reads the operator's token from this tab)
+      const a = Croupier.el("a", "", "round " + r.round_id);
+      a.href = "/recall?round=" + r.round_id;
+      round.appendChild(a);
+    }
+    tr.appendChild(Croupier.el("td", "log-message", r.message));
+    body.appendChild(tr);
+  }
+}
+
 async function refresh() {
-  await Promise.all([books(), tables(), players(), games()]);
+  await Promise.all([books(), tables(), players(), serverLog(), games()]);
 }
 
 async function games() {
@@ -454,7 +533,7 @@ $("check").addEventListener("click", () => books().catch((e) => {
   refuse(e.message);
 }));
 $("refresh").addEventListener("click", () => refresh().then(() => {
-  say("The desk shows the tables and balances as they are now.");
+  say("The desk shows the tables, balances and log as they are now.");
 }).catch((e) => {
   refuse(e.message);
 }));
@@ -464,8 +543,23 @@ $("find-player").addEventListener("submit", (ev) => {
   found.offset = 0;
   players().then(() => {
     say(found.total + (found.total === 1 ? " player" : " players") +
-      (found.name ? " whose name holds \u201c" + found.name + "\u201d"
-        : "") + ".");
+      heldName() + ".");
+  }).catch((e) => refuse(e.message));
+});
+$("find-log").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const round = $("fl-round").value.trim().replace(/^#/, "");
+  if (round && !/^[1-9]\d{0,9}$/.test(round)) {
+    refuse("Type a round's number, like 12, or leave it empty for " +
+      "every round.");
+    return;
+  }
+  logged.level = $("fl-level").value;
+  logged.round = round;
+  logged.offset = 0;
+  serverLog().then(() => {
+    say(logged.total + (logged.total === 1 ? " log row" : " log rows") +
+      heldLog() + ".");
   }).catch((e) => refuse(e.message));
 });
 $("logout").addEventListener("click", () => {

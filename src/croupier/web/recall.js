@@ -58,14 +58,6 @@ function filters() {
   return q;
 }
 
-function when(iso) {
-  if (!iso) return "";
-  const d = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(iso) ? iso : iso + "Z");
-  return d.toLocaleString("en-US", {month: "short", day: "numeric",
-    year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
-    timeZoneName: "short"});
-}
-
 async function listRounds() {
   const q = filters();
   q.set("limit", String(PAGE));
@@ -105,8 +97,8 @@ async function listRounds() {
     });
     idCell.appendChild(a);
     tr.appendChild(idCell);
-    const cells = [[when(r.started_at), ""], [tableName(r), "nowrap"],
-      [r.title, ""],
+    const cells = [[Croupier.when(r.started_at), ""],
+      [tableName(r), "nowrap"], [r.title, ""],
       [(r.players || []).join(", "), ""],
       [Croupier.money(r.total_bet), "num"], [Croupier.money(r.total_won), "num"],
       [(r.net > 0 ? "+" : "") + Croupier.money(r.net), "num"], [r.status, ""]];
@@ -194,8 +186,8 @@ async function showRound(id, chosen) {
   const dl = Croupier.el("dl", "facts");
   fact(dl, "Status", (r.void ? voidWords(r.void) : r.status) +
     (r.sealed ? " (cards still in play are not shown)" : ""));
-  fact(dl, "Started", when(r.started_at));
-  fact(dl, "Ended", when(r.ended_at) || "not yet");
+  fact(dl, "Started", Croupier.when(r.started_at));
+  fact(dl, "Ended", Croupier.when(r.ended_at) || "not yet");
   fact(dl, "Software", r.game_version || "");
   for (const b of r.balances || []) {
     fact(dl, b.name, "balance " + Croupier.money(b.before) + " before, " +
