@@ -423,3 +423,24 @@ def test_d146_envy_carrier_that_favours_the_player_is_warned() -> None:
     (item,) = player_favourable(PAI_GOW, edges)
     assert item["wager"] == "fortune_bonus_with_envy"
     assert "50.0000 %" in str(item["message"])
+
+
+def test_d145_dbj_report_says_the_simulation_plays_another_strategy() -> None:
+    """The exact figure is CDZ-'s; the simulator plays its own tables."""
+    spec = find_game("double-back-jack")
+    settings = ReportSettings(rounds=2_000, seed=1, date="2026-12-06")
+    report = build_report(spec, spec.rules_type(), settings)
+    (box,) = report["wagers"]
+    sim = box["simulation"]
+    assert sim["exact"] == box["house_edge"]
+    strategies = sim["strategies"]
+    assert strategies["exact"].startswith("CDZ-")
+    assert strategies["simulated"].startswith(
+        "first decision composition dependent"
+    )
+    # the simulator's tables are close to CDZ-: well inside one 95 %
+    # half-width of a 2,000,000-round simulation (about 0.16 points)
+    assert abs(strategies["expected_difference"]) < 0.0005
+    html = render_html(report)
+    assert "The simulation plays the simulator's tables" in html
+    assert "the z-score tests both together" in html
