@@ -16,7 +16,7 @@ import typer
 from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
-from croupier.cli.common import console, fail, load_game_rules
+from croupier.cli.common import console, err_console, fail, load_game_rules
 from croupier.errors import CroupierError, RulesError
 from croupier.money import Odds
 from croupier.odds.design import (
@@ -32,6 +32,7 @@ from croupier.odds.design import (
 from croupier.odds.design import (
     design as run_design,
 )
+from croupier.odds.favour import player_favourable
 from croupier.rules import GameRules
 
 __all__ = ["design", "parse_hold_range"]
@@ -283,6 +284,7 @@ def design(
         )
         deck_counts = _decks(decks, rules) or space.default_decks
         if price:
+            favourable = _favourable(space, deck_counts)
             if as_json:
                 figures = {str(d): _figures(space, d) for d in deck_counts}
                 out = {
@@ -292,10 +294,12 @@ def design(
                         c: _odds_text(o) for c, o in space.base.items()
                     },
                     "decks": figures,
+                    "player_favourable": favourable,
                 }
                 print(json.dumps(out, indent=2))
             else:
                 _print_price(space, deck_counts)
+            _warn(favourable, as_json)
             return
         if target_hold is None:
             msg = "--target-hold LO..HI is required (or --price)"
@@ -324,10 +328,43 @@ def design(
         )
     except CroupierError as exc:
         raise fail(exc) from None
+    favourable = _favourable(space, deck_counts)
     if as_json:
-        print(json.dumps(result.to_dict(), indent=2))
+        data: dict[str, object] = dict(result.to_dict())
+        data["player_favourable"] = favourable
+        print(json.dumps(data, indent=2))
     else:
         _print_result(result)
+    _warn(favourable, as_json)
+
+
+def _favourable(
+    space: WagerSpace, decks: tuple[int, ...]
+) -> list[dict[str, object]]:
+    """The base table (the rules in force) where it favours the player.
+
+    One warning per deck count whose exact hold is negative (D146).
+    """
+    out: list[dict[str, object]] = []
+    for count in decks:
+        hold = space.evaluate(space.base, count).hold
+        for item in player_favourable(space.game, {space.wager: float(hold)}):
+            out.append(
+                {
+                    **item,
+                    "decks": count,
+                    "house_edge_exact": str(hold),
+                    "message": f"{item['message']} at {_decks_text(count)}",
+                }
+            )
+    return out
+
+
+def _warn(favourable: list[dict[str, object]], as_json: bool) -> None:
+    """Print each warning: stdout with the table, stderr with ``--json``."""
+    where = err_console if as_json else console
+    for item in favourable:
+        where.print(f"[bold yellow]warning:[/bold yellow] {item['message']}")
 
 
 def _check_odds_bounds(min_odds: int, max_odds: int | None) -> None:

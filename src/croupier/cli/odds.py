@@ -146,13 +146,44 @@ def _print_report(report: GameReport) -> None:
     )
 
 
-def _emit(report: GameReport, as_json: bool) -> None:
+def _favourable(game: str, report: GameReport) -> list[dict[str, object]]:
+    """The wagers of an analysis that favour the player (D146)."""
+    from croupier.odds.favour import player_favourable
+    from croupier.odds.present import exact_edges
+
+    edges = exact_edges(report)
+    simulated = _simulated_extras(report)
+    for name, wager in simulated.items():
+        edges.setdefault(name, wager.house_edge)
+    return player_favourable(game, edges, simulated=frozenset(simulated))
+
+
+def _warn(favourable: list[dict[str, object]], as_json: bool) -> None:
+    """Each player-favourable wager, a visible warning (not an error).
+
+    With ``--json`` the warnings go to stderr (stdout is the JSON, which
+    carries them as ``player_favourable``).
+    """
+    where = err_console if as_json else console
+    for item in favourable:
+        where.print(f"[bold yellow]warning:[/bold yellow] {item['message']}")
+
+
+def _emit(
+    report: GameReport,
+    as_json: bool,
+    favourable: list[dict[str, object]] | None = None,
+) -> None:
     if as_json:
         data: dict[str, object] = report.to_dict()
         data.pop("running", None)
+        if favourable is not None:
+            data["player_favourable"] = favourable
         print(json.dumps(data, indent=2))
     else:
         _print_report(report)
+    if favourable:
+        _warn(favourable, as_json)
 
 
 def analyze(
@@ -214,7 +245,7 @@ def analyze(
         report = analyzer(rules)
     except CroupierError as exc:
         raise fail(exc) from None
-    _emit(report, as_json)
+    _emit(report, as_json, _favourable(spec.name, report))
 
 
 def simulate(

@@ -21,6 +21,11 @@ from typing import Any, TypedDict
 
 from croupier.errors import CroupierError
 from croupier.jsontypes import JsonObject, JsonValue
+from croupier.odds.favour import (
+    NEGATIVE_BY_CONSTRUCTION,
+    by_construction,
+    player_favourable,
+)
 from croupier.odds.registry import find_analyzer, find_simulator
 from croupier.odds.report import GameReport, WagerReport
 from croupier.odds.simulate import simulate
@@ -38,8 +43,10 @@ __all__ = [
     "software_version",
 ]
 
-SCHEMA = "croupier-math-report/1"
-"""Version of the report's JSON shape."""
+SCHEMA = "croupier-math-report/2"
+"""Version of the report's JSON shape (docs/reports/README.md, "The
+JSON": version 2 made a wager's ``house_edge`` the exact figure wherever
+one exists, D143)."""
 MAX_SESSION_HOURS = 24 * 365
 """Longest session the risk of ruin is figured for: a year (D123)."""
 
@@ -199,6 +206,51 @@ def _find_exact(extra: Mapping[str, object], key: str) -> float | None:
     return None
 
 
+def _find_exact_text(extra: Mapping[str, object], key: str) -> str | None:
+    """A game-level exact fraction ``key`` (its text) in the extra."""
+    for name, value in extra.items():
+        if name == key and isinstance(value, str):
+            return value
+        if isinstance(value, Mapping):
+            found = _find_exact_text(value, key)
+            if found is not None:
+                return found
+    return None
+
+
+SIMULATED_LABELS: dict[str, str] = {
+    "house_edge": "house edge",
+    "rows": "return table",
+    "std_dev": "standard deviation",
+    "push_frequency": "push frequency",
+    "hit_frequency": "hit frequency",
+    "house_edge_excluding_ties": "house edge excluding pushes",
+    "max_payout_units": "largest payout",
+    "operating": "volatility index and risk of ruin",
+}
+"""The fields a wager's ``simulated_figures`` may name, as printed."""
+
+
+def _simulated_fields(
+    *, table: bool, edge: bool, observed: list[str]
+) -> list[str]:
+    """The wager's fields that come from the simulation (D143).
+
+    ``table``: its return table, and so every figure read from it, is
+    the simulation's; ``edge``: its house edge too (no exact figure);
+    ``observed``: the frequencies an exact analysis lacked.
+    """
+    if table:
+        names = ["rows", "std_dev", "push_frequency", "hit_frequency"]
+        names += ["house_edge_excluding_ties", "max_payout_units"]
+        names += ["operating"]
+        return (["house_edge"] if edge else []) + names
+    out = [name.replace(" ", "_") for name in observed]
+    if "push_frequency" in out:
+        out.append("house_edge_excluding_ties")
+    return out
+
+
 def _game_cycle(wager: WagerReport) -> int | None:
     counts = [row.get("combinations") for row in wager.events]
     whole = [c for c in counts if isinstance(c, int)]
@@ -243,8 +295,51 @@ def _operating(
     }
 
 
+STRATEGY_NAMES: dict[str, str] = {
+    "CDZ-": (
+        "CDZ-: every decision from the hand's own cards and the up card, "
+        "a split hand playing the pre-split strategy of its cards"
+    ),
+}
+"""What an analyzer's strategy name stands for, as the report says it."""
+
+
+def _strategies(extra: Mapping[str, object]) -> dict[str, object] | None:
+    """Which strategy the exact figure and the simulation each play (D145).
+
+    ``None`` where the analysis names no simulator strategy of its own
+    (the games without player decisions: both are the same rules).
+    """
+    played = extra.get("simulator_strategy")
+    exact = extra.get("strategy")
+    if not isinstance(played, Mapping) or not isinstance(exact, str):
+        return None
+    gap = _as_float(played.get("error_vs_exact"))
+    return {
+        "exact": STRATEGY_NAMES.get(exact, exact),
+        "simulated": str(played.get("description", "")),
+        "expected_difference": gap,
+        "note": (
+            "the two figures differ by the difference between the two "
+            "strategies as well as by chance"
+            + (
+                ""
+                if gap is None
+                else (
+                    " (the analyzer's own, approximate, figure for the "
+                    f"simulator's tables puts it at {100 * gap:+.4f} points)"
+                )
+            )
+            + ": the z-score tests both together"
+        ),
+    }
+
+
 def _simulated_figures(
-    sim: WagerReport, exact: float | None, running: list[list[float]]
+    sim: WagerReport,
+    exact: float | None,
+    running: list[list[float]],
+    strategies: dict[str, object] | None = None,
 ) -> dict[str, object]:
     if sim.ci95 is None:  # pragma: no cover - simulations carry a CI
         msg = "a simulated wager without a confidence interval"
@@ -267,6 +362,8 @@ def _simulated_figures(
             inside_ci=bool(sim.ci95[0] <= exact <= sim.ci95[1]),
             cut_card_effect_shows=bool(abs(z) > 1.96),
         )
+        if strategies is not None:
+            out["strategies"] = strategies
     return out
 
 
@@ -453,6 +550,19 @@ def _wager(
         if exact is not None
         else _find_exact(game_extra, f"{name}_house_edge")
     )
+    exact_text = (
+        str(exact.house_edge_exact)
+        if exact is not None and exact.house_edge_exact is not None
+        else (
+            None
+            if exact is not None
+            else _find_exact_text(game_extra, f"{name}_house_edge_exact")
+        )
+    )
+    # The headline edge is the exact one wherever the analysis has it,
+    # a figure without a table included (D143); the simulation's
+    # estimate stays in "simulation" with its interval and z-score.
+    edge = exact_edge if exact_edge is not None else source.house_edge
     out: dict[str, object] = {
         "name": name,
         "title": _title(name),
@@ -461,27 +571,46 @@ def _wager(
             "exact analysis"
             if exact is not None
             else (
-                f"from a simulation of {settings.rounds:,} rounds "
+                f"house edge exact (analysis); the return table and the "
+                f"other figures from a simulation of {settings.rounds:,} "
+                "rounds, with its sampling error"
+                if exact_edge is not None
+                else f"from a simulation of {settings.rounds:,} rounds "
                 "(not enumerated here); every figure carries its "
                 "sampling error"
             )
         ),
-        "house_edge": source.house_edge,
-        "house_edge_exact": (
-            str(exact.house_edge_exact)
-            if exact is not None and exact.house_edge_exact is not None
-            else None
+        "house_edge": edge,
+        "house_edge_method": "exact"
+        if exact_edge is not None
+        else ("simulation"),
+        "house_edge_source": (
+            "the exact return table"
+            if exact is not None
+            else (
+                "the exact analysis (a figure without a return table)"
+                if exact_edge is not None
+                else "the simulation"
+            )
         ),
-        "house_edge_ci95": list(source.ci95) if source.ci95 else None,
+        "house_edge_exact": exact_text,
+        "house_edge_ci95": (
+            list(source.ci95) if source.ci95 and exact_edge is None else None
+        ),
         "house_edge_excluding_ties": figures.edge_excluding_ties(
-            source.house_edge, push or 0.0
+            edge, push or 0.0
         ),
         "observed_in_simulation": observed,
+        "simulated_figures": _simulated_fields(
+            table=exact is None,
+            edge=exact_edge is None,
+            observed=observed,
+        ),
         "push_frequency": push,
         "hit_frequency": hit,
         "std_dev": source.std_dev,
         "element_of_risk": _element_of_risk(
-            spec, rules, name, source.house_edge, source.extra, settings
+            spec, rules, name, edge, source.extra, settings
         ),
         "growth_note": UNMEASURED_GROWTH.get((spec.name, name)),
         "max_payout_units": top,
@@ -504,7 +633,7 @@ def _wager(
         "gli_rare_awards": [r["event"] for r in rows if r["gli_rare"]],
         "notes": _notes(source.extra),
         "operating": _operating(
-            source.house_edge,
+            edge,
             source.std_dev,
             stake,
             context.pace,
@@ -513,11 +642,19 @@ def _wager(
         "simulation": (
             None
             if sim is None
-            else _simulated_figures(sim, exact_edge, running.get(name, []))
+            else _simulated_figures(
+                sim,
+                exact_edge,
+                running.get(name, []),
+                _strategies(game_extra),
+            )
+        ),
+        "negative_by_construction": (
+            None
+            if (why := NEGATIVE_BY_CONSTRUCTION.get((spec.name, name))) is None
+            else {"judged_as": why[0], "why": why[1]}
         ),
     }
-    if exact is None and exact_edge is not None:
-        out["house_edge_exact_elsewhere"] = exact_edge
     return out
 
 
@@ -630,6 +767,14 @@ def build_report(
         _wager(name, exact_wagers.get(name), sim_wagers.get(name), context)
         for name in order
     ]
+    edges = {
+        str(w["name"]): float(w["house_edge"])
+        for w in wagers
+        if isinstance(w["house_edge"], int | float)
+    }
+    estimated = frozenset(
+        str(w["name"]) for w in wagers if w["house_edge_method"] != "exact"
+    )
     date = settings.date or datetime.now(UTC).date().isoformat()
     game_extra = {
         k: v
@@ -686,6 +831,11 @@ def build_report(
                 "figures": game_extra,
             },
             "wagers": wagers,
+            # D146: wagers the rules in force make favour the player
+            "player_favourable": player_favourable(
+                spec.name, edges, simulated=estimated
+            ),
+            "negative_by_construction": by_construction(spec.name, edges),
             "strategy_chart": _strategy_chart(spec, rules),
             "gli_rarest": figures.GLI_RAREST,
             "volatility_z": figures.VOLATILITY_Z,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.extras import require
 from croupier.report import plots
+from croupier.report.build import SIMULATED_LABELS
 
 if TYPE_CHECKING:
     from jinja2 import Environment, PackageLoader
@@ -142,7 +143,14 @@ def render_html(report: dict[str, Any]) -> str:
     }
     template = env.get_template("report.html.j2")
     style = Markup(css)  # noqa: S704
-    return str(template.render(r=report, pictures=pictures, css=style))
+    return str(
+        template.render(
+            r=report,
+            pictures=pictures,
+            css=style,
+            simulated_labels=SIMULATED_LABELS,
+        )
+    )
 
 
 def render_pdf(html: str) -> bytes:
