@@ -30,15 +30,20 @@ def _downgrade_to_0001(url: str) -> None:
     assert "discard" not in downgrade(url, "0001")
 
 
+def _url(backend: str, request: pytest.FixtureRequest, name: str) -> str:
+    """A fresh database of ``backend``: a SQLite file ``name``, or the
+    PostgreSQL database of ``pg_url``."""
+    if backend == "sqlite":
+        tmp = request.getfixturevalue("tmp_path")
+        return f"sqlite:///{tmp / name}"
+    return str(request.getfixturevalue("pg_url"))
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_migration_0002_keeps_a_round_opened_under_0001(
     backend: str, request: pytest.FixtureRequest
 ) -> None:
-    if backend == "sqlite":
-        tmp = request.getfixturevalue("tmp_path")
-        url = f"sqlite:///{tmp / 'old.db'}"
-    else:
-        url = request.getfixturevalue("pg_url")
+    url = _url(backend, request, "old.db")
     with TestClient(create_app(url, operator_token=OPERATOR)) as client:
         table = next(
             t["id"]
@@ -87,11 +92,7 @@ def test_migration_0006_indexes_the_log_and_goes_back_without_them(
 ) -> None:
     """0006 indexes the log's round and time; its downgrade drops the
     indexes and keeps every row, and the next start indexes again."""
-    if backend == "sqlite":
-        tmp = request.getfixturevalue("tmp_path")
-        url = f"sqlite:///{tmp / 'log.db'}"
-    else:
-        url = request.getfixturevalue("pg_url")
+    url = _url(backend, request, "log.db")
     with TestClient(create_app(url, operator_token=OPERATOR)) as client:
         casino = client.app.state.casino  # type: ignore[attr-defined]
         for k in (9001, 9002, 9003):
