@@ -444,3 +444,37 @@ def test_d145_dbj_report_says_the_simulation_plays_another_strategy() -> None:
     html = render_html(report)
     assert "The simulation plays the simulator's tables" in html
     assert "the z-score tests both together" in html
+
+
+P_NATURAL = Fraction(2 * 24 * 96, 312 * 311)
+"""A player's two-card 21 from a fresh six-deck shoe: an ace and a ten
+(24 aces, 96 tens of 312 cards)."""
+
+
+def test_d146_analyze_strategy_warns_when_the_rules_favour_the_player() -> (
+    None
+):
+    """``analyze --strategy``, the exact edge of one strategy, warned of a
+    negative edge too (it printed one silently). At 3:1 a player's
+    Blackjack, paid at once whatever the dealer holds (591.7(f)), returns
+    1.5 units more than at 3:2 and changes no decision: the edge falls by
+    exactly 1.5 x P(natural), from 2.33 % to below nought."""
+    args = ["analyze", "double-back-jack", "--strategy", "td", "--json"]
+    base = invoke(args)
+    assert base.exit_code == 0, base.output
+    default = json.loads(base.stdout)
+    assert default["player_favourable"] == []
+    assert "warning" not in base.stderr
+    rich = invoke([*args, "--set", "blackjack_payout=3:1"])
+    assert rich.exit_code == 0, rich.output
+    data = json.loads(rich.stdout)
+    edge = default["house_edge"] - float(Fraction(3, 2) * P_NATURAL)
+    assert data["house_edge"] == pytest.approx(edge, abs=1e-9)
+    assert edge < 0
+    (item,) = data["player_favourable"]
+    assert item["wager"] == "blackjack"
+    assert item["house_edge"] == pytest.approx(edge, abs=1e-9)
+    assert "warning: blackjack favours the player by " in _text(rich.stderr)
+    table = invoke([*args[:-1], "--set", "blackjack_payout=3:1"])
+    shown = f"{-100 * edge:.4f} %"
+    assert f"blackjack favours the player by {shown}" in _text(table.stdout)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 import typer._click as _click
 from rich.console import Console
+from rich.markup import escape
 
 # typer (>= 0.29) carries its own copy of click; its exceptions and the
 # current context are those of that copy.
@@ -70,6 +71,7 @@ __all__ = [
     "load_game_rules",
     "output_file",
     "problem_line",
+    "warn_favourable",
 ]
 
 JsonFlag = Annotated[
@@ -116,6 +118,23 @@ console = PipeConsole()
 """Standard output."""
 err_console = PipeConsole(stderr=True, soft_wrap=True)
 """Standard error."""
+
+
+def warn_favourable(
+    favourable: list[dict[str, object]], as_json: bool
+) -> None:
+    """Print each player-favourable wager's warning (D146).
+
+    On standard output with a table; on standard error with ``--json``,
+    whose standard output is the JSON (it carries them as
+    ``player_favourable``).
+    """
+    where = err_console if as_json else console
+    for item in favourable:
+        where.print(
+            "[bold yellow]warning:[/bold yellow] "
+            + escape(str(item["message"]))
+        )
 
 
 class CommandError(CroupierError):

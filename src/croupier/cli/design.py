@@ -16,7 +16,12 @@ import typer
 from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
-from croupier.cli.common import console, err_console, fail, load_game_rules
+from croupier.cli.common import (
+    console,
+    fail,
+    load_game_rules,
+    warn_favourable,
+)
 from croupier.errors import CroupierError, RulesError
 from croupier.money import Odds
 from croupier.odds.design import (
@@ -299,7 +304,7 @@ def design(
                 print(json.dumps(out, indent=2))
             else:
                 _print_price(space, deck_counts)
-            _warn(favourable, as_json)
+            warn_favourable(favourable, as_json)
             return
         if target_hold is None:
             msg = "--target-hold LO..HI is required (or --price)"
@@ -335,7 +340,7 @@ def design(
         print(json.dumps(data, indent=2))
     else:
         _print_result(result)
-    _warn(favourable, as_json)
+    warn_favourable(favourable, as_json)
 
 
 def _favourable(
@@ -358,13 +363,6 @@ def _favourable(
                 }
             )
     return out
-
-
-def _warn(favourable: list[dict[str, object]], as_json: bool) -> None:
-    """Print each warning: stdout with the table, stderr with ``--json``."""
-    where = err_console if as_json else console
-    for item in favourable:
-        where.print(f"[bold yellow]warning:[/bold yellow] {item['message']}")
 
 
 def _check_odds_bounds(min_odds: int, max_odds: int | None) -> None:

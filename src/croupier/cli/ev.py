@@ -19,9 +19,10 @@ import typer
 from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
-from croupier.cli.common import console
+from croupier.cli.common import console, warn_favourable
 from croupier.errors import RulesError, ScenarioError
 from croupier.jsontypes import json_text
+from croupier.odds.favour import player_favourable
 from croupier.rules import load_rules_file, parse_settings
 
 if TYPE_CHECKING:
@@ -312,8 +313,12 @@ def print_strategy_edge(
     data: dict[str, Any] = {"game": GAME, "rules": rules.to_dict()}
     data["not_in_the_analysis"] = list(left_out)
     data |= solve_strategy(rules, strategy).to_dict()
+    # a Rules Submission may make the strategy's edge negative (D146)
+    favourable = player_favourable(GAME, {"blackjack": data["house_edge"]})
+    data["player_favourable"] = favourable
     if as_json:
         print(json.dumps(data, indent=2))
+        warn_favourable(favourable, as_json)
         return
     sigma = data.get("std_dev")
     spread = (
@@ -330,3 +335,4 @@ def print_strategy_edge(
         f"[dim]{rules.describe()}; {data['seconds']:.2f} s"
         f"{_unread(left_out)}[/dim]"
     )
+    warn_favourable(favourable, as_json)

@@ -19,6 +19,7 @@ from croupier.cli.common import (
     fail,
     load_game_rules,
     picture_file,
+    warn_favourable,
 )
 from croupier.errors import CroupierError, ScenarioError
 from croupier.odds.chunks import MAX_CHUNKS, MAX_ROUNDS, too_many_chunks
@@ -158,17 +159,6 @@ def _favourable(game: str, report: GameReport) -> list[dict[str, object]]:
     return player_favourable(game, edges, simulated=frozenset(simulated))
 
 
-def _warn(favourable: list[dict[str, object]], as_json: bool) -> None:
-    """Each player-favourable wager, a visible warning (not an error).
-
-    With ``--json`` the warnings go to stderr (stdout is the JSON, which
-    carries them as ``player_favourable``).
-    """
-    where = err_console if as_json else console
-    for item in favourable:
-        where.print(f"[bold yellow]warning:[/bold yellow] {item['message']}")
-
-
 def _emit(
     report: GameReport,
     as_json: bool,
@@ -183,7 +173,7 @@ def _emit(
     else:
         _print_report(report)
     if favourable:
-        _warn(favourable, as_json)
+        warn_favourable(favourable, as_json)
 
 
 def analyze(
