@@ -421,7 +421,19 @@ function spotEl(t, seat, wager, amount, mine, result) {
   el.dataset.wager = wager.wager;
   if (wager.hand) el.dataset.hand = wager.hand;
   el.appendChild(Croupier.el("span", "spot-name", label));
-  if (amount) el.appendChild(Croupier.stackEl(amount));
+  if (amount) {
+    const stack = Croupier.stackEl(amount);
+    if (mine) {
+      // drawn in a box of 32 px (style.css): the chips lie closer as the
+      // stack grows, so that it never grows the spot (D147)
+      const chips = [...stack.children];
+      const step = Math.min(4, 8 / Math.max(1, chips.length - 1));
+      for (const c of chips.slice(1)) {
+        c.style.marginBottom = (step - 24) + "px";
+      }
+    }
+    el.appendChild(stack);
+  }
   el.appendChild(Croupier.el("span", "amt", amount ? Croupier.money(amount)
     : (mine ? "bet" : "")));
   let words = label + ", " + (amount ? Croupier.money(amount) + " bet"
