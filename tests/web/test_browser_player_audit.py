@@ -202,3 +202,72 @@ def test_sitting_out_passes_axe(srv: LiveServer, browser: Any) -> None:
     HTTP.delete(f"{srv.base}/tables/{table}/seats/3", headers=token_of(page))
     page.close()
     assert not any(axe.found.values()), json.dumps(axe.found, indent=1)
+
+
+_PAGE_BOXES = """sels => sels.flatMap(sel =>
+  [...document.querySelectorAll(sel)].map((e, i) => {
+    const r = e.getBoundingClientRect();
+    return [sel + " " + (e.dataset.wager || e.dataset.chip || i),
+            [r.left + scrollX, r.top + scrollY, r.right + scrollX,
+             r.bottom + scrollY].map(Math.round)];
+  }))"""
+"""Each selector's elements' boxes in the page, wherever it is scrolled."""
+
+
+@pytest.mark.parametrize("size", ["1366x768", "768x1024", "390x844"])
+def test_the_next_bets_do_not_move_the_spot_under_the_result(
+    srv: LiveServer, browser: Any, size: str
+) -> None:
+    """The result of a round stays on the felt while the next bets are
+    made, and the first chip moves nothing: a player who clicks his
+    spot three times bets three chips.
+
+    Before: the first chip of the next round closed the result, which
+    took its height (140 to 160 px) out of the felt above the seats: the
+    spot being clicked rose by as much, the rail with it, and the next
+    click fell on whatever had come under the pointer (a chip, Deal, the
+    felt).
+    """
+    table = srv.table_id("midibaccarat")
+    page = _page(browser, srv, f"Bets On {size}", size)
+    sit(page, srv, table, 5)
+    idle(page)
+    spot = ".seat.mine button.spot[data-wager='player']"
+    page.click("[data-chip='500']")
+    page.click(spot)
+    idle(page)
+    page.click("#deal")
+    page.wait_for_selector("#result:not([hidden])")
+    idle(page)
+    net = int(page.get_attribute("#result", "data-net"))
+    head = page.inner_text("#result .headline")
+    before = dict(page.evaluate(_PAGE_BOXES, _CONTROLS))
+    box = page.eval_on_selector(
+        spot,
+        "e => { const r = e.getBoundingClientRect(); "
+        "return [r.left + r.width / 2, r.top + r.height / 2 + scrollY]; }",
+    )
+    for n in (1, 2, 3):
+        # the pointer stays where the spot was: each click is on it
+        page.evaluate(f"scrollTo(0, {box[1]} - innerHeight / 2)")
+        y = page.evaluate(f"{box[1]} - scrollY")
+        page.mouse.click(box[0], y)
+        page.wait_for_selector(f"{spot} .amt:has-text('${5 * n}.00')")
+        idle(page)
+        page.wait_for_timeout(600)  # not a double click (one action)
+    moved = {
+        k: (v, before.get(k))
+        for k, v in page.evaluate(_PAGE_BOXES, _CONTROLS)
+        if v != before.get(k)
+    }
+    assert not moved, moved
+    assert page.inner_text("#result .headline") == head
+    assert int(page.get_attribute("#result", "data-net")) == net
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#result", state="hidden")
+    assert page.inner_text(f"{spot} .amt") == "$15.00"
+    assert not page.errors, page.errors
+    page.click("#clear")
+    page.wait_for_selector("#deal:disabled")
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/5", headers=token_of(page))
+    page.close()

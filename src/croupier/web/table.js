@@ -614,9 +614,10 @@ function renderResult(s) {
   box.hidden = true;
   if (!seat || !rnd || (s.round && s.round.status === "playing")) return;
   if (!played.includes(rnd.id)) return;
-  // chips on the new round: the last result has been read
-  if (s.round && s.round.id !== rnd.id &&
-      s.round.stakes.some((x) => x.seat === seat)) return;
+  // it stays while the next bets are made, until OK, Escape or the deal:
+  // closed by the first chip, it took its height out of the felt under
+  // the spot being clicked, which rose 140 to 160 px, the rail with it,
+  // and the next click fell on what had come under the pointer (D149)
   const mine = rnd.settlements.filter((x) => x.seat === seat);
   if (dismissed === rnd.id) return;
   if (rnd.status === "voided") {
