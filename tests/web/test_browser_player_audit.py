@@ -271,3 +271,51 @@ def test_the_next_bets_do_not_move_the_spot_under_the_result(
     page.wait_for_selector("#deal:disabled")
     HTTP.delete(f"{srv.base}/tables/{table}/seats/5", headers=token_of(page))
     page.close()
+
+
+def test_the_result_is_not_read_out_again_at_each_bet(
+    srv: LiveServer, browser: Any
+) -> None:
+    """The result (a live region, role status) is written once: the
+    next bets, the player's and another player's, which redraw the
+    table, leave its text as it is, so a screen reader reads it once.
+
+    Before: each redraw emptied the banner and wrote it again (a
+    screen reader reads a live region's new text out).
+    """
+    table = srv.table_id("midibaccarat-commission-free")
+    page = player_page(browser, srv, "Listener")
+    sit(page, srv, table, 2)
+    other = player_page(browser, srv, "Talker")
+    sit(other, srv, table, 4)
+    page.click("[data-chip='500']")
+    page.click(".seat.mine button.spot[data-wager='banker']")
+    idle(page)
+    page.click("#deal")  # Ready: the other player has no bet
+    page.wait_for_selector("#result:not([hidden])")
+    idle(page)
+    text = page.inner_text("#result")
+    page.evaluate(
+        "window.rewritten = 0; new MutationObserver((m) => "
+        "{ window.rewritten += m.length; }).observe("
+        "document.getElementById('result'), "
+        "{childList: true, subtree: true, characterData: true})"
+    )
+    other.click("[data-chip='500']")
+    other.click(".seat.mine button.spot[data-wager='player']")
+    page.wait_for_selector(".seat[data-seat='4'] .spot[data-wager='player']")
+    page.click(".seat.mine button.spot[data-wager='banker']")
+    page.wait_for_selector(".seat.mine button.spot .amt:has-text('$5.00')")
+    idle(page)
+    assert page.evaluate("window.rewritten") == 0
+    assert page.inner_text("#result") == text
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#result", state="hidden")
+    assert not page.errors, page.errors
+    for p, seat in ((page, 2), (other, 4)):
+        p.click("#clear")
+        p.wait_for_selector("#deal:disabled")
+        HTTP.delete(
+            f"{srv.base}/tables/{table}/seats/{seat}", headers=token_of(p)
+        )
+        p.close()

@@ -628,7 +628,7 @@ function renderResult(s) {
   const net = mine.reduce((a, x) => a + x.net, 0);
   const staked = mine.reduce((a, x) => a + x.amount, 0);
   const facts = handFacts(rnd.events);
-  box.innerHTML = "";
+  const draft = Croupier.el("div");
   box.className = "result-banner " + (net > 0 ? "win" : net < 0 ? "lose"
     : "even");
   box.dataset.net = net;
@@ -638,13 +638,25 @@ function renderResult(s) {
     : mine.every((x) => x.outcome === "push" || x.outcome === "void")
       ? "Push: your " + Croupier.money(staked) + " is returned"
       : "You break even";
-  box.appendChild(Croupier.el("div", "headline", head));
+  draft.appendChild(Croupier.el("div", "headline", head));
   const why = whyLine(s.table.game, rnd, seat, facts);
-  if (why) box.appendChild(Croupier.el("div", "why", why));
-  box.appendChild(settledList(s, mine, facts));
-  box.appendChild(closeButton(rnd, "result"));
-  box.hidden = false;
+  if (why) draft.appendChild(Croupier.el("div", "why", why));
+  draft.appendChild(settledList(s, mine, facts));
+  draft.appendChild(closeButton(rnd, "result"));
+  showBanner(box, draft, rnd);
   remember(s, rnd, net, head);
+}
+
+function showBanner(box, draft, rnd) {
+  // The banner (a live region) shows ``draft``'s content; the same
+  // round's same content again (each render: another player's bet,
+  // each of this player's chips while the result stays, D149) is left
+  // as it is, so that a screen reader does not read it out again.
+  const same = box.dataset.shown === String(rnd.id) &&
+    box.innerHTML === draft.innerHTML;
+  box.dataset.shown = rnd.id;
+  box.hidden = false;
+  if (!same) box.replaceChildren(...draft.childNodes);
 }
 
 function settledList(s, settled, facts) {
@@ -675,21 +687,21 @@ function renderVoided(s, rnd, seat, settled) {
     .reduce((a, x) => a + x.amount, 0);
   const net = settled.reduce((a, x) => a + x.net, 0);
   const ev = rnd.events.find((e) => e.type === "round_voided") || {};
-  box.innerHTML = "";
+  const draft = Croupier.el("div");
   box.className = "result-banner even";
   box.dataset.net = net;
   box.dataset.round = rnd.id;
   const head = "Round voided" + (back ? ": your " + Croupier.money(back) +
     " on the layout is returned" : "");
-  box.appendChild(Croupier.el("div", "headline", head));
-  box.appendChild(Croupier.el("div", "why", "The casino voided this " +
+  draft.appendChild(Croupier.el("div", "headline", head));
+  draft.appendChild(Croupier.el("div", "why", "The casino voided this " +
     "round" + (ev.reason ? ": \u201c" + ev.reason + "\u201d" : "") +
     (ev.ref ? " (" + Croupier.refText(ev.ref) + ")" : "") + "."));
   if (settled.length) {
-    box.appendChild(settledList(s, settled, handFacts(rnd.events)));
+    draft.appendChild(settledList(s, settled, handFacts(rnd.events)));
   }
-  box.appendChild(closeButton(rnd, "notice"));
-  box.hidden = false;
+  draft.appendChild(closeButton(rnd, "notice"));
+  showBanner(box, draft, rnd);
   remember(s, rnd, net, head);
 }
 
