@@ -421,7 +421,19 @@ function spotEl(t, seat, wager, amount, mine, result) {
   el.dataset.wager = wager.wager;
   if (wager.hand) el.dataset.hand = wager.hand;
   el.appendChild(Croupier.el("span", "spot-name", label));
-  if (amount) el.appendChild(Croupier.stackEl(amount));
+  if (amount) {
+    const stack = Croupier.stackEl(amount);
+    if (mine) {
+      // drawn in a box of 32 px (style.css): the chips lie closer as the
+      // stack grows, so that it never grows the spot (D147)
+      const chips = [...stack.children];
+      const step = Math.min(4, 8 / Math.max(1, chips.length - 1));
+      for (const c of chips.slice(1)) {
+        c.style.marginBottom = (step - 24) + "px";
+      }
+    }
+    el.appendChild(stack);
+  }
   el.appendChild(Croupier.el("span", "amt", amount ? Croupier.money(amount)
     : (mine ? "bet" : "")));
   let words = label + ", " + (amount ? Croupier.money(amount) + " bet"
@@ -602,9 +614,10 @@ function renderResult(s) {
   box.hidden = true;
   if (!seat || !rnd || (s.round && s.round.status === "playing")) return;
   if (!played.includes(rnd.id)) return;
-  // chips on the new round: the last result has been read
-  if (s.round && s.round.id !== rnd.id &&
-      s.round.stakes.some((x) => x.seat === seat)) return;
+  // it stays while the next bets are made, until OK, Escape or the deal:
+  // closed by the first chip, it took its height out of the felt under
+  // the spot being clicked, which rose 140 to 160 px, the rail with it,
+  // and the next click fell on what had come under the pointer (D149)
   const mine = rnd.settlements.filter((x) => x.seat === seat);
   if (dismissed === rnd.id) return;
   if (rnd.status === "voided") {
@@ -615,7 +628,7 @@ function renderResult(s) {
   const net = mine.reduce((a, x) => a + x.net, 0);
   const staked = mine.reduce((a, x) => a + x.amount, 0);
   const facts = handFacts(rnd.events);
-  box.innerHTML = "";
+  const draft = Croupier.el("div");
   box.className = "result-banner " + (net > 0 ? "win" : net < 0 ? "lose"
     : "even");
   box.dataset.net = net;
@@ -625,13 +638,25 @@ function renderResult(s) {
     : mine.every((x) => x.outcome === "push" || x.outcome === "void")
       ? "Push: your " + Croupier.money(staked) + " is returned"
       : "You break even";
-  box.appendChild(Croupier.el("div", "headline", head));
+  draft.appendChild(Croupier.el("div", "headline", head));
   const why = whyLine(s.table.game, rnd, seat, facts);
-  if (why) box.appendChild(Croupier.el("div", "why", why));
-  box.appendChild(settledList(s, mine, facts));
-  box.appendChild(closeButton(rnd, "result"));
-  box.hidden = false;
+  if (why) draft.appendChild(Croupier.el("div", "why", why));
+  draft.appendChild(settledList(s, mine, facts));
+  draft.appendChild(closeButton(rnd, "result"));
+  showBanner(box, draft, rnd);
   remember(s, rnd, net, head);
+}
+
+function showBanner(box, draft, rnd) {
+  // The banner (a live region) shows ``draft``'s content; the same
+  // round's same content again (each render: another player's bet,
+  // each of this player's chips while the result stays, D149) is left
+  // as it is, so that a screen reader does not read it out again.
+  const same = box.dataset.shown === String(rnd.id) &&
+    box.innerHTML === draft.innerHTML;
+  box.dataset.shown = rnd.id;
+  box.hidden = false;
+  if (!same) box.replaceChildren(...draft.childNodes);
 }
 
 function settledList(s, settled, facts) {
@@ -662,21 +687,21 @@ function renderVoided(s, rnd, seat, settled) {
     .reduce((a, x) => a + x.amount, 0);
   const net = settled.reduce((a, x) => a + x.net, 0);
   const ev = rnd.events.find((e) => e.type === "round_voided") || {};
-  box.innerHTML = "";
+  const draft = Croupier.el("div");
   box.className = "result-banner even";
   box.dataset.net = net;
   box.dataset.round = rnd.id;
   const head = "Round voided" + (back ? ": your " + Croupier.money(back) +
     " on the layout is returned" : "");
-  box.appendChild(Croupier.el("div", "headline", head));
-  box.appendChild(Croupier.el("div", "why", "The casino voided this " +
+  draft.appendChild(Croupier.el("div", "headline", head));
+  draft.appendChild(Croupier.el("div", "why", "The casino voided this " +
     "round" + (ev.reason ? ": \u201c" + ev.reason + "\u201d" : "") +
     (ev.ref ? " (" + Croupier.refText(ev.ref) + ")" : "") + "."));
   if (settled.length) {
-    box.appendChild(settledList(s, settled, handFacts(rnd.events)));
+    draft.appendChild(settledList(s, settled, handFacts(rnd.events)));
   }
-  box.appendChild(closeButton(rnd, "notice"));
-  box.hidden = false;
+  draft.appendChild(closeButton(rnd, "notice"));
+  showBanner(box, draft, rnd);
   remember(s, rnd, net, head);
 }
 
