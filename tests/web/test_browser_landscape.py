@@ -95,10 +95,17 @@ def _leave(page: Any, srv: LiveServer, table: int, seat: int) -> None:
 
 
 def _play_out(
-    page: Any, srv: LiveServer, table: int, seat: int, *, deal: bool = False
+    page: Any,
+    srv: LiveServer,
+    table: int,
+    seat: int,
+    *,
+    deal: bool = False,
+    close: bool = True,
 ) -> None:
     """Finish the round through the API (dealt first with ``deal``), each
-    decision the quietest; the result shown on the page is closed."""
+    decision the quietest; the result shown on the page is closed (left
+    shown with ``close`` false)."""
     base = f"{srv.base}/tables/{table}"
     me = _headers(page)
     if deal:
@@ -111,7 +118,8 @@ def _play_out(
         act = {"seat": seat, "action": passive_action(pending["legal"])}
         HTTP.post(base + "/actions", json=act, headers=me)
     page.wait_for_selector("#result:not([hidden])")
-    page.keyboard.press("Escape")
+    if close:
+        page.keyboard.press("Escape")
     idle(page)
 
 
@@ -240,10 +248,34 @@ _BOXES = """sels => sels.map(sel => {
 """Each selector's first element's box in the viewport."""
 
 
+_KEPT = [
+    pytest.param(
+        True,
+        id="result-kept",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="commission-free's seven spots take the seats to two "
+            "rows: with the result kept, Deal is some 30 px under the "
+            "screen's foot until OK",
+        ),
+    )
+    if game == "midibaccarat-commission-free"
+    else pytest.param(True, id="result-kept")
+    for game in _GAMES
+]
+
+
 @pytest.mark.parametrize("size", SIDEWAYS, ids=_IDS)
-@pytest.mark.parametrize("game", _GAMES)
+@pytest.mark.parametrize(
+    ("game", "kept"),
+    [(g, False) for g in _GAMES]
+    + [
+        pytest.param(g, *k.values, marks=k.marks, id=f"{g}-{k.id}")
+        for g, k in zip(_GAMES, _KEPT, strict=True)
+    ],
+)
 def test_sideways_betting_shows_spot_chips_and_deal_and_nothing_moves(
-    srv: LiveServer, browser: Any, size: Any, game: str
+    srv: LiveServer, browser: Any, size: Any, game: str, kept: bool
 ) -> None:
     """Betting on a phone on its side, after a round at the table.
 
@@ -255,10 +287,15 @@ def test_sideways_betting_shows_spot_chips_and_deal_and_nothing_moves(
     its foot); at a table with no last round, Deal was still 0 to 96 px
     out of sight; and the countdown, under the game's name, pushed the
     rail 24 to 35 px down, while the spot grew with its first chip.
+    With the last round's result left shown (it stays while the next
+    bets are made, D149), too: whole, it took 140 px of the felt.
     """
     table = srv.table_id(game)
     page = phone_page(
-        browser, srv, f"Bettor {game[:20]} {size['width']}", size
+        browser,
+        srv,
+        f"Bettor {game[:20]} {size['width']}{' kept' * kept}",
+        size,
     )
     sit(page, srv, table, 1)
     idle(page)
@@ -269,7 +306,9 @@ def test_sideways_betting_shows_spot_chips_and_deal_and_nothing_moves(
         json={**stake, "amount": 500},
         headers=_headers(page),
     )
-    _play_out(page, srv, table, 1, deal=True)
+    # its result, closed or left shown (it stays while the next bets
+    # are made, D149)
+    _play_out(page, srv, table, 1, deal=True, close=not kept)
     page.wait_for_selector(".felt.last-round")  # the round just played
     # the page from its top, as a player finds it when the round is over
     page.evaluate("scrollTo(0, 0)")
@@ -291,6 +330,7 @@ def test_sideways_betting_shows_spot_chips_and_deal_and_nothing_moves(
         if not (e["inside"] and e["seen"])
     ]
     assert not hidden, hidden
+    assert page.is_visible("#result") == kept
     assert not page.errors, page.errors
     page.click("#clear")  # a seat with a stake on the layout stays
     page.wait_for_selector("#deal:disabled")
