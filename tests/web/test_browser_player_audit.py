@@ -67,6 +67,16 @@ _BOXES = """sels => sels.flatMap(sel => [...document.querySelectorAll(sel)]
 scrolled meanwhile: the viewport's boxes are the page's)."""
 
 
+def _moved(page: Any, script: str, before: dict[str, Any]) -> dict[str, Any]:
+    """The controls whose box ``script`` now gives otherwise than
+    ``before``: each with its box now and before."""
+    return {
+        k: (v, before.get(k))
+        for k, v in page.evaluate(script, _CONTROLS)
+        if v != before.get(k)
+    }
+
+
 def _page(browser: Any, srv: LiveServer, name: str, size: str) -> Any:
     view = SIZES[size]
     if view["width"] <= 700 or view["height"] <= 500:
@@ -103,11 +113,7 @@ def test_no_chip_moves_a_spot_or_the_rail(
     page.wait_for_selector("#clock:not([hidden])")
     idle(page)
     assert page.evaluate("scrollY") == 0
-    moved = {
-        k: (v, before.get(k))
-        for k, v in page.evaluate(_BOXES, _CONTROLS)
-        if v != before.get(k)
-    }
+    moved = _moved(page, _BOXES, before)
     assert not moved, ("first chip", moved)
     # $39.50 is drawn as eight chips: 25, 5, 5, 1, 1, 1, 1 and 0.50
     page.fill("#bet-amount", "39.50")
@@ -116,11 +122,7 @@ def test_no_chip_moves_a_spot_or_the_rail(
     page.wait_for_selector(eighth)
     idle(page)
     page.evaluate("scrollTo(0, 0)")  # the typing scrolled to the field
-    moved = {
-        k: (v, before.get(k))
-        for k, v in page.evaluate(_BOXES, _CONTROLS)
-        if v != before.get(k)
-    }
+    moved = _moved(page, _BOXES, before)
     assert not moved, ("eight chips", moved)
     assert page.inner_text(f"{spot}[data-wager='{first}'] .amt") == "$39.50"
     assert not page.errors, page.errors
@@ -153,22 +155,14 @@ def test_an_error_moves_no_chip_or_button(
     page.wait_for_selector("#error:has-text('Type an amount in dollars')")
     idle(page)
     page.evaluate("scrollTo(0, 0)")
-    moved = {
-        k: (v, before.get(k))
-        for k, v in page.evaluate(_BOXES, _CONTROLS)
-        if v != before.get(k)
-    }
+    moved = _moved(page, _BOXES, before)
     assert not moved, ("the error shown", moved)
     page.click("[data-chip='500']")
     page.click(".seat.mine button.spot")
     page.wait_for_selector("#error:empty", state="attached")
     idle(page)
     page.evaluate("scrollTo(0, 0)")
-    moved = {
-        k: (v, before.get(k))
-        for k, v in page.evaluate(_BOXES, _CONTROLS)
-        if v != before.get(k)
-    }
+    moved = _moved(page, _BOXES, before)
     assert not moved, ("the error gone", moved)
     assert not page.errors, page.errors
     page.click("#clear")
@@ -255,11 +249,7 @@ def test_the_next_bets_do_not_move_the_spot_under_the_result(
         page.wait_for_selector(f"{spot} .amt:has-text('${5 * n}.00')")
         idle(page)
         page.wait_for_timeout(600)  # not a double click (one action)
-    moved = {
-        k: (v, before.get(k))
-        for k, v in page.evaluate(_PAGE_BOXES, _CONTROLS)
-        if v != before.get(k)
-    }
+    moved = _moved(page, _PAGE_BOXES, before)
     assert not moved, moved
     assert page.inner_text("#result .headline") == head
     assert int(page.get_attribute("#result", "data-net")) == net
