@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 from croupier.errors import CroupierError
 from croupier.jsontypes import JsonObject, JsonValue
@@ -194,25 +194,40 @@ def _observed_push(rows: list[ReportRow]) -> float:
     )
 
 
-def _find_exact(extra: Mapping[str, object], key: str) -> float | None:
-    """A game-level exact figure ``key`` anywhere in the analyzer's extra."""
-    for name, value in extra.items():
-        if name == key and isinstance(value, int | float):
-            return float(value)
-        if isinstance(value, Mapping):
-            found = _find_exact(value, key)
-            if found is not None:
-                return found
-    return None
+_T = TypeVar("_T")
 
 
-def _find_exact_text(extra: Mapping[str, object], key: str) -> str | None:
-    """A game-level exact fraction ``key`` (its text) in the extra."""
+def _float(value: float | None) -> float | None:
+    """A figure as a float, or ``None``."""
+    return None if value is None else float(value)
+
+
+_NUMBER = (int, float)
+"""The types of a figure read as a number."""
+
+
+def _find_exact(
+    extra: Mapping[str, object],
+    key: str,
+    kind: type[_T] | tuple[type[_T], ...],
+) -> _T | None:
+    """A game-level exact figure ``key`` of type ``kind`` in the extra.
+
+    The analyzer nests its game-level figures; the first ``key`` found
+    whose value is a ``kind`` is the figure (a number, or an exact
+    fraction's text).
+
+    >>> figures = {"a": {"edge": 0.5, "edge_exact": "1/2"}}
+    >>> _find_exact(figures, "edge", _NUMBER)
+    0.5
+    >>> _find_exact(figures, "edge_exact", str)
+    '1/2'
+    """
     for name, value in extra.items():
-        if name == key and isinstance(value, str):
+        if name == key and isinstance(value, kind):
             return value
         if isinstance(value, Mapping):
-            found = _find_exact_text(value, key)
+            found = _find_exact(value, key, kind)
             if found is not None:
                 return found
     return None
@@ -548,7 +563,7 @@ def _wager(
     exact_edge = (
         exact.house_edge
         if exact is not None
-        else _find_exact(game_extra, f"{name}_house_edge")
+        else _float(_find_exact(game_extra, f"{name}_house_edge", _NUMBER))
     )
     exact_text = (
         str(exact.house_edge_exact)
@@ -556,7 +571,7 @@ def _wager(
         else (
             None
             if exact is not None
-            else _find_exact_text(game_extra, f"{name}_house_edge_exact")
+            else _find_exact(game_extra, f"{name}_house_edge_exact", str)
         )
     )
     # The headline edge is the exact one wherever the analysis has it,
