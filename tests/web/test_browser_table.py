@@ -493,6 +493,62 @@ def test_issue_13_result_banner_shows_the_net_of_a_stacked_round(
     _leave(srv, table, 1, me)
 
 
+_SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+
+
+def _as_read(code: str) -> str:
+    """A card code as a person reads it (``Td`` -> ``10♦``)."""
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + _SUITS[code[1]]
+
+
+@pytest.mark.parametrize(
+    ("game", "wager", "cards", "last"),
+    [
+        # the whole round is dealt in the update that opens the next:
+        # P 4h 5d = 9, B Kc 7s = 7; every card is the dealer's last
+        ("midibaccarat", "player", "4h Kc 5d 7s", ["4h", "Kc", "5d", "7s"]),
+        # the player stands on 19; the dealer turns his hole Td (16)
+        # and draws 2d (18) in the update that ends the round
+        ("double-back-jack", "blackjack", "Th 6s 9c Td 2d", ["Td", "2d"]),
+    ],
+)
+def test_the_screen_reader_hears_the_dealers_last_cards_when_the_round_ends(
+    srv: LiveServer,
+    browser: Any,
+    game: str,
+    wager: str,
+    cards: str,
+    last: list[str],
+) -> None:
+    # D161: a round that ends in the update that opens the next one was
+    # followed by a new round with no steps, so the announcer (the
+    # page's polite live region) said none of the dealer's last cards
+    table = srv.table_id(game)
+    page, me = _seated_at(
+        browser, srv, table, f"Ears {game.replace('-', ' ')[:28]}", wager
+    )
+    srv.stack_next(table, cards)
+    page.click(f".seat.mine button.spot[data-wager='{wager}']")
+    _idle(page)
+    page.click("#deal")
+    stand = "#actions button[data-action='stand']"
+    if game == "double-back-jack":
+        page.wait_for_selector(stand)
+        page.click(stand)
+    page.wait_for_selector("#result:not([hidden])")
+    _idle(page)
+    heard = page.inner_text("#sr-live")
+    for code in last:
+        assert _as_read(code) in heard, (code, heard)
+    # in the order dealt
+    at = [heard.index(_as_read(code)) for code in last]
+    assert at == sorted(at), heard
+    assert not page.errors, page.errors
+    page.close()
+    _leave(srv, table, 1, me)
+
+
 # Each pai gow round stacked for seat 2 and the dealer (7), with its set
 # by the standard house way (D21: the best category for the high hand,
 # then the highest low card), worked out by hand:

@@ -1277,21 +1277,40 @@ function renderNarration(s, betting) {
   nar.scrollTop = nar.scrollHeight;
 }
 
+// The steps a screen reader is told as they happen.
+const TOLD = ["card_dealt", "card_exposed", "wager_settled", "announced",
+              "decision_made", "hand_set", "hands_compared"];
+// A round that ended in the update that opened the next (a baccarat
+// deal; the dealer's play after the last decision): its last cards and
+// sayings, which the result banner does not give (it says the player's
+// own outcome, and settlements are read out there).
+const TOLD_AT_END = ["card_dealt", "card_exposed", "announced", "hand_set"];
+const TOLD_AT_END_MOST = 8;
+
 function announce(s) {
   // The dealer's new steps, for screen readers (face-down cards are
   // never named: the events carry no card for them).
   const rnd = s.round;
   if (!rnd) return;
-  if (announced.round !== rnd.id) announced = {round: rnd.id, seq: 0};
-  const fresh = rnd.events.filter((e) => e.seq > announced.seq &&
-    ["card_dealt", "card_exposed", "wager_settled", "announced",
-     "decision_made", "hand_set", "hands_compared"].includes(e.type));
+  const after = (r, seq, kinds) => r.events.filter(
+    (e) => e.seq > seq && kinds.includes(e.type));
+  let ended = [];
+  if (announced.round !== rnd.id) {
+    // the round this page was following ended in this update: its
+    // steps not yet told come first (D161)
+    if (s.last && s.last.id === announced.round) {
+      ended = after(s.last, announced.seq, TOLD_AT_END)
+        .slice(-TOLD_AT_END_MOST);
+    }
+    announced = {round: rnd.id, seq: 0};
+  }
+  const fresh = after(rnd, announced.seq, TOLD);
   if (rnd.events.length) {
     announced.seq = Math.max(...rnd.events.map((e) => e.seq || 0));
   }
-  if (fresh.length) {
-    $("sr-live").textContent = fresh.slice(-4).map(Croupier.describe)
-      .join(". ");
+  const told = ended.concat(fresh.slice(-4));
+  if (told.length) {
+    $("sr-live").textContent = told.map(Croupier.describe).join(". ");
   }
 }
 
