@@ -496,3 +496,43 @@ def test_issue_15_3_a_refused_deck_count_prints_nothing() -> None:
     assert code == 2
     assert out == ""
     assert "one fixed deck" in err
+
+
+@pytest.mark.parametrize(
+    ("game", "wager", "option"),
+    [
+        ("midibaccarat", "perfect_pairs", "perfect_pairs_offered"),
+        ("midibaccarat-commission-free", "dragon7", "dragon7_offered"),
+        ("midibaccarat-commission-free", "panda8", "panda8_offered"),
+        (
+            "six-card-fortune-pai-gow",
+            "fortune_bonus",
+            "fortune_bonus_offered",
+        ),
+    ],
+)
+def test_d162_design_notes_a_wager_the_rules_do_not_offer(
+    game: str, wager: str, option: str
+) -> None:
+    """Priced as asked, with a note that the rules leave it off."""
+    code, out, err = _run(game, wager, "--price", "--set", f"{option}=false")
+    assert code == 0
+    assert f"do not offer {wager} ({option} = false)" in " ".join(out.split())
+    assert "hold" in out
+    code, out, err = _run(
+        game, wager, "--price", "--json", "--set", f"{option}=false"
+    )
+    assert code == 0
+    assert json.loads(out)["offered"] is False
+    assert f"({option} = false)" in " ".join(err.split())
+    # offered (the default rules): no note
+    code, out, err = _run(game, wager, "--price", "--json")
+    assert code == 0
+    assert json.loads(out)["offered"] is True
+    assert "do not offer" not in out + err
+
+
+def test_d162_21_baccarat_bonus_is_always_offered() -> None:
+    code, out, err = _run("21-baccarat", "bonus", "--price")
+    assert code == 0
+    assert "do not offer" not in out + err

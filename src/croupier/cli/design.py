@@ -13,11 +13,13 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import (
     console,
+    err_console,
     fail,
     load_game_rules,
     warn_favourable,
@@ -288,6 +290,7 @@ def design(
             _base_changes(base),
         )
         deck_counts = _decks(decks, rules) or space.default_decks
+        not_offered = _not_offered(space, rules)
         if price:
             favourable = _favourable(space, deck_counts)
             if as_json:
@@ -300,10 +303,12 @@ def design(
                     },
                     "decks": figures,
                     "player_favourable": favourable,
+                    "offered": not_offered is None,
                 }
                 print(json.dumps(out, indent=2))
             else:
                 _print_price(space, deck_counts)
+            _note(not_offered, as_json)
             warn_favourable(favourable, as_json)
             return
         if target_hold is None:
@@ -337,9 +342,11 @@ def design(
     if as_json:
         data: dict[str, object] = dict(result.to_dict())
         data["player_favourable"] = favourable
+        data["offered"] = not_offered is None
         print(json.dumps(data, indent=2))
     else:
         _print_result(result)
+    _note(not_offered, as_json)
     warn_favourable(favourable, as_json)
 
 
@@ -363,6 +370,41 @@ def _favourable(
                 }
             )
     return out
+
+
+def _not_offered(space: WagerSpace, rules: GameRules) -> str | None:
+    """Why ``rules`` do not offer the wager designed, if they do not (D162).
+
+    A game whose side wager can be left off says so in an option
+    ``<wager>_offered`` (Perfect Pairs, Dragon 7, Panda 8, Fortune
+    Bonus); 21 Baccarat's Bonus has none. A designer may well price a
+    wager before offering it, so the figures are still given, with a
+    note that the Rules Submission does not offer it.
+
+    >>> from croupier.games.midibaccarat.rules import MidibaccaratRules
+    >>> from croupier.odds.design import find_space
+    >>> space = find_space("midibaccarat", "perfect_pairs")
+    >>> _not_offered(space, MidibaccaratRules()) is None
+    True
+    >>> off = MidibaccaratRules.from_mapping({"perfect_pairs_offered": False})
+    >>> print(_not_offered(space, off))  # doctest: +ELLIPSIS
+    the rules in force do not offer perfect_pairs (perfect_pairs_offered = f...
+    """
+    option = f"{space.wager}_offered"
+    if getattr(rules, option, True):
+        return None
+    return (
+        f"the rules in force do not offer {space.wager} ({option} = "
+        "false): its figures are for the table as if it were offered"
+    )
+
+
+def _note(text: str | None, as_json: bool) -> None:
+    """Print a note (on standard error with ``--json``)."""
+    if text is None:
+        return
+    where = err_console if as_json else console
+    where.print("[bold]note:[/bold] " + escape(text))
 
 
 def _check_odds_bounds(min_odds: int, max_odds: int | None) -> None:
