@@ -43,7 +43,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import update_wrapper
+from typing import Concatenate, ParamSpec
 
 import numpy as np
 
@@ -92,6 +94,35 @@ def _name(card: int) -> str:
 
 def _minus(shoe: Shoe, card: int) -> Shoe:
     return (*shoe[:card], shoe[card] - 1, *shoe[card + 1 :])
+
+
+_P = ParamSpec("_P")
+_Step = Callable[Concatenate["_Search", _P], "Witness | None"]
+
+
+def _memoised(tag: str) -> Callable[[_Step[_P]], _Step[_P]]:
+    """A search step remembered in its search's memo.
+
+    Keyed by ``tag`` and the step's arguments (all hashable); the
+    parameters are written once, on the step itself.
+    """
+
+    def wrap(step: _Step[_P]) -> _Step[_P]:
+        def memoised(
+            search: _Search, /, *args: _P.args, **kwargs: _P.kwargs
+        ) -> Witness | None:
+            key = (tag, *args, *kwargs.items())
+            memo = search.memo
+            if key in memo:
+                return memo[key]
+            found = step(search, *args, **kwargs)
+            memo[key] = found
+            return found
+
+        update_wrapper(memoised, step)
+        return memoised
+
+    return wrap
 
 
 class _Search:
@@ -172,6 +203,7 @@ class _Search:
 
     # -- the box's hands ------------------------------------------------
 
+    @_memoised("d")
     def decide(
         self,
         shoe: Shoe,
@@ -187,26 +219,6 @@ class _Search:
 
         ``two``: it holds its first two cards; ``split``: a split hand.
         """
-        key = ("d", shoe, hard, ace, two, split, pending, hands, waits)
-        if key in self.memo:
-            return self.memo[key]
-        found = self._decide(
-            shoe, hard, ace, two, split, pending, hands, waits
-        )
-        self.memo[key] = found
-        return found
-
-    def _decide(
-        self,
-        shoe: Shoe,
-        hard: int,
-        ace: bool,
-        two: bool,
-        split: bool,
-        pending: int,
-        hands: int,
-        waits: bool,
-    ) -> Witness | None:
         rules = self.rules
         total = _total(hard, ace)
         if total == 21:
@@ -302,20 +314,11 @@ class _Search:
                     return (f"Second Chance {_name(card)}", *found)
         return None
 
+    @_memoised("s")
     def second_card(
         self, shoe: Shoe, pending: int, hands: int, waits: bool
     ) -> Witness | None:
         """A split hand (the pair card alone) draws its second card."""
-        key = ("s", shoe, pending, hands, waits)
-        if key in self.memo:
-            return self.memo[key]
-        found = self._second_card(shoe, pending, hands, waits)
-        self.memo[key] = found
-        return found
-
-    def _second_card(
-        self, shoe: Shoe, pending: int, hands: int, waits: bool
-    ) -> Witness | None:
         pair = self.pair
         room = _HARD_HITS - pair
         if self.bound(shoe, room, True, pending, hands, waits) <= sum(shoe):
