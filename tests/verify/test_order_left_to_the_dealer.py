@@ -156,3 +156,110 @@ def test_629a_5_f_midibaccarat_burn_face_is_still_compared() -> None:
     steps[burns[0]]["face_up"] = not steps[burns[0]]["face_up"]
     [(_, ref, _)] = deviations([record], across=False)
     assert ref == "629a.5(f)"
+
+
+def _midibaccarat(game: str) -> dict[str, Any]:
+    # no burn (the shoe goes on); Player 4h 5d = 9, a natural, against
+    # Banker Kc 7s = 7: the Player Wagers win 1:1, the Banker and Tie
+    # Wagers lose. Four seats, so that croupier's order (from the
+    # dealer's right: seat 4, 3, 2, 1) mixes wins and losses
+    return dealt(
+        {
+            "game": game,
+            "shoe": "4h Kc 5d 7s",
+            "new_shoe": False,
+            "wagers": [
+                {"seat": 1, "wager": "player", "amount": 1000},
+                {"seat": 2, "wager": "banker", "amount": 1000},
+                {"seat": 3, "wager": "player", "amount": 500},
+                {"seat": 4, "wager": "tie", "amount": 100},
+                {"seat": 4, "wager": "banker", "amount": 200},
+            ],
+        }
+    )
+
+
+def _losses_first(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every losing wager collected, then every winner paid, seat 1
+    first (the order of many casinos' baccarat), steps and rows alike."""
+    steps = record["procedure"]
+    settled = _settled(record)
+    rows = [steps[i] for i in settled]
+    moved = sorted(rows, key=lambda s: (s["net"] > 0, s["seat"], s["wager"]))
+    for i, step in zip(settled, moved, strict=True):
+        steps[i] = step
+    record["settlements"] = [
+        next(
+            r
+            for r in record["settlements"]
+            if (r["seat"], r["wager"]) == (s["seat"], s["wager"])
+        )
+        for s in moved
+    ]
+    return rows
+
+
+@pytest.mark.proves("629a.11")
+@pytest.mark.parametrize(
+    "game", ["midibaccarat", "midibaccarat-commission-free"]
+)
+def test_629a_11_losses_collected_before_the_wins_are_paid(game: str) -> None:
+    """D163: no text at hand fixes Midibaccarat's settlement order."""
+    record = _midibaccarat(game)
+    rows = _losses_first(record)
+    # croupier's own order (from the dealer's right) is not this one
+    assert [s["seat"] for s in rows] == [4, 4, 3, 2, 1]
+    steps = record["procedure"]
+    assert [(steps[i]["seat"], steps[i]["net"]) for i in _settled(record)] == [
+        (2, -1000),
+        (4, -200),
+        (4, -100),
+        (1, 1000),
+        (3, 500),
+    ]
+    assert deviations([_renumbered(record)]) == []
+
+
+@pytest.mark.proves("629a.12")
+@pytest.mark.parametrize(
+    "game", ["midibaccarat", "midibaccarat-commission-free"]
+)
+def test_629a_12_a_win_underpaid_in_another_order_still_deviates(
+    game: str,
+) -> None:
+    record = _midibaccarat(game)
+    _losses_first(record)
+    steps = record["procedure"]
+    paid = step_index(steps, type="wager_settled", seat=3)
+    steps[paid] = {**steps[paid], "net": 400}
+    [(_, ref, message)] = deviations([_renumbered(record)])
+    assert ref == "629a.12", message
+    assert "seat 3" in message, message
+
+
+@pytest.mark.proves("629a.11")
+def test_629a_11_a_wager_settled_before_the_result_still_deviates() -> None:
+    record = _midibaccarat("midibaccarat")
+    steps = record["procedure"]
+    result = step_index(steps, type="announced", ref="629a.11")
+    first = _settled(record)[0]
+    steps.insert(result, steps.pop(first))
+    [(_, ref, message)] = deviations([_renumbered(record)])
+    assert ref == "629a.11", message
+
+
+@pytest.mark.proves("629a.11")
+def test_629a_11_banker_cards_gathered_before_the_players() -> None:
+    record = _midibaccarat("midibaccarat")
+    steps = record["procedure"]
+    gathered = [
+        i for i, s in enumerate(steps) if s["type"] == "cards_collected"
+    ]
+    assert [steps[i]["source"] for i in gathered] == ["player", "banker"]
+    first, second = gathered
+    steps[first], steps[second] = steps[second], steps[first]
+    assert deviations([_renumbered(record)]) == []
+    # a card gathered that no hand held still deviates
+    steps[first] = {**steps[first], "cards": "2c " + steps[first]["cards"]}
+    [(_, ref, _)] = deviations([record])
+    assert ref == "629a.11"

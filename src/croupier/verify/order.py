@@ -17,6 +17,13 @@ refused (2026-12-05) for two such orders:
   permits the reconstruction of each hand" (591.7(u), 681a.7(l)): any
   order of the hands, each hand's cards as the engine placed them.
 
+- Midibaccarat (and its commission-free form) settles in an order the
+  text at hand does not give (629a.11, where the project has no text;
+  the engine's order, from the dealer's right, is ASSUMED): a run of
+  settlements may be in any order, as may the two hands' cards gathered
+  after them (D163). A log that collects every losing wager before it
+  pays a winning one, as many casinos do, conforms.
+
 Double Back Jack's settlements are not a block: 591.7(q)(2) settles the
 hands from the dealer's right, counter-clockwise, and (t) then fixes
 collection before payment, so the engine's order is the rule's.
@@ -50,7 +57,9 @@ def _side(row: Step) -> bool:
 
 def _collected(section: str) -> Callable[[Step], bool]:
     """Steps gathering the layout's cards under the game's clearing rule."""
-    ref = {"591.7": "591.7(u)", "681a.7": "681a.7(l)"}[section]
+    ref = {"591.7": "591.7(u)", "681a.7": "681a.7(l)", "629a.5": "629a.11"}[
+        section
+    ]
     return lambda s: s.get("type") == "cards_collected" and s.get("ref") == ref
 
 
@@ -67,6 +76,11 @@ def _settling_21(step: Step) -> bool:
     return kind == "announced" and str(step.get("ref")).startswith("681a.7(k)")
 
 
+def _settling(step: Step) -> bool:
+    """A settlement (Midibaccarat's, whose order no text at hand fixes)."""
+    return step.get("type") == "wager_settled"
+
+
 def _not_player_or_banker(step: Step) -> bool:
     """Free in the run: all but the Player and Banker settlements ((h))."""
     return step.get("type") != "wager_settled" or _side(step)
@@ -81,6 +95,11 @@ _BLOCKS: Mapping[str, tuple[_Kind, ...]] = {
     "681a.7": (
         (_collected("681a.7"), _anywhere),
         (_settling_21, _not_player_or_banker),
+    ),
+    # both Midibaccarats (D163)
+    "629a.5": (
+        (_collected("629a.5"), _anywhere),
+        (_settling, _anywhere),
     ),
 }
 """The blocks of each game: by section, the kinds of run whose order the
@@ -226,6 +245,13 @@ def misplaced_in_block(
     return None
 
 
+_RECORD_FREE: Mapping[str, Callable[[Step], bool]] = {
+    "681a.7": _side,
+    "629a.5": _anywhere,
+}
+"""The record's settlement rows free to stand anywhere, by game."""
+
+
 def settlements_reordered(
     spec: GameSpec, engine: Sequence[Step], record: Sequence[Step]
 ) -> bool:
@@ -233,8 +259,10 @@ def settlements_reordered(
 
     The record lists the settlements in the dealer's order; where the
     rule leaves part of it free (21 Baccarat's Tie and Bonus Wagers),
-    another order of the same rows conforms, the others kept in order.
+    another order of the same rows conforms, the others kept in order;
+    Midibaccarat's rows may be in any order (D163).
     """
-    if spec.section != "681a.7" or len(engine) != len(record):
+    free = _RECORD_FREE.get(spec.section)
+    if free is None or len(engine) != len(record):
         return False
-    return _same_order_allowed(engine, record, _side)
+    return _same_order_allowed(engine, record, free)
