@@ -74,11 +74,14 @@ typecheck: setup
 # PostgreSQL). Much of those is waiting, so two at once take about half
 # the time: the slow tests one at a time took 683 s in CI on 2026-12-06,
 # whose whole run came to 1,047 s of its 20 minutes.
+# Each run names its ten slowest tests (CI's 20 minutes are watched by
+# them).
 BROWSER_TESTS = tests/web
+SLOWEST = --durations=10
 pytest: setup browser postgres pdf
-	$(PY) -m pytest -n auto -m "not slow"
-	$(PY) -m pytest -m slow $(BROWSER_TESTS)
-	$(PY) -m pytest -n 2 --dist loadfile -m slow \
+	$(PY) -m pytest -n auto -m "not slow" $(SLOWEST)
+	$(PY) -m pytest -m slow $(SLOWEST) $(BROWSER_TESTS)
+	$(PY) -m pytest -n 2 --dist loadfile -m slow $(SLOWEST) \
 	  $(addprefix --ignore=,$(BROWSER_TESTS))
 
 # The core install (issue 18): `pip install .` with no extra, into a
