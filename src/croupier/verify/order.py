@@ -22,7 +22,8 @@ refused (2026-12-05) for two such orders:
   the engine's order, from the dealer's right, is ASSUMED): a run of
   settlements may be in any order, as may the two hands' cards gathered
   after them (D163). A log that collects every losing wager before it
-  pays a winning one, as many casinos do, conforms.
+  pays a winning one, as many casinos do, conforms. Six-Card Fortune
+  pai gow's hands gathered after the settlement likewise (670a.11).
 
 Double Back Jack's settlements are not a block: 591.7(q)(2) settles the
 hands from the dealer's right, counter-clockwise, and (t) then fixes
@@ -55,11 +56,18 @@ def _side(row: Step) -> bool:
     return row.get("wager") in _SIDE_WAGERS
 
 
+_CLEARING = {
+    "591.7": "591.7(u)",
+    "681a.7": "681a.7(l)",
+    "629a.5": "629a.11",
+    "670a.9": "670a.11",
+}
+"""The subsection the layout's cards are gathered under, by game."""
+
+
 def _collected(section: str) -> Callable[[Step], bool]:
     """Steps gathering the layout's cards under the game's clearing rule."""
-    ref = {"591.7": "591.7(u)", "681a.7": "681a.7(l)", "629a.5": "629a.11"}[
-        section
-    ]
+    ref = _CLEARING[section]
     return lambda s: s.get("type") == "cards_collected" and s.get("ref") == ref
 
 
@@ -101,6 +109,8 @@ _BLOCKS: Mapping[str, tuple[_Kind, ...]] = {
         (_collected("629a.5"), _anywhere),
         (_settling, _anywhere),
     ),
+    # the hands gathered after the settlement (D163)
+    "670a.9": ((_collected("670a.9"), _anywhere),),
 }
 """The blocks of each game: by section, the kinds of run whose order the
 rule leaves (in part) to the dealer."""
