@@ -25,6 +25,7 @@ from croupier.games.double_back_jack.rules import DoubleBackJackRules
 from croupier.odds.double_back_jack import kernels
 from croupier.odds.double_back_jack.simulation import (
     UNIT,
+    RoundPlayer,
     cover_position,
     play_one_round,
     prepared_shoe,
@@ -239,3 +240,26 @@ def test_591_7_a_a_21_paid_before_the_shoe_ran_out_stands() -> None:
     rnd, nets = _engine_round(rules, shoe, alone.decisions, first=False)
     assert rnd.shoe_ran_out
     assert nets == alone.nets
+
+
+def test_a_reused_round_player_plays_each_round_as_a_fresh_one() -> None:
+    """:class:`RoundPlayer` keeps its buffers between rounds: each round
+    must come out as from a player made for it alone (a buffer left
+    from the round before, a decision log or a split's work, would
+    show in the next round's nets or decisions)."""
+    rules = DoubleBackJackRules()
+    rng = np.random.default_rng(17)
+    shoe = np.tile(np.arange(52, dtype=np.int64), rules.decks)
+    reused = RoundPlayer(rules)
+    seen: set[str] = set()
+    for _ in range(400):
+        rng.shuffle(shoe)
+        codes = shoe[:40].copy()
+        used = reused.play(codes)
+        again = reused.result(used, len(codes))
+        fresh = RoundPlayer(rules)
+        alone = fresh.result(fresh.play(codes), len(codes))
+        assert again == alone
+        seen.update(alone.decisions)
+    # the rounds went through splits, doubles and Second Chances
+    assert {"split", "double", "second_chance"} <= seen

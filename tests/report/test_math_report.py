@@ -350,3 +350,23 @@ def test_issue_15_2_cli_writes_json_html_and_pdf(tmp_path: Path) -> None:
     assert data["settings"]["rounds"] == 2000
     assert (tmp_path / "m.pdf").read_bytes().startswith(b"%PDF")
     assert "<!DOCTYPE html>" in (tmp_path / "m.html").read_text("utf-8")
+
+
+def test_dbj_average_stake_is_the_published_figure_from_one_kernel() -> None:
+    """The element of risk's average stake, played by one reused kernel
+    round player, gives the figures docs/reports/double-back-jack.json
+    published (seed 1, 200,000 rounds), which a fresh player per round
+    computed before 2026-12-06: the same shuffles, rounds and decisions,
+    some six times faster."""
+    from croupier.games.double_back_jack.rules import DoubleBackJackRules
+    from croupier.report.build import _dbj_average_stake
+
+    got = _dbj_average_stake(DoubleBackJackRules(), 200_000, 1)
+    assert got["mean"] == 1.27001
+    assert got["per_round"] == {
+        "double": 0.070015,
+        "split": 0.021295,
+        "second_chance": 0.1787,
+        "insurance": 0.0,
+    }
+    assert got["ci95_half_width"] == pytest.approx(0.002085656790376867)

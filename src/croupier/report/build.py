@@ -409,7 +409,10 @@ def _dbj_average_stake(
     import numpy as np
 
     from croupier.games.double_back_jack.rules import DoubleBackJackRules
-    from croupier.odds.double_back_jack import play_one_round
+    from croupier.odds.double_back_jack.simulation import (
+        DECISION_NAMES,
+        RoundPlayer,
+    )
 
     if not isinstance(rules, DoubleBackJackRules):  # pragma: no cover
         msg = "not Double Back Jack rules"
@@ -419,16 +422,24 @@ def _dbj_average_stake(
     units = {"double": 1.0, "split": 1.0, "second_chance": 1.0}
     units["insurance"] = 0.5
     counts = dict.fromkeys(units, 0)
+    # by the kernel's decision code: the name and the units it adds
+    growth = {
+        code: (name, units[name])
+        for code, name in enumerate(DECISION_NAMES)
+        if name in units
+    }
+    player = RoundPlayer(rules)
     total = 0.0
     total_sq = 0.0
     for _ in range(rounds):
         rng.shuffle(shoe)
-        result = play_one_round([int(c) for c in shoe[:40]], rules)
+        player.play(shoe[:40])
         stake = 1.0
-        for decision in result.decisions:
-            if decision in units:
-                stake += units[decision]
-                counts[decision] += 1
+        for code in player.decision_codes().tolist():
+            grows = growth.get(code)
+            if grows is not None:
+                stake += grows[1]
+                counts[grows[0]] += 1
         total += stake
         total_sq += stake * stake
     mean = total / rounds
