@@ -35,9 +35,9 @@ NEGATIVE_BY_CONSTRUCTION: dict[tuple[str, str], tuple[str, str]] = {
     ("six-card-fortune-pai-gow", "envy_bonus"): (
         "fortune_bonus_with_envy",
         "the Envy Bonus has no stake of its own: it is paid with a "
-        "qualifying Fortune Bonus Wager (670a.9, D134), so its figure is "
-        "minus the Envy paid per unit of that wager, negative whatever "
-        "the paytable; the wager that pays it is judged instead",
+        "qualifying Fortune Bonus Wager (670a.9(a)(3)(i), D134), so its "
+        "figure is minus the Envy paid per unit of that wager, negative "
+        "whatever the paytable; the wager that pays it is judged instead",
     ),
 }
 """``(game, wager) -> (the wager that carries it, why)``: figures that
