@@ -11,8 +11,10 @@ round is either
 - **voided** (D25) when it cannot be resumed: every stake still on the
   layout is returned to its player.
 
-Either way a ``server_log`` row says which, and the table takes a new
-shoe for its next round.
+Either way a ``server_log`` row says which (a round still waiting for
+its first wager, which every table holds between rounds, is resumed
+without a row: nothing of it was in play, D156), and the table takes a
+new shoe for its next round.
 
 Recovery fills a :class:`House` (the casino is one) and stores through
 its :class:`~croupier.server.play.Dealer`; it knows neither the casino
@@ -392,6 +394,11 @@ def _recover(
         return
     rt.live = live
     rt.fresh_table()
+    if not live.inputs:
+        # a round waiting for its first wager (every table has one open
+        # between rounds): nothing of it was in play, nothing to tell the
+        # operator (D156)
+        return
     write_log(
         house.engine,
         "info",
