@@ -89,7 +89,6 @@ from croupier.server.inputs import (
     SearchText,
     SeatNumber,
     TableName,
-    day_or_time,
 )
 from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
@@ -652,8 +651,8 @@ def create_app(
         offset: Offset = 0,
         game: Annotated[SearchText | None, Query(max_length=64)] = None,
         player: Annotated[SearchText | None, Query(max_length=80)] = None,
-        since: Annotated[DayOrTime | None, Query(max_length=40)] = None,
-        until: Annotated[DayOrTime | None, Query(max_length=40)] = None,
+        since: Annotated[DayOrTime | None, Query()] = None,
+        until: Annotated[DayOrTime | None, Query()] = None,
         authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
         viewer = maybe(authorization)
@@ -666,8 +665,8 @@ def create_app(
                 table_id=table_id,
                 game=game,
                 player=player,
-                since=None if since is None else day_or_time(since),
-                until=None if until is None else day_or_time(until),
+                since=since,
+                until=until,
                 offset=offset,
                 limit=limit,
             )
@@ -725,8 +724,8 @@ def create_app(
         response: Response,
         level: db.LogLevel | None = None,
         round_id: IdQuery = None,
-        since: Annotated[DayOrTime | None, Query(max_length=40)] = None,
-        until: Annotated[DayOrTime | None, Query(max_length=40)] = None,
+        since: Annotated[DayOrTime | None, Query()] = None,
+        until: Annotated[DayOrTime | None, Query()] = None,
         limit: Limit = 100,
         offset: Offset = 0,
         authorization: Authorization = None,
@@ -746,8 +745,8 @@ def create_app(
                 casino,
                 level=level,
                 round_id=round_id,
-                since=None if since is None else day_or_time(since),
-                until=None if until is None else day_or_time(until),
+                since=since,
+                until=until,
                 offset=offset,
                 limit=limit,
             )
