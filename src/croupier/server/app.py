@@ -50,6 +50,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -57,7 +58,9 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    WithJsonSchema,
 )
+from pydantic_core import PydanticCustomError
 
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec
@@ -167,6 +170,18 @@ class Deposit(BaseModel):
     amount: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
 
+def _idle_minutes(value: float) -> float:
+    """``idle_seat_minutes`` in its range, or refused naming the range."""
+    low, high = TableSettings.LIMITS["idle_seat_minutes"]
+    if not low <= value <= high:
+        raise PydanticCustomError(
+            "setting_range",
+            "must be {low} to {high} minutes (D158)",
+            {"low": int(low), "high": int(high)},
+        )
+    return value
+
+
 class NewTable(BaseModel):
     """Body of ``POST /tables``."""
 
@@ -200,9 +215,15 @@ class NewTable(BaseModel):
     )
     """Each decision's clock (D26; 30)."""
     idle_seat_minutes: (
-        Annotated[StrictFloat, Field(ge=0.001, le=1440)] | None
+        Annotated[
+            StrictFloat,
+            AfterValidator(_idle_minutes),
+            WithJsonSchema({"type": "number", "minimum": 1, "maximum": 1440}),
+        ]
+        | None
     ) = None
-    """No connection and no request this long frees a seat (D28; 5)."""
+    """No connection and no request this long frees a seat (D28; 5;
+    1 to 1440 minutes, D158)."""
     idle_rounds: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
     """Rounds in a row without a wager that free a seat (D28; 3)."""
 
