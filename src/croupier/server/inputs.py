@@ -49,6 +49,7 @@ __all__ = [
     "name_key",
     "name_skeleton",
     "printable",
+    "table_name_key",
 ]
 
 
@@ -138,6 +139,21 @@ def printable(raw: str) -> str:
         msg = "the text may hold only printable characters"
         raise ValueError(msg)
     return text
+
+
+def table_name_key(name: str) -> str:
+    """The key under which open tables' names are unique (D157).
+
+    Two names are the same table name when a person would read them
+    alike: the same letters in any case (and width: NFKC), the same
+    words with any run of spaces between them and none around them.
+
+    >>> table_name_key("  Main   FLOOR ") == table_name_key("main floor")
+    True
+    >>> table_name_key("Mainfloor") == table_name_key("Main floor")
+    False
+    """
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 TableName = Annotated[
