@@ -725,14 +725,16 @@ class Casino:
         Another process may store one for the same key between the
         lookup and that transaction's commit (a retry taken by two
         processes): the unique key then rolls ``make``'s work back, and
-        the answer stored meanwhile is given, as a replay (D138).
+        the answer stored meanwhile is given, as a replay (D138). A
+        table's name is found taken then (D157) by the table that answer
+        opened: that answer is given too.
         """
         stored = self.stored_response(idem, request)
         if stored is not None:
             return stored
         try:
             return make()
-        except IntegrityError:
+        except (IntegrityError, TableNameTakenError):
             stored = self.stored_response(idem, request)
             if stored is None:
                 raise
