@@ -164,3 +164,26 @@ def test_the_desk_refreshes_itself_keeping_focus_typing_pages_and_quiet(
     # the operator goes on typing where he was
     desk.keyboard.type("0")
     assert desk.input_value(deposit) == "1205"
+
+
+def test_the_desk_says_a_table_name_is_taken_in_the_servers_words(
+    srv: LiveServer, desk: Any
+) -> None:
+    """A table's name in another case is refused (D157): the desk's
+    error line gives the server's words, its number not read as cents
+    ("Pit 100", not "Pit $1.00"), and no table is opened."""
+    made = HTTP.post(
+        srv.base + "/tables",
+        json={"game": "midibaccarat", "name": "Pit 100"},
+        headers=OP,
+    ).json()
+    before = len(HTTP.get(srv.base + "/tables").json())
+    desk.fill("#nt-name", "PIT 100")
+    desk.click("#nt-go")
+    desk.wait_for_selector("#error:has-text('is taken by table')")
+    said = desk.inner_text("#error")
+    assert said.startswith(
+        f"The table name 'PIT 100' is taken by table {made['id']}:"
+    ), said
+    assert "case and spaces (D157)" in said
+    assert len(HTTP.get(srv.base + "/tables").json()) == before
