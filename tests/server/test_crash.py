@@ -68,8 +68,13 @@ def test_kill_9_mid_round_loses_and_duplicates_nothing(
             assert books["balances"] + books["on_layout"] == (
                 deposits + books["players_net"]
             )
-            log = c.get("/log", headers=OP).json()
-            assert log, "the restart must log what it did"
             assert_replayed(server.base, players, acked[-20:])
             assert c.get("/ledger", headers=OP).json() == books
     assert acked
+    # each restart logs the rounds it resumed or voided; a round still
+    # waiting for its first wager is resumed without a row (D156), so a
+    # kill between rounds at every table may log nothing: with ten
+    # players betting, three such kills in a row do not happen
+    with httpx.Client(base_url=server.base, timeout=5) as c:
+        log = c.get("/log", headers=OP).json()
+    assert log, "the restarts must log what they did"

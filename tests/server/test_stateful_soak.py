@@ -454,7 +454,13 @@ class Soak(RuleBasedStateMachine):
             "POST",
             "/tables",
             OP,
-            {"game": game, "name": f"soak {game}", "rules": rules, **limits},
+            # a name of its own: two tables may not share one (D157)
+            {
+                "game": game,
+                "name": f"soak {game} {len(self.tables) + 1}",
+                "rules": rules,
+                **limits,
+            },
         )
         if r.status_code == 200:
             self.tables.append((int(r.json()["id"]), game))

@@ -139,8 +139,9 @@ def serve(
     idle_seat_minutes: Annotated[
         float,
         typer.Option(
-            help="No connection and no request this long frees a seat (D28)",
-            min=0.001,
+            help="No connection and no request this long frees a seat "
+            "(D28; 1 to 1440 minutes, D158)",
+            min=1,
             max=1440,
         ),
     ] = 5,

@@ -50,6 +50,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -57,7 +58,9 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    WithJsonSchema,
 )
+from pydantic_core import PydanticCustomError
 
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec
@@ -89,7 +92,6 @@ from croupier.server.inputs import (
     SearchText,
     SeatNumber,
     TableName,
-    day_or_time,
 )
 from croupier.server.lifeline import die_with_parent
 from croupier.server.pacing import run_clocks
@@ -168,6 +170,18 @@ class Deposit(BaseModel):
     amount: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
 
+def _idle_minutes(value: float) -> float:
+    """``idle_seat_minutes`` in its range, or refused naming the range."""
+    low, high = TableSettings.LIMITS["idle_seat_minutes"]
+    if not low <= value <= high:
+        raise PydanticCustomError(
+            "setting_range",
+            "must be {low} to {high} minutes (D158)",
+            {"low": int(low), "high": int(high)},
+        )
+    return value
+
+
 class NewTable(BaseModel):
     """Body of ``POST /tables``."""
 
@@ -201,9 +215,15 @@ class NewTable(BaseModel):
     )
     """Each decision's clock (D26; 30)."""
     idle_seat_minutes: (
-        Annotated[StrictFloat, Field(ge=0.001, le=1440)] | None
+        Annotated[
+            StrictFloat,
+            AfterValidator(_idle_minutes),
+            WithJsonSchema({"type": "number", "minimum": 1, "maximum": 1440}),
+        ]
+        | None
     ) = None
-    """No connection and no request this long frees a seat (D28; 5)."""
+    """No connection and no request this long frees a seat (D28; 5;
+    1 to 1440 minutes, D158)."""
     idle_rounds: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
     """Rounds in a row without a wager that free a seat (D28; 3)."""
 
@@ -652,8 +672,8 @@ def create_app(
         offset: Offset = 0,
         game: Annotated[SearchText | None, Query(max_length=64)] = None,
         player: Annotated[SearchText | None, Query(max_length=80)] = None,
-        since: Annotated[DayOrTime | None, Query(max_length=40)] = None,
-        until: Annotated[DayOrTime | None, Query(max_length=40)] = None,
+        since: Annotated[DayOrTime | None, Query()] = None,
+        until: Annotated[DayOrTime | None, Query()] = None,
         authorization: Authorization = None,
     ) -> list[dict[str, Any]]:
         viewer = maybe(authorization)
@@ -666,8 +686,8 @@ def create_app(
                 table_id=table_id,
                 game=game,
                 player=player,
-                since=None if since is None else day_or_time(since),
-                until=None if until is None else day_or_time(until),
+                since=since,
+                until=until,
                 offset=offset,
                 limit=limit,
             )
@@ -725,8 +745,8 @@ def create_app(
         response: Response,
         level: db.LogLevel | None = None,
         round_id: IdQuery = None,
-        since: Annotated[DayOrTime | None, Query(max_length=40)] = None,
-        until: Annotated[DayOrTime | None, Query(max_length=40)] = None,
+        since: Annotated[DayOrTime | None, Query()] = None,
+        until: Annotated[DayOrTime | None, Query()] = None,
         limit: Limit = 100,
         offset: Offset = 0,
         authorization: Authorization = None,
@@ -746,8 +766,8 @@ def create_app(
                 casino,
                 level=level,
                 round_id=round_id,
-                since=None if since is None else day_or_time(since),
-                until=None if until is None else day_or_time(until),
+                since=since,
+                until=until,
                 offset=offset,
                 limit=limit,
             )

@@ -46,8 +46,14 @@ from croupier.server.errors import (
     NotOperatorError,
     SeatError,
     TableLimitError,
+    TableNameTakenError,
 )
-from croupier.server.inputs import MAX_AMOUNT, MAX_BALANCE, name_key
+from croupier.server.inputs import (
+    MAX_AMOUNT,
+    MAX_BALANCE,
+    name_key,
+    table_name_key,
+)
 from croupier.server.pacing import Pacer
 from croupier.server.serial import Serial
 from croupier.server.store import idempotent_row
@@ -539,12 +545,12 @@ class Casino:
         paced = TableSettings.from_mapping(
             {**self.default_settings.to_dict(), **(settings or {})}
         )
-        title = name or f"{spec.title}"
         found = round_run_out(parsed)
         warning = None if found is None else found.warning()
-        if warning is not None:  # opened all the same (D76)
-            log.warning("table %r: %s", title, warning.split(": ", 1)[1])
         with self.dealer.transaction() as conn:
+            title = self._table_name(conn, name, spec.title)
+            if warning is not None:  # opened all the same (D76)
+                log.warning("table %r: %s", title, warning.split(": ", 1)[1])
             tid = conn.execute(
                 insert(db.GameTableRow).values(
                     name=title[:80],
@@ -579,6 +585,54 @@ class Casino:
         # answer another process stored meanwhile, D138) leaves no table
         self.tables[table_id] = runtime
         return runtime
+
+    def _table_name(
+        self, conn: Connection, name: str | None, title: str
+    ) -> str:
+        """The new table's name: ``name``, refused if taken (D157).
+
+        Taken means another table's name reads the same
+        (:func:`~croupier.server.inputs.table_name_key`): any case, any
+        spaces around or between the words. Without a name the table is
+        the game's ``title``, or ``title 2``, ``title 3``... the first
+        free. Names stored twice before D157 stay (each table keeps its
+        name); only a new table is held to this. With other processes on
+        the database the check runs under a transaction-scoped advisory
+        lock, so that two cannot open the same name at once.
+        """
+        if self.shared:
+            conn.execute(
+                select(
+                    func.pg_advisory_xact_lock(
+                        func.hashtext("croupier table names")
+                    )
+                )
+            )
+        taken = {
+            table_name_key(str(other)): int(tid)
+            for tid, other in conn.execute(
+                select(db.GameTableRow.id, db.GameTableRow.name).order_by(
+                    db.GameTableRow.id.desc()
+                )
+            )
+        }
+        if name:
+            holder = taken.get(table_name_key(name))
+            if holder is not None:
+                msg = (
+                    f"the table name {name!r} is taken by table {holder}: "
+                    "an open table's name must differ from the others' in "
+                    "more than case and spaces (D157)"
+                )
+                raise TableNameTakenError(msg)
+            return name[:80]
+        number = 1
+        title = title[:80]
+        candidate = title
+        while table_name_key(candidate) in taken:
+            number += 1
+            candidate = f"{title[: 80 - len(str(number)) - 1]} {number}"
+        return candidate
 
     def sit(self, player: Player, table_id: int, seat: int) -> None:
         """Take a free seat (one per player per table)."""
@@ -671,14 +725,16 @@ class Casino:
         Another process may store one for the same key between the
         lookup and that transaction's commit (a retry taken by two
         processes): the unique key then rolls ``make``'s work back, and
-        the answer stored meanwhile is given, as a replay (D138).
+        the answer stored meanwhile is given, as a replay (D138). A
+        table's name is found taken then (D157) by the table that answer
+        opened: that answer is given too.
         """
         stored = self.stored_response(idem, request)
         if stored is not None:
             return stored
         try:
             return make()
-        except IntegrityError:
+        except (IntegrityError, TableNameTakenError):
             stored = self.stored_response(idem, request)
             if stored is None:
                 raise

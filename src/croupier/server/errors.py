@@ -30,6 +30,7 @@ __all__ = [
     "ServerError",
     "StorageUnavailableError",
     "TableLimitError",
+    "TableNameTakenError",
     "TableSettingError",
     "error_body",
     "status_of",
@@ -77,6 +78,16 @@ class SeatError(ServerError):
 
 class NameTakenError(ServerError):
     """A player name another account has already (in any case, D31)."""
+
+    status = 409
+
+
+class TableNameTakenError(ServerError):
+    """A table name another table has already (D157).
+
+    Read as a person reads it: in any case, with any spaces around or
+    between its words.
+    """
 
     status = 409
 

@@ -17,13 +17,21 @@ from datetime import UTC, date, datetime
 from typing import Annotated
 
 from fastapi import Path, Query
-from pydantic import AfterValidator, Field, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    Field,
+    PlainValidator,
+    StrictInt,
+    StrictStr,
+    WithJsonSchema,
+)
 
 from croupier.server.limits import MAX_AMOUNT, MAX_BALANCE, MAX_ID, MAX_NAME
 
 __all__ = [
     "MAX_AMOUNT",
     "MAX_BALANCE",
+    "MAX_DAY_OR_TIME",
     "MAX_ID",
     "MAX_NAME",
     "Amount",
@@ -41,6 +49,7 @@ __all__ = [
     "name_key",
     "name_skeleton",
     "printable",
+    "table_name_key",
 ]
 
 
@@ -132,6 +141,21 @@ def printable(raw: str) -> str:
     return text
 
 
+def table_name_key(name: str) -> str:
+    """The key under which open tables' names are unique (D157).
+
+    Two names are the same table name when a person would read them
+    alike: the same letters in any case (and width: NFKC), the same
+    words with any run of spaces between them and none around them.
+
+    >>> table_name_key("  Main   FLOOR ") == table_name_key("main floor")
+    True
+    >>> table_name_key("Mainfloor") == table_name_key("Main floor")
+    False
+    """
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 TableName = Annotated[
     StrictStr, Field(max_length=80), AfterValidator(printable)
 ]
@@ -166,11 +190,46 @@ def day_or_time(raw: str) -> date:
         raise ValueError(msg) from None
 
 
-def _day_or_time_text(raw: str) -> str:
-    day_or_time(raw)
-    return raw
+MAX_DAY_OR_TIME = 40
+"""Most characters of a ``since`` or ``until`` query value."""
 
 
-DayOrTime = Annotated[str, AfterValidator(_day_or_time_text)]
-"""A date or time in a query string, checked by :func:`day_or_time`
-(the handler reads it with that function)."""
+def _day_or_time_value(raw: object) -> date:
+    """A query's ``since``/``until`` text as :func:`day_or_time` reads it.
+
+    The one place the text is parsed: the route is handed the ``date``
+    (a day) or ``datetime`` (an instant, in UTC), never the text.
+    """
+    if not isinstance(raw, str):
+        msg = "a date (YYYY-MM-DD) or an ISO 8601 time, as text"
+        raise ValueError(msg)  # pragma: no cover - a query is text
+    if len(raw) > MAX_DAY_OR_TIME:
+        msg = f"at most {MAX_DAY_OR_TIME} characters"
+        raise ValueError(msg)
+    return day_or_time(raw)
+
+
+DayOrTime = Annotated[
+    date,
+    PlainValidator(_day_or_time_value),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "maxLength": MAX_DAY_OR_TIME,
+            "description": (
+                "A date, YYYY-MM-DD (a whole UTC day, included), or an "
+                "ISO 8601 time such as 2026-12-05T05:00:00Z or "
+                "2026-12-05T00:00-05:00 (an instant; UTC when it carries "
+                "no offset; an until time is excluded)."
+            ),
+            "examples": ["2026-12-05", "2026-12-05T00:00-05:00"],
+        }
+    ),
+]
+"""A date or time in a query string: checked and parsed once, by
+:func:`day_or_time`, so that the handler is given the ``date`` (a UTC
+day) or the ``datetime`` (an instant, UTC) and parses nothing (D160).
+The OpenAPI schema stays a string of at most :data:`MAX_DAY_OR_TIME`
+characters, its two forms in its description (no ``format``: neither
+``date`` nor ``date-time`` alone is right, and a made-up one would
+mislead a client generator)."""

@@ -11,8 +11,10 @@ round is either
 - **voided** (D25) when it cannot be resumed: every stake still on the
   layout is returned to its player.
 
-Either way a ``server_log`` row says which, and the table takes a new
-shoe for its next round.
+Either way a ``server_log`` row says which (a round still waiting for
+its first wager, which every table holds between rounds, is resumed
+without a row: nothing of it was in play, D156), and the table takes a
+new shoe for its next round.
 
 Recovery fills a :class:`House` (the casino is one) and stores through
 its :class:`~croupier.server.play.Dealer`; it knows neither the casino
@@ -392,6 +394,11 @@ def _recover(
         return
     rt.live = live
     rt.fresh_table()
+    if not live.inputs:
+        # a round waiting for its first wager (every table has one open
+        # between rounds): nothing of it was in play, nothing to tell the
+        # operator (D156)
+        return
     write_log(
         house.engine,
         "info",
@@ -437,7 +444,7 @@ def _runtime(
         shoe_no=row.shoe_no,
     )
     rt.stored_version = int(row.version or 0)
-    rt.settings = TableSettings.from_mapping(
+    rt.settings, _changed = TableSettings.stored(
         json.loads(row.settings_json or "{}")
     )
     for seat, player_id in conn.execute(
@@ -520,6 +527,7 @@ def load(house: House, *, recovery: str = "resume") -> None:
                 select(db.GameTableRow).order_by(db.GameTableRow.id)
             )
         )
+    _settle_settings(house, tables)
     if house.shared:
         if recovery != "resume":
             msg = "several processes share this database: recovery=resume"
@@ -547,6 +555,41 @@ def load(house: House, *, recovery: str = "resume") -> None:
         if rt.live is None:
             with house.dealer.transaction() as conn:
                 house.dealer.open_round(conn, rt)
+
+
+def _settle_settings(house: House, tables: list[db.GameTableRow]) -> None:
+    """Store in today's ranges the settings of tables stored outside them.
+
+    A table opened before a range narrowed (``idle_seat_minutes`` of
+    0.001, D158) is loaded with the nearest bound, and that is stored,
+    with one warning row naming the table, the setting and both values;
+    the next start finds it in range and says nothing.
+    """
+    for row in tables:
+        given = json.loads(row.settings_json or "{}")
+        settings, changed = TableSettings.stored(given)
+        if not changed:
+            continue
+        now = settings.to_dict()
+        text = json.dumps(now)
+        with house.engine.begin() as conn:
+            conn.execute(
+                update(db.GameTableRow)
+                .where(db.GameTableRow.id == row.id)
+                .values(settings_json=text)
+            )
+            for key in changed:
+                low, high = TableSettings.LIMITS[key]
+                write_log(
+                    house.engine,
+                    "warning",
+                    f"table {row.id} ({row.name}): {key} was stored as "
+                    f"{given[key]!r}, outside {low:g} to {high:g} "
+                    f"{TableSettings.UNITS[key]}; it is {now[key]!r} now "
+                    "(D158)",
+                    conn=conn,
+                )
+        row.settings_json = text
 
 
 def load_table(

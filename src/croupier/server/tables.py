@@ -93,10 +93,19 @@ class TableSettings:
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
         "betting_seconds": (0.1, 3600),
         "decision_seconds": (0.1, 3600),
-        "idle_seat_minutes": (0.001, 1440),
+        "idle_seat_minutes": (1, 1440),
         "idle_rounds": (1, 1000),
     }
-    """Accepted range of each setting."""
+    """Accepted range of each setting (``idle_seat_minutes``: a minute to
+    a day, D158; a seat is not lost to a page reloaded or a phone's
+    connection dropped for a few seconds)."""
+    UNITS: ClassVar[dict[str, str]] = {
+        "betting_seconds": "seconds",
+        "decision_seconds": "seconds",
+        "idle_seat_minutes": "minutes",
+        "idle_rounds": "rounds",
+    }
+    """What each setting counts, for the refusals."""
 
     @classmethod
     def from_mapping(cls, given: Mapping[str, Any]) -> TableSettings:
@@ -117,10 +126,34 @@ class TableSettings:
                 msg = f"idle_rounds must be a whole number, not {value!r}"
                 raise TableSettingError(msg)
             if not low <= value <= high:
-                msg = f"table setting {key} must be {low} to {high}"
+                msg = (
+                    f"table setting {key} must be {_number(low)} to "
+                    f"{_number(high)} {cls.UNITS[key]}, not {value!r}"
+                )
                 raise TableSettingError(msg)
             out[key] = value
         return cls(**out)
+
+    @classmethod
+    def stored(
+        cls, given: Mapping[str, Any]
+    ) -> tuple[TableSettings, list[str]]:
+        """A table's stored settings, each brought into today's range.
+
+        A table stored before a range narrowed (``idle_seat_minutes``
+        took 0.001 before D158) must still load: its value is raised or
+        lowered to the nearest bound. Returns the settings and the
+        settings so changed (empty: as stored).
+        """
+        known = {k: v for k, v in given.items() if k in cls.LIMITS}
+        changed = []
+        for key, value in known.items():
+            low, high = cls.LIMITS[key]
+            if isinstance(value, int | float) and not low <= value <= high:
+                kept = min(max(value, low), high)
+                known[key] = int(kept) if key == "idle_rounds" else kept
+                changed.append(key)
+        return cls.from_mapping(known), changed
 
     def to_dict(self) -> dict[str, float]:
         """The settings as stored and shown (whole numbers as ints)."""
@@ -266,6 +299,11 @@ class TableRuntime:
         """Start over with a new engine table (a new shoe is due)."""
         self.table = Table(self.spec, self.table.rules, rng=RecordedRng())
         self.shoe_events = 0
+
+
+def _number(value: float) -> str:
+    """A bound as a person writes it: ``1``, not ``1.0``; ``0.1``."""
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 Idem = tuple[int, str] | None
