@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
 CORE = {"typer", "rich", "numpy", "tomli_w"}
 """The core's own dependencies, by module name."""
-WITH_CORE = {"pydantic"}
-"""Modules a core dependency brings along (typer needs pydantic)."""
+WITH_CORE = {"pydantic", "pydantic_core"}
+"""Modules a core dependency brings along (typer needs pydantic, which
+needs pydantic_core)."""
 META = {"all", "dev"}
 """Extras that only gather others (and the developers' tools)."""
 
