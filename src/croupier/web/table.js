@@ -910,6 +910,7 @@ function render(s) {
         Math.PI * (seat - 0.5) / n))) + "px";
     }
     if (seat === mySeat) box.classList.add("mine");
+    if (!owner) box.classList.add("vacant");
     if (pending && pending.seat === seat) box.classList.add("to-act");
     box.appendChild(Croupier.el("div", "seat-no", "Seat " + seat +
       (betting && ready.includes(seat) ? " \u00b7 ready" : "")));
