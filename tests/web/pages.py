@@ -4,12 +4,14 @@ idle, audited by axe-core (the fixtures ``srv`` and ``browser`` are in
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
 import pytest
+from tests.server.conftest import passive_action
 from tests.web.live import CHROMIUM, LiveServer
 
 BROWSER_TEST = [
@@ -104,10 +106,134 @@ def table_state(srv: LiveServer, table: int, headers: Any) -> Any:
     return HTTP.get(f"{srv.base}/tables/{table}", headers=headers).json()
 
 
+def play_out(
+    page: Any,
+    srv: LiveServer,
+    table: int,
+    seat: int,
+    *,
+    deal: bool = False,
+    close: bool = True,
+) -> None:
+    """Finish the round through the API (dealt first with ``deal``), each
+    decision the quietest; the result shown on the page is closed (left
+    shown with ``close`` false)."""
+    base = f"{srv.base}/tables/{table}"
+    me = token_of(page)
+    if deal:
+        HTTP.post(base + "/deal", headers=me)
+    for _ in range(30):
+        state = table_state(srv, table, me)
+        pending = state["round"]["pending"]
+        if state["round"]["status"] != "playing" or pending is None:
+            break
+        act = {"seat": seat, "action": passive_action(pending["legal"])}
+        HTTP.post(base + "/actions", json=act, headers=me)
+    page.wait_for_selector("#result:not([hidden])")
+    if close:
+        page.keyboard.press("Escape")
+    idle(page)
+
+
 def idle(page: Any) -> None:
     """Wait until no request of the page is in flight."""
     page.wait_for_selector("#rail[aria-busy='false']", state="attached")
     page.wait_for_timeout(60)
+
+
+_BOXES = """([sels, inPage, first]) => sels.flatMap((sel) => {
+  const found = [...document.querySelectorAll(sel)];
+  return (first ? found.slice(0, 1) : found).map((e, i) => {
+    const r = e.getBoundingClientRect();
+    const x = inPage ? scrollX : 0, y = inPage ? scrollY : 0;
+    const key = first ? sel
+      : sel + " " + (e.dataset.wager || e.dataset.chip || i);
+    return [key, [r.left + x, r.top + y, r.right + x, r.bottom + y]
+      .map(Math.round)];
+  });
+})"""
+
+
+def boxes(
+    page: Any,
+    selectors: list[str],
+    *,
+    in_page: bool = False,
+    first: bool = False,
+) -> dict[str, list[int]]:
+    """Each selector's elements' boxes, ``[left, top, right, bottom]``
+    rounded to the CSS pixel, keyed by the selector and the element's
+    wager, chip or index (``first``: the selector's first element only,
+    keyed by the selector). The boxes are the viewport's, or with
+    ``in_page`` the page's, wherever it is scrolled."""
+    found = page.evaluate(_BOXES, [selectors, in_page, first])
+    return dict(found)
+
+
+_SIGHT = """sels => sels.map(sel => [sel, [...document.querySelectorAll(sel)]
+  .filter(e => !e.disabled && e.getClientRects().length)
+  .map(e => {
+    const r = e.getBoundingClientRect();
+    // not under the rail (nor any box): the element is what shows at
+    // its middle, near its top and near its foot (cards a player may
+    // choose overlap their neighbours sideways)
+    const seen = [.5, .1, .9].every((y) => e.contains(
+      document.elementFromPoint(r.left + r.width / 2, r.top + y * r.height)));
+    return {what: e.dataset.action || e.dataset.card || e.className,
+            box: [r.left, r.top, r.right, r.bottom].map(Math.round),
+            inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth &&
+                    r.bottom <= innerHeight,
+            seen, w: r.width, h: r.height,
+            font: parseFloat(getComputedStyle(e).fontSize)};
+  })])"""
+
+
+def sight(page: Any, selectors: list[str]) -> dict[str, list[Any]]:
+    """Each selector's shown, enabled elements: whether each lies inside
+    the viewport (``inside``) and is not covered (``seen``), its box,
+    its size and its type's size."""
+    return dict(page.evaluate(_SIGHT, selectors))
+
+
+def out_of_sight(page: Any, selectors: list[str]) -> list[Any]:
+    """The elements of ``selectors`` that are out of the viewport or
+    covered, as the page is scrolled; a selector with no shown, enabled
+    element is named too."""
+    shown = sight(page, selectors)
+    return [sel for sel, found in shown.items() if not found] + [
+        (sel, e)
+        for sel, found in shown.items()
+        for e in found
+        if not (e["inside"] and e["seen"])
+    ]
+
+
+def tab_order_wrong(page: Any, selectors: list[str]) -> list[Any]:
+    """From the first of ``selectors`` (focused), the Tab key must go to
+    each of the others in turn, and each must be drawn after the one
+    before it as a line of text is read: on the same line to its right,
+    or on a line under it. What is not so, with the boxes."""
+    page.focus(selectors[0])
+    reached = [selectors[0]]
+    for sel in selectors[1:]:
+        page.keyboard.press("Tab")
+        if not page.evaluate(
+            "sel => document.activeElement === document.querySelector(sel)",
+            sel,
+        ):
+            active = page.evaluate(
+                "(e => e.id || e.dataset.chip || e.tagName)"
+                "(document.activeElement)"
+            )
+            return [("Tab after", reached[-1], "went to", active, "not", sel)]
+        reached.append(sel)
+    drawn = list(boxes(page, selectors, first=True).items())
+    wrong = []
+    for (a, ab), (b, bb) in itertools.pairwise(drawn):
+        same_line = bb[1] < ab[3] and ab[1] < bb[3]
+        if not ((same_line and bb[0] >= ab[2]) or bb[1] >= ab[3]):
+            wrong.append(("drawn before", b, bb, a, ab))
+    return wrong
 
 
 SMALLEST_TEXT_PX = 12

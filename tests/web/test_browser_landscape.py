@@ -18,18 +18,21 @@ import json
 from typing import Any
 
 import pytest
-from tests.server.conftest import passive_action
 from tests.web.live import LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     HTTP,
     Axe,
+    boxes,
     deal_pai_gow,
     decline_double_down,
     idle,
+    out_of_sight,
     phone_page,
+    play_out,
+    sight,
     sit,
-    table_state,
+    tab_order_wrong,
 )
 from tests.web.pages import token_of as _headers
 
@@ -41,25 +44,6 @@ BUTTONS = "#actions button"
 
 pytestmark = BROWSER_TEST
 
-_SIGHT = """sels => sels.map(sel => [sel, [...document.querySelectorAll(sel)]
-  .filter(e => !e.disabled && e.getClientRects().length)
-  .map(e => {
-    const r = e.getBoundingClientRect();
-    // not under the rail (nor any box): the element is what shows at
-    // its middle, near its top and near its foot (cards a player may
-    // choose overlap their neighbours sideways)
-    const seen = [.5, .1, .9].every((y) => e.contains(
-      document.elementFromPoint(r.left + r.width / 2, r.top + y * r.height)));
-    return {what: e.dataset.action || e.dataset.card || e.className,
-            box: [r.left, r.top, r.right, r.bottom].map(Math.round),
-            inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth &&
-                    r.bottom <= innerHeight,
-            seen, w: r.width, h: r.height,
-            font: parseFloat(getComputedStyle(e).fontSize)};
-  })])"""
-"""Each selector's shown, enabled elements: whether each lies inside
-the viewport and is not covered, its size and its type's size."""
-
 
 def _all_in_sight(page: Any, what: str, *extra: str) -> None:
     """The dealer's cards, the player's hand for the decision and every
@@ -70,7 +54,7 @@ def _all_in_sight(page: Any, what: str, *extra: str) -> None:
         "[document.scrollingElement.scrollWidth, innerWidth]"
     )
     assert wide <= inner, (what, wide, inner)
-    shown = dict(page.evaluate(_SIGHT, [DEALER, HAND, BUTTONS, *extra]))
+    shown = sight(page, [DEALER, HAND, BUTTONS, *extra])
     assert all(shown.values()), (what, shown)
     hidden = [
         (sel, e)
@@ -94,35 +78,6 @@ def _leave(page: Any, srv: LiveServer, table: int, seat: int) -> None:
     HTTP.delete(f"{srv.base}/tables/{table}/seats/{seat}", headers=headers)
 
 
-def _play_out(
-    page: Any,
-    srv: LiveServer,
-    table: int,
-    seat: int,
-    *,
-    deal: bool = False,
-    close: bool = True,
-) -> None:
-    """Finish the round through the API (dealt first with ``deal``), each
-    decision the quietest; the result shown on the page is closed (left
-    shown with ``close`` false)."""
-    base = f"{srv.base}/tables/{table}"
-    me = _headers(page)
-    if deal:
-        HTTP.post(base + "/deal", headers=me)
-    for _ in range(30):
-        state = table_state(srv, table, me)
-        pending = state["round"]["pending"]
-        if state["round"]["status"] != "playing" or pending is None:
-            break
-        act = {"seat": seat, "action": passive_action(pending["legal"])}
-        HTTP.post(base + "/actions", json=act, headers=me)
-    page.wait_for_selector("#result:not([hidden])")
-    if close:
-        page.keyboard.press("Escape")
-    idle(page)
-
-
 def _deal_eights(page: Any, srv: LiveServer, table: int, seat: int) -> None:
     """Bet $5 on Blackjack and deal 8h 8d against the dealer's 6s Ts,
     then 3c Tc 6h Kc 4d 9c 9c: split, double the first hand to 21, hit
@@ -136,7 +91,7 @@ def _deal_eights(page: Any, srv: LiveServer, table: int, seat: int) -> None:
             json=stake,
             headers=_headers(page),
         )
-        _play_out(page, srv, table, seat, deal=True)
+        play_out(page, srv, table, seat, deal=True)
     srv.stack_next(table, "8h 6s 8d Ts 3c Tc 6h Kc 4d 9c 9c")
     page.click("[data-chip='500']")
     page.click(".seat.mine button.spot[data-wager='blackjack']")
@@ -221,14 +176,14 @@ def test_sideways_decisions_pass_axe(srv: LiveServer, browser: Any) -> None:
     sit(page, srv, table, 5)
     _deal_eights(page, srv, table, 5)
     axe.audit("double back jack decision")
-    _play_out(page, srv, table, 5)
+    play_out(page, srv, table, 5)
     HTTP.delete(f"{srv.base}/tables/{table}/seats/5", headers=_headers(page))
     table = srv.table_id("six-card-fortune-pai-gow")
     sit(page, srv, table, 2)
     _deal_pai_gow(page, srv, table)
     decline_double_down(page)
     axe.audit("pai gow setting")
-    _play_out(page, srv, table, 2)
+    play_out(page, srv, table, 2)
     assert not page.errors, page.errors
     _leave(page, srv, table, 2)
     assert not any(axe.found.values()), json.dumps(axe.found, indent=1)
@@ -241,62 +196,25 @@ _GAMES = [
     "six-card-fortune-pai-gow",
     "21-baccarat",
 ]
-_BOXES = """sels => sels.map(sel => {
-  const r = document.querySelector(sel).getBoundingClientRect();
-  return [sel, [r.left, r.top, r.right, r.bottom].map(Math.round)];
-})"""
-"""Each selector's first element's box in the viewport."""
+PHONES = {
+    "812x375": SIDEWAYS[0],
+    "740x360": SIDEWAYS[1],
+    "390x844": {"width": 390, "height": 844},
+    "360x740": {"width": 360, "height": 740},
+}
+"""A phone on its side and upright."""
 
 
-_KEPT = [
-    pytest.param(
-        True,
-        id="result-kept",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="commission-free's seven spots take the seats to two "
-            "rows: with the result kept, Deal is some 30 px under the "
-            "screen's foot until OK",
-        ),
-    )
-    if game == "midibaccarat-commission-free"
-    else pytest.param(True, id="result-kept")
-    for game in _GAMES
-]
-
-
-@pytest.mark.parametrize("size", SIDEWAYS, ids=_IDS)
-@pytest.mark.parametrize(
-    ("game", "kept"),
-    [(g, False) for g in _GAMES]
-    + [
-        pytest.param(g, *k.values, marks=k.marks, id=f"{g}-{k.id}")
-        for g, k in zip(_GAMES, _KEPT, strict=True)
-    ],
-)
-def test_sideways_betting_shows_spot_chips_and_deal_and_nothing_moves(
-    srv: LiveServer, browser: Any, size: Any, game: str, kept: bool
-) -> None:
-    """Betting on a phone on its side, after a round at the table.
-
-    The player's spot, the chips and Deal lie in the viewport at once,
-    none covered, with no scrolling, and the first bet, which starts
-    the countdown to "no more bets", moves none of them. Before: the
-    last round's cards, which stay on the felt while the next bets are
-    made, took it to twice the screen's height (Deal some 300 px under
-    its foot); at a table with no last round, Deal was still 0 to 96 px
-    out of sight; and the countdown, under the game's name, pushed the
-    rail 24 to 35 px down, while the spot grew with its first chip.
-    With the last round's result left shown (it stays while the next
-    bets are made, D149), too: whole, it took 140 px of the felt.
-    """
+def _bet_in_sight(
+    page: Any, srv: LiveServer, game: str, kept: bool, *, tab: bool = False
+) -> list[Any]:
+    """At seat 1 of ``game``'s table, after a round played there (its
+    result closed, or left shown with ``kept``): what is wrong with the
+    first bet. The player's spots, the chips and Deal must lie in the
+    viewport, none covered, with no scrolling, and the first chip must
+    move none of them; with ``tab``, the Tab key goes from the last chip
+    to Deal, then to Undo, in the order they are drawn (D154)."""
     table = srv.table_id(game)
-    page = phone_page(
-        browser,
-        srv,
-        f"Bettor {game[:20]} {size['width']}{' kept' * kept}",
-        size,
-    )
     sit(page, srv, table, 1)
     idle(page)
     spot = ".seat.mine button.spot"
@@ -308,30 +226,65 @@ def test_sideways_betting_shows_spot_chips_and_deal_and_nothing_moves(
     )
     # its result, closed or left shown (it stays while the next bets
     # are made, D149)
-    _play_out(page, srv, table, 1, deal=True, close=not kept)
+    play_out(page, srv, table, 1, deal=True, close=not kept)
     page.wait_for_selector(".felt.last-round")  # the round just played
     # the page from its top, as a player finds it when the round is over
     page.evaluate("scrollTo(0, 0)")
     chip = "[data-chip='500']"
     watched = [spot, chip, "#deal"]
-    before = dict(page.evaluate(_BOXES, watched))
+    before = boxes(page, watched, first=True)
     page.click(chip)
     page.click(spot)
     page.wait_for_selector("#clock:not([hidden])")
     idle(page)
-    assert page.evaluate("scrollY") == 0
-    assert dict(page.evaluate(_BOXES, watched)) == before
-    shown = dict(page.evaluate(_SIGHT, [spot, "#chip-pick button", "#deal"]))
-    assert all(shown.values()), shown
-    hidden = [
-        (sel, e)
-        for sel, found in shown.items()
-        for e in found
-        if not (e["inside"] and e["seen"])
-    ]
-    assert not hidden, hidden
-    assert page.is_visible("#result") == kept
-    assert not page.errors, page.errors
+    wrong: list[Any] = []
+    if page.evaluate("scrollY") != 0:
+        wrong.append(("scrolled", page.evaluate("scrollY")))
+    after = boxes(page, watched, first=True)
+    if after != before:
+        wrong.append(("moved", before, after))
+    wrong += out_of_sight(page, [spot, "#chip-pick button", "#deal"])
+    if page.is_visible("#result") != kept:
+        wrong.append(("result shown", not kept))
+    if tab:
+        last = "#chip-pick button:last-child"
+        wrong += tab_order_wrong(page, [last, "#deal", "#undo"])
     page.click("#clear")  # a seat with a stake on the layout stays
     page.wait_for_selector("#deal:disabled")
-    _leave(page, srv, table, 1)
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/1", headers=_headers(page))
+    return wrong
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["closed", "result-kept"])
+@pytest.mark.parametrize("size", list(PHONES))
+def test_phone_betting_shows_spot_chips_and_deal_and_nothing_moves(
+    srv: LiveServer, browser: Any, size: str, kept: bool
+) -> None:
+    """Betting on a phone, on its side or upright, after a round at each
+    game's table, its result closed or left shown (D149).
+
+    The player's spots, the chips and Deal lie in the viewport at once,
+    none covered, with no scrolling, and the first bet, which starts
+    the countdown to "no more bets", moves none of them; Tab goes from
+    the chips to Deal, as they are drawn (D154: on its side, Deal was
+    drawn after the chips but came after the tools). Before, on its
+    side: the last round's cards, which stay on the felt while the next
+    bets are made, took it to twice the screen's height (Deal some 300
+    px under its foot); at a table with no last round, Deal was still 0
+    to 96 px out of sight; the countdown, under the game's name, pushed
+    the rail 24 to 35 px down, while the spot grew with its first chip;
+    the result, whole, took 140 px of the felt; and with the result
+    kept, commission-free's seven spots took the seats to two rows and
+    Deal 30 to 45 px under the screen's foot (D153). Upright (390 x 844,
+    360 x 740), Deal was 60 to 550 px under the screen's foot (D152).
+    """
+    page = phone_page(
+        browser, srv, f"Bettor {size}{' kept' * kept}", PHONES[size]
+    )
+    wrong = {
+        game: _bet_in_sight(page, srv, game, kept, tab=game == _GAMES[0])
+        for game in _GAMES
+    }
+    assert not any(wrong.values()), json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+    page.close()

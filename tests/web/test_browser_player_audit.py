@@ -19,10 +19,14 @@ from tests.web.pages import (
     HTTP,
     Axe,
     assert_no_small_text,
+    boxes,
     idle,
+    out_of_sight,
     phone_page,
+    play_out,
     player_page,
     sit,
+    tab_order_wrong,
     token_of,
 )
 
@@ -57,22 +61,17 @@ _CONTROLS = [
     "#sit-out",
     "#leave",
 ]
-_BOXES = """sels => sels.flatMap(sel => [...document.querySelectorAll(sel)]
-  .map((e, i) => {
-    const r = e.getBoundingClientRect();
-    return [sel + " " + (e.dataset.wager || e.dataset.chip || i),
-            [r.left, r.top, r.right, r.bottom].map(Math.round)];
-  }))"""
-"""Each selector's elements' boxes in the page (the page is not
-scrolled meanwhile: the viewport's boxes are the page's)."""
 
 
-def _moved(page: Any, script: str, before: dict[str, Any]) -> dict[str, Any]:
-    """The controls whose box ``script`` now gives otherwise than
-    ``before``: each with its box now and before."""
+def _moved(
+    page: Any, before: dict[str, Any], *, in_page: bool = False
+) -> dict[str, Any]:
+    """The controls whose box (the viewport's, or with ``in_page`` the
+    page's) is now otherwise than ``before``: each with its box now and
+    before."""
     return {
         k: (v, before.get(k))
-        for k, v in page.evaluate(script, _CONTROLS)
+        for k, v in boxes(page, _CONTROLS, in_page=in_page).items()
         if v != before.get(k)
     }
 
@@ -106,14 +105,14 @@ def test_no_chip_moves_a_spot_or_the_rail(
     spot = ".seat.mine button.spot"
     first = page.get_attribute(spot, "data-wager")
     page.evaluate("scrollTo(0, 0)")
-    before = dict(page.evaluate(_BOXES, _CONTROLS))
+    before = boxes(page, _CONTROLS)
     assert len(before) >= 12, before
     page.click("[data-chip='500']")
     page.click(f"{spot}[data-wager='{first}']")
     page.wait_for_selector("#clock:not([hidden])")
     idle(page)
     assert page.evaluate("scrollY") == 0
-    moved = _moved(page, _BOXES, before)
+    moved = _moved(page, before)
     assert not moved, ("first chip", moved)
     # $39.50 is drawn as eight chips: 25, 5, 5, 1, 1, 1, 1 and 0.50
     page.fill("#bet-amount", "39.50")
@@ -122,7 +121,7 @@ def test_no_chip_moves_a_spot_or_the_rail(
     page.wait_for_selector(eighth)
     idle(page)
     page.evaluate("scrollTo(0, 0)")  # the typing scrolled to the field
-    moved = _moved(page, _BOXES, before)
+    moved = _moved(page, before)
     assert not moved, ("eight chips", moved)
     assert page.inner_text(f"{spot}[data-wager='{first}'] .amt") == "$39.50"
     assert not page.errors, page.errors
@@ -149,20 +148,20 @@ def test_an_error_moves_no_chip_or_button(
     sit(page, srv, table, 4)
     idle(page)
     page.evaluate("scrollTo(0, 0)")
-    before = dict(page.evaluate(_BOXES, _CONTROLS))
+    before = boxes(page, _CONTROLS)
     page.fill("#bet-amount", "five")
     page.click("#bet-typed")
     page.wait_for_selector("#error:has-text('Type an amount in dollars')")
     idle(page)
     page.evaluate("scrollTo(0, 0)")
-    moved = _moved(page, _BOXES, before)
+    moved = _moved(page, before)
     assert not moved, ("the error shown", moved)
     page.click("[data-chip='500']")
     page.click(".seat.mine button.spot")
     page.wait_for_selector("#error:empty", state="attached")
     idle(page)
     page.evaluate("scrollTo(0, 0)")
-    moved = _moved(page, _BOXES, before)
+    moved = _moved(page, before)
     assert not moved, ("the error gone", moved)
     assert not page.errors, page.errors
     page.click("#clear")
@@ -198,16 +197,6 @@ def test_sitting_out_passes_axe(srv: LiveServer, browser: Any) -> None:
     assert not any(axe.found.values()), json.dumps(axe.found, indent=1)
 
 
-_PAGE_BOXES = """sels => sels.flatMap(sel =>
-  [...document.querySelectorAll(sel)].map((e, i) => {
-    const r = e.getBoundingClientRect();
-    return [sel + " " + (e.dataset.wager || e.dataset.chip || i),
-            [r.left + scrollX, r.top + scrollY, r.right + scrollX,
-             r.bottom + scrollY].map(Math.round)];
-  }))"""
-"""Each selector's elements' boxes in the page, wherever it is scrolled."""
-
-
 @pytest.mark.parametrize("size", ["1366x768", "768x1024", "390x844"])
 def test_the_next_bets_do_not_move_the_spot_under_the_result(
     srv: LiveServer, browser: Any, size: str
@@ -235,7 +224,7 @@ def test_the_next_bets_do_not_move_the_spot_under_the_result(
     idle(page)
     net = int(page.get_attribute("#result", "data-net"))
     head = page.inner_text("#result .headline")
-    before = dict(page.evaluate(_PAGE_BOXES, _CONTROLS))
+    before = boxes(page, _CONTROLS, in_page=True)
     box = page.eval_on_selector(
         spot,
         "e => { const r = e.getBoundingClientRect(); "
@@ -249,7 +238,7 @@ def test_the_next_bets_do_not_move_the_spot_under_the_result(
         page.wait_for_selector(f"{spot} .amt:has-text('${5 * n}.00')")
         idle(page)
         page.wait_for_timeout(600)  # not a double click (one action)
-    moved = _moved(page, _PAGE_BOXES, before)
+    moved = _moved(page, before, in_page=True)
     assert not moved, moved
     assert page.inner_text("#result .headline") == head
     assert int(page.get_attribute("#result", "data-net")) == net
@@ -309,3 +298,82 @@ def test_the_result_is_not_read_out_again_at_each_bet(
             f"{srv.base}/tables/{table}/seats/{seat}", headers=token_of(p)
         )
         p.close()
+
+
+_GAMES = [
+    "21-baccarat",
+    "double-back-jack",
+    "midibaccarat",
+    "midibaccarat-commission-free",
+    "six-card-fortune-pai-gow",
+]
+
+
+def _short_screen_round(
+    page: Any, srv: LiveServer, game: str, *, tab: bool = False
+) -> list[Any]:
+    """At seat 1 of ``game``'s table at 1366 x 768, a round played and
+    its result left shown: what is wrong with the next bet (see
+    :func:`test_at_1366x768_the_result_leaves_the_bet_in_sight`)."""
+    table = srv.table_id(game)
+    sit(page, srv, table, 1)
+    idle(page)
+    spot = ".seat.mine button.spot"
+    stake = {"seat": 1, "wager": page.get_attribute(spot, "data-wager")}
+    HTTP.post(
+        f"{srv.base}/tables/{table}/wagers",
+        json={**stake, "amount": 500},
+        headers=token_of(page),
+    )
+    play_out(page, srv, table, 1, deal=True, close=False)
+    page.wait_for_selector(".felt.last-round")
+    page.evaluate("scrollTo(0, 0)")
+    chips = "#chip-pick button"
+    wrong: list[Any] = out_of_sight(page, [spot, chips, "#rebet"])
+    before = boxes(page, _CONTROLS)
+    page.click("[data-chip='500']")
+    page.click(spot)
+    page.wait_for_selector("#clock:not([hidden])")
+    idle(page)
+    wrong += out_of_sight(page, [spot, chips, "#deal"])
+    if page.evaluate("scrollY") != 0:
+        wrong.append(("scrolled", page.evaluate("scrollY")))
+    if moved := _moved(page, before):
+        wrong.append(("the first chip moved", moved))
+    if tab:
+        last = "#chip-pick button:last-child"
+        wrong += tab_order_wrong(page, [last, "#deal", "#undo"])
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#result", state="hidden")
+    idle(page)
+    if moved := _moved(page, before):
+        wrong.append(("closing the result moved", moved))
+    page.click("#clear")
+    page.wait_for_selector("#deal:disabled")
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/1", headers=token_of(page))
+    return wrong
+
+
+def test_at_1366x768_the_result_leaves_the_bet_in_sight(
+    srv: LiveServer, browser: Any
+) -> None:
+    """At 1366 x 768, at each game's table, with the last round's result
+    shown (it stays while the next bets are made, D149): the player's
+    spots, the chips, Rebet and Deal lie in the viewport, none covered,
+    with no scrolling; the first chip, and then closing the result
+    (Escape), move none of them, nor any other betting button; Tab goes
+    from the chips to Deal, as they are drawn (D154).
+
+    Before: the result took 150 to 210 px of the felt above the seats,
+    and Rebet and Deal were 100 to 210 px under the screen's foot (the
+    page had to be scrolled to bet again); closing it took the seats and
+    the rail up by as much (D151).
+    """
+    page = _page(browser, srv, "Short Screen", "1366x768")
+    wrong = {
+        game: _short_screen_round(page, srv, game, tab=game == _GAMES[0])
+        for game in _GAMES
+    }
+    assert not any(wrong.values()), json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+    page.close()

@@ -910,6 +910,7 @@ function render(s) {
         Math.PI * (seat - 0.5) / n))) + "px";
     }
     if (seat === mySeat) box.classList.add("mine");
+    if (!owner) box.classList.add("vacant");
     if (pending && pending.seat === seat) box.classList.add("to-act");
     box.appendChild(Croupier.el("div", "seat-no", "Seat " + seat +
       (betting && ready.includes(seat) ? " \u00b7 ready" : "")));
@@ -1053,8 +1054,9 @@ function renderStatus(s, rnd, pending, myTurn, betting, view) {
 
 function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
   const pick = $("chip-pick"), tools = $("bet-tools"), acts = $("actions");
-  const seatTools = $("seat-tools"), hint = $("hint");
+  const seatTools = $("seat-tools"), hint = $("hint"), go = $("bet-go");
   pick.innerHTML = ""; tools.innerHTML = ""; acts.innerHTML = "";
+  go.innerHTML = "";
   seatTools.innerHTML = ""; hint.textContent = "";
   if (!you) {
     const a = Croupier.el("a", "btn", "Get chips in the lobby");
@@ -1202,7 +1204,10 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
       }
       await request("POST", "/tables/" + TABLE_ID + "/deal");
     }));
-    tools.appendChild(d);
+    // Deal (Ready) comes right after the chips, on the page as in the
+    // Tab order, at every size: the chips, then the button that deals
+    // them (D154)
+    go.appendChild(d);
     hint.textContent = any ? "Right-click a spot, or Delete on it, to take " +
       "a chip off." : "Choose a chip, then click a spot.";
     if (iReady) {
