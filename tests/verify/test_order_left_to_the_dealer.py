@@ -13,6 +13,7 @@ still deviate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -59,18 +60,17 @@ def _main(step: dict[str, Any]) -> bool:
     return step["wager"] in ("player", "banker")
 
 
-@pytest.mark.proves("681a.7(k)")
-def test_681a_7_k_tie_and_bonus_settled_seat_by_seat() -> None:
-    record = _21_baccarat()
+def _settled_as(
+    record: dict[str, Any], order: Callable[[dict[str, Any]], Any]
+) -> list[dict[str, Any]]:
+    """The settlements put in ``order`` (a sort key), the procedure's
+    steps and the record's rows alike; the steps as they were."""
     steps = record["procedure"]
     settled = _settled(record)
     rows = [steps[i] for i in settled]
-    assert [s["seat"] for s in rows if _main(s)] == [3, 2, 1]
-    # each seat's wagers together, from the dealer's right: the Player
-    # and Banker Wagers still in (h)'s order among themselves
-    by_seat = sorted(rows, key=lambda s: (-s["seat"], not _main(s)))
-    assert by_seat != rows
-    for i, step in zip(settled, by_seat, strict=True):
+    moved = sorted(rows, key=order)
+    assert moved != rows
+    for i, step in zip(settled, moved, strict=True):
         steps[i] = step
     record["settlements"] = [
         next(
@@ -78,8 +78,18 @@ def test_681a_7_k_tie_and_bonus_settled_seat_by_seat() -> None:
             for r in record["settlements"]
             if (r["seat"], r["wager"]) == (s["seat"], s["wager"])
         )
-        for s in by_seat
+        for s in moved
     ]
+    return rows
+
+
+@pytest.mark.proves("681a.7(k)")
+def test_681a_7_k_tie_and_bonus_settled_seat_by_seat() -> None:
+    record = _21_baccarat()
+    # each seat's wagers together, from the dealer's right: the Player
+    # and Banker Wagers still in (h)'s order among themselves
+    rows = _settled_as(record, lambda s: (-s["seat"], not _main(s)))
+    assert [s["seat"] for s in rows if _main(s)] == [3, 2, 1]
     assert deviations([_renumbered(record)]) == []
 
 
@@ -191,21 +201,7 @@ def _midibaccarat(game: str) -> dict[str, Any]:
 def _losses_first(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Every losing wager collected, then every winner paid, seat 1
     first (the order of many casinos' baccarat), steps and rows alike."""
-    steps = record["procedure"]
-    settled = _settled(record)
-    rows = [steps[i] for i in settled]
-    moved = sorted(rows, key=lambda s: (s["net"] > 0, s["seat"], s["wager"]))
-    for i, step in zip(settled, moved, strict=True):
-        steps[i] = step
-    record["settlements"] = [
-        next(
-            r
-            for r in record["settlements"]
-            if (r["seat"], r["wager"]) == (s["seat"], s["wager"])
-        )
-        for s in moved
-    ]
-    return rows
+    return _settled_as(record, lambda s: (s["net"] > 0, s["seat"], s["wager"]))
 
 
 @pytest.mark.proves("629a.11")

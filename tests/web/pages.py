@@ -135,6 +135,30 @@ def play_out(
     idle(page)
 
 
+def round_played_at_seat_1(
+    page: Any, srv: LiveServer, game: str, *, close: bool
+) -> tuple[int, str]:
+    """At seat 1 of ``game``'s table, a round of $5.00 on the seat's
+    first spot played out, its result closed (left shown with ``close``
+    false, as D149 keeps it while the next bets are made), and the page
+    at its top, as a player finds it when the round is over. The table's
+    id and the selector of the player's spots."""
+    table = srv.table_id(game)
+    sit(page, srv, table, 1)
+    idle(page)
+    spot = ".seat.mine button.spot"
+    stake = {"seat": 1, "wager": page.get_attribute(spot, "data-wager")}
+    HTTP.post(
+        f"{srv.base}/tables/{table}/wagers",
+        json={**stake, "amount": 500},
+        headers=token_of(page),
+    )
+    play_out(page, srv, table, 1, deal=True, close=close)
+    page.wait_for_selector(".felt.last-round")  # the round just played
+    page.evaluate("scrollTo(0, 0)")
+    return table, spot
+
+
 def idle(page: Any) -> None:
     """Wait until no request of the page is in flight."""
     page.wait_for_selector("#rail[aria-busy='false']", state="attached")

@@ -30,6 +30,7 @@ from tests.web.pages import (
     out_of_sight,
     phone_page,
     play_out,
+    round_played_at_seat_1,
     sight,
     sit,
     tab_order_wrong,
@@ -214,22 +215,7 @@ def _bet_in_sight(
     viewport, none covered, with no scrolling, and the first chip must
     move none of them; with ``tab``, the Tab key goes from the last chip
     to Deal, then to Undo, in the order they are drawn (D154)."""
-    table = srv.table_id(game)
-    sit(page, srv, table, 1)
-    idle(page)
-    spot = ".seat.mine button.spot"
-    stake = {"seat": 1, "wager": page.get_attribute(spot, "data-wager")}
-    HTTP.post(
-        f"{srv.base}/tables/{table}/wagers",
-        json={**stake, "amount": 500},
-        headers=_headers(page),
-    )
-    # its result, closed or left shown (it stays while the next bets
-    # are made, D149)
-    play_out(page, srv, table, 1, deal=True, close=not kept)
-    page.wait_for_selector(".felt.last-round")  # the round just played
-    # the page from its top, as a player finds it when the round is over
-    page.evaluate("scrollTo(0, 0)")
+    table, spot = round_played_at_seat_1(page, srv, game, close=not kept)
     chip = "[data-chip='500']"
     watched = [spot, chip, "#deal"]
     before = boxes(page, watched, first=True)

@@ -23,8 +23,8 @@ from tests.web.pages import (
     idle,
     out_of_sight,
     phone_page,
-    play_out,
     player_page,
+    round_played_at_seat_1,
     sit,
     tab_order_wrong,
     token_of,
@@ -315,19 +315,7 @@ def _short_screen_round(
     """At seat 1 of ``game``'s table at 1366 x 768, a round played and
     its result left shown: what is wrong with the next bet (see
     :func:`test_at_1366x768_the_result_leaves_the_bet_in_sight`)."""
-    table = srv.table_id(game)
-    sit(page, srv, table, 1)
-    idle(page)
-    spot = ".seat.mine button.spot"
-    stake = {"seat": 1, "wager": page.get_attribute(spot, "data-wager")}
-    HTTP.post(
-        f"{srv.base}/tables/{table}/wagers",
-        json={**stake, "amount": 500},
-        headers=token_of(page),
-    )
-    play_out(page, srv, table, 1, deal=True, close=False)
-    page.wait_for_selector(".felt.last-round")
-    page.evaluate("scrollTo(0, 0)")
+    table, spot = round_played_at_seat_1(page, srv, game, close=False)
     chips = "#chip-pick button"
     wrong: list[Any] = out_of_sight(page, [spot, chips, "#rebet"])
     before = boxes(page, _CONTROLS)
