@@ -478,3 +478,46 @@ def test_d146_analyze_strategy_warns_when_the_rules_favour_the_player() -> (
     table = invoke([*args[:-1], "--set", "blackjack_payout=3:1"])
     shown = f"{-100 * edge:.4f} %"
     assert f"blackjack favours the player by {shown}" in _text(table.stdout)
+
+
+def _p_natural(decks: int) -> Fraction:
+    """A player's two-card 21 from a fresh shoe of ``decks`` decks."""
+    cards = 52 * decks
+    return Fraction(2 * (4 * decks) * (16 * decks), cards * (cards - 1))
+
+
+@pytest.mark.slow  # two exact rule-effect runs, 15 s each
+def test_d164_rule_effects_warn_where_the_rules_favour_the_player() -> None:
+    """``analyze --rule-effects`` ends each deck count's table with the
+    Double Back Jack edge under the rules in force, and printed a
+    negative one silently. At 3:1 the edge falls by exactly 1.5 x
+    P(natural) at every deck count (a player's Blackjack is paid at once,
+    591.7(f), and changes no decision): below nought, one warning a deck
+    count."""
+    args = ["analyze", "double-back-jack", "--rule-effects", "--json"]
+    base = invoke(args)
+    assert base.exit_code == 0, base.output
+    default = json.loads(base.stdout)
+    assert default["player_favourable"] == []
+    assert "warning" not in base.stderr
+    rich = invoke([*args, "--set", "blackjack_payout=3:1"])
+    assert rich.exit_code == 0, rich.output
+    data = json.loads(rich.stdout)
+    warned = {item["decks"]: item for item in data["player_favourable"]}
+    for before, after in zip(
+        default["rule_effects"], data["rule_effects"], strict=True
+    ):
+        decks = after["decks"]
+        edge = before["double_back_jack_house_edge"] - float(
+            Fraction(3, 2) * _p_natural(decks)
+        )
+        assert after["double_back_jack_house_edge"] == pytest.approx(
+            edge, abs=1e-9
+        )
+        assert edge < 0
+        assert warned[decks]["house_edge"] == pytest.approx(edge, abs=1e-9)
+        where = f"at {decks} deck{'s' if decks > 1 else ''}"
+        assert where in warned[decks]["message"]
+        assert f"{-100 * edge:.4f} %" in _text(rich.stderr)
+    assert len(warned) == len(data["rule_effects"])
+    assert _p_natural(6) == P_NATURAL  # the figure of the test above

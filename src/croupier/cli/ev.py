@@ -230,9 +230,50 @@ def print_rule_effects(
     tables: list[dict[str, Any]] = [
         rule_effects(d, base) for d in DECKS_FOR_EFFECTS
     ]
+    favourable = _favourable_effects(tables)
     if as_json:
-        print(json.dumps({"game": GAME, "rule_effects": tables}, indent=2))
-        return
+        print(
+            json.dumps(
+                {
+                    "game": GAME,
+                    "rule_effects": tables,
+                    "player_favourable": favourable,
+                },
+                indent=2,
+            )
+        )
+    else:
+        _print_effects(tables)
+    warn_favourable(favourable, as_json)
+
+
+def _favourable_effects(
+    tables: list[dict[str, Any]],
+) -> list[dict[str, object]]:
+    """The deck counts at which the rules in force favour the player.
+
+    The last row of each table, the Double Back Jack edge with every
+    rule in force, is judged as ``analyze`` judges an edge (D146), once
+    per deck count (D164).
+    """
+    out: list[dict[str, object]] = []
+    for table in tables:
+        edge = float(table["double_back_jack_house_edge"])
+        for item in player_favourable(GAME, {"blackjack": edge}):
+            decks = int(table["decks"])
+            where = f"{decks} deck{'s' if decks > 1 else ''}"
+            out.append(
+                {
+                    **item,
+                    "decks": decks,
+                    "message": f"{item['message']} at {where}",
+                }
+            )
+    return out
+
+
+def _print_effects(tables: list[dict[str, Any]]) -> None:
+    """The rule effects as one table, or two where one does not fit."""
     wide = _effects_table(tables, ("alone", "in order"))
     unbounded = console.options.update_width(10_000)
     if console.measure(wide, options=unbounded).maximum <= console.width:
