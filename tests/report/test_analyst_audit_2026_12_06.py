@@ -446,9 +446,29 @@ def test_d145_dbj_report_says_the_simulation_plays_another_strategy() -> None:
     assert "the z-score tests both together" in html
 
 
-P_NATURAL = Fraction(2 * 24 * 96, 312 * 311)
-"""A player's two-card 21 from a fresh six-deck shoe: an ace and a ten
-(24 aces, 96 tens of 312 cards)."""
+def _p_natural(decks: int) -> Fraction:
+    """A player's two-card 21 from a fresh shoe of ``decks`` decks: an
+    ace and a ten (4 aces and 16 tens a deck)."""
+    cards = 52 * decks
+    return Fraction(2 * (4 * decks) * (16 * decks), cards * (cards - 1))
+
+
+P_NATURAL = _p_natural(6)
+"""A player's two-card 21 from a fresh six-deck shoe."""
+
+
+def _at_3_to_1(args: list[str]) -> tuple[Any, Any, Any]:
+    """``croupier ARGS`` (a JSON run) under the default rules, which
+    must favour the player nowhere, then with a player's Blackjack paid
+    3:1: the default's JSON, the other's and its result."""
+    base = invoke(args)
+    assert base.exit_code == 0, base.output
+    default = json.loads(base.stdout)
+    assert default["player_favourable"] == []
+    assert "warning" not in base.stderr
+    rich = invoke([*args, "--set", "blackjack_payout=3:1"])
+    assert rich.exit_code == 0, rich.output
+    return default, json.loads(rich.stdout), rich
 
 
 def test_d146_analyze_strategy_warns_when_the_rules_favour_the_player() -> (
@@ -460,14 +480,7 @@ def test_d146_analyze_strategy_warns_when_the_rules_favour_the_player() -> (
     1.5 units more than at 3:2 and changes no decision: the edge falls by
     exactly 1.5 x P(natural), from 2.33 % to below nought."""
     args = ["analyze", "double-back-jack", "--strategy", "td", "--json"]
-    base = invoke(args)
-    assert base.exit_code == 0, base.output
-    default = json.loads(base.stdout)
-    assert default["player_favourable"] == []
-    assert "warning" not in base.stderr
-    rich = invoke([*args, "--set", "blackjack_payout=3:1"])
-    assert rich.exit_code == 0, rich.output
-    data = json.loads(rich.stdout)
+    default, data, rich = _at_3_to_1(args)
     edge = default["house_edge"] - float(Fraction(3, 2) * P_NATURAL)
     assert data["house_edge"] == pytest.approx(edge, abs=1e-9)
     assert edge < 0
@@ -480,12 +493,6 @@ def test_d146_analyze_strategy_warns_when_the_rules_favour_the_player() -> (
     assert f"blackjack favours the player by {shown}" in _text(table.stdout)
 
 
-def _p_natural(decks: int) -> Fraction:
-    """A player's two-card 21 from a fresh shoe of ``decks`` decks."""
-    cards = 52 * decks
-    return Fraction(2 * (4 * decks) * (16 * decks), cards * (cards - 1))
-
-
 @pytest.mark.slow  # two exact rule-effect runs, 15 s each
 def test_d164_rule_effects_warn_where_the_rules_favour_the_player() -> None:
     """``analyze --rule-effects`` ends each deck count's table with the
@@ -495,14 +502,7 @@ def test_d164_rule_effects_warn_where_the_rules_favour_the_player() -> None:
     591.7(f), and changes no decision): below nought, one warning a deck
     count."""
     args = ["analyze", "double-back-jack", "--rule-effects", "--json"]
-    base = invoke(args)
-    assert base.exit_code == 0, base.output
-    default = json.loads(base.stdout)
-    assert default["player_favourable"] == []
-    assert "warning" not in base.stderr
-    rich = invoke([*args, "--set", "blackjack_payout=3:1"])
-    assert rich.exit_code == 0, rich.output
-    data = json.loads(rich.stdout)
+    default, data, rich = _at_3_to_1(args)
     warned = {item["decks"]: item for item in data["player_favourable"]}
     for before, after in zip(
         default["rule_effects"], data["rule_effects"], strict=True
@@ -520,4 +520,3 @@ def test_d164_rule_effects_warn_where_the_rules_favour_the_player() -> None:
         assert where in warned[decks]["message"]
         assert f"{-100 * edge:.4f} %" in _text(rich.stderr)
     assert len(warned) == len(data["rule_effects"])
-    assert _p_natural(6) == P_NATURAL  # the figure of the test above

@@ -159,6 +159,16 @@ def round_played_at_seat_1(
     return table, spot
 
 
+def clear_and_leave(page: Any, srv: LiveServer, table: int, seat: int) -> None:
+    """Take the page's player's chips off the layout (a seat with a
+    stake on it stays) and leave ``seat``."""
+    page.click("#clear")
+    page.wait_for_selector("#deal:disabled")
+    HTTP.delete(
+        f"{srv.base}/tables/{table}/seats/{seat}", headers=token_of(page)
+    )
+
+
 def idle(page: Any) -> None:
     """Wait until no request of the page is in flight."""
     page.wait_for_selector("#rail[aria-busy='false']", state="attached")

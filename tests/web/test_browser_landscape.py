@@ -24,6 +24,7 @@ from tests.web.pages import (
     HTTP,
     Axe,
     boxes,
+    clear_and_leave,
     deal_pai_gow,
     decline_double_down,
     idle,
@@ -235,9 +236,7 @@ def _bet_in_sight(
     if tab:
         last = "#chip-pick button:last-child"
         wrong += tab_order_wrong(page, [last, "#deal", "#undo"])
-    page.click("#clear")  # a seat with a stake on the layout stays
-    page.wait_for_selector("#deal:disabled")
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/1", headers=_headers(page))
+    clear_and_leave(page, srv, table, 1)
     return wrong
 
 

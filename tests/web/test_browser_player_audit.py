@@ -20,6 +20,7 @@ from tests.web.pages import (
     Axe,
     assert_no_small_text,
     boxes,
+    clear_and_leave,
     idle,
     out_of_sight,
     phone_page,
@@ -125,9 +126,7 @@ def test_no_chip_moves_a_spot_or_the_rail(
     assert not moved, ("eight chips", moved)
     assert page.inner_text(f"{spot}[data-wager='{first}'] .amt") == "$39.50"
     assert not page.errors, page.errors
-    page.click("#clear")
-    page.wait_for_selector("#deal:disabled")
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/1", headers=token_of(page))
+    clear_and_leave(page, srv, table, 1)
     page.close()
 
 
@@ -164,9 +163,7 @@ def test_an_error_moves_no_chip_or_button(
     moved = _moved(page, before)
     assert not moved, ("the error gone", moved)
     assert not page.errors, page.errors
-    page.click("#clear")
-    page.wait_for_selector("#deal:disabled")
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/4", headers=token_of(page))
+    clear_and_leave(page, srv, table, 4)
     page.close()
 
 
@@ -246,9 +243,7 @@ def test_the_next_bets_do_not_move_the_spot_under_the_result(
     page.wait_for_selector("#result", state="hidden")
     assert page.inner_text(f"{spot} .amt") == "$15.00"
     assert not page.errors, page.errors
-    page.click("#clear")
-    page.wait_for_selector("#deal:disabled")
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/5", headers=token_of(page))
+    clear_and_leave(page, srv, table, 5)
     page.close()
 
 
@@ -336,9 +331,7 @@ def _short_screen_round(
     idle(page)
     if moved := _moved(page, before):
         wrong.append(("closing the result moved", moved))
-    page.click("#clear")
-    page.wait_for_selector("#deal:disabled")
-    HTTP.delete(f"{srv.base}/tables/{table}/seats/1", headers=token_of(page))
+    clear_and_leave(page, srv, table, 1)
     return wrong
 
 

@@ -69,6 +69,7 @@ __all__ = [
     "err_console",
     "fail",
     "load_game_rules",
+    "notice",
     "output_file",
     "problem_line",
     "warn_favourable",
@@ -129,12 +130,19 @@ def warn_favourable(
     whose standard output is the JSON (it carries them as
     ``player_favourable``).
     """
-    where = err_console if as_json else console
     for item in favourable:
-        where.print(
-            "[bold yellow]warning:[/bold yellow] "
-            + escape(str(item["message"]))
-        )
+        warning = "[bold yellow]warning:[/bold yellow]"
+        notice(warning, str(item["message"]), as_json)
+
+
+def notice(label: str, text: str, as_json: bool) -> None:
+    """Print ``label`` (markup) and ``text`` (plain) on one line.
+
+    On standard output with a table; on standard error with ``--json``,
+    whose standard output is the JSON alone.
+    """
+    where = err_console if as_json else console
+    where.print(f"{label} {escape(text)}")
 
 
 class CommandError(CroupierError):

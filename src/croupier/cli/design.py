@@ -13,15 +13,14 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table as RichTable
 
 from croupier.cli.basic import RulesFile, Settings
 from croupier.cli.common import (
     console,
-    err_console,
     fail,
     load_game_rules,
+    notice,
     warn_favourable,
 )
 from croupier.errors import CroupierError, RulesError
@@ -400,11 +399,9 @@ def _not_offered(space: WagerSpace, rules: GameRules) -> str | None:
 
 
 def _note(text: str | None, as_json: bool) -> None:
-    """Print a note (on standard error with ``--json``)."""
-    if text is None:
-        return
-    where = err_console if as_json else console
-    where.print("[bold]note:[/bold] " + escape(text))
+    """Print a note, if there is one (on standard error with ``--json``)."""
+    if text is not None:
+        notice("[bold]note:[/bold]", text, as_json)
 
 
 def _check_odds_bounds(min_odds: int, max_odds: int | None) -> None:
