@@ -98,7 +98,7 @@ function onAct(el, fn) {
 // survives a push from the table (another player's bet).
 let focusWanted = null;       // the control an action was started from
 const FOCUS_NEXT = [
-  "#actions button[data-action]", "#result:not([hidden]) button",
+  "#actions button[data-action]", "#result:not([hidden]):not(.closed) button",
   ".seat.mine button.spot", "#deal", "#chip-pick button", "[data-sit]",
 ];
 
@@ -123,9 +123,9 @@ function focusKey(el) {
 
 function usable(el) {
   // In the page, shown and enabled (a hidden one keeps the focus only
-  // until the next style update).
+  // until the next style update), and not in a closed result (inert)
   return Boolean(el && el.isConnected && !el.disabled &&
-                 el.getClientRects().length);
+                 el.getClientRects().length && !el.closest("[inert]"));
 }
 
 function restoreFocus(key) {
@@ -612,6 +612,7 @@ function renderResult(s) {
   const rnd = s.round && s.round.status === "over" ? s.round : s.last;
   const played = playedRounds(s);
   box.hidden = true;
+  keepClosed(box, false);
   if (!seat || !rnd || (s.round && s.round.status === "playing")) return;
   if (!played.includes(rnd.id)) return;
   // it stays while the next bets are made, until OK, Escape or the deal:
@@ -619,7 +620,6 @@ function renderResult(s) {
   // the spot being clicked, which rose 140 to 160 px, the rail with it,
   // and the next click fell on what had come under the pointer (D149)
   const mine = rnd.settlements.filter((x) => x.seat === seat);
-  if (dismissed === rnd.id) return;
   if (rnd.status === "voided") {
     renderVoided(s, rnd, seat, mine);
     return;
@@ -652,11 +652,25 @@ function showBanner(box, draft, rnd) {
   // round's same content again (each render: another player's bet,
   // each of this player's chips while the result stays, D149) is left
   // as it is, so that a screen reader does not read it out again.
+  // Closed (OK, Escape), it keeps its place on the felt, unseen and
+  // out of reach, until the deal: closing it moves neither the seats
+  // nor the rail under the player's finger (D165)
   const same = box.dataset.shown === String(rnd.id) &&
     box.innerHTML === draft.innerHTML;
   box.dataset.shown = rnd.id;
   box.hidden = false;
   if (!same) box.replaceChildren(...draft.childNodes);
+  keepClosed(box, dismissed === rnd.id);
+}
+
+function keepClosed(box, closed) {
+  // A closed banner: in its place, unseen (style.css), inert (neither
+  // the Tab key nor a click reaches its OK) and hidden from a screen
+  // reader.
+  box.classList.toggle("closed", closed);
+  box.inert = closed;
+  if (closed) box.setAttribute("aria-hidden", "true");
+  else box.removeAttribute("aria-hidden");
 }
 
 function settledList(s, settled, facts) {
@@ -838,6 +852,7 @@ function render(s) {
   felt.classList.toggle("last-round", showingLast);
   felt.dataset.game = t.game;
   felt.dataset.status = rnd ? rnd.status : "";
+  felt.classList.toggle("seated", Boolean(mySeat));
 
   // dealer / banker / player areas
   const drow = $("dealer-row");
@@ -1158,7 +1173,8 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
     input.setAttribute("aria-label", "Amount in dollars for " +
       Croupier.wagerName(selected));
     tools.appendChild(lab);
-    const set = Croupier.el("button", "btn secondary",
+    const set = Croupier.el("button", "btn secondary");
+    sizedText(set, t.wagers.map((w) => "on " + Croupier.wagerName(w)),
       "on " + Croupier.wagerName(selected));
     set.id = "bet-typed";
     onAct(set, () => {
@@ -1173,11 +1189,15 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
       if (ev.key === "Enter") set.click();
     });
     tools.appendChild(set);
-    const lim = limitsOf(t, selected);
-    const fixed = fixedOf(t, selected);
-    tools.appendChild(Croupier.el("span", "limits", Croupier.wagerName(selected)
-      + (fixed !== null ? ": exactly " + Croupier.money(fixed)
-        : " limits " + Croupier.money(lim[0]) + " to " + Croupier.money(lim[1]))));
+    const limitsText = (w) => {
+      const lim = limitsOf(t, w), fixed = fixedOf(t, w);
+      return Croupier.wagerName(w) + (fixed !== null ? ": exactly " +
+        Croupier.money(fixed) : " limits " + Croupier.money(lim[0]) +
+        " to " + Croupier.money(lim[1]));
+    };
+    const limits = Croupier.el("span", "limits");
+    sizedText(limits, t.wagers.map(limitsText), limitsText(selected));
+    tools.appendChild(limits);
     const others = t.seats.filter((o) => o.seat !== mySeat &&
       !o.sitting_out).length;
     // once this seat is ready, say whom the deal waits for (D27)
@@ -1263,6 +1283,21 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
   if (legal.includes("set")) {
     hint.textContent = "To set your own hands, choose the card for your " +
       "low hand, then \u201cSet my hands\u201d; or ask for the house way.";
+  }
+}
+
+function sizedText(box, texts, shown) {
+  // ``shown`` in ``box``, which is as wide as the widest of ``texts``
+  // (each drawn, unseen and unread, in the same place): choosing
+  // another spot changes the words of the typed bet's button and of
+  // the limits, not their width, so that the buttons after them stay
+  // where they are (at 1366 x 768 "on Banker" for "on Player" took
+  // Sit out and Leave seat to the next line: D167)
+  box.classList.add("sized");
+  for (const text of new Set([shown, ...texts])) {
+    const span = Croupier.el("span", text === shown ? "" : "unseen", text);
+    if (text !== shown) span.setAttribute("aria-hidden", "true");
+    box.appendChild(span);
   }
 }
 
@@ -1388,7 +1423,7 @@ async function start() {
 document.addEventListener("keydown", (ev) => {
   // Escape closes the result, as its OK button does
   const box = $("result");
-  if (ev.key !== "Escape" || box.hidden) return;
+  if (ev.key !== "Escape" || box.hidden || box.inert) return;
   const ok = box.querySelector("button");
   if (ok) ok.click();
 });

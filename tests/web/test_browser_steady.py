@@ -1,0 +1,258 @@
+"""Nothing on the table moves under the player's finger (2026-12-06, the
+thirteenth session), in a real browser.
+
+On a phone held upright the result of the last round, kept while the
+next bets are made (D149), took its line (some 60 px) out of the felt
+above the seats when it was closed and put it back when the next
+round's result came: the player's spots, the chips, Deal and Rebet rose
+and fell by as much under a thumb heading for one of them (D165); at
+768 x 1024 the whole result took 150 to 170 px with it. A refusal of two
+lines on a phone pushed the rail down a line (D166). Choosing another
+spot at 1366 x 768 renamed the typed bet's button ("on Banker" for "on
+Player") and its limits, whose width took Sit out and Leave seat to
+the next line (D167). Each test here fails on the page as it was.
+
+One in-process server and one Debian chromium for the module
+(``tests/web/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from tests.web.live import LiveServer
+from tests.web.pages import (
+    BROWSER_TEST,
+    HTTP,
+    boxes,
+    clear_and_leave,
+    idle,
+    out_of_sight,
+    phone_page,
+    player_page,
+    round_played_at_seat_1,
+    sit,
+    token_of,
+)
+
+pytestmark = BROWSER_TEST
+
+CONTROLS = [
+    ".seat.mine button.spot",
+    "#chip-pick button",
+    "#deal",
+    "#undo",
+    "#clear",
+    "#rebet",
+    "#double-bet",
+    "#bet-amount",
+    "#bet-typed",
+    "#sit-out",
+    "#leave",
+]
+"""Every control of a player who bets (each element's box)."""
+PHONES = {
+    "390x844": {"width": 390, "height": 844},
+    "360x740": {"width": 360, "height": 740},
+    "812x375": {"width": 812, "height": 375},
+}
+DEAL_FOOT = 716
+"""The lowest Deal's foot may lie on an upright phone (D152): 24 px
+over a 360 x 740 screen's foot."""
+
+
+def _moved(page: Any, before: dict[str, Any]) -> dict[str, Any]:
+    """The controls whose box in the page is not ``before``'s (each with
+    its box now and before)."""
+    now = boxes(page, CONTROLS, in_page=True)
+    return {k: (now.get(k), v) for k, v in before.items() if now.get(k) != v}
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_d165_the_result_comes_and_goes_and_no_control_moves(
+    srv: LiveServer, browser: Any, size: str
+) -> None:
+    """A Midibaccarat round on a phone: its result comes as it is dealt
+    (the next bets open at once) and goes with Escape; neither moves a
+    spot, a chip or any button of the rail; the spots and the chips
+    stay in sight, and Deal (its foot at most 716 px down, upright).
+
+    Before: the result's line (59 px) came above the seats at the deal
+    and went at Escape, the seats and the whole rail with it.
+    """
+    table = srv.table_id("midibaccarat")
+    page = phone_page(browser, srv, f"Thumb {size}", PHONES[size])
+    sit(page, srv, table, 2)
+    idle(page)
+    page.click("[data-chip='500']")
+    page.click(".seat.mine button.spot[data-wager='player']")
+    idle(page)
+    page.evaluate("scrollTo(0, 0)")
+    before = boxes(page, CONTROLS, in_page=True)
+    assert len(before) >= 15, before
+    page.click("#deal")
+    page.wait_for_selector("#result:not([hidden])")
+    idle(page)
+    assert page.is_visible("#result .headline")
+    wrong: dict[str, Any] = {}
+    if moved := _moved(page, before):
+        wrong["the result came"] = moved
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#result", state="hidden")
+    idle(page)
+    if moved := _moved(page, before):
+        wrong["the result went"] = moved
+    page.evaluate("scrollTo(0, 0)")
+    if hidden := out_of_sight(
+        page, [".seat.mine button.spot", "#chip-pick button"]
+    ):
+        wrong["out of sight"] = hidden
+    view = PHONES[size]
+    foot = boxes(page, ["#deal"], first=True)["#deal"][3]
+    if foot > (DEAL_FOOT if view["width"] <= 700 else view["height"]):
+        wrong["Deal's foot"] = foot
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/2", headers=token_of(page))
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "game", ["double-back-jack", "six-card-fortune-pai-gow", "21-baccarat"]
+)
+def test_d165_closing_the_whole_result_at_768x1024_moves_nothing(
+    srv: LiveServer, browser: Any, game: str
+) -> None:
+    """On a tablet (768 x 1024) the result is whole in the felt's centre
+    (its reasons and each wager's line); closing it (Escape) while the
+    next bets are made moves no control, and its OK is then out of the
+    keyboard's reach (the focus goes to the player's first spot).
+
+    Before: closing it took 150 to 170 px out of the felt above the
+    seats; the spots, the chips and Deal rose by as much.
+    """
+    page = player_page(
+        browser,
+        srv,
+        f"Tablet {game[:12]}",
+        viewport={"width": 768, "height": 1024},
+    )
+    table, _ = round_played_at_seat_1(page, srv, game, close=False)
+    before = boxes(page, CONTROLS, in_page=True)
+    page.focus("#result button")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#result", state="hidden")
+    idle(page)
+    moved = _moved(page, before)
+    assert not moved, json.dumps(moved, indent=1)
+    focused = page.evaluate(
+        "document.activeElement.matches('.seat.mine button.spot')"
+    )
+    assert focused, page.evaluate("document.activeElement.outerHTML")
+    page.keyboard.press("Shift+Tab")
+    assert not page.evaluate(
+        "document.getElementById('result').contains(document.activeElement)"
+    )
+    assert not page.errors, page.errors
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/1", headers=token_of(page))
+    page.close()
+
+
+@pytest.mark.parametrize("size", ["390x844", "360x740"])
+def test_d166_a_refusal_of_two_lines_moves_nothing_on_a_phone(
+    srv: LiveServer, browser: Any, size: str
+) -> None:
+    """A player with all his balance but $4 on Player taps Banker with a
+    $5 chip: "You do not have enough chips: that adds $5.00 and your
+    balance is $4.00.", two lines on an upright phone. No control
+    moves; the error covers no spot and leaves the countdown in sight;
+    the next action ($1 on Banker) takes it away, and again nothing
+    moves.
+
+    Before: the error's second line took the rail (the chips, Deal and
+    every button) 16 to 20 px down, and back up with the next action.
+    """
+    table = srv.table_id("midibaccarat-commission-free")
+    page = phone_page(browser, srv, f"Broke {size}", PHONES[size])
+    sit(page, srv, table, 1)
+    idle(page)
+    balance = page.inner_text("#balance").replace("$", "").replace(",", "")
+    # all but $4 on Player, the first spot
+    page.fill("#bet-amount", f"{float(balance) - 4:.2f}")
+    page.click("#bet-typed")
+    page.wait_for_selector("#clock:not([hidden])")
+    idle(page)
+    page.evaluate("scrollTo(0, 0)")
+    before = boxes(page, CONTROLS, in_page=True)
+    page.click(".seat.mine button.spot[data-wager='banker']")
+    page.wait_for_selector("#error:has-text('your balance is $4.00')")
+    idle(page)
+    wrong: dict[str, Any] = {}
+    error = boxes(page, ["#error"], first=True)["#error"]
+    line = page.evaluate(
+        "parseFloat(getComputedStyle(document.getElementById('error'))"
+        ".lineHeight)"
+    )
+    if error[3] - error[1] < 2 * line:
+        wrong["not two lines"] = (error, line)
+    if moved := _moved(page, before):
+        wrong["the error came"] = moved
+    spots = boxes(page, [".seat.mine button.spot"])
+    if low := [k for k, b in spots.items() if b[3] > error[1]]:
+        wrong["spots under the error"] = (low, error)
+    page.evaluate("scrollTo(0, 0)")
+    if hidden := out_of_sight(page, ["#clock", "#deal"]):
+        wrong["out of sight"] = hidden
+    page.click("[data-chip='100']")
+    page.click(".seat.mine button.spot[data-wager='banker']")  # $1 there
+    page.wait_for_selector("#error:empty", state="attached")
+    idle(page)
+    if moved := _moved(page, before):
+        wrong["the error went"] = moved
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+    clear_and_leave(page, srv, table, 1)
+    page.close()
+
+
+def test_d167_choosing_another_spot_moves_no_button(
+    srv: LiveServer, browser: Any
+) -> None:
+    """At 1366 x 768, commission-free Midibaccarat: the typed bet's
+    button and the limits name the spot last bet on ("on Dragon 7",
+    "Dragon 7 limits ..."); a chip on each spot in turn changes those
+    words and moves no control.
+
+    Before: "on Banker" was wider than "on Player": Sit out and Leave
+    seat went from the end of the tools' line to a line of their own.
+    """
+    table = srv.table_id("midibaccarat-commission-free")
+    page = player_page(
+        browser, srv, "Chooser", viewport={"width": 1366, "height": 768}
+    )
+    sit(page, srv, table, 6)
+    idle(page)
+    spot = ".seat.mine button.spot"
+    wagers = [
+        e.get_attribute("data-wager") for e in page.query_selector_all(spot)
+    ]
+    page.click("[data-chip='500']")
+    idle(page)
+    before = boxes(page, CONTROLS, in_page=True)
+    names, wrong = [], {}
+    for wager in wagers:
+        page.click(f"{spot}[data-wager='{wager}']")
+        page.wait_for_selector(
+            f"{spot}[data-wager='{wager}'] .amt:has-text('$')"
+        )
+        idle(page)
+        names.append(page.inner_text("#bet-typed"))
+        if moved := _moved(page, before):
+            wrong[wager] = (names[-1], moved)
+    assert len(set(names)) == len(wagers) == 7, names
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+    clear_and_leave(page, srv, table, 6)
+    page.close()
