@@ -163,6 +163,7 @@ def clear_and_leave(page: Any, srv: LiveServer, table: int, seat: int) -> None:
     """Take the page's player's chips off the layout (a seat with a
     stake on it stays) and leave ``seat``."""
     page.click("#clear")
+    idle(page)  # Deal is disabled while the request is in flight too
     page.wait_for_selector("#deal:disabled")
     HTTP.delete(
         f"{srv.base}/tables/{table}/seats/{seat}", headers=token_of(page)

@@ -472,7 +472,7 @@ def test_issue_13_result_banner_shows_the_net_of_a_stacked_round(
     assert f"${stake / 100:,.2f}" in page.inner_text(spot)
     page.click("#deal")
     for _ in range(10):
-        if page.query_selector("#result:not([hidden])"):
+        if page.is_visible("#result"):
             break
         button = page.query_selector("#actions button[data-action='stand']")
         if button:
@@ -965,7 +965,7 @@ def _axe_round(
     page.click("#deal")
     me = _token(page)
     for _ in range(30):
-        if page.query_selector("#result:not([hidden])"):
+        if page.is_visible("#result"):
             break
         state = _table_state(srv, table, me)
         pending = state["round"]["pending"]
@@ -1495,7 +1495,7 @@ def test_keyboard_alone_bets_decides_and_reads_the_result_without_losing_focus(
     assert page.evaluate("document.activeElement.closest('#result') !== null")
     page.keyboard.press("Enter")
     _idle(page)
-    assert page.query_selector("#result:not([hidden])") is None
+    assert not page.is_visible("#result")
     assert _focused(page) == "player"
     page.close()
     _leave(srv, table, 3, me)
