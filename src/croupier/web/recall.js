@@ -362,7 +362,12 @@ async function start() {
     listRounds();
   });
   await listRounds();
-  if (params.get("round")) showRound(params.get("round"));
+  // a round asked for by its address (a player's "last rounds" at the
+  // table, the desk's log) is the one chosen: the focus and the screen
+  // go to it, below the list on a phone (its title was 630 px down at
+  // 390 x 844, its facts under the screen's foot, the focus on the
+  // page's top: D168)
+  if (params.get("round")) showRound(params.get("round"), true);
 }
 
 start();
