@@ -237,7 +237,9 @@ def test_d168_from_the_lobby_to_a_round_its_recall_and_back_by_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_selector("#balance:has-text('$')")
     first = page.get_attribute("#tables a.btn", "data-table")
-    focus = [("joined", page.evaluate("document.activeElement.dataset.table"))]
+    focus: list[tuple[Any, ...]] = [
+        ("joined", page.evaluate("document.activeElement.dataset.table"))
+    ]
     axe.audit("lobby")
     page.focus(f"#tables a[data-table='{table}']")
     page.keyboard.press("Enter")
