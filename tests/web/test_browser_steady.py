@@ -10,7 +10,10 @@ and fell by as much under a thumb heading for one of them (D165); at
 lines on a phone pushed the rail down a line (D166). Choosing another
 spot at 1366 x 768 renamed the typed bet's button ("on Banker" for "on
 Player") and its limits, whose width took Sit out and Leave seat to
-the next line (D167). Each test here fails on the page as it was.
+the next line (D167). A first win at 360 x 740 ("$1,005.00", "Session
++$5.00") took the header's Recall to a line of its own, and everything
+under it 18 px down (D169). Each test here fails on the page as it
+was.
 
 One in-process server and one Debian chromium for the module
 (``tests/web/conftest.py``).
@@ -113,10 +116,10 @@ def test_d165_the_result_comes_and_goes_and_no_control_moves(
     foot = boxes(page, ["#deal"], first=True)["#deal"][3]
     if foot > (DEAL_FOOT if view["width"] <= 700 else view["height"]):
         wrong["Deal's foot"] = foot
-    assert not wrong, json.dumps(wrong, indent=1)
-    assert not page.errors, page.errors
     HTTP.delete(f"{srv.base}/tables/{table}/seats/2", headers=token_of(page))
     page.close()
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
 
 
 @pytest.mark.parametrize(
@@ -256,3 +259,63 @@ def test_d167_choosing_another_spot_moves_no_button(
     assert not page.errors, page.errors
     clear_and_leave(page, srv, table, 6)
     page.close()
+
+
+def test_d169_a_first_win_does_not_grow_the_header(
+    srv: LiveServer, browser: Any
+) -> None:
+    """At 360 x 740 a player's first round at a Midibaccarat table is a
+    win (a natural 9 for Player, stacked): the balance gains a digit and
+    the session's net shows, and the header keeps its height: no control
+    moves at the deal. The name gives way (an ellipsis, its title
+    whole).
+
+    Before: Recall went to a line of its own under the name, the
+    balance and "Session +$5.00": the felt and the rail 18 px down.
+    """
+    table = srv.table_id("midibaccarat")
+    name = "Winner 360x740"
+    page = phone_page(browser, srv, name, PHONES["360x740"])
+    sit(page, srv, table, 7)
+    idle(page)
+    try:
+        if srv.new_shoe_due(table):  # its burn comes first: not stacked
+            stake = {"seat": 7, "wager": "banker", "amount": 500}
+            HTTP.post(
+                f"{srv.base}/tables/{table}/wagers",
+                json=stake,
+                headers=token_of(page),
+            )
+            page.click("#deal")
+            page.wait_for_selector("#result:not([hidden])")
+            page.keyboard.press("Escape")
+            idle(page)
+            page.reload()
+            page.evaluate("sessionStorage.clear()")
+            page.reload()
+            page.wait_for_selector(".seat.mine button.spot")
+        srv.stack_next(table, "9h Th 9d Qd")
+        page.click("[data-chip='500']")
+        page.click(".seat.mine button.spot[data-wager='player']")
+        idle(page)
+        assert page.inner_text("#session-net") == ""
+        page.evaluate("scrollTo(0, 0)")
+        header = boxes(page, ["header"], first=True)["header"]
+        before = boxes(page, CONTROLS, in_page=True)
+        page.click("#deal")
+        page.wait_for_selector("#result:not([hidden])")
+        idle(page)
+        assert page.inner_text("#result .headline") == "You win $5.00"
+        assert page.inner_text("#session-net") == "Session +$5.00"
+        assert page.get_attribute("#who", "title") == name
+        page.evaluate("scrollTo(0, 0)")
+        now = boxes(page, ["header"], first=True)["header"]
+        moved = _moved(page, before)
+        assert now == header, (header, now)
+        assert not moved, json.dumps(moved, indent=1)
+        assert not page.errors, page.errors
+    finally:
+        HTTP.delete(
+            f"{srv.base}/tables/{table}/seats/7", headers=token_of(page)
+        )
+        page.close()
