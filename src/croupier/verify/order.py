@@ -58,6 +58,8 @@ import orjson
 from croupier.procedures.ch670a import position_label
 from croupier.registry import GameSpec
 
+from .book import book_of
+
 __all__ = ["free_block_end", "misplaced_in_block", "settlements_reordered"]
 
 Step = Mapping[str, Any]
@@ -71,18 +73,9 @@ def _side(row: Step) -> bool:
     return row.get("wager") in _SIDE_WAGERS
 
 
-_CLEARING = {
-    "591.7": "591.7(u)",
-    "681a.7": "681a.7(l)",
-    "629a.5": "629a.11",
-    "670a.9": "670a.11",
-}
-"""The subsection the layout's cards are gathered under, by game."""
-
-
 def _collected(section: str) -> Callable[[Step], bool]:
     """Steps gathering the layout's cards under the game's clearing rule."""
-    ref = _CLEARING[section]
+    ref = book_of(section).clearing
     return lambda s: s.get("type") == "cards_collected" and s.get("ref") == ref
 
 
