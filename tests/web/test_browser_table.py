@@ -1190,7 +1190,7 @@ def test_810a_11_a_rounds_page_says_what_moved_at_another_table_meanwhile(
 
 
 def test_issue_13_clocks_count_down_and_the_table_acts_for_a_gone_player(
-    srv: LiveServer, browser: Any
+    srv: LiveServer, browser: Any, request: pytest.FixtureRequest
 ) -> None:
     op = {"Authorization": f"Bearer {OPERATOR}"}
     made = _HTTP.post(
@@ -1198,11 +1198,14 @@ def test_issue_13_clocks_count_down_and_the_table_acts_for_a_gone_player(
         json={
             "game": "double-back-jack",
             "name": "Quick clocks",
-            "betting_seconds": 30,
-            "decision_seconds": 1.5,
+            "betting_seconds": 100,
+            "decision_seconds": 5,  # the shortest an operator may set
         },
         headers=op,
     )
+    # each clock runs 0.3 of its seconds: the decision's 1.5 s (D170)
+    srv.casino.dealer.clock_scale = 0.3
+    request.addfinalizer(lambda: setattr(srv.casino.dealer, "clock_scale", 1))
     assert made.status_code == 200, made.text
     table = int(made.json()["id"])
     page, me = _seated_at(browser, srv, table, "Slowpoke", "blackjack")
