@@ -299,3 +299,33 @@ def test_a_setting_corrected_at_a_start_reaches_the_process_already_running(
             warned = [r["message"] for r in the_log(a)]
             assert len(warned) == 2, warned
             assert all(f"table {table} (Rolling)" in m for m in warned)
+
+
+def test_a_correction_stored_by_a_start_that_then_failed_reaches_every_process(
+    pg_url: str,
+) -> None:
+    """Process B corrects a table's settings, then its start fails before
+    it has taken every table over (here: refused for
+    ``recovery="void"``, which a shared database does not allow; a
+    process killed while it starts is the same). The correction is
+    stored with the table's version (D171), so process A, which held
+    the old values, serves the corrected ones; before, A went on with
+    20 seconds until the table next changed."""
+    first = create_app(pg_url, operator_token=OPERATOR)
+    with TestClient(first) as a:
+        made = open_table(a, name="Halfway", betting_seconds=20)
+        assert made.status_code == 200, made.json()
+        table = int(made.json()["id"])
+        assert settings_of(a)[table]["betting_seconds"] == 20  # A holds it
+        store_settings(pg_url, table, betting_seconds=0.5)
+        with pytest.raises(ValueError, match="recovery=resume"):
+            create_app(pg_url, operator_token=OPERATOR, recovery="void")
+        assert settings_of(a)[table] == {
+            **made.json()["settings"],
+            "betting_seconds": 5,
+        }
+        (warned,) = the_log(a)
+        assert warned["message"] == (
+            f"table {table} (Halfway): betting_seconds was stored as 0.5, "
+            "outside 5 to 3600 seconds; it is 5 now (D170)"
+        )
