@@ -1246,7 +1246,8 @@ def test_issue_13_operator_desk_deposits_voids_and_checks_the_books(
     page.wait_for_selector(row)
     assert "$975.00" in page.inner_text(row)
     page.fill(f"{row} input", "50")
-    page.dblclick(f"{row} button")  # one deposit
+    page.dblclick(f"{row} button[data-deposit]")  # asks for it, once
+    page.click(f"{row} button[data-confirm]")  # one deposit (D173)
     page.wait_for_selector(f"{row}:has-text('$1,025.00')")
     page.fill(f"#tables tr[data-table='{table}'] input", "dealer error")
     page.click(f"#tables tr[data-table='{table}'] button")  # arms it (D137)
