@@ -93,8 +93,15 @@ def test_d172_the_form_has_a_labelled_field_for_every_setting_of_the_api(
         for word in words:
             assert word in label, (key, label)
     desk.select_option("#nt-game", "midibaccarat-commission-free")
-    wagers = ("player", "banker", "tie", "perfect_pairs_player")
-    wagers += ("perfect_pairs_banker", "dragon7", "panda8")
+    wagers = [
+        "player",
+        "banker",
+        "tie",
+        "perfect_pairs_player",
+        "perfect_pairs_banker",
+        "dragon7",
+        "panda8",
+    ]
     for wager in wagers:
         for end in ("min", "max"):
             label = _label_of(desk, f"nt-wl-{wager}-{end}")
