@@ -1034,7 +1034,7 @@ def test_analyze_refuses_rule_effects_beside_a_strategy() -> None:
     _refused(
         ["analyze", "double-back-jack", "--rule-effects", "--strategy",
          "cdz-"],
-        "--strategy and --rule-effects are two analyses: give one",
+        "--strategy and --rule-effects are separate analyses: give one",
     )  # fmt: skip
 
 

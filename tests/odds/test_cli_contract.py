@@ -23,7 +23,7 @@ GAMES = [g.name for g in all_games()]
 def test_analyze_json_contract(game: str) -> None:
     result = runner.invoke(app, ["analyze", game, "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["game"] == game
     assert data["method"] == "exact"
     assert isinstance(data["seconds"], float)

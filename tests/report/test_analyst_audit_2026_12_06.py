@@ -127,9 +127,11 @@ def test_d143_headline_edge_is_exact_where_the_analysis_has_it(
     assert sum(r["return"] for r in w["rows"]) == pytest.approx(
         -sim["house_edge"]
     )
-    # what is simulated is said; the house edge is not among it
+    # what is simulated is said; the house edge is not among it, nor
+    # the largest payout, worked out from the paytables (D176)
     assert "house_edge" not in w["simulated_figures"]
-    for name in ("rows", "std_dev", "hit_frequency", "max_payout_units"):
+    assert "max_payout_units" not in w["simulated_figures"]
+    for name in ("rows", "std_dev", "hit_frequency"):
         assert name in w["simulated_figures"]
     # the operating figures use the exact edge
     per_hour = pai_gow["pace"]["decisions_per_hour"]
@@ -390,14 +392,22 @@ def test_d146_envy_bonus_is_negative_by_construction_not_a_warning(
 ) -> None:
     envy = {x["name"]: x for x in pai_gow["wagers"]}["envy_bonus"]
     assert envy["house_edge"] < 0
-    assert pai_gow["player_favourable"] == []
+    # the one warning at the defaults is the Double Down played well
+    # (D177), no wager's own edge
+    assert [w["wager"] for w in pai_gow["player_favourable"]] == [
+        "six_card_with_double_down"
+    ]
     (note,) = pai_gow["negative_by_construction"]
     assert note["wager"] == "envy_bonus"
     assert note["judged_as"] == "fortune_bonus_with_envy"
     assert "no stake of its own" in note["why"]
     html = render_html(pai_gow)
     assert "negative house edge by construction" in html
-    assert "Warning:" not in html
+    warning = html[
+        html.index("Warning:") : html.index("</div>", html.index("Warning:"))
+    ]
+    assert "Double Down" in warning
+    assert "envy" not in warning.lower()
     assert "<b>favours the player</b>" not in html
 
 

@@ -179,7 +179,11 @@ def test_670a_9_an_average_net_is_not_stated_as_the_largest_payout(
 
     The simulation groups its wins in one "net win" row whose net is
     their average (about 9 units); the report stated that average as
-    the wager's maximum payout.
+    the wager's maximum payout, then (D135) "not determined". Since D176
+    it states the largest: the player's five aces and five straight
+    flushes in the other hands (1000 + 5 x 10 units), or for the Envy
+    part four royal flushes and a straight flush (4 x 50 + 10),
+    worked by hand in ``tests/paigow/test_d176_largest_fortune_payout.py``.
     """
     rules: Any = find_game("six-card-fortune-pai-gow").rules_type()
     top_odds = max(o.fraction for _, o in rules.fortune_bonus_paytable)
@@ -187,9 +191,12 @@ def test_670a_9_an_average_net_is_not_stated_as_the_largest_payout(
     by_name = {w["name"]: w for w in pai_gow_report["wagers"]}
     w = by_name[wager]
     assert any(str(r["pays"]).startswith("avg") for r in w["rows"])
-    assert w["max_payout_units"] is None
+    largest = {"fortune_bonus_with_envy": 1050, "envy_bonus": 210}[wager]
+    assert w["max_payout_units"] == largest
+    assert "max_payout_units" not in w["simulated_figures"]
     html = render_html(pai_gow_report)
-    assert "not determined: the table groups outcomes" in html
+    assert "not determined" not in html
+    assert f"{largest:,}.00 units per unit" in html
     assert by_name["fortune_bonus"]["max_payout_units"] == top_odds
 
 

@@ -371,9 +371,12 @@ def test_issue12_point2_operator_void_returns_every_stake(
 def test_issue12_point2_clock_runs_on_its_own_in_real_time(
     client: TestClient,
 ) -> None:
-    """Sub-second clocks on the real wall clock, no request meanwhile."""
+    """Sub-second clocks on the real wall clock, no request meanwhile:
+    5-second clocks (the shortest an operator may set, D170) run at
+    0.06 of their time, 0.3 s each."""
+    client.app.state.casino.dealer.clock_scale = 0.06  # type: ignore[attr-defined]
     table = new_table(
-        client, "double-back-jack", decision_seconds=0.3, betting_seconds=0.3
+        client, "double-back-jack", decision_seconds=5, betting_seconds=5
     )
     ann = sit(client, table, 1, "ann")
     bob = sit(client, table, 2, "bob")

@@ -94,9 +94,12 @@ def test_issue12_point2_shared_clock_default_applied_by_the_lock_holder(
 ) -> None:
     first = create_app(pg_url, operator_token=OPERATOR)
     second = create_app(pg_url, operator_token=OPERATOR)
+    # the shortest clock an operator may set (D170) runs out in a second:
+    # the deadline is the first process's, stored for the second
+    first.state.casino.dealer.clock_scale = 0.2
     with TestClient(second) as b:
         with TestClient(first) as a:
-            table = _table(a, "double-back-jack", decision_seconds=1)
+            table = _table(a, "double-back-jack", decision_seconds=5)
             who = _seated(a, table, "bo")
             for _ in range(40):
                 a.post(

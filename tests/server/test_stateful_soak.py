@@ -146,6 +146,7 @@ BAD_TABLES: list[dict[str, Any]] = [
     {"min_bet": 500, "max_bet": 100},
     {"wager_limits": {"no_such_wager": [100, 200]}},
     {"betting_seconds": 0},
+    {"decision_seconds": 4.9},
 ]
 """Table openings every game refuses."""
 

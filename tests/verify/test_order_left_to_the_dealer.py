@@ -13,11 +13,12 @@ still deviate.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.verify.days import dealt, deviations, step_index
+from tests.verify.days import SCENARIOS, dealt, deviations, step_index
 
 from croupier.hhf.sample import sample_histories
 
@@ -268,3 +269,180 @@ def test_629a_11_banker_cards_gathered_before_the_players() -> None:
     steps[first] = {**steps[first], "cards": "2c " + steps[first]["cards"]}
     [(_, ref, _)] = deviations([record])
     assert ref == "629a.11"
+
+
+def _envy_round() -> dict[str, Any]:
+    """Four seats with Fortune Bonus Wagers; seats 1 and 2 are paid Envy
+    on seat 4's four of a kind (the scenario's own derivation, D23)."""
+    scenario = SCENARIOS / "six-card-fortune-pai-gow"
+    doc = json.loads(
+        (scenario / "envy_paid_to_several_players.json").read_text("utf-8")
+    )
+    return dealt(doc)
+
+
+def _settlement_run(steps: list[dict[str, Any]]) -> range:
+    """The places from the dealer's first card shown to the last
+    settlement (what croupier writes after entering the settlement)."""
+    start = step_index(steps, type="phase_entered", phase="settlement") + 1
+    end = step_index(steps, type="cards_collected", ref="670a.11")
+    return range(start, end)
+
+
+def _pieces(
+    steps: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """The run cut by what it is about: the dealer's cards and setting,
+    each seat's cards (key ``seat N``), comparison and settlements
+    (key ``N``), each list in croupier's order."""
+    dealer: list[dict[str, Any]] = []
+    seats: dict[str, list[dict[str, Any]]] = {}
+    for i in _settlement_run(steps):
+        step = steps[i]
+        if step.get("to") == "dealer":
+            dealer.append(step)
+        elif step["type"] == "card_exposed":
+            seats.setdefault(step["to"], []).append(step)
+        else:
+            seats.setdefault(str(step["seat"]), []).append(step)
+    return dealer, seats
+
+
+def _put(record: dict[str, Any], run: list[dict[str, Any]]) -> None:
+    """The settlement run replaced by ``run``; the record's rows follow
+    the settlements' new order."""
+    steps = record["procedure"]
+    places = _settlement_run(steps)
+    assert sorted(map(id, run)) == sorted(id(steps[i]) for i in places)
+    assert run != [steps[i] for i in places]
+    steps[places.start : places.stop] = run
+    record["settlements"] = [
+        next(
+            r
+            for r in record["settlements"]
+            if (r["seat"], r["wager"]) == (s["seat"], s["wager"])
+        )
+        for s in run
+        if s["type"] == "wager_settled"
+    ]
+    _renumbered(record)
+
+
+@pytest.mark.proves("670a.11")
+def test_670a_11_every_hand_shown_then_settled_from_the_dealers_left() -> None:
+    """D175: no text at hand fixes pai gow's order of settlement."""
+    record = _envy_round()
+    dealer, seats = _pieces(record["procedure"])
+    shown = [c for n in (1, 2, 3, 4) for c in seats[f"seat {n}"]]
+    settled = [s for n in ("1", "2", "3", "4") for s in seats[n]]
+    _put(record, [*dealer, *shown, *settled])
+    assert [r["seat"] for r in record["settlements"]] == [
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+        4,
+    ]
+    assert deviations([record]) == []
+
+
+@pytest.mark.proves("670a.11")
+def test_670a_11_losses_collected_before_the_wins_are_paid() -> None:
+    record = _envy_round()
+    dealer, seats = _pieces(record["procedure"])
+    shown = [c for n in (4, 3, 2, 1) for c in seats[f"seat {n}"]]
+    compared = [
+        s for n in "4321" for s in seats[n] if s["type"] == "hands_compared"
+    ]
+    rest = [
+        s for n in "4321" for s in seats[n] if s["type"] != "hands_compared"
+    ]
+    # the losing wagers first; each Envy award just before the Fortune
+    # Bonus Wager that carries it (both winners: seats 1 and 2)
+    losses = [s for s in rest if s.get("net", 1) < 0]
+    wins = [s for s in rest if s.get("net", 1) >= 0]
+    assert [(s["seat"], s["type"]) for s in wins] == [
+        (4, "wager_settled"),
+        (2, "envy_bonus_paid"),
+        (2, "wager_settled"),
+        (1, "envy_bonus_paid"),
+        (1, "wager_settled"),
+    ]
+    _put(record, [*shown, *dealer, *compared, *losses, *wins])
+    assert deviations([record]) == []
+
+
+def _one_deviation(record: dict[str, Any]) -> tuple[str, str]:
+    [(_, ref, message)] = deviations([record])
+    return ref, message
+
+
+@pytest.mark.proves("670a.11")
+def test_670a_11_envy_paid_before_its_hand_is_shown_deviates() -> None:
+    # seat by seat from the dealer's left, each seat shown as it is
+    # settled: seat 1's Envy is paid on seat 4's hand, not yet shown
+    record = _envy_round()
+    dealer, seats = _pieces(record["procedure"])
+    run = [
+        *dealer,
+        *(
+            s
+            for n in (1, 2, 3, 4)
+            for s in [*seats[f"seat {n}"], *seats[str(n)]]
+        ),
+    ]
+    _put(record, run)
+    ref, message = _one_deviation(record)
+    assert ref == "670a.11", message
+
+
+@pytest.mark.proves("670a.11")
+@pytest.mark.parametrize("early", ["hands_compared", "wager_settled"])
+def test_670a_11_a_hand_read_before_it_is_on_the_table_deviates(
+    early: str,
+) -> None:
+    # seat 3 (a loser with no Envy) compared before its last card is
+    # shown, or its Six-Card Wager settled before the comparison
+    record = _envy_round()
+    dealer, seats = _pieces(record["procedure"])
+    cards, own = seats["seat 3"], seats["3"]
+    moved = next(s for s in own if s["type"] == early)
+    rest = [s for s in own if s is not moved]
+    if early == "hands_compared":
+        three = [*cards[:-1], moved, cards[-1], *rest]
+    else:
+        three = [*cards, moved, *rest]
+    run = [
+        *dealer,
+        *(
+            s
+            for n in (4, 3, 2, 1)
+            for s in (
+                three if n == 3 else [*seats[f"seat {n}"], *seats[str(n)]]
+            )
+        ),
+    ]
+    _put(record, run)
+    ref, message = _one_deviation(record)
+    assert ref == "670a.11", message
+
+
+@pytest.mark.proves("670a.11")
+def test_670a_11_an_underpaid_fortune_in_another_order_deviates() -> None:
+    record = _envy_round()
+    dealer, seats = _pieces(record["procedure"])
+    shown = [c for n in (1, 2, 3, 4) for c in seats[f"seat {n}"]]
+    settled = [s for n in ("1", "2", "3", "4") for s in seats[n]]
+    _put(record, [*dealer, *shown, *settled])
+    steps = record["procedure"]
+    # seat 2: 1000 lost on the Fortune Bonus, 2500 Envy: a net of 1500
+    paid = step_index(
+        steps, type="wager_settled", seat=2, wager="fortune_bonus"
+    )
+    steps[paid] = {**steps[paid], "net": 1400}
+    ref, message = _one_deviation(record)
+    assert ref == "670a.11", message
+    assert "seat 2" in message, message

@@ -373,3 +373,12 @@ class Axe:
             for v in result["violations"]
             if v["impact"] in ("serious", "critical")
         ]
+
+
+def desk_deposit(page: Any, row: str) -> None:
+    """Press the desk's Deposit in ``row`` (its amount typed), then the
+    Confirm it turns into (D173); the answer is left to the caller."""
+    button = f"{row} button[data-deposit]"
+    page.click(button)
+    page.wait_for_selector(f"{button}[data-confirm]")
+    page.click(button)

@@ -24,7 +24,12 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, decline_double_down, player_page
+from tests.web.pages import (
+    BROWSER_TEST,
+    decline_double_down,
+    desk_deposit,
+    player_page,
+)
 from tests.web.pages import HTTP as _HTTP
 from tests.web.pages import idle as _idle
 from tests.web.pages import sit as _sit
@@ -345,8 +350,8 @@ def test_issue_13_8_a_deposit_shows_at_the_table_at_once(
     row = f"#players tr[data-player='{pid}']"
     desk.wait_for_selector(row)
     desk.fill(f"{row} input", "250")
-    desk.click(f"{row} button[data-deposit='{pid}']")
-    desk.wait_for_selector("#done:not(:empty)")
+    desk_deposit(desk, row)
+    desk.wait_for_selector("#done:has-text('deposited')")
     shown = "$" + f"{(before + 25000) / 100:,.2f}"
     page.wait_for_selector(f"#balance:has-text('{shown}')", timeout=5000)
     assert not page.errors, page.errors

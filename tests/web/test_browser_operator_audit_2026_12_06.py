@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe
+from tests.web.pages import BROWSER_TEST, HTTP, Axe, desk_deposit
 
 from croupier.server.auth import new_token
 
@@ -178,14 +178,16 @@ def test_typed_deposits_are_whole_cents_or_refused_before_they_are_sent(
     credited = 0
     for typed, cents in (("0.29", 29), ("1,000.10", 100_010), ("$7", 700)):
         desk.fill(f"{row} input", typed)
-        desk.press(f"{row} input", "Enter")  # Enter deposits too
+        desk.press(f"{row} input", "Enter")  # Enter asks for it too
+        desk.wait_for_selector(f"{row} button[data-confirm='{cents}']")
+        desk.keyboard.press("Enter")  # and Enter on Confirm makes it
         credited += cents
         shown = f"${(start + credited) / 100:,.2f}"
         desk.wait_for_selector(f"#done:has-text('the balance is {shown}')")
         assert bea.balance == start + credited
     # past the largest deposit: the server's rule, in dollars
     desk.fill(f"{row} input", "99,999,999,999")
-    desk.click(f"{row} button")
+    desk_deposit(desk, row)
     desk.wait_for_selector("#error:has-text('$10,000,000,000.00')")
     assert bea.balance == start + credited
     assert books(srv)["deposits"] == deposits + credited
@@ -209,7 +211,7 @@ def test_d138_a_deposit_pressed_again_after_a_lost_answer_is_made_once(
 
     desk.route("**/deposits", lost)
     desk.fill(f"{row} input", "40")
-    desk.click(f"{row} button")
+    desk_deposit(desk, row)
     desk.wait_for_selector("#error:has-text('may have been made')")
     assert cid.balance == start + 4000  # it was made
     desk.unroute("**/deposits")
@@ -221,7 +223,7 @@ def test_d138_a_deposit_pressed_again_after_a_lost_answer_is_made_once(
             else None
         ),
     )
-    desk.click(f"{row} button")
+    desk_deposit(desk, row)  # asked and confirmed again
     desk.wait_for_selector("#done:has-text('$40.00 deposited for Cid')")
     assert len(keys) == 2, keys
     assert keys[0], keys
@@ -229,7 +231,7 @@ def test_d138_a_deposit_pressed_again_after_a_lost_answer_is_made_once(
     assert cid.balance == start + 4000  # once
     # the next deposit is a new one
     desk.fill(f"{row} input", "40")
-    desk.click(f"{row} button")
+    desk_deposit(desk, row)
     shown = f"${(start + 8000) / 100:,.2f}"
     desk.wait_for_selector(f"#done:has-text('the balance is {shown}')")
     assert len(set(keys)) == 2, keys
@@ -348,7 +350,7 @@ def test_the_desk_opens_a_table_with_its_rules_limits_and_pacing(
     refused('"decks": 1000 is above the maximum 8')
     assert "$" not in desk.inner_text("#error")
     fill(**{"nt-betting": "4000"})
-    refused("betting seconds: input should be less than or equal to 3600")
+    refused("betting seconds: must be 5 to 3600 seconds (D170)")
     assert "$" not in desk.inner_text("#error")
     assert len(sent) == 2
     assert _tables(srv) == before
@@ -454,7 +456,7 @@ def test_the_desk_pages_the_players_and_finds_one_by_name(
     start = zed.balance
     row = f"#players tr[data-player='{zed.id}']"
     desk.fill(f"{row} input", "12.34")
-    desk.click(f"{row} button")
+    desk_deposit(desk, row)
     desk.wait_for_selector("#done:has-text('$12.34 deposited for Zedekiah')")
     assert zed.balance == start + 1234
     books(srv)

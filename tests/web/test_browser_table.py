@@ -1190,7 +1190,7 @@ def test_810a_11_a_rounds_page_says_what_moved_at_another_table_meanwhile(
 
 
 def test_issue_13_clocks_count_down_and_the_table_acts_for_a_gone_player(
-    srv: LiveServer, browser: Any
+    srv: LiveServer, browser: Any, request: pytest.FixtureRequest
 ) -> None:
     op = {"Authorization": f"Bearer {OPERATOR}"}
     made = _HTTP.post(
@@ -1198,11 +1198,14 @@ def test_issue_13_clocks_count_down_and_the_table_acts_for_a_gone_player(
         json={
             "game": "double-back-jack",
             "name": "Quick clocks",
-            "betting_seconds": 30,
-            "decision_seconds": 1.5,
+            "betting_seconds": 100,
+            "decision_seconds": 5,  # the shortest an operator may set
         },
         headers=op,
     )
+    # each clock runs 0.3 of its seconds: the decision's 1.5 s (D170)
+    srv.casino.dealer.clock_scale = 0.3
+    request.addfinalizer(lambda: setattr(srv.casino.dealer, "clock_scale", 1))
     assert made.status_code == 200, made.text
     table = int(made.json()["id"])
     page, me = _seated_at(browser, srv, table, "Slowpoke", "blackjack")
@@ -1243,7 +1246,8 @@ def test_issue_13_operator_desk_deposits_voids_and_checks_the_books(
     page.wait_for_selector(row)
     assert "$975.00" in page.inner_text(row)
     page.fill(f"{row} input", "50")
-    page.dblclick(f"{row} button")  # one deposit
+    page.dblclick(f"{row} button[data-deposit]")  # asks for it, once
+    page.click(f"{row} button[data-confirm]")  # one deposit (D173)
     page.wait_for_selector(f"{row}:has-text('$1,025.00')")
     page.fill(f"#tables tr[data-table='{table}'] input", "dealer error")
     page.click(f"#tables tr[data-table='{table}'] button")  # arms it (D137)

@@ -30,6 +30,10 @@ from croupier.odds.simulate import simulate as run_simulation
 
 __all__ = ["analyze", "simulate", "strategy"]
 
+DOUBLE_DOWN_MAX_ROUNDS = 100_000_000
+"""``analyze --double-down``'s most rounds: one process's array of them
+(32 bytes a round) stays under 4 GB."""
+
 GameArg = Annotated[str, typer.Argument(help="Game name (croupier games).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="JSON contract.")]
 
@@ -91,7 +95,25 @@ def _print_envy(report: GameReport) -> None:
         f"per Qualifying Wager, {others} other players' hands\n"
         f"  Envy paid per qualifying unit "
         f"{envy['expected_envy_per_qualifying_wager']:.6f}; without Envy "
-        f"{100 * envy['fortune_bonus_house_edge']:.4f} %"
+        f"{100 * envy['fortune_bonus_house_edge']:.4f} %; largest payout "
+        f"{envy['fortune_bonus_with_envy_max_payout_units']:,.0f} units "
+        f"per unit (D176)"
+    )
+
+
+def _print_double_down(report: GameReport) -> None:
+    figures: dict[str, Any] = report.extra.get("double_down") or {}
+    if "house_edge_with_double_down" not in figures:
+        return
+    console.print(
+        f"[bold]{report.game} · Six-Card Wager with the Double Down[/bold]\n"
+        f"  house edge "
+        f"{100 * figures['house_edge_with_double_down']:.2f} % "
+        f"± {100 * figures['house_edge_with_double_down_ci95']:.2f} per "
+        f"Six-Card unit, doubled in "
+        f"{100 * figures['double_frequency']:.1f} % "
+        f"of rounds (simulated, {figures['rounds']:,} rounds; "
+        f"--double-down N for more; D177)"
     )
 
 
@@ -134,6 +156,7 @@ def _print_report(report: GameReport) -> None:
             )
         console.print(table)
     _print_envy(report)
+    _print_double_down(report)
     what = (
         f": {report.rounds:,} rounds, {report.rounds / report.seconds:,.0f}/s"
         if report.rounds and report.seconds
@@ -149,14 +172,17 @@ def _print_report(report: GameReport) -> None:
 
 def _favourable(game: str, report: GameReport) -> list[dict[str, object]]:
     """The wagers of an analysis that favour the player (D146)."""
-    from croupier.odds.favour import player_favourable
+    from croupier.odds.favour import favourable_play, player_favourable
     from croupier.odds.present import exact_edges
 
     edges = exact_edges(report)
     simulated = _simulated_extras(report)
     for name, wager in simulated.items():
         edges.setdefault(name, wager.house_edge)
-    return player_favourable(game, edges, simulated=frozenset(simulated))
+    return [
+        *player_favourable(game, edges, simulated=frozenset(simulated)),
+        *favourable_play(report.extra),
+    ]
 
 
 def _emit(
@@ -198,15 +224,43 @@ def analyze(
             "analyzer options; D61).",
         ),
     ] = None,
+    double_down: Annotated[
+        int | None,
+        typer.Option(
+            "--double-down",
+            help="six-card-fortune-pai-gow: the Six-Card Wager with the "
+            "Double Down Wager played, simulated over this many rounds "
+            "(seed 1; about 10,000 rounds a second; D177).",
+            min=1,
+            max=DOUBLE_DOWN_MAX_ROUNDS,
+        ),
+    ] = None,
 ) -> None:
     """Exact house edge and return table of every wager where feasible."""
-    if strategy is not None and rule_effects:
-        # two reports of their own, each a whole run: one at a time
-        msg = (
-            "--strategy and --rule-effects are two analyses: give one "
-            "(the rule effects are CDZ-)"
+    asked = [
+        name
+        for name, given in (
+            ("--strategy", strategy is not None),
+            ("--rule-effects", rule_effects),
+            ("--double-down", double_down is not None),
         )
+        if given
+    ]
+    if len(asked) > 1:
+        # reports of their own, each a whole run: one at a time
+        msg = f"{' and '.join(asked)} are separate analyses: give one"
         raise fail(ScenarioError(msg))
+    if double_down is not None:
+        from croupier.cli.double_down import GAME, print_double_down
+        from croupier.registry import find_game
+
+        if find_game(game).name != GAME:
+            raise fail(ScenarioError(f"--double-down: {GAME} only"))
+        try:
+            print_double_down(rules_file, settings, double_down, as_json)
+        except CroupierError as exc:
+            raise fail(exc) from None
+        return
     if strategy is not None:
         from croupier.cli.ev import print_strategy_edge
         from croupier.registry import find_game

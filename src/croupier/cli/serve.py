@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -33,9 +34,29 @@ from croupier.server.limits import (
     RateLimits,
     edge,
 )
-from croupier.server.tables import TABLE_SETTINGS_ENV
+from croupier.server.tables import TABLE_SETTINGS_ENV, TableSettings
 
 __all__ = ["serve"]
+
+
+def _setting(key: str) -> Callable[[float], float]:
+    """A table setting's option check: in range, or refused naming it.
+
+    The words are ``POST /tables``'s: "Invalid value for
+    '--betting-seconds': must be 5 to 3600 seconds (D170)".
+    """
+    low, high = TableSettings.LIMITS[key]
+
+    def in_range(value: float) -> float:
+        if not low <= value <= high:
+            msg = (
+                f"must be {TableSettings.range_text(key)} "
+                f"({TableSettings.DECIDED[key]}), not {value:g}"
+            )
+            raise typer.BadParameter(msg)
+        return value
+
+    return in_range
 
 
 def serve(
@@ -123,17 +144,16 @@ def serve(
         float,
         typer.Option(
             help="Betting closes this long after a round's first wager, "
-            "for tables opened from now on (D27)",
-            min=0.1,
-            max=3600,
+            "for tables opened from now on (D27; 5 to 3600 seconds, D170)",
+            callback=_setting("betting_seconds"),
         ),
     ] = 20,
     decision_seconds: Annotated[
         float,
         typer.Option(
-            help="A decision's clock; then the default applies (D26)",
-            min=0.1,
-            max=3600,
+            help="A decision's clock; then the default applies (D26; 5 to "
+            "3600 seconds, D170)",
+            callback=_setting("decision_seconds"),
         ),
     ] = 30,
     idle_seat_minutes: Annotated[
@@ -141,16 +161,15 @@ def serve(
         typer.Option(
             help="No connection and no request this long frees a seat "
             "(D28; 1 to 1440 minutes, D158)",
-            min=1,
-            max=1440,
+            callback=_setting("idle_seat_minutes"),
         ),
     ] = 5,
     idle_rounds: Annotated[
         int,
         typer.Option(
-            help="Rounds in a row without a wager that free a seat (D28)",
-            min=1,
-            max=1000,
+            help="Rounds in a row without a wager that free a seat (D28; 1 "
+            "to 1000 rounds)",
+            callback=_setting("idle_rounds"),
         ),
     ] = 3,
     workers: Annotated[

@@ -28,6 +28,7 @@ __all__ = [
     "NEGATIVE_BY_CONSTRUCTION",
     "by_construction",
     "favour_text",
+    "favourable_play",
     "player_favourable",
 ]
 
@@ -112,3 +113,22 @@ def by_construction(
             }
         )
     return out
+
+
+def favourable_play(extra: Mapping[str, object]) -> list[dict[str, object]]:
+    """The warnings an analysis gives of play its edges cannot show.
+
+    A wager's edge assumes the play its analysis names; where a decision
+    the rules offer makes a wager favour the player (pai gow's Double
+    Down played well, D177), the analysis lists the warning in its
+    figures' ``favourable_play``, in :func:`player_favourable`'s form.
+
+    >>> favourable_play({"favourable_play": [{"wager": "w", "message": "m"}]})
+    [{'wager': 'w', 'message': 'm'}]
+    >>> favourable_play({})
+    []
+    """
+    listed = extra.get("favourable_play")
+    if not isinstance(listed, list):
+        return []
+    return [dict(item) for item in listed if isinstance(item, Mapping)]

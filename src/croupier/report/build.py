@@ -24,6 +24,7 @@ from croupier.jsontypes import JsonObject, JsonValue
 from croupier.odds.favour import (
     NEGATIVE_BY_CONSTRUCTION,
     by_construction,
+    favourable_play,
     player_favourable,
 )
 from croupier.odds.registry import find_analyzer, find_simulator
@@ -247,17 +248,19 @@ SIMULATED_LABELS: dict[str, str] = {
 
 
 def _simulated_fields(
-    *, table: bool, edge: bool, observed: list[str]
+    *, table: bool, edge: bool, observed: list[str], top_analysed: bool
 ) -> list[str]:
     """The wager's fields that come from the simulation (D143).
 
     ``table``: its return table, and so every figure read from it, is
     the simulation's; ``edge``: its house edge too (no exact figure);
-    ``observed``: the frequencies an exact analysis lacked.
+    ``observed``: the frequencies an exact analysis lacked;
+    ``top_analysed``: the largest payout is the analysis's (D135, D176).
     """
     if table:
         names = ["rows", "std_dev", "push_frequency", "hit_frequency"]
-        names += ["house_edge_excluding_ties", "max_payout_units"]
+        names += ["house_edge_excluding_ties"]
+        names += [] if top_analysed else ["max_payout_units"]
         names += ["operating"]
         return (["house_edge"] if edge else []) + names
     out = [name.replace(" ", "_") for name in observed]
@@ -567,7 +570,14 @@ def _wager(
     # exact table may group outcomes, as a DBJ "played out" row does).
     top = _max_payout(rows + sim_rows)
     given_top = source.extra.get("max_payout_units")
-    if isinstance(given_top, int | float) and given_top > 0:
+    if given_top is None:
+        # a game-level figure: pai gow's Fortune Bonus with Envy, whose
+        # simulated table averages its "net win" row
+        given_top = _find_exact(
+            game_extra, f"{name}_max_payout_units", _NUMBER
+        )
+    top_analysed = isinstance(given_top, int | float) and given_top > 0
+    if isinstance(given_top, int | float) and top_analysed:
         # the analyzer's, from the rules, where the table groups
         # outcomes (a Double Back Jack split box, D135)
         top = float(given_top)
@@ -631,6 +641,7 @@ def _wager(
             table=exact is None,
             edge=exact_edge is None,
             observed=observed,
+            top_analysed=top_analysed,
         ),
         "push_frequency": push,
         "hit_frequency": hit,
@@ -858,9 +869,10 @@ def build_report(
             },
             "wagers": wagers,
             # D146: wagers the rules in force make favour the player
-            "player_favourable": player_favourable(
-                spec.name, edges, simulated=estimated
-            ),
+            "player_favourable": [
+                *player_favourable(spec.name, edges, simulated=estimated),
+                *favourable_play(analysis.extra if analysis else {}),
+            ],
             "negative_by_construction": by_construction(spec.name, edges),
             "strategy_chart": _strategy_chart(spec, rules),
             "gli_rarest": figures.GLI_RAREST,

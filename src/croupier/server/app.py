@@ -40,7 +40,7 @@ import functools
 import json
 import logging
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -170,16 +170,60 @@ class Deposit(BaseModel):
     amount: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
 
-def _idle_minutes(value: float) -> float:
-    """``idle_seat_minutes`` in its range, or refused naming the range."""
-    low, high = TableSettings.LIMITS["idle_seat_minutes"]
-    if not low <= value <= high:
-        raise PydanticCustomError(
-            "setting_range",
-            "must be {low} to {high} minutes (D158)",
-            {"low": int(low), "high": int(high)},
-        )
-    return value
+def _in_range(key: str) -> Callable[[Any], Any]:
+    """A table setting's check: in its range, or refused naming it.
+
+    The refusal names the setting, its range, its unit and the decision
+    that sets it, the words ``croupier serve`` and the desk give too:
+    "body.betting_seconds: must be 5 to 3600 seconds (D170)".
+    """
+    low, high = TableSettings.LIMITS[key]
+
+    def in_range(value: Any) -> Any:
+        if not low <= value <= high:
+            raise PydanticCustomError(
+                "setting_range",
+                "must be {range} ({decision})",
+                {
+                    "range": TableSettings.range_text(key),
+                    "decision": TableSettings.DECIDED[key],
+                },
+            )
+        return value
+
+    return in_range
+
+
+def _range_schema(key: str, kind: str = "number") -> WithJsonSchema:
+    """The setting's range in the OpenAPI schema (minimum, maximum)."""
+    low, high = TableSettings.LIMITS[key]
+    return WithJsonSchema({"type": kind, "minimum": low, "maximum": high})
+
+
+BettingSeconds = Annotated[
+    StrictFloat,
+    AfterValidator(_in_range("betting_seconds")),
+    _range_schema("betting_seconds"),
+]
+"""``betting_seconds`` of ``POST /tables`` (D27, D170)."""
+DecisionSeconds = Annotated[
+    StrictFloat,
+    AfterValidator(_in_range("decision_seconds")),
+    _range_schema("decision_seconds"),
+]
+"""``decision_seconds`` of ``POST /tables`` (D26, D170)."""
+IdleSeatMinutes = Annotated[
+    StrictFloat,
+    AfterValidator(_in_range("idle_seat_minutes")),
+    _range_schema("idle_seat_minutes"),
+]
+"""``idle_seat_minutes`` of ``POST /tables`` (D28, D158)."""
+IdleRounds = Annotated[
+    StrictInt,
+    AfterValidator(_in_range("idle_rounds")),
+    _range_schema("idle_rounds", "integer"),
+]
+"""``idle_rounds`` of ``POST /tables`` (D28)."""
 
 
 class NewTable(BaseModel):
@@ -206,26 +250,17 @@ class NewTable(BaseModel):
         Field(max_length=64),
     ] = Field(default_factory=dict)
     # strict: "5" or true is no number of seconds (a JSON number only)
-    betting_seconds: Annotated[StrictFloat, Field(ge=0.1, le=3600)] | None = (
-        None
-    )
-    """Betting stays open this long after the first wager (D27; 20)."""
-    decision_seconds: Annotated[StrictFloat, Field(ge=0.1, le=3600)] | None = (
-        None
-    )
-    """Each decision's clock (D26; 30)."""
-    idle_seat_minutes: (
-        Annotated[
-            StrictFloat,
-            AfterValidator(_idle_minutes),
-            WithJsonSchema({"type": "number", "minimum": 1, "maximum": 1440}),
-        ]
-        | None
-    ) = None
+    betting_seconds: BettingSeconds | None = None
+    """Betting stays open this long after the first wager (D27; 20;
+    5 to 3600 seconds, D170)."""
+    decision_seconds: DecisionSeconds | None = None
+    """Each decision's clock (D26; 30; 5 to 3600 seconds, D170)."""
+    idle_seat_minutes: IdleSeatMinutes | None = None
     """No connection and no request this long frees a seat (D28; 5;
     1 to 1440 minutes, D158)."""
-    idle_rounds: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
-    """Rounds in a row without a wager that free a seat (D28; 3)."""
+    idle_rounds: IdleRounds | None = None
+    """Rounds in a row without a wager that free a seat (D28; 3;
+    1 to 1000 rounds)."""
 
 
 class SeatRequest(BaseModel):

@@ -127,6 +127,13 @@ class Pacer(Dealer):
         super().__init__(storage)
         self.time_ms: Callable[[], int] = wall_ms
         """The wall clock in epoch milliseconds (tests inject their own)."""
+        self.clock_scale = 1.0
+        """How much of its seconds a betting or decision clock runs: a
+        test sets 0.1 to see a 5-second clock run out in half a second.
+        The table's settings and the clock's ``seconds`` stay as set;
+        only the deadline comes sooner. No option, setting or variable
+        reaches it: the operator's clocks are 5 seconds at the least
+        (D170)."""
         self.connections: Counter[tuple[int, int]] = Counter()
         """Open WebSocket connections by (table, player), this process."""
         self.serial = serial
@@ -135,6 +142,10 @@ class Pacer(Dealer):
     def now_ms(self) -> int:
         """The wall clock, epoch milliseconds."""
         return int(self.time_ms())
+
+    def _run_ms(self, seconds: float) -> int:
+        """How long a clock of ``seconds`` runs, in milliseconds."""
+        return int(seconds * 1000 * self.clock_scale)
 
     # -- signs of life ----------------------------------------------------
 
@@ -212,7 +223,7 @@ class Pacer(Dealer):
             rt.clock_key = key
             rt.clock = {
                 "kind": "betting",
-                "deadline_ms": self.now_ms() + int(seconds * 1000),
+                "deadline_ms": self.now_ms() + self._run_ms(seconds),
                 "seconds": _seconds(seconds),
                 "seat": None,
                 "default": "deal",
@@ -230,7 +241,7 @@ class Pacer(Dealer):
         rt.clock_key = key
         rt.clock = {
             "kind": "decision",
-            "deadline_ms": self.now_ms() + int(seconds * 1000),
+            "deadline_ms": self.now_ms() + self._run_ms(seconds),
             "seconds": _seconds(seconds),
             "seat": pending.seat,
             "default": default_action(pending.legal),

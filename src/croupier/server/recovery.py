@@ -80,6 +80,8 @@ class House(Protocol):
     """Tables by id."""
     shared: bool
     """Whether other processes serve the same database."""
+    origin: str
+    """This process's name in table notifications."""
 
     @property
     def dealer(self) -> Dealer:
@@ -561,32 +563,47 @@ def _settle_settings(house: House, tables: list[db.GameTableRow]) -> None:
     """Store in today's ranges the settings of tables stored outside them.
 
     A table opened before a range narrowed (``idle_seat_minutes`` of
-    0.001, D158) is loaded with the nearest bound, and that is stored,
-    with one warning row naming the table, the setting and both values;
-    the next start finds it in range and says nothing.
+    0.001, D158; a clock of 0.1 seconds, D170) is loaded with the
+    nearest bound, and that is stored, with one warning row naming the
+    table, the setting and both values; the next start finds it in
+    range and says nothing. With other processes on the database the
+    table's row is locked and its version bumped in the same
+    transaction (D171): every process holding the table in memory
+    reads the corrected value before it next serves the table.
     """
     for row in tables:
-        given = json.loads(row.settings_json or "{}")
-        settings, changed = TableSettings.stored(given)
-        if not changed:
+        if not TableSettings.stored(json.loads(row.settings_json or "{}"))[1]:
             continue
-        now = settings.to_dict()
-        text = json.dumps(now)
         with house.engine.begin() as conn:
+            if house.shared:
+                # read again under the table's lock: the row is the
+                # table's as committed, and no change runs meanwhile
+                shared.lock_table(conn, row.id)
+                row.settings_json = conn.execute(
+                    select(db.GameTableRow.settings_json).where(
+                        db.GameTableRow.id == row.id
+                    )
+                ).scalar_one()
+            given = json.loads(row.settings_json or "{}")
+            settings, changed = TableSettings.stored(given)
+            if not changed:
+                continue
+            now = settings.to_dict()
+            text = json.dumps(now)
             conn.execute(
                 update(db.GameTableRow)
                 .where(db.GameTableRow.id == row.id)
                 .values(settings_json=text)
             )
+            if house.shared:
+                row.version = shared.bump_version(conn, row.id, house.origin)
             for key in changed:
-                low, high = TableSettings.LIMITS[key]
                 write_log(
                     house.engine,
                     "warning",
                     f"table {row.id} ({row.name}): {key} was stored as "
-                    f"{given[key]!r}, outside {low:g} to {high:g} "
-                    f"{TableSettings.UNITS[key]}; it is {now[key]!r} now "
-                    "(D158)",
+                    f"{given[key]!r}, outside {TableSettings.range_text(key)}"
+                    f"; it is {now[key]!r} now ({TableSettings.DECIDED[key]})",
                     conn=conn,
                 )
         row.settings_json = text

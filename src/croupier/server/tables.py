@@ -78,7 +78,9 @@ class TableSettings:
 
     Every value is the project's choice (ASSUMED, D26-D28): the
     regulations set no time for a player's decision or the betting.
-    Times may be fractions (tests run short clocks).
+    Times may be fractions; a clock of a live table runs five seconds
+    at the least (D170). Tests that need a clock to run out at once
+    make it run faster (``Pacer.clock_scale``), not shorter.
     """
 
     betting_seconds: float = 20
@@ -91,13 +93,15 @@ class TableSettings:
     """This many rounds in a row without a wager free the seat (D28)."""
 
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
-        "betting_seconds": (0.1, 3600),
-        "decision_seconds": (0.1, 3600),
+        "betting_seconds": (5, 3600),
+        "decision_seconds": (5, 3600),
         "idle_seat_minutes": (1, 1440),
         "idle_rounds": (1, 1000),
     }
-    """Accepted range of each setting (``idle_seat_minutes``: a minute to
-    a day, D158; a seat is not lost to a page reloaded or a phone's
+    """Accepted range of each setting: the clocks five seconds to an
+    hour (D170; a player must have time to bet and to decide, and 0.1
+    typed for 10 is refused); ``idle_seat_minutes`` a minute to a day
+    (D158; a seat is not lost to a page reloaded or a phone's
     connection dropped for a few seconds)."""
     UNITS: ClassVar[dict[str, str]] = {
         "betting_seconds": "seconds",
@@ -106,6 +110,20 @@ class TableSettings:
         "idle_rounds": "rounds",
     }
     """What each setting counts, for the refusals."""
+    DECIDED: ClassVar[dict[str, str]] = {
+        "betting_seconds": "D170",
+        "decision_seconds": "D170",
+        "idle_seat_minutes": "D158",
+        "idle_rounds": "D28",
+    }
+    """The decision that sets each range, named in refusals and in the
+    warning of a stored value brought into range."""
+
+    @classmethod
+    def range_text(cls, key: str) -> str:
+        """``key``'s range in words: ``"5 to 3600 seconds"``."""
+        low, high = cls.LIMITS[key]
+        return f"{_number(low)} to {_number(high)} {cls.UNITS[key]}"
 
     @classmethod
     def from_mapping(cls, given: Mapping[str, Any]) -> TableSettings:
@@ -127,8 +145,8 @@ class TableSettings:
                 raise TableSettingError(msg)
             if not low <= value <= high:
                 msg = (
-                    f"table setting {key} must be {_number(low)} to "
-                    f"{_number(high)} {cls.UNITS[key]}, not {value!r}"
+                    f"table setting {key} must be {cls.range_text(key)}, "
+                    f"not {value!r}"
                 )
                 raise TableSettingError(msg)
             out[key] = value
@@ -141,7 +159,8 @@ class TableSettings:
         """A table's stored settings, each brought into today's range.
 
         A table stored before a range narrowed (``idle_seat_minutes``
-        took 0.001 before D158) must still load: its value is raised or
+        took 0.001 before D158, the clocks 0.1 seconds before D170)
+        must still load: its value is raised or
         lowered to the nearest bound. Returns the settings and the
         settings so changed (empty: as stored).
         """

@@ -78,26 +78,12 @@ from croupier.hhf.format import HandHistory
 from croupier.jsontypes import LazyText, json_text
 from croupier.registry import GameSpec
 
+from .book import book_of
 from .explain import Deviation, whole_number
 from .record import RECORD_REF, instant
 from .reshuffle import listed_cards
 
 __all__ = ["AcrossRounds", "CoverSteps", "LeftShoe", "RoundEnds", "ends_of"]
-
-_COVER_REFS = {
-    "591.7": "591.7(d)",
-    "681a.7": "681a.7(d)",
-    "629a.5": "629a.5(d)",
-}
-"""Where each shoe game's reshuffle cover card ends the shoe."""
-
-FROM_THE_SHOE = {
-    "591.7": "591.7(a)",
-    "681a.7": "681a.7(a)",
-    "629a.5": "629a.8(c)",
-    "670a.9": "670a.9(c)",
-}
-"""Where each game has the cards dealt from the top of the stack."""
 
 
 class LeftShoe(NamedTuple):
@@ -184,7 +170,7 @@ class CoverSteps(NamedTuple):
     """What an ``as_dealt`` round shows of its reshuffle cover card (D82)."""
 
     ref: str
-    """The game's cover-card subsection (:data:`_COVER_REFS`)."""
+    """The game's cover-card subsection (:attr:`.Book.cover`)."""
     steps: tuple[tuple[int, int | None], ...]
     """In step order, preparation first, ``(what, seq)``: ``what`` is
     :data:`_OUT` (a card out of the shoe), :data:`_REACHED` (the cover
@@ -218,7 +204,7 @@ def ends_of(
     shoe = history.shoe
     stack = shoe.stack
     table = f"{history.game}\x1f{history.table}"
-    ref = FROM_THE_SHOE.get(spec.section, spec.section)
+    ref = book_of(spec.section).from_the_shoe
     started, ended = instant(history.started_at), instant(history.ended_at)
     if stack is None:
         if holds is None or racked is None or spec.reshuffle_every_round:
@@ -251,7 +237,7 @@ def ends_of(
             CARD_TEXTS[card.code]
             for card in islice(racked, len(racked_before or ()), None)
         ]
-        cover_ref = _COVER_REFS.get(spec.section)
+        cover_ref = book_of(spec.section).cover
         ends_shoe = _ends_shoe(spec, history, drawn)
         return _new_ends(
             table,
@@ -325,7 +311,7 @@ def _ends_shoe(
     if history.status == "voided":
         return "D29"  # the table takes a new shoe after a void
     if drawn is None and history.status == "over":
-        return _COVER_REFS.get(spec.section)  # the cover card came out
+        return book_of(spec.section).cover  # the cover card came out
     return None
 
 

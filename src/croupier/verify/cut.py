@@ -47,6 +47,7 @@ from croupier.regs import implements
 from croupier.rules import GameRules
 from croupier.shoe import Shoe, StackItem
 
+from .book import book_of
 from .explain import (
     RECORD_REF,
     Deviation,
@@ -106,7 +107,9 @@ def cut_problem(
 ) -> Deviation | None:
     """The first step of a Midibaccarat shoe's cut that is not the rule's."""
     steps: Sequence[Mapping[str, Any]] = history.shoe.preparation
-    if spec.section != "629a.5" or not history.shoe.shuffles():
+    if not book_of(spec.section).prepared_before_play or (
+        not history.shoe.shuffles()
+    ):
         return None
     offers = [s for s in steps if s.get("type") == "cut_offered"]
     segments = _segments(steps)

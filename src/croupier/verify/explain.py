@@ -25,6 +25,7 @@ from croupier.jsontypes import json_text
 from croupier.jsontypes import whole_float_as_int as whole_number
 from croupier.registry import GameSpec
 
+from .book import book_of
 from .over import play_over
 
 RECORD_REF = "810a.11"
@@ -69,27 +70,6 @@ class Deviation:
 _ORDER_REFS = ("591.7(t)(1)", "591.7(t)(2)")
 """Announcements that fix the order of collection and payment."""
 
-_ORDER_RULES = {"681a.7": "681a.7(h)"}
-"""The rule of the settlement order, in a game that announces none (21
-Baccarat: from the dealer's right, counter-clockwise)."""
-
-_DRAW_REFS: dict[str, dict[str, str]] = {
-    "591.7": {"dealer": "591.7(o)"},
-    "681a.7": {"player hand": "681a.7(g)", "banker hand": "681a.7(g)"},
-    "629a.5": {"player": "629a.10", "banker": "629a.10"},
-}
-"""The rule that says when a hand draws, by game and hand: a card the
-log deals where the rule deals none breaks it."""
-
-_BURN_REFS = {
-    "591.7": "591.7(c)",
-    "681a.7": "681a.7(c)",
-    "629a.5": "629a.5(f)",
-}
-"""The burn's rule, by game: a log that burns where the rule burns no
-card, or burns more cards than it requires, breaks it, whatever step
-the rule takes instead (an audit, 2026-12-06: a second burned card was
-cited under the wagering phase's subsection)."""
 
 _SETTLED_WHEN: dict[str, tuple[str, str]] = {
     "629b.1(c)": (
@@ -101,44 +81,6 @@ _SETTLED_WHEN: dict[str, tuple[str, str]] = {
 """Settlements the rule times, by the engine's subsection of the
 settlement: a log that goes on without settling them breaks the rule of
 when, not the rule of what they pay."""
-
-_CLEARED_AFTER = {"681a.7": "681a.7(l)"}
-"""The rule that clears the layout only after every wager is settled,
-by game: a log that gathers the cards while a wager remains breaks it."""
-
-_OTHER_HANDS_DRAW: dict[str, dict[str, frozenset[str]]] = {
-    "629a.5": {"player": frozenset({"631a.11(c)(1)", "631a.11(c)(2)"})},
-}
-"""Announcements of another hand's draw, by game and hand: a card the
-log deals a hand where the rule goes on to announce the other hand's
-draw breaks the first hand's drawing rule (an audit, 2026-12-06: a
-Player's card on 6 was cited under the Banker's rule, 631a.11(c)(1))."""
-
-_NATURALS = {"681a.7": "681a.7(f)"}
-"""The rule of a round with a natural, by game: 21 Baccarat deals no
-card but a Bonus-only one to a hand under 17 ((f)(1), (f)(2)), not by the
-drawing rule (g), which is for rounds without one."""
-
-_BONUS_ONLY = {"681a.7": "681a.7(f)(2)"}
-"""Where a Bonus-only card is dealt and kept out of the main wagers."""
-
-_OFFERED_WHEN: dict[str, dict[str, tuple[str, str]]] = {
-    "591.7": {
-        "insurance": (
-            "591.7(g)",
-            "insurance is offered when the dealer's first card is an ace",
-        ),
-        "second_chance": (
-            "591.7(l)",
-            "a Second Chance Wager is offered to a hand over 21 once its "
-            "drawing is done, where the rules' options allow it",
-        ),
-    },
-}
-"""Phases a game enters only on a condition, by game: the rule that sets
-the condition, and the condition. A log that enters one where the rule
-goes on to another breaks that rule (an audit, 2026-12-05: insurance
-offered on a king was cited under the card reader's check, (h))."""
 
 
 def _bonus_counted(steps: Sequence[Step], said: str, due: str) -> str | None:
@@ -177,7 +119,7 @@ dealer's turn (n)."""
 
 def _natural_ref(spec: GameSpec, engine: Sequence[Step]) -> str | None:
     """The natural's subsection the engine last cited, if the round has one."""
-    prefix = _NATURALS.get(spec.section)
+    prefix = book_of(spec.section).natural
     if prefix is None:
         return None
     return next(
@@ -199,7 +141,7 @@ def _wagering_ref(spec: GameSpec, engine: Sequence[Step], ref: str) -> str:
             if e.get("type") == "phase_entered"
             and e.get("phase") == "wagering"
         ),
-        _WAGERS_CLOSE.get(spec.section, ref),
+        book_of(spec.section).wagers_close or ref,
     )
 
 
@@ -210,11 +152,6 @@ def _hole_card(spec: GameSpec, kind: object, step: Step) -> bool:
         and kind == "card_exposed"
         and step.get("to") == "dealer"
     )
-
-
-_WAGERS_CLOSE = {"670a.9": "670a.7(c)"}
-"""Where wagers close, in a game whose round opens no wagering phase
-(pai gow: all but the Double Down before "no more bets")."""
 
 
 _DEALS = frozenset(
@@ -246,7 +183,7 @@ def _settled_late(
             rule,
             f"the log has {describe(want)} before {describe(got)}: {when}",
         )
-    clear = _CLEARED_AFTER.get(spec.section)
+    clear = book_of(spec.section).cleared_after
     gathering = want.get("type") == "cards_collected" or (
         want.get("type") == "phase_entered" and str(want.get("ref")) == clear
     )
@@ -633,7 +570,7 @@ def explain(
         )
     if their == "decision_made" and refused is not None and not spec.actions:
         return Deviation(refused.ref, refused.message, seq)
-    offered = _OFFERED_WHEN.get(spec.section, {})
+    offered = book_of(spec.section).offered_when
     if (
         kind == their == "phase_entered"
         and want.get("phase") in offered
@@ -664,7 +601,7 @@ def explain(
         )
     if "card_burned" in (kind, their) and kind != their:
         burn = (
-            ref if kind == "card_burned" else _BURN_REFS.get(spec.section, ref)
+            ref if kind == "card_burned" else book_of(spec.section).burn or ref
         )
         return Deviation(burn, _burn_message(engine, log, i), seq)
     if kind == "wager_settled" and their != kind:
@@ -709,7 +646,7 @@ def explain(
         and not spec.section.startswith("670a")  # pai gow hands never draw
     ):
         who = str(got["to"])
-        if who in _DRAW_REFS.get(spec.section, {}) and ref not in _DEALS:
+        if who in book_of(spec.section).draws and ref not in _DEALS:
             total = _total(spec, log[:i], who)
             return Deviation(
                 ref,
@@ -717,13 +654,14 @@ def explain(
                 f"(the log has {describe(want)})",
                 seq,
             )
-    if kind == their == "announced" and spec.section in _BONUS_ONLY:
+    bonus_only = book_of(spec.section).bonus_only
+    if kind == their == "announced" and bonus_only is not None:
         counted = _bonus_counted(
             log[:i], str(want.get("text")), str(got.get("text"))
         )
         if counted is not None:
             return Deviation(
-                _BONUS_ONLY[spec.section],
+                bonus_only,
                 f"the log announces {json_text(want.get('text'))} where the "
                 f"rule announces {json_text(got.get('text'))}: the Bonus-only "
                 f"card "
@@ -756,10 +694,10 @@ def explain(
         # (any other step of the engine's, a cover card or an
         # announcement that no card is drawn, is the rule broken); in a
         # round with a natural, the natural's rule (21 Baccarat's (f))
-        other = _OTHER_HANDS_DRAW.get(spec.section, {}).get(who, frozenset())
+        other = book_of(spec.section).other_hands_draw.get(who, frozenset())
         drew = (
             _natural_ref(spec, engine[: i + 1])
-            or _DRAW_REFS.get(spec.section, {}).get(who, ref)
+            or book_of(spec.section).draws.get(who, ref)
             if kind in ("phase_entered", "wager_settled")
             or (kind == "announced" and str(got.get("ref")) in other)
             else ref
@@ -785,7 +723,7 @@ def explain(
                     for e in reversed(engine[:i])
                     if str(e.get("ref")) in _ORDER_REFS
                 ),
-                _ORDER_RULES.get(spec.section, ref),
+                book_of(spec.section).settlement_order or ref,
             )
             return Deviation(
                 order,
@@ -817,7 +755,7 @@ def explain_missing(
         return Deviation(ref, _burn_message(engine, log, len(log)))
     if (
         got.get("type") == "card_dealt"
-        and got["to"] in _DRAW_REFS.get(spec.section, {})
+        and got["to"] in book_of(spec.section).draws
         and ref not in _DEALS
     ):
         total = _total(spec, log, str(got["to"]))

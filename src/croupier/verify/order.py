@@ -24,6 +24,20 @@ refused (2026-12-05) for two such orders:
   after them (D163). A log that collects every losing wager before it
   pays a winning one, as many casinos do, conforms. Six-Card Fortune
   pai gow's hands gathered after the settlement likewise (670a.11).
+- Six-Card Fortune pai gow exposes, compares and settles in an order
+  the text at hand does not give either (670a.11; the engine's, the
+  dealer's hand and then seat by seat from the dealer's right, is
+  ASSUMED): the run from the dealer's first card exposed to the last
+  settlement may be in any order in which nothing is read before it
+  is on the table (D175). The dealer's hand is set after its six cards
+  are shown; a seat's hands are compared after its own cards are
+  shown and the dealer's hand is set; its Six-Card and Double Down
+  Wagers are settled after that comparison; an Envy Bonus is paid on a
+  hand already shown, before the Fortune Bonus Wager that carries it
+  is settled; a Fortune Bonus or Progressive Wager after the seat's
+  cards are shown. The progressive meter's steps and the Progressive
+  Wagers keep the engine's order among themselves (each payout reads
+  the meter the one before left).
 
 Double Back Jack's settlements are not a block: 591.7(q)(2) settles the
 hands from the dealer's right, counter-clockwise, and (t) then fixes
@@ -37,11 +51,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
+from croupier.procedures.ch670a import position_label
 from croupier.registry import GameSpec
+
+from .book import book_of
 
 __all__ = ["free_block_end", "misplaced_in_block", "settlements_reordered"]
 
@@ -56,18 +73,9 @@ def _side(row: Step) -> bool:
     return row.get("wager") in _SIDE_WAGERS
 
 
-_CLEARING = {
-    "591.7": "591.7(u)",
-    "681a.7": "681a.7(l)",
-    "629a.5": "629a.11",
-    "670a.9": "670a.11",
-}
-"""The subsection the layout's cards are gathered under, by game."""
-
-
 def _collected(section: str) -> Callable[[Step], bool]:
     """Steps gathering the layout's cards under the game's clearing rule."""
-    ref = _CLEARING[section]
+    ref = book_of(section).clearing
     return lambda s: s.get("type") == "cards_collected" and s.get("ref") == ref
 
 
@@ -94,23 +102,113 @@ def _not_player_or_banker(step: Step) -> bool:
     return step.get("type") != "wager_settled" or _side(step)
 
 
-_Kind = tuple[Callable[[Step], bool], Callable[[Step], bool]]
-"""A block: which steps belong to it, and which of them may stand
-anywhere in it (the others keep the engine's order among themselves)."""
+_PAI_GOW_SETTLING = frozenset(
+    {
+        "card_exposed",
+        "hands_compared",
+        "wager_settled",
+        "envy_bonus_paid",
+        "meter_changed",
+    }
+)
+"""The steps of pai gow's settlement run, with the dealer's hand set."""
+
+
+def _settling_670a(step: Step) -> bool:
+    """A step of pai gow's exposures, comparisons and settlements."""
+    if step.get("ref") != "670a.11":
+        return False
+    kind = step.get("type")
+    if kind == "hand_set":
+        return step.get("to") == "dealer"
+    return kind in _PAI_GOW_SETTLING
+
+
+def _not_meter(step: Step) -> bool:
+    """Free in pai gow's run: all but the meter and Progressive Wagers."""
+    return step.get("type") != "meter_changed" and (
+        step.get("wager") != "progressive"
+    )
+
+
+def _shown_before_read(engine: Sequence[Step], log: Sequence[Step]) -> bool:
+    """Whether the log reads no hand before it is on the table (D175).
+
+    ``log`` holds ``engine``'s steps (checked before). A hand is shown
+    when all the cards the engine exposes for it are; each step needs
+    what it reads shown or done first.
+    """
+    cards = Counter(s["to"] for s in engine if s["type"] == "card_exposed")
+    envy = Counter(s["seat"] for s in engine if s["type"] == "envy_bonus_paid")
+    shown: Counter[str] = Counter()
+    envied: Counter[int] = Counter()
+    compared: set[int] = set()
+    dealer_set = False
+
+    def whole(label: str) -> bool:
+        return shown[label] == cards[label]
+
+    for step in log:
+        kind = step["type"]
+        if kind == "card_exposed":
+            shown[step["to"]] += 1
+            continue
+        if kind == "meter_changed":
+            continue
+        if kind == "hand_set":
+            dealer_set = whole("dealer")
+            if not dealer_set:
+                return False
+            continue
+        seat = step["seat"]
+        if kind == "hands_compared":
+            ready = dealer_set and whole(position_label(seat))
+            compared.add(seat)
+        elif kind == "envy_bonus_paid":
+            ready = whole(step["source"])
+            envied[seat] += 1
+        elif step["wager"] in ("pai_gow", "double_down"):
+            ready = seat in compared
+        else:
+            ready = whole(position_label(seat)) and (
+                step["wager"] != "fortune_bonus" or envied[seat] == envy[seat]
+            )
+        if not ready:
+            return False
+    return True
+
+
+class _Kind(NamedTuple):
+    """A block of steps whose order is (in part) the dealer's.
+
+    Which steps belong to it, which of them may stand anywhere in it
+    (the others keep the engine's order among themselves), and what
+    else the log's order must meet, if anything (given the engine's
+    block and the log's, the same steps).
+    """
+
+    member: Callable[[Step], bool]
+    free: Callable[[Step], bool]
+    needs: Callable[[Sequence[Step], Sequence[Step]], bool] | None = None
+
 
 _BLOCKS: Mapping[str, tuple[_Kind, ...]] = {
-    "591.7": ((_collected("591.7"), _anywhere),),
+    "591.7": (_Kind(_collected("591.7"), _anywhere),),
     "681a.7": (
-        (_collected("681a.7"), _anywhere),
-        (_settling_21, _not_player_or_banker),
+        _Kind(_collected("681a.7"), _anywhere),
+        _Kind(_settling_21, _not_player_or_banker),
     ),
     # both Midibaccarats (D163)
     "629a.5": (
-        (_collected("629a.5"), _anywhere),
-        (_settling, _anywhere),
+        _Kind(_collected("629a.5"), _anywhere),
+        _Kind(_settling, _anywhere),
     ),
-    # the hands gathered after the settlement (D163)
-    "670a.9": ((_collected("670a.9"), _anywhere),),
+    # the hands gathered after the settlement (D163), and the
+    # exposures, comparisons and settlements before (D175)
+    "670a.9": (
+        _Kind(_collected("670a.9"), _anywhere),
+        _Kind(_settling_670a, _not_meter, _shown_before_read),
+    ),
 }
 """The blocks of each game: by section, the kinds of run whose order the
 rule leaves (in part) to the dealer."""
@@ -118,7 +216,7 @@ rule leaves (in part) to the dealer."""
 
 def _kind_of(spec: GameSpec, step: Step) -> _Kind | None:
     for kind in _BLOCKS.get(spec.section, ()):
-        if kind[0](step):
+        if kind.member(step):
             return kind
     return None
 
@@ -174,7 +272,9 @@ def free_block_end(
         for s, e in zip(theirs, engine[start:end], strict=True)
     ):
         return None
-    if not _same_order_allowed(engine[start:end], theirs, kind[1]):
+    if not _same_order_allowed(engine[start:end], theirs, kind.free):
+        return None
+    if kind.needs is not None and not kind.needs(engine[start:end], theirs):
         return None
     return end
 
@@ -194,15 +294,21 @@ def _block(spec: GameSpec, engine: Sequence[Step], i: int) -> range | None:
 
 
 def _identity(step: Step) -> tuple[object, ...]:
-    """What a step of a block is about: a seat's wager, or a hand's Bonus."""
-    if step.get("type") == "wager_settled":
-        return (
-            "wager_settled",
-            step.get("seat"),
-            step.get("wager"),
-            step.get("hand"),
-        )
-    return (step.get("type"), step.get("ref"), step.get("source"))
+    """What a step of a block is about.
+
+    A seat's wager, a hand's Bonus, a position's card or hand, a seat's
+    comparison or Envy Bonus.
+    """
+    kind = step.get("type")
+    if kind == "wager_settled":
+        return (kind, step.get("seat"), step.get("wager"), step.get("hand"))
+    if kind in ("card_exposed", "hand_set"):
+        return (kind, step.get("to"))
+    if kind == "hands_compared":
+        return (kind, step.get("seat"))
+    if kind == "envy_bonus_paid":
+        return (kind, step.get("seat"), step.get("source"))
+    return (kind, step.get("ref"), step.get("source"))
 
 
 def misplaced_in_block(
@@ -258,6 +364,7 @@ def misplaced_in_block(
 _RECORD_FREE: Mapping[str, Callable[[Step], bool]] = {
     "681a.7": _side,
     "629a.5": _anywhere,
+    "670a.9": _not_meter,
 }
 """The record's settlement rows free to stand anywhere, by game."""
 
@@ -270,7 +377,8 @@ def settlements_reordered(
     The record lists the settlements in the dealer's order; where the
     rule leaves part of it free (21 Baccarat's Tie and Bonus Wagers),
     another order of the same rows conforms, the others kept in order;
-    Midibaccarat's rows may be in any order (D163).
+    Midibaccarat's rows may be in any order (D163), pai gow's too but
+    for its Progressive Wagers' (D175).
     """
     free = _RECORD_FREE.get(spec.section)
     if free is None or len(engine) != len(record):

@@ -27,6 +27,7 @@ from croupier.registry import GameSpec
 from croupier.regs import implements
 from croupier.rules import GameRules
 
+from .book import book_of
 from .cut import cut_problem, shoe_size
 from .explain import (
     RECORD_REF,
@@ -37,15 +38,6 @@ from .explain import (
 )
 
 __all__ = ["drawn_start_problem", "preparation_problem", "unmarked_new_shoe"]
-
-
-_SHUFFLE_REFS = {
-    "591.7": "591.7(a)",
-    "629a.5": "629a.5(a)",
-    "681a.7": "681a.7(a)",
-    "670a.9": "670a.9(a)(1)",
-}
-"""Where each game requires the shuffle before the cards are dealt."""
 
 
 def _shuffle_and_cut(spec: GameSpec, history: HandHistory) -> Deviation | None:
@@ -66,11 +58,12 @@ def _shuffle_and_cut(spec: GameSpec, history: HandHistory) -> Deviation | None:
     # A reshuffle may happen inside the previous round (591.7(d)(2),
     # 681a.7(d)(2)), leaving only the cover card to place; Midibaccarat
     # always shuffles in the preparation, before the cut (629a.5(a)).
-    needs_shuffle = spec.section == "629a.5" and bool(placed)
+    book = book_of(spec.section)
+    needs_shuffle = book.prepared_before_play and bool(placed)
     if (needs_shuffle and not shuffled) or (
         shuffled and placed and shuffled[0] > placed[0]
     ):
-        ref = _SHUFFLE_REFS.get(spec.section, spec.section)
+        ref = book.shuffle
         first = steps[placed[0]]
         return Deviation(
             ref,
@@ -78,7 +71,7 @@ def _shuffle_and_cut(spec: GameSpec, history: HandHistory) -> Deviation | None:
             f"shuffle; the rule requires the shuffle first",
             None,
         )
-    if spec.section != "629a.5" or not shuffled:
+    if not book.prepared_before_play or not shuffled:
         return None
     size = int(steps[shuffled[0]].get("cards", 0))
     for step in steps:
@@ -184,14 +177,6 @@ def _shuffled_by_hand(seq: int | None) -> Deviation:
     )
 
 
-_BURN_REFS = {
-    "591.7": "591.7(c)",
-    "681a.7": "681a.7(c)",
-    "629a.5": "629a.5(f)",
-}
-"""Where each shoe game burns the first cards of a new shoe."""
-
-
 def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
     """A shoe shuffled for the round is a new one; a new one, a whole one.
 
@@ -205,7 +190,8 @@ def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
     """
     shoe = history.shoe
     shuffled = bool(shoe.shuffles())
-    burn = _BURN_REFS.get(spec.section)
+    book = book_of(spec.section)
+    burn = book.burn
     if shuffled and not shoe.new_shoe and burn is not None:
         return Deviation(
             burn,
@@ -214,7 +200,7 @@ def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
             "record says it deals on from a shoe (new_shoe false)",
         )
     if (
-        spec.section == "629a.5"
+        book.prepared_before_play
         and shoe.whole
         and shoe.new_shoe
         and not any(s.get("type") == "cut_offered" for s in shoe.preparation)
@@ -240,24 +226,11 @@ def _new_shoe(spec: GameSpec, history: HandHistory) -> Deviation | None:
     if shoe.new_shoe and shoe.discard:
         held = len(shoe.discard.split())
         return Deviation(
-            _SHUFFLE_REFS.get(spec.section, spec.section),
+            book.shuffle,
             f"the round begins a new shoe with {held} cards in the discard "
             f"rack; a new shoe is shuffled whole, its rack empty",
         )
     return None
-
-
-_MARKER_REFS = {
-    "591.7": "591.7(d)",
-    "681a.7": "681a.7(d)",
-    "629a.5": "629a.5(d)",
-}
-"""The subsection that places each shoe game's reshuffle cover card."""
-
-_MARKED_IN_PREPARATION = ("591.7", "629a.5")
-"""Games whose new shoe's reshuffle cover card is inserted in the next
-round's preparation (21 Baccarat inserts it inside the round that
-reshuffled, 681a.7(d)(2), where the replay compares it)."""
 
 
 def _marker(
@@ -277,7 +250,7 @@ def _marker(
         if step.get("type") == "cover_card_inserted"
         and step.get("purpose") == "reshuffle marker"
     ]
-    ref = _MARKER_REFS.get(spec.section)
+    ref = book_of(spec.section).cover
     if ref is None:
         return None
     shuffled = history.shoe.shuffles()
@@ -347,8 +320,10 @@ def unmarked_new_shoe(
     by that.
     """
     shoe = history.shoe
+    ref = book_of(spec.section).cover
     if (
-        spec.section not in _MARKED_IN_PREPARATION
+        ref is None
+        or not book_of(spec.section).cover_in_preparation
         or not (shoe.whole and shoe.new_shoe)
         or shoe.irregularity_test
     ):
@@ -360,7 +335,7 @@ def unmarked_new_shoe(
     ):
         return None
     return Deviation(
-        _MARKER_REFS[spec.section],
+        ref,
         "the round begins a new shoe of the table's (shoe.whole), but its "
         "preparation does not record where the reshuffle cover card was "
         "inserted",

@@ -39,7 +39,8 @@ from croupier.rules import GameRules, round_inputs
 from croupier.scenario import verify_possible_shoe
 from croupier.shoe import COVER_CARD, Shoe, StackItem
 
-from .across import FROM_THE_SHOE, RoundEnds, ends_of
+from .across import RoundEnds, ends_of
+from .book import book_of
 from .explain import (
     Deviation,
     deck_ref,
@@ -83,10 +84,6 @@ _LOOSE: dict[str, tuple[str, ...]] = {
     "starting_position_determined": ("number", "method"),
 }
 """Fields that say where randomness came from, not what it decided."""
-
-_BURN_FACE_FREE = ("591.7", "681a.7")
-"""Games whose burn rule ((c)) leaves the burned card's face to the
-dealer (Midibaccarat's 629a.5(f) shows the first card on purpose)."""
 
 
 class _StopError(Exception):
@@ -558,7 +555,7 @@ def _shoe(
             ):
                 want = order[i] if i < len(order) else "no card"
                 not_top = Deviation(
-                    FROM_THE_SHOE.get(spec.section, spec.section),
+                    book_of(spec.section).from_the_shoe,
                     f"card {i + 1} out of the shoe is {card}, but the "
                     f"recorded stack has {want} there: a card did not come "
                     f"from the top of the shoe",
@@ -791,7 +788,7 @@ def _loosened(
     else:
         whole = shoe.whole and shoe.discard is not None
         loose = _UNKNOWN_WHOLE if whole else _UNKNOWN_SHOE
-    if spec.section in _BURN_FACE_FREE:
+    if book_of(spec.section).burn_face_free:
         return {**loose, "card_burned": ("face_up",)}
     return loose
 

@@ -50,7 +50,14 @@ async function send(method, path, body, key) {
         : "The server does not know that token: check it, or make a new " +
           "one with croupier token rotate.");
   }
-  if (!res.ok) throw new Error(refusalText(data, res.status));
+  if (!res.ok) {
+    // the answer stays with the error: the form puts each refusal beside
+    // the field it concerns (D172)
+    const err = new Error(refusalText(data, res.status));
+    err.data = data;
+    err.status = res.status;
+    throw err;
+  }
   return {data, res};
 }
 
@@ -73,7 +80,7 @@ function refusalText(data, status) {
     return "Refused: " + parts.join("; ") + ".";
   }
   if (status < 500 && ["RulesError", "TableSettingError",
-      "TableNameTakenError"].includes(data.error)) {
+      "TableNameTakenError", "TableLimitError"].includes(data.error)) {
     const ref = data.ref ? " (" + Croupier.refText(data.ref, "\u00a0") +
       ")" : "";
     return raw.charAt(0).toUpperCase() + raw.slice(1) +
@@ -437,35 +444,67 @@ async function players(opts) {
 }
 
 function playerRow(p) {
-  // A player's row: name, balance, seats and the deposit's field.
+  // A player's row: name, balance, seats and the deposit's field. A
+  // deposit is asked twice (D173): Deposit turns into "Confirm $X for
+  // NAME" beside a Cancel, the status line says what is about to be
+  // credited, and only Confirm sends it; Escape or Cancel, or the amount
+  // typed again, takes it back.
   const tr = document.createElement("tr");
   tr.dataset.player = p.id;
   tr.appendChild(Croupier.el("td", "", p.name));
   const row = {tr};
   row.balance = tr.appendChild(Croupier.el("td", "num balance-cell"));
   row.seats = tr.appendChild(Croupier.el("td"));
-  const cell = Croupier.el("td");
+  const cell = Croupier.el("td", "deposit-cell");
   const input = Croupier.el("input", "field");
   input.size = 8;
   input.inputMode = "decimal";
   input.setAttribute("aria-label", "Deposit for " + p.name + " in dollars");
-  const b = Croupier.el("button", "btn secondary", "Deposit");
+  const b = Croupier.el("button", "btn secondary");
+  b.type = "button";
   b.dataset.deposit = p.id;
-  b.appendChild(Croupier.el("span", "sr-only", " for " + p.name));
-  b.addEventListener("click", async (ev) => {
-    if (ev.detail > 1 || b.disabled) return;
-    const cents = Croupier.parseDollars(input.value);
-    if (!cents) {
-      refuse("Type a deposit in dollars, like 100 or 1,000.50 (no " +
-        "sign; a comma only between thousands).");
-      return;
-    }
-    // the same deposit pressed again after the server could not be
+  const cancel = Croupier.el("button", "btn quiet", "Cancel");
+  cancel.type = "button";
+  cancel.dataset.cancelDeposit = p.id;
+  cancel.appendChild(Croupier.el("span", "sr-only", " the deposit for " +
+    p.name));
+  cancel.hidden = true;
+  const plain = () => {
+    // Deposit, as before one is asked
+    delete b.dataset.confirm;
+    b.textContent = "Deposit";
+    b.appendChild(Croupier.el("span", "sr-only", " for " + p.name));
+    cancel.hidden = true;
+  };
+  plain();
+  const unarm = (why) => {
+    // the deposit asked is taken back: nothing was sent
+    if (!b.dataset.confirm) return;
+    const cents = Number(b.dataset.confirm);
+    const had = document.activeElement === b ||
+      document.activeElement === cancel;
+    plain();
+    say("No deposit for " + p.name + ": the " + Croupier.money(cents) +
+      " " + why + ".");
+    if (had) input.focus();
+  };
+  const arm = (cents) => {
+    // the button says what it will credit to whom, in words on show
+    b.dataset.confirm = String(cents);
+    b.textContent = "Confirm " + Croupier.money(cents) + " for " + p.name;
+    cancel.hidden = false;
+    say("Deposit " + Croupier.money(cents) + " for " + p.name + "? " +
+      "Confirm it, or Cancel (Escape).");
+    b.focus();
+  };
+  const deposit = async (cents) => {
+    // the same deposit confirmed again after the server could not be
     // reached keeps its key: it is made once (D138)
     const held = unanswered.get(p.id);
     const key = held && held.cents === cents ? held.key : Croupier.newKey();
     unanswered.set(p.id, {cents, key});
     b.disabled = true;
+    cancel.disabled = true;
     try {
       const out = await op("POST", "/players/" + p.id + "/deposits",
         {amount: cents}, key);
@@ -478,21 +517,61 @@ function playerRow(p) {
       if (e.offline) {
         refuse("The server cannot be reached: the deposit of " +
           Croupier.money(cents) + " for " + p.name + " may have been " +
-          "made. Press Deposit again with the same amount: it is made " +
-          "once.");
+          "made. Press Deposit and confirm again with the same amount: " +
+          "it is made once.");
       } else {
         unanswered.delete(p.id);
         refuse(e.message);
       }
     } finally {
       b.disabled = false;
+      cancel.disabled = false;
+    }
+  };
+  b.addEventListener("click", async (ev) => {
+    // the second click of a double click neither arms nor confirms
+    if (ev.detail > 1 || b.disabled) return;
+    const armed = b.dataset.confirm;
+    if (armed) {
+      plain();
+      input.focus();
+      await deposit(Number(armed));
+      return;
+    }
+    const cents = Croupier.parseDollars(input.value);
+    if (!cents) {
+      refuse("Type a deposit in dollars, like 100 or 1,000.50 (no " +
+        "sign; a comma only between thousands).");
+      return;
+    }
+    arm(cents);
+  });
+  // Enter held down repeats its keydown, and each one presses the
+  // button: the press that asked for the deposit would confirm it too
+  b.addEventListener("keydown", (ev) => {
+    if (ev.repeat) ev.preventDefault();
+  });
+  // the Confirm that Deposit turns into is wider, and moves Cancel under
+  // the pointer: a double click's second click presses neither
+  cancel.addEventListener("click", (ev) => {
+    if (ev.detail <= 1) unarm("was not deposited");
+  });
+  tr.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && b.dataset.confirm) {
+      ev.preventDefault();
+      unarm("was not deposited");
     }
   });
+  input.addEventListener("input", () => unarm("asked was typed over"));
   input.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" && !ev.repeat) b.click();
+    if (ev.key === "Enter" && !ev.repeat) {
+      ev.preventDefault();
+      b.click();
+    }
   });
   cell.appendChild(input);
   cell.appendChild(b);
+  cell.appendChild(cancel);
   tr.appendChild(cell);
   return row;
 }
@@ -590,23 +669,131 @@ async function tick() {
 setInterval(tick, REFRESH_MS);
 document.addEventListener("visibilitychange", tick);
 
+// each game's wagers, by the game's name (GET /games)
+const gameWagers = new Map();
+
 async function games() {
   // the games a table may deal, once (the choice stays while refreshed)
   const sel = $("nt-game");
   if (sel.options.length) return;
   for (const g of await op("GET", "/games")) {
+    gameWagers.set(g.name, g.wagers);
     const o = document.createElement("option");
     o.value = g.name;
     o.textContent = g.title + " (\u00a7 " + g.cites + ")";
     sel.appendChild(o);
   }
+  wagerFields();
 }
+
+function wagerFields() {
+  // The limits per wager of the game chosen (wager_limits of POST
+  // /tables): a minimum and a maximum in dollars for each of its
+  // wagers, each with its note; empty, the table's limits.
+  const box = $("nt-wager-fields");
+  box.textContent = "";
+  for (const w of gameWagers.get($("nt-game").value) || []) {
+    const set = box.appendChild(document.createElement("fieldset"));
+    set.appendChild(Croupier.el("legend", "", Croupier.wagerName(w)));
+    for (const [end, what] of [["min", "Minimum"], ["max", "Maximum"]]) {
+      const id = "nt-wl-" + w + "-" + end;
+      const lab = set.appendChild(Croupier.el("label", "", what + " ($) "));
+      const input = lab.appendChild(Croupier.el("input", "field"));
+      input.id = id;
+      input.size = 9;
+      input.inputMode = "decimal";
+      input.autocomplete = "off";
+      input.dataset.wager = w;
+      input.dataset.end = end;
+      input.setAttribute("aria-describedby", id + "-note");
+      const note = set.appendChild(Croupier.el("span", "field-note"));
+      note.id = id + "-note";
+      note.hidden = true;
+    }
+  }
+}
+
+$("nt-game").addEventListener("change", () => {
+  clearNotes();
+  wagerFields();
+});
 
 // the table being opened without an answer: its request and key (D138)
 let opening = null;
 
+// the form's field of each setting of POST /tables (D172)
+const NT_FIELDS = {game: "nt-game", name: "nt-name", min_bet: "nt-min",
+  max_bet: "nt-max", betting_seconds: "nt-betting",
+  decision_seconds: "nt-decision", idle_seat_minutes: "nt-idle-minutes",
+  idle_rounds: "nt-idle-rounds", rules: "nt-rules"};
+
+function clearNotes() {
+  // no field of the form marked refused
+  for (const note of $("new-table").querySelectorAll(".field-note")) {
+    clearNote(note.id.replace(/-note$/, ""));
+  }
+}
+
+function clearNote(id) {
+  const note = $(id + "-note");
+  const field = $(id);
+  if (note) {
+    note.textContent = "";
+    note.hidden = true;
+  }
+  if (field) field.removeAttribute("aria-invalid");
+}
+
+function noteField(id, text) {
+  // ``text`` beside the field ``id``, which is marked refused (the note
+  // is its description: a screen reader reads it with the field)
+  const note = $(id + "-note");
+  const field = $(id);
+  if (!note || !field) return null;
+  note.textContent = text;
+  note.hidden = false;
+  field.setAttribute("aria-invalid", "true");
+  const details = field.closest("details");
+  if (details) details.open = true;
+  return field;
+}
+
+function noteRefusal(e) {
+  // A refusal of POST /tables beside each field it concerns, in the
+  // server's words; the focus on the first of them. The error line says
+  // it all as well.
+  const data = e.data || {};
+  const raw = String(data.message || "");
+  const marked = [];
+  if (e.status === 422) {
+    for (const part of raw.split("; ")) {
+      const m = /^body\.(\w+)((?:\.[^.:\s]+)*): (.*)$/.exec(part);
+      if (!m) continue;
+      const [, key, path, said] = m;
+      const at = path.split(".").filter(Boolean);  // wager, 0 or 1
+      const id = key === "wager_limits" && at.length >= 2
+        ? "nt-wl-" + at[0] + "-" + (at[1] === "0" ? "min" : "max")
+        : NT_FIELDS[key];
+      marked.push(noteField(id, /^(min_bet|max_bet|wager_limits)$/
+        .test(key) ? Croupier.dollarsIn(said) : said));
+    }
+  } else if (data.error === "RulesError") {
+    marked.push(noteField("nt-rules", raw));
+  } else if (data.error === "TableNameTakenError") {
+    marked.push(noteField("nt-name", raw));
+  } else if (data.error === "TableLimitError") {
+    const m = /^limits for (\S+)|has no '([^']+)' wager/.exec(raw);
+    const wager = m && (m[1] || m[2]);
+    marked.push(noteField(wager && wager !== "table"
+      ? "nt-wl-" + wager + "-min" : "nt-min", raw));
+  }
+  const first = marked.find((f) => f);
+  if (first) first.focus();
+}
+
 function newTableBody() {
-  // The form as POST /tables takes it; a refusal's words if it is not.
+  // The form as POST /tables takes it, or {refused, field}: what is
+  // wrong, in words, and the field it is in.
   const body = {game: $("nt-game").value};
   const name = $("nt-name").value.trim();
   if (name) body.name = name;
@@ -614,43 +801,83 @@ function newTableBody() {
       ["nt-max", "max_bet", "maximum"]]) {
     const cents = Croupier.parseDollars($(id).value);
     if (!cents) {
-      return "Type the " + what + " bet in dollars, like 5 or 1,000.50.";
+      return {field: id, refused: "Type the " + what + " bet in dollars, " +
+        "like 5 or 1,000.50."};
     }
     body[key] = cents;
   }
   if (body.min_bet > body.max_bet) {
-    return "The minimum bet " + Croupier.money(body.min_bet) +
-      " is above the maximum " + Croupier.money(body.max_bet) + ".";
+    return {field: "nt-min", refused: "The minimum bet " +
+      Croupier.money(body.min_bet) + " is above the maximum " +
+      Croupier.money(body.max_bet) + "."};
   }
-  for (const [id, key, what] of [["nt-betting", "betting_seconds", "betting"],
-      ["nt-decision", "decision_seconds", "decision"]]) {
+  for (const [id, key, what, unit] of [
+      ["nt-betting", "betting_seconds", "betting time", "seconds, like 20"],
+      ["nt-decision", "decision_seconds", "decision time",
+        "seconds, like 30"],
+      ["nt-idle-minutes", "idle_seat_minutes", "time a seat is kept for " +
+        "a player gone", "minutes, like 5"],
+      ["nt-idle-rounds", "idle_rounds", "rounds a seat is kept without " +
+        "a wager", "a whole number, like 3"]]) {
     const text = $(id).value.trim();
     if (!text) continue;
-    if (!/^\d+(\.\d+)?$/.test(text)) {
-      return "Type the " + what + " time in seconds, like 20, or leave " +
-        "it empty for the server's.";
+    const whole = key === "idle_rounds";
+    if (!(whole ? /^\d{1,9}$/ : /^\d{1,9}(\.\d{1,6})?$/).test(text)) {
+      return {field: id, refused: "Type the " + what + " in " + unit +
+        ", or leave it empty for the server's."};
     }
     body[key] = Number(text);
   }
+  const limits = {};
+  for (const w of gameWagers.get(body.game) || []) {
+    const typed = {};
+    for (const end of ["min", "max"]) {
+      const id = "nt-wl-" + w + "-" + end;
+      const text = $(id) ? $(id).value.trim() : "";
+      if (!text) continue;
+      const cents = Croupier.parseDollars(text);
+      if (!cents) {
+        return {field: id, refused: "Type the " + Croupier.wagerName(w) +
+          (end === "min" ? " minimum" : " maximum") + " in dollars, like " +
+          "5 or 1,000.50, or leave it empty for the table's."};
+      }
+      typed[end] = cents;
+    }
+    if (typed.min === undefined && typed.max === undefined) continue;
+    const low = typed.min === undefined ? body.min_bet : typed.min;
+    const high = typed.max === undefined ? body.max_bet : typed.max;
+    if (low > high) {
+      return {field: "nt-wl-" + w + "-" + (typed.min === undefined
+        ? "max" : "min"), refused: "The " + Croupier.wagerName(w) +
+        " minimum " + Croupier.money(low) + " is above its maximum " +
+        Croupier.money(high) + "."};
+    }
+    limits[w] = [low, high];
+  }
+  if (Object.keys(limits).length) body.wager_limits = limits;
   const rules = $("nt-rules").value.trim();
   if (rules) {
     let parsed;
     try {
       parsed = JSON.parse(rules);
     } catch (e) {
-      return "The Rules Submission options are not JSON: write them " +
-        "like {\"decks\": 6}.";
+      return {field: "nt-rules", refused: "The Rules Submission options " +
+        "are not JSON: write them like {\"decks\": 6}."};
     }
     if (parsed === null || typeof parsed !== "object" ||
         Array.isArray(parsed)) {
-      return "The Rules Submission options are one JSON object, like " +
-        "{\"decks\": 6}.";
+      return {field: "nt-rules", refused: "The Rules Submission options " +
+        "are one JSON object, like {\"decks\": 6}."};
     }
     body.rules = parsed;
   }
   return body;
 }
 
+$("new-table").addEventListener("input", (ev) => {
+  // a field typed in again is no longer marked refused
+  if (ev.target.id) clearNote(ev.target.id);
+});
 $("new-table").addEventListener("keydown", (ev) => {
   if (ev.key === "Enter" && ev.repeat) ev.preventDefault();  // held down
 });
@@ -658,9 +885,11 @@ $("new-table").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const go = $("nt-go");
   if (go.disabled) return;
+  clearNotes();
   const body = newTableBody();
-  if (typeof body === "string") {
-    refuse(body);
+  if (body.refused) {
+    refuse(body.refused);
+    noteField(body.field, body.refused).focus();
     return;
   }
   const request = JSON.stringify(body);
@@ -685,6 +914,7 @@ $("new-table").addEventListener("submit", async (ev) => {
     refuse(e.offline ? "The server cannot be reached: the table may " +
       "have been opened. Press \u201cOpen the table\u201d again: it is " +
       "opened once." : e.message);
+    if (!e.offline) noteRefusal(e);
   } finally {
     go.disabled = false;
   }

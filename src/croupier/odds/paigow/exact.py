@@ -39,6 +39,12 @@ from croupier.odds.report import ExactEvent, GameReport, WagerReport
 from croupier.rules import GameRules, Paytable
 
 from . import kernels as k
+from .double_down import (
+    ANALYZE_ROUNDS,
+    double_down_figures,
+    double_down_warnings,
+)
+from .largest import largest_payouts
 from .simulation import run_chunk, six_card_rules
 
 __all__ = [
@@ -235,6 +241,29 @@ def envy_figures(
     return out
 
 
+def largest_figures(rules: GameRules) -> dict[str, Any]:
+    """The largest payouts of the Fortune Bonus with Envy and of Envy.
+
+    Per unit of the simulation's Qualifying Wager
+    (:func:`~croupier.odds.paigow.largest.largest_payouts`): the report
+    takes them where the return table, which groups outcomes, cannot
+    give them.
+    """
+    top = largest_payouts(rules)
+    return {
+        "fortune_bonus_with_envy_max_payout_units": float(
+            top.fortune_with_envy
+        ),
+        "fortune_bonus_with_envy_max_payout_units_exact": str(
+            top.fortune_with_envy
+        ),
+        "envy_bonus_max_payout_units": float(top.envy),
+        "envy_bonus_max_payout_units_exact": str(top.envy),
+        "max_payout_method": "the best packing of paying hands into one "
+        "deck: the player's hand and every other player's, disjoint",
+    }
+
+
 def _warm_up() -> None:
     small = np.zeros(comb(6, 5), dtype=np.int32)
     k.count_categories(small, _BINOM, 6)
@@ -281,6 +310,7 @@ def analyze(rules: GameRules) -> GameReport:
                 else 0
             )
             extra["envy"] = envy_figures(counts, six, fortune, pairs=pairs)
+            extra["envy"].update(largest_figures(six))
     if six.progressive_offered:
         wagers["progressive"] = progressive_report(
             counts,
@@ -290,6 +320,12 @@ def analyze(rules: GameRules) -> GameReport:
             meter=six.progressive_meter,
         )
     main = run_chunk(six, MAIN_WAGER_ROUNDS, MAIN_WAGER_SEED, (0,))
+    if six.double_down_offered:
+        extra["double_down"] = double_down_figures(
+            six, ANALYZE_ROUNDS
+        ).to_dict()
+        # the warnings of play the wagers' edges cannot show (D146)
+        extra["favourable_play"] = double_down_warnings(extra)
     finished = time.perf_counter()
     extra["pai_gow"] = {
         "method": "simulation",
