@@ -288,6 +288,11 @@ def test_d168_from_the_lobby_to_a_round_its_recall_and_back_by_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-sit='4']")
     idle(page)
+    # the page, opened anew by Back, may draw a push of its socket's
+    # after the answer: the focus must land on a seat, not stay lost
+    page.wait_for_function(
+        "document.activeElement !== document.body", timeout=3000
+    )
     focus.append(("left", page.evaluate(_FOCUSED), page.evaluate(outline)))
     assert focus == [
         ("joined", first),
