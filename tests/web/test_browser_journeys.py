@@ -248,6 +248,10 @@ def test_d168_from_the_lobby_to_a_round_its_recall_and_back_by_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_selector(".seat.mine")
     idle(page)
+    settled = "document.activeElement !== document.body"
+    # a push of the socket, which the page opened as it was drawn, may
+    # redraw after the answer: the focus must land, not stay lost
+    page.wait_for_function(settled, timeout=3000)
     outline = "getComputedStyle(document.activeElement).outlineStyle"
     focus.append(("sat", page.evaluate(_FOCUSED), page.evaluate(outline)))
     page.focus("[data-chip='2500']")
@@ -288,11 +292,7 @@ def test_d168_from_the_lobby_to_a_round_its_recall_and_back_by_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-sit='4']")
     idle(page)
-    # the page, opened anew by Back, may draw a push of its socket's
-    # after the answer: the focus must land on a seat, not stay lost
-    page.wait_for_function(
-        "document.activeElement !== document.body", timeout=3000
-    )
+    page.wait_for_function(settled, timeout=3000)  # opened anew by Back
     focus.append(("left", page.evaluate(_FOCUSED), page.evaluate(outline)))
     assert focus == [
         ("joined", first),

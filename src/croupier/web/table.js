@@ -816,7 +816,11 @@ function actedFor(s) {
 function render(s) {
   if (gone) return;
   const focused = focusKey(document.activeElement) || focusWanted;
-  focusWanted = null;
+  // a redraw while a request is in flight (the window resized: a phone's
+  // page settling as it opens) keeps the control the action started
+  // from for the redraw that ends it: consumed here, it was lost, and
+  // the focus stayed on the page's body after "Sit here" (D168)
+  if (!busy) focusWanted = null;
   const typed = typedNow();
   state = s;
   const t = s.table, you = s.you, rnd = s.round;
