@@ -4,10 +4,14 @@ Prints the exact Fortune Bonus enumeration time (JIT compile reported
 separately), the simulator's rounds per second on one core (house way on
 both sides, every side wager), the plain-Python baseline of the same
 rounds (the engine's pure evaluators and payouts) in the same run, and
-the ratio. Rates are per CPU second of this process (one core), so
-that other load on the machine does not distort them; wall rates too.
+the ratio; then the same for the Double Down's rounds (D177: 300 dealer's
+hands drawn to decide each), against the engine's house way and
+comparison on the same draws. Rates are per CPU second of this process
+(one core), so that other load on the machine does not distort them;
+wall rates too.
 
     .venv/bin/python bench/bench_paigow.py [--rounds N] [--baseline N]
+        [--double-down N] [--double-down-baseline N]
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ import argparse
 import time
 
 from croupier.games.six_card_fortune_pai_gow.rules import SixCardRules
-from croupier.odds.paigow.baseline import run_python
+from croupier.odds.paigow.baseline import double_down_python, run_python
+from croupier.odds.paigow.double_down import (
+    DOUBLE_DOWN_SAMPLES,
+    double_down_figures,
+)
 from croupier.odds.paigow.exact import analyze
 from croupier.odds.paigow.simulation import run_chunk, warm_up
 
@@ -26,6 +34,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--baseline", type=int, default=300)
+    parser.add_argument("--double-down", type=int, default=20_000)
+    parser.add_argument("--double-down-baseline", type=int, default=5)
     args = parser.parse_args()
     rules = SixCardRules()
 
@@ -65,6 +75,26 @@ def main() -> None:
         f"rounds/s per core ({args.baseline / wall:,.1f}/s wall)"
     )
     print(f"ratio: {fast / slow:,.0f}x")
+
+    double_down_figures(rules, 10)  # compiled outside the timing
+    cpu = time.process_time()
+    figures = double_down_figures(rules, args.double_down)
+    fast = args.double_down / (time.process_time() - cpu)
+    print(
+        f"Double Down kernel: {args.double_down:,} rounds of "
+        f"{DOUBLE_DOWN_SAMPLES} dealer's hands each, {fast:,.0f} rounds/s "
+        f"per core; edge with the Double Down "
+        f"{100 * figures.edge_with:.2f} %"
+    )
+    cpu = time.process_time()
+    double_down_python(
+        rules, args.double_down_baseline, DOUBLE_DOWN_SAMPLES, 1
+    )
+    slow = args.double_down_baseline / (time.process_time() - cpu)
+    print(
+        f"Double Down plain Python baseline: {args.double_down_baseline:,} "
+        f"rounds, {slow:,.2f} rounds/s per core; ratio {fast / slow:,.0f}x"
+    )
 
 
 if __name__ == "__main__":

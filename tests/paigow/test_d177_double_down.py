@@ -1,10 +1,11 @@
 """D177: the Six-Card Wager with the Double Down Wager played.
 
-The kernel's rounds are played again here, from the same random stream,
-with the engine's own house way and comparison
-(:mod:`croupier.hands.paigow`) and a shuffle written from the kernel's
-documented draws: every round's decision (the sample's wins and
-losses), and its settlement against the dealer's real hand, must agree.
+The kernel's rounds are played again from the same random stream with
+the engine's own house way and comparison (:mod:`croupier.hands.paigow`)
+and a shuffle written from the kernel's documented draws
+(:func:`croupier.odds.paigow.baseline.double_down_python`, the bench's
+baseline): every round's decision (the sample's wins and losses), and
+its settlement against the dealer's real hand, must agree.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from croupier.cards import Card
 from croupier.cli import app
 from croupier.games.six_card_fortune_pai_gow.rules import SixCardRules
-from croupier.hands.paigow import compare, find_house_way
 from croupier.hands.paigow_fast import five_card_table
 from croupier.odds.paigow import kernels as k
+from croupier.odds.paigow.baseline import double_down_python
 from croupier.odds.paigow.double_down import (
     BASE_NET,
     COLUMNS,
@@ -32,60 +32,6 @@ from croupier.odds.paigow.double_down import (
     double_down_rounds,
 )
 from croupier.odds.paigow.simulation import kernel_params
-
-SCALE = 2**53
-
-
-def _below(rng: np.random.Generator, n: int) -> int:
-    """A uniform integer below ``n`` from 53-bit doubles (Lemire), as
-    the kernels document it."""
-    product = int(rng.random() * SCALE) * n
-    if product % SCALE < n:
-        threshold = (SCALE - n) % n
-        while product % SCALE < threshold:
-            product = int(rng.random() * SCALE) * n
-    return product >> 53
-
-
-def _engine_rounds(
-    rules: SixCardRules, seed: int, rounds: int, samples: int
-) -> list[tuple[int, int, int, int]]:
-    """Each round: doubled, the Six-Card net, wins, losses (the engine)."""
-    params = kernel_params(rules)
-    stake, win_net = params.pai_gow_stake, int(params.iparams[k.P_PAI_GOW_WIN])
-    way = find_house_way(rules.house_way)
-    rng = np.random.Generator(np.random.PCG64(seed))
-    deck = list(range(53))
-
-    def setting(codes: list[int]) -> Any:
-        return way.set_hand([Card.from_code(c) for c in codes])
-
-    def result(player: Any, codes: list[int]) -> str:
-        return compare(
-            player,
-            setting(codes),
-            joker_low_beats_all=rules.joker_low_beats_all,
-        ).result
-
-    out = []
-    for _ in range(rounds):
-        for i in range(52, 0, -1):
-            j = _below(rng, i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
-        player = setting(deck[:6])
-        pool = deck[6:]
-        wins = losses = 0
-        for _ in range(samples):
-            for i in range(6):
-                j = i + _below(rng, 47 - i)
-                pool[i], pool[j] = pool[j], pool[i]
-            seen = result(player, pool[:6])
-            wins += seen == "win"
-            losses += seen == "lose"
-        real = result(player, deck[6:12])
-        net = {"win": win_net, "push": 0, "lose": -stake}[real]
-        out.append((int(win_net * wins > stake * losses), net, wins, losses))
-    return out
 
 
 @pytest.mark.proves("670a.7(e)(1)")
@@ -116,7 +62,9 @@ def test_d177_kernel_rounds_are_the_engines(settings: dict[str, Any]) -> None:
         (int(r[DOUBLED]), int(r[BASE_NET]), int(r[WINS]), int(r[LOSSES]))
         for r in out
     ]
-    engine = _engine_rounds(rules, seed, rounds, samples)
+    engine = double_down_python(
+        rules, seed=seed, rounds=rounds, samples=samples
+    )
     assert kernel == engine
     # the rounds are not all of one kind: both decisions are taken
     assert {row[0] for row in engine} == {0, 1}
@@ -180,6 +128,24 @@ def test_d177_analyze_double_down_json_and_its_warning() -> None:
     [warning] = data["player_favourable"]
     assert warning["wager"] == "six_card_with_double_down"
     assert "favours the player" in result.stderr
+
+
+def test_d177_one_round_has_no_interval_and_the_json_stays_json() -> None:
+    """One round gives no interval (and no round doubled, no Double
+    Down edge): ``null``, where ``Infinity`` was written, which is not
+    JSON."""
+    result = runner.invoke(
+        app,
+        ["analyze", "six-card-fortune-pai-gow", "--double-down", "1",
+         "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Infinity" not in result.stdout
+    figures = json.loads(result.stdout)["double_down"]
+    assert figures["house_edge_with_double_down_ci95"] is None
+    assert figures["house_edge_without_double_down_ci95"] is None
+    if figures["double_frequency"] == 0:
+        assert figures["double_down_house_edge"] is None
 
 
 @pytest.mark.parametrize(

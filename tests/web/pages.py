@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
 import pytest
 from tests.server.conftest import passive_action
-from tests.web.live import CHROMIUM, LiveServer
+from tests.web.live import CHROMIUM, OPERATOR, LiveServer
 
 BROWSER_TEST = [
     pytest.mark.slow,
@@ -382,3 +383,24 @@ def desk_deposit(page: Any, row: str) -> None:
     page.click(button)
     page.wait_for_selector(f"{button}[data-confirm]")
     page.click(button)
+
+
+def opened_desk(browser: Any, srv: LiveServer) -> Iterator[Any]:
+    """The desk at 1366 x 900, its token typed in as an operator does.
+
+    For a fixture to ``yield from``: the page's errors fail the test
+    after it, and the page is closed. ``bypass_csp``: axe-core is
+    injected as an inline script.
+    """
+    page = browser.new_page(
+        viewport={"width": 1366, "height": 900}, bypass_csp=True
+    )
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(srv.base + "/operator")
+    page.fill("#token", OPERATOR)
+    page.click("#login-go")
+    page.wait_for_selector("#desk:not([hidden]) #tables tr[data-table]")
+    yield page
+    assert not page.errors, page.errors
+    page.close()

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe, desk_deposit
+from tests.web.pages import BROWSER_TEST, HTTP, Axe, desk_deposit, opened_desk
 
 from croupier.server.auth import new_token
 
@@ -76,19 +76,7 @@ def books(srv: LiveServer) -> dict[str, Any]:
 @pytest.fixture
 def desk(browser: Any, srv: LiveServer) -> Iterator[Any]:
     """The desk, open: its token typed in as an operator does."""
-    # bypass_csp: axe-core is injected as an inline script
-    page = browser.new_page(
-        viewport={"width": 1366, "height": 900}, bypass_csp=True
-    )
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(srv.base + "/operator")
-    page.fill("#token", OPERATOR)
-    page.click("#login-go")
-    page.wait_for_selector("#desk:not([hidden]) #tables tr[data-table]")
-    yield page
-    assert not page.errors, page.errors
-    page.close()
+    yield from opened_desk(browser, srv)
 
 
 def test_d137_a_void_is_confirmed_names_its_round_and_says_what_went_back(

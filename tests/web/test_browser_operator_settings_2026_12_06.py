@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe
+from tests.web.pages import BROWSER_TEST, HTTP, Axe, opened_desk
 
 pytestmark = BROWSER_TEST
 
@@ -45,18 +45,7 @@ D170 and D28 set)."""
 @pytest.fixture
 def desk(browser: Any, srv: LiveServer) -> Iterator[Any]:
     """The desk, open: its token typed in as an operator does."""
-    page = browser.new_page(
-        viewport={"width": 1366, "height": 900}, bypass_csp=True
-    )
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(srv.base + "/operator")
-    page.fill("#token", OPERATOR)
-    page.click("#login-go")
-    page.wait_for_selector("#desk:not([hidden]) #tables tr[data-table]")
-    yield page
-    assert not page.errors, page.errors
-    page.close()
+    yield from opened_desk(browser, srv)
 
 
 def _tables(srv: LiveServer) -> list[dict[str, Any]]:

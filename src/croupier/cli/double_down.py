@@ -76,15 +76,20 @@ def print_double_down(
     else:
         table = RichTable(
             title=f"Six-Card Fortune Pai Gow: the Double Down Wager "
-            f"({figures.rounds:,} rounds, seed {figures.seed})"
+            f"({figures.rounds:,} round{'' if figures.rounds == 1 else 's'}"
+            f", seed {figures.seed})"
         )
         table.add_column("figure")
         table.add_column("value", justify="right")
         table.add_column("95 % interval", justify="right")
         for label, name, ci in _ROWS:
-            value = float(getattr(figures, name))
-            half = float(getattr(figures, ci))
-            table.add_row(label, f"{100 * value:.2f} %", f"± {100 * half:.2f}")
+            value = getattr(figures, name)
+            half = getattr(figures, ci)
+            table.add_row(
+                label,
+                "—" if value is None else f"{100 * value:.2f} %",
+                "—" if half is None else f"± {100 * half:.2f}",
+            )
         table.add_row(
             "rounds doubled", f"{100 * figures.double_frequency:.2f} %", ""
         )

@@ -101,6 +101,11 @@ def _print_envy(report: GameReport) -> None:
     )
 
 
+def _plus_minus(half: float | None) -> str:
+    """``± 1.49`` (percentage points), or nothing without an interval."""
+    return "" if half is None else f"± {100 * half:.2f}"
+
+
 def _print_double_down(report: GameReport) -> None:
     figures: dict[str, Any] = report.extra.get("double_down") or {}
     if "house_edge_with_double_down" not in figures:
@@ -109,7 +114,7 @@ def _print_double_down(report: GameReport) -> None:
         f"[bold]{report.game} · Six-Card Wager with the Double Down[/bold]\n"
         f"  house edge "
         f"{100 * figures['house_edge_with_double_down']:.2f} % "
-        f"± {100 * figures['house_edge_with_double_down_ci95']:.2f} per "
+        f"{_plus_minus(figures['house_edge_with_double_down_ci95'])} per "
         f"Six-Card unit, doubled in "
         f"{100 * figures['double_frequency']:.1f} % "
         f"of rounds (simulated, {figures['rounds']:,} rounds; "

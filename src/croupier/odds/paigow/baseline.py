@@ -8,6 +8,10 @@ what the bench script measures the kernels against.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from croupier.cards import Card, full_deck
 from croupier.games.six_card_fortune_pai_gow.rules import (
     Dealing,
@@ -25,7 +29,7 @@ from croupier.rng import SeededRng, fisher_yates
 from . import kernels as k
 from .simulation import kernel_params
 
-__all__ = ["play_round_python", "run_python"]
+__all__ = ["double_down_python", "play_round_python", "run_python"]
 
 _DEALER = 7
 
@@ -113,3 +117,65 @@ def run_python(rules: SixCardRules, rounds: int, seed: int) -> int:
         nets = play_round_python(rules, deck, start)
         total += sum(seat["pai_gow"] for seat in nets.values())
     return total
+
+
+_SCALE = 2**53
+
+
+def _below(rng: np.random.Generator, n: int) -> int:
+    """A uniform integer below ``n`` from 53-bit doubles (Lemire).
+
+    Drawn as :func:`croupier.odds.paigow.kernels.shuffle_deck` documents.
+    """
+    product = int(rng.random() * _SCALE) * n
+    if product % _SCALE < n:
+        threshold = (_SCALE - n) % n
+        while product % _SCALE < threshold:
+            product = int(rng.random() * _SCALE) * n
+    return product >> 53
+
+
+def double_down_python(
+    rules: SixCardRules, rounds: int, samples: int, seed: int
+) -> list[tuple[int, int, int, int]]:
+    """The rounds of :func:`~.double_down.double_down_rounds`, in Python.
+
+    The same draws from ``PCG64(seed)``, the engine's house way and
+    comparison: each round's ``(doubled, Six-Card net, wins, losses)``.
+    """
+    params = kernel_params(rules)
+    stake = params.pai_gow_stake
+    win_net = int(params.iparams[k.P_PAI_GOW_WIN])
+    way = find_house_way(rules.house_way)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    deck = list(range(53))
+
+    def setting(codes: list[int]) -> Any:
+        return way.set_hand([Card.from_code(c) for c in codes])
+
+    def result(player: Any, codes: list[int]) -> str:
+        return compare(
+            player,
+            setting(codes),
+            joker_low_beats_all=rules.joker_low_beats_all,
+        ).result
+
+    out = []
+    for _ in range(rounds):
+        for i in range(52, 0, -1):
+            j = _below(rng, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        player = setting(deck[:6])
+        pool = deck[6:]
+        wins = losses = 0
+        for _ in range(samples):
+            for i in range(6):
+                j = i + _below(rng, 47 - i)
+                pool[i], pool[j] = pool[j], pool[i]
+            seen = result(player, pool[:6])
+            wins += seen == "win"
+            losses += seen == "lose"
+        real = result(player, deck[6:12])
+        net = {"win": win_net, "push": 0, "lose": -stake}[real]
+        out.append((int(win_net * wins > stake * losses), net, wins, losses))
+    return out

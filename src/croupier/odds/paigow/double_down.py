@@ -167,7 +167,8 @@ class DoubleDownFigures:
     """The Six-Card Wager with and without the Double Down, simulated.
 
     Nets are per unit of the Six-Card Wager; each figure is a mean over
-    independent rounds with its 95 % interval (``±`` half-width).
+    independent rounds with its 95 % interval (``±`` half-width; ``None``
+    where fewer than two rounds give the figure).
     """
 
     rounds: int
@@ -177,17 +178,18 @@ class DoubleDownFigures:
     """The share of rounds in which the player doubles."""
     edge_without: float
     """The Six-Card Wager's house edge, never doubling."""
-    edge_without_ci: float
+    edge_without_ci: float | None
     edge_with: float
     """The house edge per unit of the Six-Card Wager, doubling."""
-    edge_with_ci: float
+    edge_with_ci: float | None
     double_down_value: float
     """What doubling gains the player per unit of the Six-Card Wager (the
     two edges' difference, from the same rounds)."""
-    double_down_value_ci: float
-    double_down_edge: float
-    """The Double Down Wager's own house edge, per unit it stakes."""
-    double_down_edge_ci: float
+    double_down_value_ci: float | None
+    double_down_edge: float | None
+    """The Double Down Wager's own house edge, per unit it stakes
+    (``None`` when no round doubles)."""
+    double_down_edge_ci: float | None
     average_stake: float
     """Units staked per unit of the Six-Card Wager (1 + the frequency)."""
     element_of_risk: float
@@ -218,12 +220,15 @@ class DoubleDownFigures:
         }
 
 
-def _mean_ci(values: np.ndarray) -> tuple[float, float]:
-    """The mean of ``values`` and the half-width of its 95 % interval."""
+def _mean_ci(values: np.ndarray) -> tuple[float, float | None]:
+    """The mean of ``values`` and the half-width of its 95 % interval.
+
+    The half-width is ``None`` from fewer than two values.
+    """
     n = values.shape[0]
     mean = float(values.mean())
     if n < 2:
-        return mean, math.inf
+        return mean, None
     return mean, 1.959963984540054 * float(values.std(ddof=1)) / math.sqrt(n)
 
 
@@ -259,7 +264,7 @@ def double_down_figures(
     value, value_ci = _mean_ci(extra)
     frequency = float(doubled.mean())
     dd_edge, dd_ci = (
-        _mean_ci(-base[doubled]) if doubled.any() else (0.0, math.inf)
+        _mean_ci(-base[doubled]) if doubled.any() else (None, None)
     )
     return DoubleDownFigures(
         rounds=rounds,
