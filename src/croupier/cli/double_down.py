@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table as RichTable
 
 from croupier.cli.common import console, load_game_rules, warn_favourable
 from croupier.errors import ScenarioError
 
-__all__ = ["GAME", "print_double_down"]
+if TYPE_CHECKING:
+    from croupier.odds.report import GameReport
+
+__all__ = ["GAME", "print_double_down", "print_double_down_line"]
 
 GAME = "six-card-fortune-pai-gow"
 
@@ -38,6 +42,28 @@ _ROWS = (
         "double_down_edge_ci",
     ),
 )
+
+
+def _plus_minus(half: float | None) -> str:
+    """``± 1.49`` (percentage points), or nothing without an interval."""
+    return "" if half is None else f"± {100 * half:.2f}"
+
+
+def print_double_down_line(report: GameReport) -> None:
+    """``analyze``'s line on the Double Down, where the analysis has one."""
+    figures: dict[str, Any] = report.extra.get("double_down") or {}
+    if "house_edge_with_double_down" not in figures:
+        return
+    console.print(
+        f"[bold]{report.game} · Six-Card Wager with the Double Down[/bold]\n"
+        f"  house edge "
+        f"{100 * figures['house_edge_with_double_down']:.2f} % "
+        f"{_plus_minus(figures['house_edge_with_double_down_ci95'])} per "
+        f"Six-Card unit, doubled in "
+        f"{100 * figures['double_frequency']:.1f} % "
+        f"of rounds (simulated, {figures['rounds']:,} rounds; "
+        f"--double-down N for more; D177)"
+    )
 
 
 def print_double_down(
@@ -88,7 +114,7 @@ def print_double_down(
             table.add_row(
                 label,
                 "—" if value is None else f"{100 * value:.2f} %",
-                "—" if half is None else f"± {100 * half:.2f}",
+                _plus_minus(half) or "—",
             )
         table.add_row(
             "rounds doubled", f"{100 * figures.double_frequency:.2f} %", ""

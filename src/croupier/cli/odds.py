@@ -21,6 +21,7 @@ from croupier.cli.common import (
     picture_file,
     warn_favourable,
 )
+from croupier.cli.double_down import print_double_down_line
 from croupier.errors import CroupierError, ScenarioError
 from croupier.odds.chunks import MAX_CHUNKS, MAX_ROUNDS, too_many_chunks
 from croupier.odds.registry import find_analyzer, find_simulator
@@ -101,27 +102,6 @@ def _print_envy(report: GameReport) -> None:
     )
 
 
-def _plus_minus(half: float | None) -> str:
-    """``± 1.49`` (percentage points), or nothing without an interval."""
-    return "" if half is None else f"± {100 * half:.2f}"
-
-
-def _print_double_down(report: GameReport) -> None:
-    figures: dict[str, Any] = report.extra.get("double_down") or {}
-    if "house_edge_with_double_down" not in figures:
-        return
-    console.print(
-        f"[bold]{report.game} · Six-Card Wager with the Double Down[/bold]\n"
-        f"  house edge "
-        f"{100 * figures['house_edge_with_double_down']:.2f} % "
-        f"{_plus_minus(figures['house_edge_with_double_down_ci95'])} per "
-        f"Six-Card unit, doubled in "
-        f"{100 * figures['double_frequency']:.1f} % "
-        f"of rounds (simulated, {figures['rounds']:,} rounds; "
-        f"--double-down N for more; D177)"
-    )
-
-
 def _simulated_extras(report: GameReport) -> dict[str, WagerReport]:
     """Wagers an exact report carries from a simulation (pai gow's)."""
     main = report.extra.get("pai_gow")
@@ -161,7 +141,7 @@ def _print_report(report: GameReport) -> None:
             )
         console.print(table)
     _print_envy(report)
-    _print_double_down(report)
+    print_double_down_line(report)
     what = (
         f": {report.rounds:,} rounds, {report.rounds / report.seconds:,.0f}/s"
         if report.rounds and report.seconds

@@ -576,11 +576,15 @@ def _wager(
         given_top = _find_exact(
             game_extra, f"{name}_max_payout_units", _NUMBER
         )
-    top_analysed = isinstance(given_top, int | float) and given_top > 0
-    if isinstance(given_top, int | float) and top_analysed:
+    analysed = (
+        float(given_top)
+        if isinstance(given_top, int | float) and given_top > 0
+        else None
+    )
+    if analysed is not None:
         # the analyzer's, from the rules, where the table groups
         # outcomes (a Double Back Jack split box, D135)
-        top = float(given_top)
+        top = analysed
     exact_edge = (
         exact.house_edge
         if exact is not None
@@ -641,7 +645,7 @@ def _wager(
             table=exact is None,
             edge=exact_edge is None,
             observed=observed,
-            top_analysed=top_analysed,
+            top_analysed=analysed is not None,
         ),
         "push_frequency": push,
         "hit_frequency": hit,

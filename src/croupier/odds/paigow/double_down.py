@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from croupier.hands.paigow_fast import JOKER_CODE, five_card_table
+from croupier.hands.paigow_fast import five_card_table
 from croupier.jit import jit
 from croupier.odds.favour import favour_text
 from croupier.rules import GameRules
@@ -72,30 +72,6 @@ DOUBLED, BASE_NET, WINS, LOSSES = 0, 1, 2, 3
 COLUMNS = 4
 
 _BINOM = k.binomials()
-
-
-@jit
-def _set(
-    table: k.I32,
-    binom: k.I64,
-    low_ranks: k.I64,
-    h: k.I64,
-    vals: k.I64,
-    way: int,
-    joker_low: int,
-) -> tuple[int, int]:
-    """Sort and set six cards the house way: the high value, the low rank.
-
-    ``joker_low``: a joker played low beats every low hand (D19, the
-    player's only).
-    """
-    k._sort6(h)
-    k.five_values(table, binom, h, vals)
-    low = k.house_way_low(h, vals, way, low_ranks)
-    rank = low_ranks[h[low]]
-    if joker_low and h[low] == JOKER_CODE:
-        rank = 15
-    return vals[low], rank
 
 
 @jit
@@ -133,7 +109,9 @@ def double_down_rounds(
             dealer[i] = deck[6 + i]
         for i in range(47):
             pool[i] = deck[6 + i]
-        high, low = _set(table, binom, low_ranks, player, vals, way, joker_low)
+        _, high, low = k.set_six(
+            table, binom, low_ranks, player, vals, way, joker_low
+        )
         wins = 0
         losses = 0
         for _ in range(samples):
@@ -144,12 +122,16 @@ def double_down_rounds(
                 pool[i] = pool[j]
                 pool[j] = swap
                 drawn[i] = pool[i]
-            d_high, d_low = _set(table, binom, low_ranks, drawn, vals, way, 0)
+            _, d_high, d_low = k.set_six(
+                table, binom, low_ranks, drawn, vals, way, 0
+            )
             if high > d_high and low > d_low:
                 wins += 1
             elif high <= d_high and low <= d_low:
                 losses += 1
-        d_high, d_low = _set(table, binom, low_ranks, dealer, vals, way, 0)
+        _, d_high, d_low = k.set_six(
+            table, binom, low_ranks, dealer, vals, way, 0
+        )
         if high > d_high and low > d_low:
             net = win_net
         elif high <= d_high and low <= d_low:

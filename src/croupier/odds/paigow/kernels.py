@@ -25,7 +25,7 @@ from croupier.hands.paigow_fast import (
     count_categories,
     five_values,
 )
-from croupier.jit import jit
+from croupier.jit import jit, jit_inline
 from croupier.odds.leaf import LOW_RANK
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "play_chunk",
     "play_deck",
     "set_all",
+    "set_six",
     "shuffle_deck",
 ]
 
@@ -149,6 +150,32 @@ def house_way_low(h: I64, vals: I64, way: int, low_ranks: I64) -> int:
     return best
 
 
+@jit_inline
+def set_six(
+    table: I32,
+    binom: I64,
+    low_ranks: I64,
+    h: I64,
+    vals: I64,
+    way: int,
+    joker_low: int,
+) -> tuple[int, int, int]:
+    """Sort and set six cards the house way ``way``.
+
+    Returns the best five-card value, the high hand's value and the low
+    card's rank; with ``joker_low`` a joker played low ranks above every
+    low card (D19: a player's, never the dealer's). ``vals`` is a work
+    array of six.
+    """
+    _sort6(h)
+    best = five_values(table, binom, h, vals)
+    low = house_way_low(h, vals, way, low_ranks)
+    rank = low_ranks[h[low]]
+    if joker_low and h[low] == JOKER_CODE:
+        rank = 15  # a player's joker low beats any low (D19)
+    return best, vals[low], rank
+
+
 @jit
 def set_all(
     table: I32,
@@ -222,15 +249,17 @@ def play_deck(
     highs = scratch[6 * POSITIONS + 6 : 7 * POSITIONS + 6]
     lows = scratch[7 * POSITIONS + 6 : SCRATCH]
     for p in range(POSITIONS):
-        h = hands[p]
-        _sort6(h)
-        best = five_values(table, binom, h, vals)
+        joker_low = iparams[P_JOKER_LOW] if p != DEALER else 0
+        best, highs[p], lows[p] = set_six(
+            table,
+            binom,
+            low_ranks,
+            hands[p],
+            vals,
+            iparams[P_HOUSE_WAY],
+            joker_low,
+        )
         categories[p] = best >> 20
-        low = house_way_low(h, vals, iparams[P_HOUSE_WAY], low_ranks)
-        highs[p] = vals[low]
-        lows[p] = low_ranks[h[low]]
-        if p != DEALER and h[low] == JOKER_CODE and iparams[P_JOKER_LOW]:
-            lows[p] = 15  # a player's joker low beats any low (D19)
     win_net = iparams[P_PAI_GOW_WIN]
     stake = iparams[P_PAI_GOW_STAKE]
     meter = iparams[P_METER]
