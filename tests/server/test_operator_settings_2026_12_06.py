@@ -159,7 +159,7 @@ def test_a_server_default_clock_under_five_seconds_is_refused(
     with pytest.raises(TableSettingError) as refusal:
         create_app(db_url, operator_token=OPERATOR, table_settings={key: 0.1})
     assert str(refusal.value) == (
-        f"table setting {key} must be 5 to 3600 seconds, not 0.1"
+        f"table setting {key} must be 5 to 3600 seconds (D170), not 0.1"
     )
 
 

@@ -234,7 +234,8 @@ def test_a_server_default_idle_seat_limit_below_a_minute_is_refused(
             table_settings={"idle_seat_minutes": 0.001},
         )
     assert str(refused.value) == (
-        "table setting idle_seat_minutes must be 1 to 1440 minutes, not 0.001"
+        "table setting idle_seat_minutes must be 1 to 1440 minutes (D158), "
+        "not 0.001"
     )
 
 

@@ -22,6 +22,8 @@ import pytest
 from tests.web.live import OPERATOR, LiveServer
 from tests.web.pages import BROWSER_TEST, HTTP, Axe, opened_desk
 
+from croupier.server.tables import TableSettings
+
 pytestmark = BROWSER_TEST
 
 OP = {"Authorization": f"Bearer {OPERATOR}"}
@@ -211,7 +213,7 @@ def test_d172_each_refusal_is_beside_its_field_in_the_servers_words(
         "nt-idle-rounds",
         "2.5",
         "Type the rounds a seat is kept without a wager in a whole "
-        "number, like 3, or leave it empty for the server's.",
+        "number, like 3, or leave it empty for the server's 3.",
         "in a whole number",
     )
     desk.click("#nt-wagers summary")
@@ -223,6 +225,56 @@ def test_d172_each_refusal_is_beside_its_field_in_the_servers_words(
         "above its maximum",
     )
     assert _tables(srv) == before
+
+
+OWN_DEFAULTS = {
+    "betting_seconds": 12,
+    "decision_seconds": 45,
+    "idle_seat_minutes": 9,
+    "idle_rounds": 4,
+}
+"""A server's own settings for new tables, none of them D26-D28's."""
+
+
+@pytest.fixture
+def desk_of_own_defaults(browser: Any, srv: LiveServer) -> Iterator[Any]:
+    """The desk of a server whose defaults are :data:`OWN_DEFAULTS`
+    (as ``croupier serve --betting-seconds 12 ...`` gives), put back to
+    the server's after."""
+    kept = srv.casino.default_settings
+    srv.casino.default_settings = TableSettings(**OWN_DEFAULTS)
+    try:
+        yield from opened_desk(browser, srv)
+    finally:
+        srv.casino.default_settings = kept
+
+
+def test_d183_an_empty_setting_says_the_servers_value(
+    srv: LiveServer, desk_of_own_defaults: Any
+) -> None:
+    """Each empty setting field shows the server's own value (where it
+    said "server's" and no number), a refusal of the field names it,
+    and a table opened with the fields empty takes exactly those."""
+    desk = desk_of_own_defaults
+    fields = {key: field for key, (field, _) in FIELDS.items()}
+    for key, value in OWN_DEFAULTS.items():
+        shown = desk.get_attribute(f"#{fields[key]}", "placeholder")
+        assert shown == f"server's {value}"
+    desk.select_option("#nt-game", "21-baccarat")
+    desk.fill("#nt-name", "Server's pace")
+    desk.fill("#nt-betting", "twelve")
+    desk.click("#nt-go")
+    desk.wait_for_selector("#nt-betting-note:not([hidden])")
+    assert desk.inner_text("#nt-betting-note") == (
+        "Type the betting time in seconds, like 20, or leave it empty for "
+        "the server's 12."
+    )
+    desk.fill("#nt-betting", "")
+    desk.click("#nt-go")
+    desk.wait_for_selector('#done:has-text("Server\'s pace")')
+    made = _tables(srv)[-1]
+    assert made["name"] == "Server's pace"
+    assert made["settings"] == OWN_DEFAULTS
 
 
 NAMES = iter(["Careful Cy", "Careful Di", "Careful Ed", "Careful Flo"])

@@ -80,7 +80,11 @@ from croupier.server.edge import (
     edge,
     install_edge,
 )
-from croupier.server.errors import NotFoundError, NotOperatorError
+from croupier.server.errors import (
+    NotFoundError,
+    NotOperatorError,
+    TableSettingError,
+)
 from croupier.server.fast_play import FastPlay
 from croupier.server.inputs import (
     MAX_AMOUNT,
@@ -601,6 +605,28 @@ def create_app(
 
     # -- tables -----------------------------------------------------------
 
+    @app.get("/table-settings")
+    async def table_settings_of_server() -> dict[str, Any]:
+        """The settings a table opened without them takes (D183).
+
+        ``defaults``: this server's (``croupier serve``'s options,
+        ``CROUPIER_TABLE_SETTINGS``, else D26-D28's); ``ranges``: each
+        setting's accepted range, unit and deciding decision, the ones
+        ``POST /tables`` holds a body to.
+        """
+        return {
+            "defaults": casino.default_settings.to_dict(),
+            "ranges": {
+                key: {
+                    "minimum": low,
+                    "maximum": high,
+                    "unit": TableSettings.UNITS[key],
+                    "decision": TableSettings.DECIDED[key],
+                }
+                for key, (low, high) in TableSettings.LIMITS.items()
+            },
+        }
+
     @app.get("/tables")
     async def tables() -> list[dict[str, Any]]:
         return await serial.read(
@@ -850,12 +876,47 @@ def app_from_env() -> FastAPI:
         die_with_parent(int(master))
     settings = os.environ.get(EDGE_ENV)
     extra = edge(json.loads(settings)) if settings else {}
-    pacing = os.environ.get(TABLE_SETTINGS_ENV)
     return create_app(
         os.environ.get(db.DB_ENV),
-        table_settings=json.loads(pacing) if pacing else None,
+        table_settings=_settings_from_env(os.environ.get(TABLE_SETTINGS_ENV)),
         **extra,
     )
+
+
+def _settings_from_env(text: str | None) -> dict[str, Any] | None:
+    """``$CROUPIER_TABLE_SETTINGS``'s table settings, checked (D183).
+
+    A worker refuses to start on a value that is not a JSON object of
+    table settings in range, naming the variable, the setting, its
+    range and the decision that sets it, rather than a traceback of
+    the JSON parser or a refusal that does not say where it came from.
+
+    >>> _settings_from_env('{"betting_seconds": 12}')
+    {'betting_seconds': 12}
+    >>> _settings_from_env('{"betting_seconds": 0.1}')
+    Traceback (most recent call last):
+    ...
+    croupier.server.errors.TableSettingError: CROUPIER_TABLE_SETTINGS: \
+table setting betting_seconds must be 5 to 3600 seconds (D170), not 0.1
+    """
+    if not text:
+        return None
+    try:
+        given = json.loads(text)
+    except ValueError as exc:
+        msg = f"{TABLE_SETTINGS_ENV} is not JSON ({exc}): {text[:80]!r}"
+        raise TableSettingError(msg) from None
+    if not isinstance(given, dict):
+        msg = (
+            f"{TABLE_SETTINGS_ENV} must be a JSON object of table "
+            f"settings, not {text[:80]!r}"
+        )
+        raise TableSettingError(msg)
+    try:
+        TableSettings.from_mapping(given)
+    except TableSettingError as exc:
+        raise TableSettingError(f"{TABLE_SETTINGS_ENV}: {exc}") from None
+    return given
 
 
 def _ensure_operator(casino: Casino, token: str | None) -> str | None:

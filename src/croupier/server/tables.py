@@ -145,8 +145,8 @@ class TableSettings:
                 raise TableSettingError(msg)
             if not low <= value <= high:
                 msg = (
-                    f"table setting {key} must be {cls.range_text(key)}, "
-                    f"not {value!r}"
+                    f"table setting {key} must be {cls.range_text(key)} "
+                    f"({cls.DECIDED[key]}), not {value!r}"
                 )
                 raise TableSettingError(msg)
             out[key] = value

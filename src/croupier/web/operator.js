@@ -630,7 +630,8 @@ function logRow(r) {
 }
 
 async function refresh() {
-  await Promise.all([books(), tables(), players(), serverLog(), games()]);
+  await Promise.all([books(), tables(), players(), serverLog(), games(),
+    serverSettings()]);
 }
 
 // The desk refreshes itself (D159): every REFRESH_MS while the page is
@@ -671,6 +672,23 @@ document.addEventListener("visibilitychange", tick);
 
 // each game's wagers, by the game's name (GET /games)
 const gameWagers = new Map();
+
+// the fields of a table's settings; empty, the server's own (D183)
+const SETTING_FIELDS = [
+  ["nt-betting", "betting_seconds"], ["nt-decision", "decision_seconds"],
+  ["nt-idle-minutes", "idle_seat_minutes"], ["nt-idle-rounds", "idle_rounds"]];
+
+async function serverSettings() {
+  // the value an empty field stands for (GET /table-settings), once:
+  // "server's 20" where the desk said "server's" and no number
+  if ($("nt-betting").dataset.server) return;
+  const got = await op("GET", "/table-settings");
+  for (const [id, key] of SETTING_FIELDS) {
+    const value = String(got.defaults[key]);
+    $(id).dataset.server = value;
+    $(id).placeholder = "server's " + value;
+  }
+}
 
 async function games() {
   // the games a table may deal, once (the choice stays while refreshed)
@@ -823,8 +841,10 @@ function newTableBody() {
     if (!text) continue;
     const whole = key === "idle_rounds";
     if (!(whole ? /^\d{1,9}$/ : /^\d{1,9}(\.\d{1,6})?$/).test(text)) {
+      const server = $(id).dataset.server;
       return {field: id, refused: "Type the " + what + " in " + unit +
-        ", or leave it empty for the server's."};
+        ", or leave it empty for the server's" +
+        (server ? " " + server : "") + "."};
     }
     body[key] = Number(text);
   }
