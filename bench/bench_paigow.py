@@ -37,7 +37,9 @@ def main() -> None:
     parser.add_argument("--double-down", type=int, default=20_000)
     parser.add_argument("--double-down-baseline", type=int, default=5)
     args = parser.parse_args()
-    rules = SixCardRules()
+    # the Double Down offered (off by default, D182): the same analysis
+    # and rounds as before, the Double Down's kernel timed too
+    rules = SixCardRules(double_down_offered=True)
 
     report = analyze(rules)
     fortune = report.wagers["fortune_bonus"]

@@ -93,6 +93,11 @@ PASSIVE = (
     "house_way",
 )
 OP = {"Authorization": "Bearer bench-operator-0123456789abcdef0123"}
+RULES: dict[str, dict[str, Any]] = {
+    "six-card-fortune-pai-gow": {"double_down_offered": True},
+}
+"""Each game's table rules: pai gow's Double Down offered (off by
+default since D182), declined each round as in the figures above."""
 
 
 def free_port() -> int:
@@ -473,6 +478,7 @@ async def run(
                         json={
                             "game": game["name"],
                             "name": f"bench {i}",
+                            "rules": RULES.get(game["name"], {}),
                             "min_bet": 100,
                             "max_bet": 10_000,
                         },

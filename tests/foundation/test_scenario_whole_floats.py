@@ -43,6 +43,7 @@ DOUBLE = {
 
 PAI_GOW = {
     "game": "six-card-fortune-pai-gow",
+    "rules": {"double_down_offered": True},  # off by default (D182)
     "shoe": "9c Kd Td 8c 6d 9h JK Tc Qs 9s 7s 6c Th As Jd Qc 9d 7h 5s Js "
     "Ah Qh Jh 8s 7c 5d Qd Ad Ks Jc 8h 6s 5c Kc Ac 7d Ts 8d 6h 4s 5h Kh "
     "2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h",

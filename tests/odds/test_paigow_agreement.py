@@ -35,7 +35,8 @@ def _scenario(
     order = [(start - 1 + i) % 7 + 1 for i in range(7)]
     return {
         "game": GAME,
-        "rules": rules,
+        # each seat declines the Double Down, offered here (D182)
+        "rules": {**rules, "double_down_offered": True},
         "shoe": " ".join(str(Card.from_code(code)) for code in deck),
         "starting_position": start,
         "wagers": [

@@ -282,7 +282,8 @@ def _engine_nets(
     result = run_scenario(
         {
             "game": "six-card-fortune-pai-gow",
-            "rules": rules,
+            # each seat declines the Double Down, offered here (D182)
+            "rules": {**rules, "double_down_offered": True},
             "shoe": " ".join(str(Card.from_code(c)) for c in deck),
             "starting_position": start,
             "wagers": [

@@ -280,7 +280,7 @@ def test_670a_9_d_eleven_remaining_counted_and_never_exposed(
 ) -> None:
     cards = deck(1)
     remaining = cards[42:]
-    rnd = make_round(cards)
+    rnd = make_round(cards, double_down_offered=True)
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.deal()
     (count,) = [e for e in rnd.events if isinstance(e, CardsCounted)]

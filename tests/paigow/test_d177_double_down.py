@@ -44,7 +44,9 @@ from croupier.odds.paigow.simulation import kernel_params
     ],
 )
 def test_d177_kernel_rounds_are_the_engines(settings: dict[str, Any]) -> None:
-    rules = SixCardRules.from_mapping(settings)
+    rules = SixCardRules.from_mapping(
+        {"double_down_offered": True, **settings}
+    )
     params = kernel_params(rules)
     rounds, samples, seed = 30, 15, 7
     out = np.zeros((rounds, COLUMNS), dtype=np.int64)
@@ -72,7 +74,7 @@ def test_d177_kernel_rounds_are_the_engines(settings: dict[str, Any]) -> None:
 
 def test_d177_figures_follow_from_the_rounds() -> None:
     """Each figure is read from the rounds' records as D177 defines it."""
-    rules = SixCardRules()
+    rules = SixCardRules(double_down_offered=True)  # off by default: D182
     figures = double_down_figures(rules, 400, samples=20, seed=3)
     params = kernel_params(rules)
     out = np.zeros((400, COLUMNS), dtype=np.int64)
@@ -113,7 +115,7 @@ def test_d177_analyze_double_down_json_and_its_warning() -> None:
     result = runner.invoke(
         app,
         ["analyze", "six-card-fortune-pai-gow", "--double-down", "3000",
-         "--json"],
+         "--json", "--set", "double_down_offered=true"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -137,7 +139,7 @@ def test_d177_one_round_has_no_interval_and_the_json_stays_json() -> None:
     result = runner.invoke(
         app,
         ["analyze", "six-card-fortune-pai-gow", "--double-down", "1",
-         "--json"],
+         "--json", "--set", "double_down_offered=true"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "Infinity" not in result.stdout

@@ -37,7 +37,7 @@ def _round(players: dict[int, str]) -> HandHistory:
     doc: dict[str, Any] = json.loads(SCENARIO.read_text(encoding="utf-8"))
     spec = find_game(doc["game"])
     rnd = spec.new_round(
-        rules=spec.rules_type(),
+        rules=spec.rules_type.from_mapping(doc.get("rules", {})),
         shoe=Shoe.stacked(doc["shoe"]),
         rng=SeededRng(0),
         new_shoe=False,

@@ -175,7 +175,7 @@ def test_670a_11_setting_carries_the_plain_value_of_its_high_hand(
 
 def test_issue_17_pending_decision_is_one_object_per_seat_and_stage() -> None:
     rnd = SixCardRound(
-        rules=SixCardRules(),
+        rules=SixCardRules(double_down_offered=True),
         shoe=Shoe(_deck(1)),
         starting_position=1,
     )

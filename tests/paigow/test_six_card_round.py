@@ -52,7 +52,7 @@ def test_registered_game() -> None:
 def test_decision_order_clockwise_from_the_starting_position(
     deck: Deck, make_round: MakeRound
 ) -> None:
-    rnd = make_round(deck(4), start=4)
+    rnd = make_round(deck(4), start=4, double_down_offered=True)
     for seat in (1, 3, 5):
         rnd.place_wager(seat, "pai_gow", 1000)
     rnd.deal()
@@ -79,7 +79,7 @@ def test_decision_order_clockwise_from_the_starting_position(
 def test_out_of_turn_and_illegal_actions_leave_state_unchanged(
     deck: Deck, make_round: MakeRound
 ) -> None:
-    rnd = make_round(deck(1))
+    rnd = make_round(deck(1), double_down_offered=True)
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.place_wager(2, "pai_gow", 1000)
     rnd.deal()
@@ -109,7 +109,10 @@ def test_670a_11_a_decision_takes_only_its_own_amount_and_card(
     test, issue 17); Double Back Jack refuses an amount a decision does
     not take, and so does this game now.
     """
-    rnd = make_round(deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}))
+    rnd = make_round(
+        deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}),
+        double_down_offered=True,
+    )
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.deal()
     events = rnd.events
@@ -144,7 +147,10 @@ def test_670a_11_a_decision_takes_only_its_own_amount_and_card(
 def test_foul_setting_refused_then_a_legal_one_accepted(
     deck: Deck, make_round: MakeRound
 ) -> None:
-    rnd = make_round(deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}))
+    rnd = make_round(
+        deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}),
+        double_down_offered=True,
+    )
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.deal()
     _act(rnd, 1, "no_double_down")
@@ -165,7 +171,10 @@ def test_foul_setting_refused_then_a_legal_one_accepted(
 def test_double_down_is_settled_like_the_base_wager_d22(
     deck: Deck, make_round: MakeRound
 ) -> None:
-    rnd = make_round(deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}))
+    rnd = make_round(
+        deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}),
+        double_down_offered=True,
+    )
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.deal()
     _act(rnd, 1, "double_down", amount=600)
@@ -191,7 +200,9 @@ def test_double_down_not_offered(deck: Deck, make_round: MakeRound) -> None:
 
 def test_commission_option_d20(deck: Deck, make_round: MakeRound) -> None:
     rnd = make_round(
-        deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}), commission="1/20"
+        deck(1, {1: "JK 9h 8d 7c 6s Ac", 7: DEALER_WEAK}),
+        commission="1/20",
+        double_down_offered=True,
     )
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.deal()
@@ -209,7 +220,9 @@ def test_commission_option_d20(deck: Deck, make_round: MakeRound) -> None:
 
 @pytest.mark.proves("670a.7(e)")
 def test_wager_refusals(deck: Deck, make_round: MakeRound) -> None:
-    rnd = make_round(deck(1), progressive_offered=False)
+    rnd = make_round(
+        deck(1), progressive_offered=False, double_down_offered=True
+    )
     with pytest.raises(WagerError, match="after the cards"):
         rnd.place_wager(1, "double_down", 1000)
     with pytest.raises(WagerError, match="not a wager offered"):
@@ -267,6 +280,7 @@ def test_envy_not_paid_without_a_lammer_or_for_own_hand(
             },
         ),
         envy_counts_dealer=False,
+        double_down_offered=True,
     )
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.place_wager(1, "fortune_bonus", 500)
@@ -288,7 +302,10 @@ def test_envy_not_paid_without_a_lammer_or_for_own_hand(
 def test_view_hides_other_seats_until_settlement(
     deck: Deck, make_round: MakeRound
 ) -> None:
-    rnd = make_round(deck(1, {1: "JK 9h 8d 7c 6s Ac", 2: "2c 2d 2h 3c 3d 3h"}))
+    rnd = make_round(
+        deck(1, {1: "JK 9h 8d 7c 6s Ac", 2: "2c 2d 2h 3c 3d 3h"}),
+        double_down_offered=True,
+    )
     rnd.place_wager(1, "pai_gow", 1000)
     rnd.place_wager(2, "pai_gow", 1000)
     rnd.deal()

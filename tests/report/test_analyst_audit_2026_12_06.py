@@ -278,13 +278,13 @@ def test_d144_double_back_jack_surrender_insurance_and_splits() -> None:
 
 
 def test_d144_pai_gow_double_down_envy_and_progressive() -> None:
-    text = _summary(PAI_GOW)
+    text = _summary(PAI_GOW, double_down_offered=True)
     assert "Double Down Wager may be added" in text
     assert "Envy Bonus for wagers of at least $5.00" in text
     assert "Progressive Wager pays" in text
+    # the Double Down is off by default (D182; it was on before)
     text = _summary(
         PAI_GOW,
-        double_down_offered=False,
         envy_bonus_offered=False,
         progressive_offered=False,
         commission="1/20",
@@ -392,22 +392,17 @@ def test_d146_envy_bonus_is_negative_by_construction_not_a_warning(
 ) -> None:
     envy = {x["name"]: x for x in pai_gow["wagers"]}["envy_bonus"]
     assert envy["house_edge"] < 0
-    # the one warning at the defaults is the Double Down played well
-    # (D177), no wager's own edge
-    assert [w["wager"] for w in pai_gow["player_favourable"]] == [
-        "six_card_with_double_down"
-    ]
+    # no warning at the defaults: the Double Down, whose play D177 warns
+    # of, is not offered by default (D182; the warning was the one
+    # here before), and no wager's own edge is negative
+    assert pai_gow["player_favourable"] == []
     (note,) = pai_gow["negative_by_construction"]
     assert note["wager"] == "envy_bonus"
     assert note["judged_as"] == "fortune_bonus_with_envy"
     assert "no stake of its own" in note["why"]
     html = render_html(pai_gow)
     assert "negative house edge by construction" in html
-    warning = html[
-        html.index("Warning:") : html.index("</div>", html.index("Warning:"))
-    ]
-    assert "Double Down" in warning
-    assert "envy" not in warning.lower()
+    assert "Warning:" not in html
     assert "<b>favours the player</b>" not in html
 
 

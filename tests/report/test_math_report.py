@@ -137,9 +137,11 @@ def test_issue_15_2_pai_gow_main_wager_from_a_labelled_simulation(
     assert main["house_edge_excluding_ties"] == pytest.approx(
         main["house_edge"] / (1 - push)
     )
-    # The Double Down is not simulated: said so, not passed off as 0.
+    # No Double Down at the defaults (D182; before, its growth was noted
+    # as not simulated): the wager cannot grow. With the Double Down on,
+    # tests/paigow/test_d182_double_down_off_by_default.py.
     assert main["element_of_risk"] is None
-    assert "Double Down" in main["growth_note"]
+    assert main["growth_note"] is None
 
 
 def test_issue_15_2_house_edge_excluding_ties_midibaccarat_banker(

@@ -74,7 +74,9 @@ def test_d84_a_round_resumed_at_a_restart_stores_its_starting_draw(
             assert r.status_code == 200, r.json()
             state = ann.post("/deal").json()
             round_id = state["round"]["id"]
-            assert state["round"]["pending"] is not None  # Double Down
+            # a decision pending: the seat's setting (its Double Down
+            # before D182, which made the wager off by default)
+            assert state["round"]["pending"] is not None
             (drawn,) = [
                 e
                 for e in state["round"]["events"]

@@ -85,16 +85,25 @@ BACCARAT_WAGERS = {
     3: [("banker", 500)],
 }
 
+DOUBLE_DOWN = {"double_down_offered": True}
+"""Pai gow's Double Down offered (off by default, D182): each seat
+declines it, one more decision whose views must not depend on the
+hidden cards."""
+
 CONFIGS: dict[str, Config] = {
     "670a_9_c_hand": Config(
-        "six-card-fortune-pai-gow", {"dealing": "hand"}, PAI_GOW_WAGERS
+        "six-card-fortune-pai-gow",
+        {"dealing": "hand", **DOUBLE_DOWN},
+        PAI_GOW_WAGERS,
     ),
     "670a_8_manual_shoe": Config(
-        "six-card-fortune-pai-gow", {"dealing": "manual_shoe"}, PAI_GOW_WAGERS
+        "six-card-fortune-pai-gow",
+        {"dealing": "manual_shoe", **DOUBLE_DOWN},
+        PAI_GOW_WAGERS,
     ),
     "670a_10_automated_shoe": Config(
         "six-card-fortune-pai-gow",
-        {"dealing": "automated_shoe"},
+        {"dealing": "automated_shoe", **DOUBLE_DOWN},
         PAI_GOW_WAGERS,
     ),
     "629a_8_c_1_face_up": Config(

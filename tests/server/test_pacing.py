@@ -52,10 +52,20 @@ def paced(db_url: str) -> Iterator[tuple[TestClient, Clock]]:
         yield client, clock
 
 
-def new_table(client: TestClient, game: str, **settings: Any) -> int:
+def new_table(
+    client: TestClient,
+    game: str,
+    rules: dict[str, Any] | None = None,
+    **settings: Any,
+) -> int:
     r = client.post(
         "/tables",
-        json={"game": game, "name": f"paced {game}", **settings},
+        json={
+            "game": game,
+            "name": f"paced {game}",
+            "rules": rules or {},
+            **settings,
+        },
         headers=operator(client),
     )
     assert r.status_code == 200, r.json()
@@ -466,7 +476,13 @@ def test_issue12_point2_pai_gow_hand_set_the_house_way_by_the_clock(
     paced: tuple[TestClient, Clock],
 ) -> None:
     client, clock = paced
-    table = new_table(client, "six-card-fortune-pai-gow", decision_seconds=30)
+    table = new_table(
+        client,
+        "six-card-fortune-pai-gow",
+        # the clock declines the Double Down too (off by default, D182)
+        {"double_down_offered": True},
+        decision_seconds=30,
+    )
     ann = sit(client, table, 1, "ann")
     wager(ann, "pai_gow", 500)
     state = ann.post("/deal").json()

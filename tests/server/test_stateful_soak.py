@@ -106,7 +106,8 @@ SMALL_SHOES: dict[str, list[dict[str, Any]]] = {
         {"decks": 1, "commission_free_rule": "banker6_pays_half"},
     ],
     "six-card-fortune-pai-gow": [
-        {"dealing": "automated_shoe"},
+        # the Double Down is off by default (D182)
+        {"dealing": "automated_shoe", "double_down_offered": True},
         {"dealing": "manual_shoe", "double_down_offered": False},
     ],
     "21-baccarat": [

@@ -48,6 +48,9 @@ MISDEALS = {
 
 def _scenario(name: str, slips: list[str] | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads((PAI_GOW / name).read_text("utf-8"))
+    # the rounds played right decline the Double Down (off by default,
+    # D182): offered in every round, as the misdeals were dealt before
+    doc.setdefault("rules", {})["double_down_offered"] = True
     if slips is not None:
         doc.setdefault("rules", {})["dealing_irregularities"] = slips
     return doc

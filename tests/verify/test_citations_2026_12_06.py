@@ -225,7 +225,10 @@ def test_d121_a_paytable_unlike_the_submissions_names_house_rule_d23() -> None:
     )
     envy = record["rules"]["values"]["envy_paytable"]
     assert envy["four_of_a_kind"] == "5:1"
-    submission = {"envy_paytable": {**envy, "four_of_a_kind": "4:1"}}
+    submission = {
+        "double_down_offered": True,  # as the round (off by default, D182)
+        "envy_paytable": {**envy, "four_of_a_kind": "4:1"},
+    }
     report = verify_lines([json.dumps(record)], submission=submission)
     [verdict_] = report.verdicts
     assert verdict_.deviation is not None

@@ -64,7 +64,9 @@ def _round(
     return dealt(
         {
             "game": GAME,
-            "rules": {"dealing": dealing},
+            # the rounds decline or make the Double Down (off by
+            # default, D182)
+            "rules": {"dealing": dealing, "double_down_offered": True},
             "shoe": _deck(start, hands, stacks=dealing == "automated_shoe"),
             "starting_position": start,
             "wagers": [

@@ -1,5 +1,10 @@
 """The browser tests' fixtures: one served casino and one chromium per
-test module (module scope), for every module under ``tests/web``."""
+test module (module scope), for every module under ``tests/web``.
+
+A module whose tests need tables under other rules than the defaults
+names them in ``TABLE_RULES`` (:data:`tests.web.live.DOUBLE_DOWN`: a
+pai gow table that offers the Double Down Wager, off by default since
+D182)."""
 
 from __future__ import annotations
 
@@ -11,9 +16,15 @@ from tests.web.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 
 @pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One in-process table server on a fresh SQLite file."""
-    server = LiveServer(tmp_path_factory.mktemp("web") / "web.db")
+def srv(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """One in-process table server on a fresh SQLite file, its tables
+    under the module's ``TABLE_RULES`` (the defaults without)."""
+    server = LiveServer(
+        tmp_path_factory.mktemp("web") / "web.db",
+        rules=getattr(request.module, "TABLE_RULES", None),
+    )
     server.start()
     yield server
     server.stop()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -30,6 +30,7 @@ from croupier.shoe import CoverCard
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
+    "DOUBLE_DOWN",
     "LiveServer",
     "cover_card_next",
     "runs_low",
@@ -53,13 +54,44 @@ CHROMIUM_ARGS = [
 
 _T = TypeVar("_T")
 
+TableRules = Mapping[str, Mapping[str, object]]
+"""Rules Submission options of the tables a server opens, by game."""
+
+DOUBLE_DOWN: TableRules = {
+    "six-card-fortune-pai-gow": {"double_down_offered": True},
+}
+"""A pai gow table that offers the Double Down Wager, for the browser
+tests that decide on it: the wager is off by default (670a.7(e), D182)."""
+
 
 class LiveServer:
-    """``create_app`` served by uvicorn on a thread, on a SQLite file."""
+    """``create_app`` served by uvicorn on a thread, on a SQLite file.
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    ``rules`` are the options of the table it opens for a game (the
+    game's defaults for the others), as an operator's ``POST /tables``
+    gives them; the tables are opened in the order and with the names
+    the server gives its own (one per game).
+    """
+
+    def __init__(
+        self,
+        db: Path,
+        port: int | None = None,
+        *,
+        rules: TableRules | None = None,
+    ) -> None:
         self.port = port or free_port()
-        self.app = create_app(f"sqlite:///{db}", operator_token=OPERATOR)
+        self.app = create_app(
+            f"sqlite:///{db}",
+            operator_token=OPERATOR,
+            default_tables=not rules,
+        )
+        if rules:
+            casino = self.casino
+            present = {rt.spec.name for rt in casino.tables.values()}
+            for name in sorted(casino.games):
+                if name not in present:
+                    casino.create_table(None, name, rules=rules.get(name))
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",

@@ -72,7 +72,9 @@ def deal_pai_gow(
     page: Any, srv: LiveServer, table: int, hands: dict[int, str]
 ) -> None:
     """Bet $25 on Pai Gow from the page's seat and deal ``hands`` (seat,
-    7 the dealer: six cards each), until the Double Down is offered."""
+    7 the dealer: six cards each), until the Double Down is offered: at
+    a table that offers it (the module's ``TABLE_RULES`` of
+    :data:`tests.web.live.DOUBLE_DOWN`; off by default, D182)."""
     srv.stack_pai_gow(table, hands)
     page.click("[data-chip='2500']")
     page.click(".seat.mine button.spot[data-wager='pai_gow']")

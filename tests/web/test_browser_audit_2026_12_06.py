@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.web.live import OPERATOR, LiveServer
+from tests.web.live import DOUBLE_DOWN, OPERATOR, LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     decline_double_down,
@@ -39,6 +39,10 @@ from tests.web.pages import token_of as _headers
 PHONE = {"width": 375, "height": 812}
 
 pytestmark = BROWSER_TEST
+
+TABLE_RULES = DOUBLE_DOWN
+"""The pai gow table offers the Double Down Wager (off by default since
+D182): these tests decide on it."""
 
 
 def _my_stakes(srv: LiveServer, table: int, headers: Any) -> dict[str, int]:

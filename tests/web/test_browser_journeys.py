@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 import pytest
-from tests.web.live import LiveServer
+from tests.web.live import DOUBLE_DOWN, LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     HTTP,
@@ -37,6 +37,10 @@ from tests.web.pages import (
 )
 
 pytestmark = BROWSER_TEST
+
+TABLE_RULES = DOUBLE_DOWN
+"""The pai gow table offers the Double Down Wager (off by default since
+D182): these tests decide on it."""
 
 SIZES = {
     "390x844": {"width": 390, "height": 844},

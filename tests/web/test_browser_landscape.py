@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 import pytest
-from tests.web.live import LiveServer
+from tests.web.live import DOUBLE_DOWN, LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     HTTP,
@@ -45,6 +45,10 @@ HAND = ".seat.mine .hand.acting"
 BUTTONS = "#actions button"
 
 pytestmark = BROWSER_TEST
+
+TABLE_RULES = DOUBLE_DOWN
+"""The pai gow table offers the Double Down Wager (off by default since
+D182): these tests decide on it."""
 
 
 def _all_in_sight(page: Any, what: str, *extra: str) -> None:

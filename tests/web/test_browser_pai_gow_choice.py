@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 import pytest
-from tests.web.live import LiveServer
+from tests.web.live import DOUBLE_DOWN, LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     HTTP,
@@ -29,6 +29,10 @@ from tests.web.pages import (
 from tests.web.pages import token_of as _headers
 
 pytestmark = BROWSER_TEST
+
+TABLE_RULES = DOUBLE_DOWN
+"""The pai gow table offers the Double Down Wager (off by default since
+D182): these tests decide on it."""
 
 PHONES = [{"width": 375, "height": 812}, {"width": 812, "height": 375}]
 """A phone upright and on its side."""

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from tests.server.procs import Server
+from tests.server.procs import OPERATOR_TOKEN, Server
 from tests.web.pages import BROWSER_TEST, player_page
 
 from croupier.registry import all_games
@@ -37,10 +38,26 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.kill()
 
 
+def _table_link(site: Server, game: str) -> str:
+    """The lobby's link to the table the round is played at: the game's
+    own, but for pai gow one the operator opens offering the Double Down
+    (off by default, D182), so that its decision is pressed too."""
+    if game != "six-card-fortune-pai-gow":
+        return f".table-card[data-game='{game}'] a"
+    opened = httpx.post(
+        site.base + "/tables",
+        json={"game": game, "rules": {"double_down_offered": True}},
+        headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
+    )
+    assert opened.status_code == 200, opened.text
+    return f"#tables a[data-table='{opened.json()['id']}']"
+
+
 @pytest.mark.parametrize("game", [spec.name for spec in all_games()])
 def test_play_a_round_in_the_browser(
     site: Server, browser: Any, game: str, tmp_path: Path
 ) -> None:
+    link = _table_link(site, game)  # before the lobby is shown
     # names are unique (D31): one player per game
     name = "Ann " + game.replace("-", " ").title()[:30]
     page = player_page(
@@ -50,7 +67,7 @@ def test_play_a_round_in_the_browser(
         viewport={"width": 1400, "height": 820},
         bypass_csp=True,
     )
-    page.click(f".table-card[data-game='{game}'] a")
+    page.click(link)
     page.wait_for_selector(".felt")
     page.click("[data-sit='1']")
     page.wait_for_selector(".seat.mine")
@@ -62,6 +79,7 @@ def test_play_a_round_in_the_browser(
     )
     if page.get_attribute("#status-panel", "data-status") == "playing":
         _check_after_deal(page, game)
+    pressed = []
     for _ in range(20):
         page.wait_for_timeout(150)
         status = page.get_attribute("#status-panel", "data-status")
@@ -73,6 +91,9 @@ def test_play_a_round_in_the_browser(
             continue
         name = next((a for a in PASSIVE if a in names), names[0])
         page.click(f"#actions button[data-action='{name}']")
+        pressed.append(name)
+    if game == "six-card-fortune-pai-gow":
+        assert pressed[:1] == ["no_double_down"], pressed
     page.wait_for_selector("#result:not([hidden]) .headline")
     assert page.query_selector_all(".card")
     narration = page.inner_text("#narration")

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.server.conftest import passive_action
-from tests.web.live import OPERATOR, LiveServer
+from tests.web.live import DOUBLE_DOWN, OPERATOR, LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     Axe,
@@ -33,6 +33,10 @@ from tests.web.pages import token_of as _token
 WIDTHS = (1024, 1366, 1920)
 
 pytestmark = BROWSER_TEST
+
+TABLE_RULES = DOUBLE_DOWN
+"""The pai gow table offers the Double Down Wager (off by default since
+D182): these tests decide on it."""
 
 
 class Api:

@@ -50,8 +50,17 @@ def _plus_minus(half: float | None) -> str:
 
 
 def print_double_down_line(report: GameReport) -> None:
-    """``analyze``'s line on the Double Down, where the analysis has one."""
+    """``analyze``'s line on the Double Down, where the analysis has one.
+
+    Where the rules offer none (the default, D182) the line says so.
+    """
     figures: dict[str, Any] = report.extra.get("double_down") or {}
+    if figures.get("offered") is False:
+        console.print(
+            f"[bold]{report.game} · the Double Down Wager[/bold]\n"
+            f"  {figures['note']}"
+        )
+        return
     if "house_edge_with_double_down" not in figures:
         return
     console.print(

@@ -215,7 +215,9 @@ def analyze(
             "--double-down",
             help="six-card-fortune-pai-gow: the Six-Card Wager with the "
             "Double Down Wager played, simulated over this many rounds "
-            "(seed 1; about 10,000 rounds a second; D177).",
+            "(seed 1; about 10,000 rounds a second; D177), where the "
+            "rules offer it (--set double_down_offered=true: it is off "
+            "by default, D182).",
             min=1,
             max=DOUBLE_DOWN_MAX_ROUNDS,
         ),

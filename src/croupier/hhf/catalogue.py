@@ -5,16 +5,18 @@ round holds, in which order, under which reference and with which
 announcement texts is the game's procedure, and ``croupier verify``
 compares a log's steps with the engine's field by field, its references
 and texts included. A writer of another system needs that list: this
-module deals seeded rounds of a game at one table (shuffles, cuts,
-cover cards and reshuffles included) under its default rules and the
-variants of :data:`VARIANTS`, each seat placing the game's wagers at
-random and taking random legal decisions, and gathers every kind of
-step it sees: its type, its reference, its fields with their JSON
-types, and, for an announcement, its text with the numbers and cards
-taken out (``player N, banker N: player wins``). ``croupier history
-steps GAME --markdown`` prints it; ``docs/chh-steps.md`` is that output
-for every game (a test keeps it current, another checks that every step
-of the hand-written scenarios is in it).
+module deals seeded rounds of a game at one table (shuffles, cuts, cover
+cards and reshuffles included) under its default rules (with the sample
+tables' :data:`~croupier.hhf.sample.SAMPLE_OPTIONS`: pai gow's Double
+Down offered) and the variants of :data:`VARIANTS`, each seat placing
+the game's wagers at random and taking random legal decisions, and
+gathers every kind of step it sees: its type, its reference, its fields
+with their JSON types, and, for an announcement, its text with the
+numbers and cards taken out (``player N, banker N: player wins``).
+``croupier history steps GAME --markdown`` prints it;
+``docs/chh-steps.md`` is that output for every game (a test keeps it
+current, another checks that every step of the hand-written scenarios is
+in it).
 
 It is the steps seen, not a proof that no other can occur: rare
 branches (a shoe that runs out, an irregularity) may be missing; the
@@ -250,7 +252,8 @@ def catalogue(game: str, *, rounds: int = 400, seed: int = 1) -> Catalogue:
     """The steps of ``rounds`` rounds under each rules variant of ``game``.
 
     The default rules and each of :data:`VARIANTS` deal ``rounds``
-    rounds at a seeded table of three seats.
+    rounds at a seeded table of three seats, each over the sample
+    tables' options (pai gow's Double Down offered, D182).
     """
     spec = find_game(game)
     found = Catalogue(game, 0, keys=paytable_keys(spec.rules_type().to_dict()))

@@ -24,9 +24,18 @@ from croupier.table import Table
 
 from .format import HandHistory, from_record
 
-__all__ = ["sample_histories", "seeded_table"]
+__all__ = ["SAMPLE_OPTIONS", "sample_histories", "seeded_table"]
 
 _AMOUNTS = (500, 1000, 2500)
+
+SAMPLE_OPTIONS: Mapping[str, Mapping[str, object]] = {
+    "six-card-fortune-pai-gow": {"double_down_offered": True},
+}
+"""Options a sample table sets over the game's defaults, under the
+options it is given: pai gow's Double Down Wager, off by default
+(670a.7(e), D182), is offered, so that the sample rounds, the benches
+that time them and the step catalogue deal every decision of the game
+(the rounds are those dealt before D182)."""
 
 
 def seeded_table(
@@ -37,11 +46,13 @@ def seeded_table(
     The table's own stream (shuffles, draws) is ``seed``; the players'
     wagers and decisions come from the second stream returned, seeded
     ``seed + 1``; seats 1 to ``seats`` (at most the game's) are taken.
+    ``rules`` are laid over the game's :data:`SAMPLE_OPTIONS`.
     """
     spec = find_game(game)
+    options = {**SAMPLE_OPTIONS.get(spec.name, {}), **(rules or {})}
     table = Table(
         spec,
-        rules=None if rules is None else spec.rules_type.from_mapping(rules),
+        rules=spec.rules_type.from_mapping(options) if options else None,
         rng=SeededRng(seed),
     )
     choose = np.random.default_rng(seed + 1)
@@ -60,7 +71,7 @@ def sample_histories(
     """``rounds`` consecutive rounds of ``game`` at one seeded table.
 
     ``rules`` are Rules Submission options (the game's defaults if
-    ``None``).
+    ``None``), laid over the game's :data:`SAMPLE_OPTIONS`.
     """
     spec, table, choose, occupied = seeded_table(game, rules, seed, seats)
     for n in range(1, rounds + 1):

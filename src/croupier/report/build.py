@@ -463,14 +463,28 @@ GROWING: dict[str, tuple[str, AverageStake]] = {
 }
 """Wagers that can grow (doubles, splits, Second Chance), per game."""
 
-UNMEASURED_GROWTH: dict[tuple[str, str], str] = {
+UNMEASURED_GROWTH: dict[tuple[str, str], tuple[str, str]] = {
     ("six-card-fortune-pai-gow", "pai_gow"): (
+        "double_down_offered",
         "the wager can grow by a Double Down Wager (670a), which the "
         "simulation does not play: the figures are those of the Six-Card "
-        "Wager alone and its element of risk is not measured"
+        "Wager alone and its element of risk is not measured",
     ),
 }
-"""Wagers that can grow where the growth is not measured, and why."""
+"""Wagers that can grow where the growth is not measured: the option
+that lets them grow (pai gow's Double Down is off by default, D182) and
+why it is not measured."""
+
+
+def _growth_note(spec: GameSpec, rules: GameRules, wager: str) -> str | None:
+    """Why ``wager``'s growth is unmeasured, where these rules let it grow.
+
+    :data:`UNMEASURED_GROWTH` names the option and the reason.
+    """
+    found = UNMEASURED_GROWTH.get((spec.name, wager))
+    if found is None or not getattr(rules, found[0], False):
+        return None
+    return found[1]
 
 
 def _element_of_risk(
@@ -653,7 +667,7 @@ def _wager(
         "element_of_risk": _element_of_risk(
             spec, rules, name, edge, source.extra, settings
         ),
-        "growth_note": UNMEASURED_GROWTH.get((spec.name, name)),
+        "growth_note": _growth_note(spec, rules, name),
         "max_payout_units": top,
         "stake": stake,
         "stake_fixed": "stake" in source.extra,

@@ -182,8 +182,9 @@ def _pai_gow(rules: object) -> list[str]:
         + (
             "; a Double Down Wager may be added after the cards are seen "
             "(670a)."
-            if getattr(rules, "double_down_offered", True)
-            else "; this Rules Submission offers no Double Down Wager (670a)."
+            if getattr(rules, "double_down_offered", False)
+            else "; this Rules Submission offers no Double Down Wager "
+            "(670a.7(e): only where it says so)."
         )
     ]
     fortune = getattr(rules, "fortune_bonus_offered", True)

@@ -6,7 +6,9 @@ or an automated dealing shoe (670a.10), per the ``dealing`` option;
 each position sets a five-card high hand and a one-card low hand
 against the dealer's, set the house way. Wagers: ``pai_gow`` (the
 Six-Card Fortune Pai Gow Poker Wager), ``fortune_bonus`` (with the Envy
-Bonus), ``progressive``, and the Double Down Wager after the cards.
+Bonus), ``progressive``, and, where the Rules Submission offers it
+(``double_down_offered``, off by default: 670a.7(e), D182), the Double
+Down Wager after the cards.
 
 Importing this package registers the game ``six-card-fortune-pai-gow``.
 """

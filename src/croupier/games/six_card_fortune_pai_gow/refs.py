@@ -16,6 +16,7 @@ __all__ = [
     "AUTOMATED_SHOE",
     "BY_HAND_OR_MANUAL_SHOE",
     "DOUBLE_DOWN_REF",
+    "OFFERED_REF",
     "SETTLE_REF",
     "SIDE_REF",
     "WAGER_REF",
@@ -32,6 +33,10 @@ DOUBLE_DOWN_REF = Ref.parse("670a.7(e)(1)")
 """The Double Down Wager offered: after the cards, up to the Six-Card
 Wager (D22); its amount is refused under it, not under (c), which only
 lets it be placed after "no more bets"."""
+OFFERED_REF = Ref.parse("670a.7(e)")
+"""The optional wagers, the Double Down among them, offered only where
+the casino's Rules Submission says so: a Double Down at a table whose
+rules do not offer it is refused under it (D182)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,14 +5,15 @@ player decides. The order of decisions (chosen here; 670a.11 was not
 retrieved): each seat holding a Six-Card Wager, in the order dealt
 (clockwise from the starting position, 670a.9(c), 670a.10(c): a seat
 acting out of turn is refused under it), first decides on the
-Double Down Wager (when offered), then sets its hand (or asks for the
-house way). Then the dealer's hand is exposed and set the house way,
-and every wager is settled seat by seat counter-clockwise from the
-dealer's right.
+Double Down Wager (where the rules offer it; they do not by default,
+670a.7(e), D182), then sets its hand (or asks for the house way). Then
+the dealer's hand is exposed and set the house way, and every wager is
+settled seat by seat counter-clockwise from the dealer's right.
 
 >>> from croupier.shoe import Shoe
 >>> from croupier.games.six_card_fortune_pai_gow.rules import SixCardRules
->>> rnd = SixCardRound(rules=SixCardRules(), shoe=Shoe.new(jokers=1),
+>>> offered = SixCardRules(double_down_offered=True)
+>>> rnd = SixCardRound(rules=offered, shoe=Shoe.new(jokers=1),
 ...                    starting_position=1)
 >>> _ = rnd.place_wager(1, "pai_gow", 1000)
 >>> _ = rnd.deal()
@@ -20,6 +21,12 @@ dealer's right.
 ['double_down', 'no_double_down']
 >>> rnd.can_apply(Action(seat=2, name="double_down"))
 False
+>>> plain = SixCardRound(rules=SixCardRules(), shoe=Shoe.new(jokers=1),
+...                      starting_position=1)
+>>> _ = plain.place_wager(1, "pai_gow", 1000)
+>>> _ = plain.deal()
+>>> plain.pending().to_dict()["legal"]
+['set', 'house_way']
 """
 
 from __future__ import annotations
@@ -75,6 +82,7 @@ from .refs import (
     AUTOMATED_SHOE,
     BY_HAND_OR_MANUAL_SHOE,
     DOUBLE_DOWN_REF,
+    OFFERED_REF,
     SETTLE_REF,
     SIDE_REF,
     WAGER_REF,
@@ -205,6 +213,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             Ref.parse("670a.7(a)"),
         )
         if wager == Wager.DOUBLE_DOWN:
+            self._verify_double_down_offered(seat)
             msg = "the Double Down Wager is made after the cards are seen"
             raise WagerError(msg, ref=WAGER_REF)
         self._verify_offered(
@@ -582,6 +591,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             ),
             order=self._deal_refs().order,
         )
+        if action.name in _DOUBLE_DOWN:
+            self._verify_double_down_offered(action.seat)
         if action.name not in pending.legal:
             msg = (
                 f"seat {action.seat} tried {json_text(action.name)}; legal "
@@ -601,6 +612,21 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             self._double_down_amount(action)
         elif action.name in _SETTING:
             self._setting_for(action)
+
+    def _verify_double_down_offered(self, seat: int) -> None:
+        """Refuse a Double Down decision where the rules offer none.
+
+        670a.7(e) lets a casino offer the Double Down Wager only where
+        its Rules Submission says so (``double_down_offered``, off by
+        default: D182).
+        """
+        if not self.rules.double_down_offered:
+            msg = (
+                f"seat {seat}: this table offers no Double Down Wager "
+                f"(its Rules Submission does not: double_down_offered is "
+                f"false)"
+            )
+            raise WagerError(msg, ref=OFFERED_REF)
 
     def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
         """Nobody is to decide: refuse, naming the phase."""

@@ -136,12 +136,14 @@ class SixCardRules(GameRules):
         "on request)",
     )
     double_down_offered: bool = option(
-        True,
-        provenance=Provenance.ASSUMED,
-        decision="D22",
-        ref="670a.7(e)(1)",
-        doc="whether the Double Down Wager (after the cards are seen, up "
-        "to the Six-Card Wager) is offered",
+        False,
+        provenance=Provenance.REG,
+        decision="D182",
+        ref="670a.7(e)",
+        doc="whether the Double Down Wager is offered: not unless the "
+        "Rules Submission says so (670a.7(e)); when offered, after the "
+        "cards are seen, up to the Six-Card Wager and settled like it "
+        "(D22, ASSUMED)",
     )
     fortune_bonus_offered: bool = option(
         True,

@@ -51,6 +51,7 @@ __all__ = [
     "ANALYZE_ROUNDS",
     "DOUBLE_DOWN_SAMPLES",
     "DOUBLE_DOWN_SEED",
+    "NOT_OFFERED",
     "WAGER",
     "DoubleDownFigures",
     "double_down_figures",
@@ -66,6 +67,14 @@ ANALYZE_ROUNDS = 20_000
 """Rounds ``croupier analyze`` (and so the math report) simulates."""
 WAGER = "six_card_with_double_down"
 """The name a warning gives the Six-Card Wager with the Double Down."""
+NOT_OFFERED = (
+    "not offered: these rules offer no Double Down Wager "
+    "(double_down_offered is false, the default: 670a.7(e) lets a casino "
+    "offer it only where its Rules Submission says so, D182); the "
+    "Six-Card Wager is played alone"
+)
+"""What ``croupier analyze`` says of the Double Down where the rules in
+force do not offer it (its ``double_down`` entry's ``note``)."""
 
 DOUBLED, BASE_NET, WINS, LOSSES = 0, 1, 2, 3
 """Columns of :func:`double_down_rounds`' record of each round."""
@@ -278,10 +287,15 @@ def double_down_warnings(extra: Mapping[str, Any]) -> list[dict[str, object]]:
     'the Six-Card Wager with the Double Down Wager played well favours
     the player by 7.0000 % of the wager (per unit of the Six-Card Wager;
     a simulation of 20,000 rounds; D22, D177)'
+    >>> double_down_warnings({"double_down": {"offered": False}})
+    []
     """
     figures = extra.get("double_down")
-    if not isinstance(figures, Mapping):
-        return []
+    if (
+        not isinstance(figures, Mapping)
+        or "house_edge_with_double_down" not in figures
+    ):
+        return []  # no figures: the rules offer no Double Down (D182)
     edge = float(figures["house_edge_with_double_down"])
     if edge >= 0:
         return []

@@ -41,6 +41,7 @@ from croupier.rules import GameRules, Paytable
 from . import kernels as k
 from .double_down import (
     ANALYZE_ROUNDS,
+    NOT_OFFERED,
     double_down_figures,
     double_down_warnings,
 )
@@ -321,11 +322,16 @@ def analyze(rules: GameRules) -> GameReport:
         )
     main = run_chunk(six, MAIN_WAGER_ROUNDS, MAIN_WAGER_SEED, (0,))
     if six.double_down_offered:
-        extra["double_down"] = double_down_figures(
-            six, ANALYZE_ROUNDS
-        ).to_dict()
+        extra["double_down"] = {
+            "offered": True,
+            **double_down_figures(six, ANALYZE_ROUNDS).to_dict(),
+        }
         # the warnings of play the wagers' edges cannot show (D146)
         extra["favourable_play"] = double_down_warnings(extra)
+    else:
+        # said plainly, not left out (D182: off unless the Rules
+        # Submission offers it, 670a.7(e))
+        extra["double_down"] = {"offered": False, "note": NOT_OFFERED}
     finished = time.perf_counter()
     extra["pai_gow"] = {
         "method": "simulation",
