@@ -3,7 +3,8 @@
 Each game's options are a frozen dataclass deriving from
 :class:`GameRules`. Every field is declared with :func:`option`, which
 records its provenance (``REG``, ``INFER`` or ``ASSUMED``), the
-project decision it comes from (D1-D25) and a one-line description. A
+project decision it comes from (a ``Dnn`` of docs/decisions.md) and a
+one-line description. A
 casino's Rules Submission file (TOML or JSON) or ``--set key=value``
 overrides any of them; unknown keys, wrong types and out-of-range values
 raise :class:`~croupier.errors.RulesError` naming the key.
@@ -189,7 +190,7 @@ class OptionInfo:
     ref: str | None
     """The subsection it concerns, if any."""
     decision: str | None
-    """The project decision (D1-D25) behind the default, if any."""
+    """The project decision (``Dnn``) behind the default, if any."""
     fixed: bool = False
     """Whether the regulation fixes the default (another value is a
     what-if for analysis, not a Pennsylvania table)."""
