@@ -4,10 +4,10 @@ Each game's options are a frozen dataclass deriving from
 :class:`GameRules`. Every field is declared with :func:`option`, which
 records its provenance (``REG``, ``INFER`` or ``ASSUMED``), the
 project decision it comes from (a ``Dnn`` of docs/decisions.md) and a
-one-line description. A
-casino's Rules Submission file (TOML or JSON) or ``--set key=value``
-overrides any of them; unknown keys, wrong types and out-of-range values
-raise :class:`~croupier.errors.RulesError` naming the key.
+one-line description. A casino's Rules Submission file (TOML or JSON)
+or ``--set key=value`` overrides any of them; unknown keys, wrong types
+and out-of-range values raise :class:`~croupier.errors.RulesError`
+naming the key.
 """
 
 from __future__ import annotations
