@@ -466,7 +466,7 @@ GROWING: dict[str, tuple[str, AverageStake]] = {
 UNMEASURED_GROWTH: dict[tuple[str, str], tuple[str, str]] = {
     ("six-card-fortune-pai-gow", "pai_gow"): (
         "double_down_offered",
-        "the wager can grow by a Double Down Wager (670a), which the "
+        "the wager can grow by a Double Down Wager (670a.7(e)(1)), which the "
         "simulation does not play: the figures are those of the Six-Card "
         "Wager alone and its element of risk is not measured",
     ),

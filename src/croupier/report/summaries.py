@@ -181,7 +181,7 @@ def _pai_gow(rules: object) -> list[str]:
         main
         + (
             "; a Double Down Wager may be added after the cards are seen "
-            "(670a)."
+            "(670a.7(e)(1), on D22's assumed terms)."
             if getattr(rules, "double_down_offered", False)
             else "; this Rules Submission offers no Double Down Wager "
             "(670a.7(e): only where it says so)."
