@@ -6,8 +6,9 @@ to 388 px, off the screen (D178). A betting spot holding "$1,000.00"
 was 10 px wider than one holding "$5.00": its neighbours moved 5 px
 sideways when the bet landed (D179). A result the player had closed
 showed again after the recall page and Back (D180). At 768 x 1024 the
-result that comes at a baccarat deal took its height above the seats,
-which went down 151 px, the rail 141 (D181). Each test here fails on
+result that comes at a baccarat deal took its height above the seats
+(at a table's first deal with the last round's cards and sayings: the
+spots went 214 px down, the rail 205) (D181). Each test here fails on
 the page as it was.
 
 One in-process server and one Debian chromium for the module
@@ -242,14 +243,17 @@ def test_d180_a_closed_result_stays_closed_after_recall_and_back(
 def test_d181_the_result_at_a_deal_on_a_tablet_moves_nothing(
     srv: LiveServer, browser: Any
 ) -> None:
-    """At 768 x 1024, a player's first Midibaccarat round (one wager),
-    then a second (two wagers, a line longer): each deal brings the
-    result as the next bets open, and no control moves.
+    """At 768 x 1024, the first round of a 21 Baccarat table (no other
+    test here plays there), one wager, then a second, two wagers: each
+    deal brings the result (a wager's line longer the second time), the
+    last round's cards and sayings as the next bets open, and no control
+    moves.
 
-    Before: the first result took its 147 px above the seats: the
-    spots went 151 px down, the rail and Deal 141.
+    Before: the first deal took the spots 214 px down, the rail and
+    Deal 205 (the result 147 px, the cards' row 27 px taller, "Last
+    round" and a saying 44 px); the second, a line longer, 19 px.
     """
-    table = srv.table_id("midibaccarat")
+    table = srv.table_id("21-baccarat")
     page = _page(browser, srv, "Tablet deal", "768x1024")
     sit(page, srv, table, 3)
     wrong: dict[str, Any] = {}
