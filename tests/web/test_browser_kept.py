@@ -24,18 +24,18 @@ import pytest
 from tests.web.live import LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
+    CONTROLS,
     HTTP,
     boxes,
     idle,
+    moved_controls,
     out_of_sight,
-    phone_page,
-    player_page,
     round_played_at_seat_1,
     sit,
+    sized_page,
     table_state,
     token_of,
 )
-from tests.web.test_browser_steady import CONTROLS
 
 pytestmark = BROWSER_TEST
 
@@ -58,17 +58,7 @@ LONG_REFUSAL = {
 
 
 def _page(browser: Any, srv: LiveServer, name: str, size: str) -> Any:
-    view = SIZES[size]
-    if view["width"] <= 700 or view["height"] <= 500:
-        return phone_page(browser, srv, name, view)
-    return player_page(browser, srv, name, viewport=view)
-
-
-def _moved(page: Any, before: dict[str, Any]) -> dict[str, Any]:
-    """The controls whose box in the page is not ``before``'s (each with
-    its box now and before)."""
-    now = boxes(page, CONTROLS, in_page=True)
-    return {k: (now.get(k), v) for k, v in before.items() if now.get(k) != v}
+    return sized_page(browser, srv, name, SIZES[size])
 
 
 _LINES = """(() => {
@@ -151,7 +141,7 @@ def _errors_sideways(page: Any) -> dict[str, Any]:
         error = boxes(page, ["#error"], first=True)["#error"]
         if (drawn := page.evaluate(_LINES)) != lines:
             wrong[f"{lines}: lines"] = (drawn, error)
-        if moved := _moved(page, before):
+        if moved := moved_controls(page, before):
             wrong[f"{lines}: the error came"] = moved
         now = boxes(page, CONTROLS)
         if covered := [k for k, b in now.items() if _overlap(b, error)]:
@@ -162,7 +152,7 @@ def _errors_sideways(page: Any) -> dict[str, Any]:
         page.click(f"{SPOT}[data-wager='tie']")  # $1 more there
         page.wait_for_selector("#error:empty", state="attached")
         idle(page)
-        if moved := _moved(page, before):
+        if moved := moved_controls(page, before):
             wrong[f"{lines}: the error went"] = moved
     return wrong
 
@@ -194,7 +184,7 @@ def test_d179_a_spot_keeps_its_width_whatever_its_amount(
                 arg=[f"{SPOT}[data-wager='player'] .amt", shown],
             )
             idle(page)
-            if moved := _moved(page, before):
+            if moved := moved_controls(page, before):
                 wrong[shown] = moved
     finally:
         _leave(page, srv, table, 2)
@@ -225,7 +215,7 @@ def test_d180_a_closed_result_stays_closed_after_recall_and_back(
         page.evaluate("scrollTo(0, 0)")
         back = page.get_attribute("#result", "data-round")
         shown_again = page.is_visible("#result")
-        moved = _moved(page, before)
+        moved = moved_controls(page, before)
         page.click("[data-chip='500']")
         page.click(f"{SPOT}[data-wager='player']")
         idle(page)
@@ -272,7 +262,7 @@ def test_d181_the_result_at_a_deal_on_a_tablet_moves_nothing(
             lines = page.eval_on_selector_all("#result li", "e => e.length")
             if lines != len(wagers):
                 wrong[f"{wagers}: lines"] = lines
-            if moved := _moved(page, before):
+            if moved := moved_controls(page, before):
                 wrong[f"{wagers}: the result came"] = moved
             page.keyboard.press("Escape")
             idle(page)
