@@ -68,6 +68,14 @@ def phone_page(browser: Any, srv: Served, name: str, size: Any) -> Any:
     )
 
 
+def sized_page(browser: Any, srv: Served, name: str, view: Any) -> Any:
+    """:func:`phone_page` at ``view`` on a phone (700 px wide or less, or
+    500 px high or less: on its side), :func:`player_page` elsewhere."""
+    if view["width"] <= 700 or view["height"] <= 500:
+        return phone_page(browser, srv, name, view)
+    return player_page(browser, srv, name, viewport=view)
+
+
 def deal_pai_gow(
     page: Any, srv: LiveServer, table: int, hands: dict[int, str]
 ) -> None:
@@ -190,6 +198,29 @@ _BOXES = """([sels, inPage, first]) => sels.flatMap((sel) => {
       .map(Math.round)];
   });
 })"""
+
+
+CONTROLS = [
+    ".seat.mine button.spot",
+    "#chip-pick button",
+    "#deal",
+    "#undo",
+    "#clear",
+    "#rebet",
+    "#double-bet",
+    "#bet-amount",
+    "#bet-typed",
+    "#sit-out",
+    "#leave",
+]
+"""Every control of a player who bets (each element's box)."""
+
+
+def moved_controls(page: Any, before: dict[str, Any]) -> dict[str, Any]:
+    """The :data:`CONTROLS` whose box in the page is not ``before``'s
+    (each with its box now and before)."""
+    now = boxes(page, CONTROLS, in_page=True)
+    return {k: (now.get(k), v) for k, v in before.items() if now.get(k) != v}
 
 
 def boxes(

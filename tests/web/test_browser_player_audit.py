@@ -23,10 +23,10 @@ from tests.web.pages import (
     clear_and_leave,
     idle,
     out_of_sight,
-    phone_page,
     player_page,
     round_played_at_seat_1,
     sit,
+    sized_page,
     tab_order_wrong,
     token_of,
 )
@@ -78,10 +78,7 @@ def _moved(
 
 
 def _page(browser: Any, srv: LiveServer, name: str, size: str) -> Any:
-    view = SIZES[size]
-    if view["width"] <= 700 or view["height"] <= 500:
-        return phone_page(browser, srv, name, view)
-    return player_page(browser, srv, name, viewport=view)
+    return sized_page(browser, srv, name, SIZES[size])
 
 
 @pytest.mark.parametrize(("game", "size"), _CASES)

@@ -28,10 +28,12 @@ import pytest
 from tests.web.live import LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
+    CONTROLS,
     HTTP,
     boxes,
     clear_and_leave,
     idle,
+    moved_controls,
     out_of_sight,
     phone_page,
     player_page,
@@ -42,20 +44,6 @@ from tests.web.pages import (
 
 pytestmark = BROWSER_TEST
 
-CONTROLS = [
-    ".seat.mine button.spot",
-    "#chip-pick button",
-    "#deal",
-    "#undo",
-    "#clear",
-    "#rebet",
-    "#double-bet",
-    "#bet-amount",
-    "#bet-typed",
-    "#sit-out",
-    "#leave",
-]
-"""Every control of a player who bets (each element's box)."""
 PHONES = {
     "390x844": {"width": 390, "height": 844},
     "360x740": {"width": 360, "height": 740},
@@ -64,13 +52,6 @@ PHONES = {
 DEAL_FOOT = 716
 """The lowest Deal's foot may lie on an upright phone (D152): 24 px
 over a 360 x 740 screen's foot."""
-
-
-def _moved(page: Any, before: dict[str, Any]) -> dict[str, Any]:
-    """The controls whose box in the page is not ``before``'s (each with
-    its box now and before)."""
-    now = boxes(page, CONTROLS, in_page=True)
-    return {k: (now.get(k), v) for k, v in before.items() if now.get(k) != v}
 
 
 @pytest.mark.parametrize("size", list(PHONES))
@@ -100,12 +81,12 @@ def test_d165_the_result_comes_and_goes_and_no_control_moves(
     idle(page)
     assert page.is_visible("#result .headline")
     wrong: dict[str, Any] = {}
-    if moved := _moved(page, before):
+    if moved := moved_controls(page, before):
         wrong["the result came"] = moved
     page.keyboard.press("Escape")
     page.wait_for_selector("#result", state="hidden")
     idle(page)
-    if moved := _moved(page, before):
+    if moved := moved_controls(page, before):
         wrong["the result went"] = moved
     page.evaluate("scrollTo(0, 0)")
     if hidden := out_of_sight(
@@ -148,7 +129,7 @@ def test_d165_closing_the_whole_result_at_768x1024_moves_nothing(
     page.keyboard.press("Escape")
     page.wait_for_selector("#result", state="hidden")
     idle(page)
-    moved = _moved(page, before)
+    moved = moved_controls(page, before)
     assert not moved, json.dumps(moved, indent=1)
     focused = page.evaluate(
         "document.activeElement.matches('.seat.mine button.spot')"
@@ -200,7 +181,7 @@ def test_d166_a_refusal_of_two_lines_moves_nothing_on_a_phone(
     )
     if error[3] - error[1] < 2 * line:
         wrong["not two lines"] = (error, line)
-    if moved := _moved(page, before):
+    if moved := moved_controls(page, before):
         wrong["the error came"] = moved
     spots = boxes(page, [".seat.mine button.spot"])
     if low := [k for k, b in spots.items() if b[3] > error[1]]:
@@ -212,7 +193,7 @@ def test_d166_a_refusal_of_two_lines_moves_nothing_on_a_phone(
     page.click(".seat.mine button.spot[data-wager='banker']")  # $1 there
     page.wait_for_selector("#error:empty", state="attached")
     idle(page)
-    if moved := _moved(page, before):
+    if moved := moved_controls(page, before):
         wrong["the error went"] = moved
     assert not wrong, json.dumps(wrong, indent=1)
     assert not page.errors, page.errors
@@ -252,7 +233,7 @@ def test_d167_choosing_another_spot_moves_no_button(
         )
         idle(page)
         names.append(page.inner_text("#bet-typed"))
-        if moved := _moved(page, before):
+        if moved := moved_controls(page, before):
             wrong[wager] = (names[-1], moved)
     assert len(set(names)) == len(wagers) == 7, names
     assert not wrong, json.dumps(wrong, indent=1)
@@ -310,7 +291,7 @@ def test_d169_a_first_win_does_not_grow_the_header(
         assert page.get_attribute("#who", "title") == name
         page.evaluate("scrollTo(0, 0)")
         now = boxes(page, ["header"], first=True)["header"]
-        moved = _moved(page, before)
+        moved = moved_controls(page, before)
         assert now == header, (header, now)
         assert not moved, json.dumps(moved, indent=1)
         assert not page.errors, page.errors

@@ -23,7 +23,6 @@ let pickedLow = null;
 let busy = false;
 let selected = null;          // the spot a typed amount goes to
 let undo = {round: null, steps: []};
-let dismissed = null;         // the round whose result banner was closed
 let announced = {round: null, seq: 0};
 let readyPath = "/ready";     // falls back to /deal on an older server
 let socket = null;
@@ -434,8 +433,16 @@ function spotEl(t, seat, wager, amount, mine, result) {
     }
     el.appendChild(stack);
   }
-  el.appendChild(Croupier.el("span", "amt", amount ? Croupier.money(amount)
-    : (mine ? "bet" : "")));
+  const amt = Croupier.el("span", "amt");
+  const shows = amount ? Croupier.money(amount) : (mine ? "bet" : "");
+  const lim = limitsOf(t, wager.wager), fixed = fixedOf(t, wager.wager);
+  if (mine) {
+    // as wide as the most the spot takes (tabular figures, style.css):
+    // a bet of $1,000.00 made the spot 10 px wider than one of $5.00,
+    // and moved its neighbours 5 px sideways (D179)
+    sizedText(amt, [Croupier.money(fixed !== null ? fixed : lim[1])], shows);
+  } else amt.textContent = shows;
+  el.appendChild(amt);
   let words = label + ", " + (amount ? Croupier.money(amount) + " bet"
     : "no bet");
   if (result) {
@@ -445,8 +452,6 @@ function spotEl(t, seat, wager, amount, mine, result) {
     words += ", " + outcomeShort(result);
   }
   if (mine) {
-    const lim = limitsOf(t, wager.wager);
-    const fixed = fixedOf(t, wager.wager);
     el.type = "button";
     el.title = fixed !== null
       ? name + ": exactly " + Croupier.money(fixed)
@@ -660,7 +665,7 @@ function showBanner(box, draft, rnd) {
   box.dataset.shown = rnd.id;
   box.hidden = false;
   if (!same) box.replaceChildren(...draft.childNodes);
-  keepClosed(box, dismissed === rnd.id);
+  keepClosed(box, sessionStorage.getItem(closedKey()) === String(rnd.id));
 }
 
 function keepClosed(box, closed) {
@@ -688,8 +693,19 @@ function closeButton(rnd, what) {
   // The banner's OK: it closes until another round shows (Escape too).
   const close = Croupier.el("button", "btn quiet", "OK");
   close.appendChild(Croupier.el("span", "sr-only", ": close the " + what));
-  close.addEventListener("click", () => { dismissed = rnd.id; render(state); });
+  close.addEventListener("click", () => {
+    sessionStorage.setItem(closedKey(), rnd.id);
+    render(state);
+  });
   return close;
+}
+
+function closedKey() {
+  // Where the round whose result the player closed at this table is
+  // kept: in the tab's session, not the page's memory, so that the page
+  // opened anew (the recall page, then Back; a reload) leaves it closed,
+  // where it showed again (D180); the next round's result shows
+  return PLAYER_KEY() + ".closed";
 }
 
 function renderVoided(s, rnd, seat, settled) {
