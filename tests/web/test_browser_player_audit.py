@@ -16,6 +16,7 @@ import pytest
 from tests.web.live import LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
+    CONTROLS,
     HTTP,
     Axe,
     assert_no_small_text,
@@ -49,19 +50,6 @@ _CASES = [
     ("21-baccarat", "360x740"),
     ("midibaccarat", "812x375"),
 ]
-_CONTROLS = [
-    ".seat.mine button.spot",
-    "#chip-pick button",
-    "#undo",
-    "#clear",
-    "#rebet",
-    "#double-bet",
-    "#bet-amount",
-    "#bet-typed",
-    "#deal",
-    "#sit-out",
-    "#leave",
-]
 
 
 def _moved(
@@ -72,7 +60,7 @@ def _moved(
     before."""
     return {
         k: (v, before.get(k))
-        for k, v in boxes(page, _CONTROLS, in_page=in_page).items()
+        for k, v in boxes(page, CONTROLS, in_page=in_page).items()
         if v != before.get(k)
     }
 
@@ -103,7 +91,7 @@ def test_no_chip_moves_a_spot_or_the_rail(
     spot = ".seat.mine button.spot"
     first = page.get_attribute(spot, "data-wager")
     page.evaluate("scrollTo(0, 0)")
-    before = boxes(page, _CONTROLS)
+    before = boxes(page, CONTROLS)
     assert len(before) >= 12, before
     page.click("[data-chip='500']")
     page.click(f"{spot}[data-wager='{first}']")
@@ -144,7 +132,7 @@ def test_an_error_moves_no_chip_or_button(
     sit(page, srv, table, 4)
     idle(page)
     page.evaluate("scrollTo(0, 0)")
-    before = boxes(page, _CONTROLS)
+    before = boxes(page, CONTROLS)
     page.fill("#bet-amount", "five")
     page.click("#bet-typed")
     page.wait_for_selector("#error:has-text('Type an amount in dollars')")
@@ -218,7 +206,7 @@ def test_the_next_bets_do_not_move_the_spot_under_the_result(
     idle(page)
     net = int(page.get_attribute("#result", "data-net"))
     head = page.inner_text("#result .headline")
-    before = boxes(page, _CONTROLS, in_page=True)
+    before = boxes(page, CONTROLS, in_page=True)
     box = page.eval_on_selector(
         spot,
         "e => { const r = e.getBoundingClientRect(); "
@@ -310,7 +298,7 @@ def _short_screen_round(
     table, spot = round_played_at_seat_1(page, srv, game, close=False)
     chips = "#chip-pick button"
     wrong: list[Any] = out_of_sight(page, [spot, chips, "#rebet"])
-    before = boxes(page, _CONTROLS)
+    before = boxes(page, CONTROLS)
     page.click("[data-chip='500']")
     page.click(spot)
     page.wait_for_selector("#clock:not([hidden])")
