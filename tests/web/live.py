@@ -87,11 +87,7 @@ class LiveServer:
             default_tables=not rules,
         )
         if rules:
-            casino = self.casino
-            present = {rt.spec.name for rt in casino.tables.values()}
-            for name in sorted(casino.games):
-                if name not in present:
-                    casino.create_table(None, name, rules=rules.get(name))
+            self.casino.open_game_tables(rules)
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",

@@ -322,10 +322,7 @@ def create_app(
         load(casino, recovery=recovery)
         generated = _ensure_operator(casino, token)
         if default_tables:
-            present = {rt.spec.name for rt in casino.tables.values()}
-            for name in sorted(casino.games):
-                if name not in present:
-                    casino.create_table(None, name)
+            casino.open_game_tables()
     serial = casino.serial
     # pushes are built on the loop from memory, while the table is held
     # (croupier.server.serial): a change's job has brought it up to date,

@@ -492,6 +492,20 @@ class Casino:
             return out
         return [rt for _, rt in sorted(self.tables.items())]
 
+    def open_game_tables(
+        self, rules: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> None:
+        """Open a table of the server's own for each game that has none.
+
+        ``rules`` gives a game's table Rules Submission options (its
+        defaults for a game not named), as an operator's ``POST /tables``
+        would.
+        """
+        present = {rt.spec.name for rt in self.tables.values()}
+        for name in sorted(self.games):
+            if name not in present:
+                self.create_table(None, name, rules=(rules or {}).get(name))
+
     def create_table(
         self,
         operator: Player | None,
