@@ -226,16 +226,26 @@ def _verify_live(*args: str) -> subprocess.Popen[bytes]:
     """``croupier verify - ARGS`` reading a pipe this test writes to.
 
     stdout is buffered as it is by default (this machine's
-    ``PYTHONUNBUFFERED`` left out): the verdicts must be flushed.
+    ``PYTHONUNBUFFERED`` left out): the verdicts must be flushed. The
+    child gets SIGINT's default action back, as in a terminal: a shell
+    that starts the tests in the background (``make test &`` in a
+    script) hands them SIGINT ignored, and Python then installs no
+    KeyboardInterrupt, so the Ctrl-C these tests send went unheard.
     """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    return subprocess.Popen(  # noqa: S603 - the project's own command
-        [str(_COMMAND), "verify", "-", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
+    # a handled signal is reset to its default action in the child
+    # (execve), an ignored one stays ignored
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(  # noqa: S603 - the project's own command
+            [str(_COMMAND), "verify", "-", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.parametrize("report", ["text", "--jsonl"])

@@ -170,12 +170,18 @@ def round_played_at_seat_1(
     return table, spot
 
 
-def clear_and_leave(page: Any, srv: LiveServer, table: int, seat: int) -> None:
-    """Take the page's player's chips off the layout (a seat with a
-    stake on it stays) and leave ``seat``."""
+def clear_bets(page: Any) -> None:
+    """Take the page's player's chips off the layout (Clear) and wait
+    for the server's answer."""
     page.click("#clear")
     idle(page)  # Deal is disabled while the request is in flight too
     page.wait_for_selector("#deal:disabled")
+
+
+def clear_and_leave(page: Any, srv: LiveServer, table: int, seat: int) -> None:
+    """Take the page's player's chips off the layout (a seat with a
+    stake on it stays) and leave ``seat``."""
+    clear_bets(page)
     HTTP.delete(
         f"{srv.base}/tables/{table}/seats/{seat}", headers=token_of(page)
     )

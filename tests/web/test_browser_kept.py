@@ -8,8 +8,9 @@ sideways when the bet landed (D179). A result the player had closed
 showed again after the recall page and Back (D180). At 768 x 1024 the
 result that comes at a baccarat deal took its height above the seats
 (at a table's first deal with the last round's cards and sayings: the
-spots went 214 px down, the rail 205) (D181). Each test here fails on
-the page as it was.
+spots went 214 px down, the rail 205) (D181). Another player's bet
+took the row of seats from two rows to one, the player's spots 48 to
+96 px sideways (D184). Each test here fails on the page as it was.
 
 One in-process server and one Debian chromium for the module
 (``tests/web/conftest.py``).
@@ -270,3 +271,117 @@ def test_d181_the_result_at_a_deal_on_a_tablet_moves_nothing(
         _leave(page, srv, table, 3)
     assert not wrong, json.dumps(wrong, indent=1)
     assert not page.errors, page.errors
+
+
+_ROWS = """(() => {
+  const feet = [...document.querySelectorAll("#seats .seat")].map((b) => {
+    const r = b.getBoundingClientRect();
+    return r.bottom + parseFloat(getComputedStyle(b).marginBottom);
+  }).sort((a, b) => a - b);
+  return feet.filter((f, i) => i === 0 || f - feet[i - 1] > 8).length;
+})()"""
+"""How many rows the seats stand on (a row's feet lie within 8 px)."""
+
+_SIZE = """(() => {
+  const b = document.querySelector("#seats .seat[data-seat='2']");
+  return [b.offsetWidth, b.offsetHeight];
+})()"""
+"""The width and height of seat 2's box."""
+
+
+def _another_seated(
+    srv: LiveServer, table: int, seat: int, name: str
+) -> dict[str, str]:
+    """A second player, ``name``, seated at ``seat`` of ``table``
+    through the API: his headers."""
+    made = HTTP.post(srv.base + "/players", json={"name": name}).json()
+    them = {"Authorization": f"Bearer {made['token']}"}
+    base = f"{srv.base}/tables/{table}"
+    r = HTTP.post(base + "/seats", json={"seat": seat}, headers=them)
+    assert r.status_code == 200, r.text
+    return them
+
+
+@pytest.mark.parametrize("size", ["812x375", "740x360", "1366x768"])
+def test_d184_another_players_bets_keep_the_seats_rows(
+    srv: LiveServer, browser: Any, size: str
+) -> None:
+    """Another player's bets at Midibaccarat leave the seats on as many
+    rows, and move this player's controls no more than the other seat
+    grew: down no more than its height grew (the row is as high as its
+    highest seat), sideways no more than half its width (the row is
+    centred), to the pixel's rounding.
+
+    Before: the row's feet were counted to the pixel, and at 812 x 375
+    a seat 86.4 px high ended 1 px above its neighbours once its top
+    was rounded, so one row of seats was counted as two and set on two;
+    the other player's first bet changed a seat's height, the rounding
+    agreed, and the seats went back to one row: the player's spots
+    moved 96 px sideways and 19 px down (48 px sideways at 740 x 360;
+    90 px sideways and 37 px down at 1366 x 768 at his fourth wager)
+    (D184).
+    """
+    table = srv.table_id("midibaccarat")
+    page = _page(browser, srv, f"Neighbour {size}", size)
+    sit(page, srv, table, 3)
+    them = _another_seated(srv, table, 2, f"Next to {size}")
+    page.wait_for_selector("#seats .seat[data-seat='2']:not(.vacant)")
+    idle(page)
+    page.evaluate("scrollTo(0, 0)")
+    rows = page.evaluate(_ROWS)
+    before = boxes(page, CONTROLS, in_page=True)
+    try:
+        wrong = _neighbour_bets(page, srv, table, them, before, rows)
+    finally:
+        for wager in ("banker", "tie", "perfect_pairs_player"):
+            back = {"seat": 2, "wager": wager, "amount": 0}
+            HTTP.post(
+                f"{srv.base}/tables/{table}/wagers/change",
+                json=back,
+                headers=them,
+            )
+        HTTP.delete(f"{srv.base}/tables/{table}/seats/2", headers=them)
+        _leave(page, srv, table, 3)
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+
+
+def _neighbour_bets(
+    page: Any,
+    srv: LiveServer,
+    table: int,
+    them: dict[str, str],
+    before: dict[str, Any],
+    rows: int,
+) -> list[Any]:
+    """Seat 2's player (``them``) bets, raises and adds wagers: what
+    moved more than his seat grew, or changed the seats' rows."""
+    size0 = page.evaluate(_SIZE)
+    wrong: list[Any] = []
+    for wager, amount in [
+        ("banker", 500),
+        ("banker", 50000),
+        ("tie", 2500),
+        ("perfect_pairs_player", 500),
+    ]:
+        bet = {"seat": 2, "wager": wager, "amount": amount}
+        path = "/wagers/change" if amount == 50000 else "/wagers"
+        r = HTTP.post(
+            f"{srv.base}/tables/{table}{path}", json=bet, headers=them
+        )
+        assert r.status_code == 200, r.text
+        page.wait_for_selector(
+            f"#seats .seat[data-seat='2'] .spot[data-wager='{wager}']"
+        )
+        idle(page)
+        page.evaluate("scrollTo(0, 0)")
+        wide, high = (
+            a - b for a, b in zip(page.evaluate(_SIZE), size0, strict=True)
+        )
+        for name, (now, was) in moved_controls(page, before).items():
+            across, down = now[0] - was[0], now[1] - was[1]
+            if abs(across) > abs(wide) / 2 + 1 or not 0 <= down <= high + 1:
+                wrong.append((wager, amount, name, [wide, high], was, now))
+        if page.evaluate(_ROWS) != rows:
+            wrong.append((wager, amount, "rows", rows, page.evaluate(_ROWS)))
+    return wrong

@@ -24,7 +24,7 @@ from tests.web.pages import (
     HTTP,
     Axe,
     boxes,
-    clear_and_leave,
+    clear_bets,
     deal_pai_gow,
     decline_double_down,
     idle,
@@ -211,18 +211,20 @@ PHONES = {
 """A phone on its side and upright."""
 
 
-def _bet_in_sight(
-    page: Any, srv: LiveServer, game: str, kept: bool, *, tab: bool = False
+def _first_bet_wrong(
+    page: Any, spot: str, kept: bool, *, tab: bool = False
 ) -> list[Any]:
-    """At seat 1 of ``game``'s table, after a round played there (its
-    result closed, or left shown with ``kept``): what is wrong with the
-    first bet. The player's spots, the chips and Deal must lie in the
-    viewport, none covered, with no scrolling, and the first chip must
-    move none of them; with ``tab``, the Tab key goes from the last chip
-    to Deal, then to Undo, in the order they are drawn (D154)."""
-    table, spot = round_played_at_seat_1(page, srv, game, close=not kept)
+    """What is wrong with the first bet at the page's table, the last
+    round's result closed (shown with ``kept``), the page at its top:
+    the player's spots, the chips and Deal must lie in the viewport,
+    none covered, with no scrolling, and the first chip (which starts
+    the countdown to "no more bets") must move none of them; with
+    ``tab``, the Tab key goes from the last chip to Deal, then to Undo,
+    in the order they are drawn (D154). The bet is cleared after, and
+    with it the countdown (no stake, no clock)."""
     chip = "[data-chip='500']"
     watched = [spot, chip, "#deal"]
+    page.wait_for_selector("#clock", state="hidden")
     before = boxes(page, watched, first=True)
     page.click(chip)
     page.click(spot)
@@ -240,17 +242,33 @@ def _bet_in_sight(
     if tab:
         last = "#chip-pick button:last-child"
         wrong += tab_order_wrong(page, [last, "#deal", "#undo"])
-    clear_and_leave(page, srv, table, 1)
+    clear_bets(page)
     return wrong
 
 
-@pytest.mark.parametrize("kept", [False, True], ids=["closed", "result-kept"])
+def _bets_in_sight(
+    page: Any, srv: LiveServer, game: str, *, tab: bool = False
+) -> dict[str, list[Any]]:
+    """At seat 1 of ``game``'s table, after a round played there: what
+    is wrong with the first bet while its result is kept (D149), then
+    with the first bet after the player closes it."""
+    table, spot = round_played_at_seat_1(page, srv, game, close=False)
+    wrong = {"result kept": _first_bet_wrong(page, spot, True, tab=tab)}
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#result", state="hidden")
+    idle(page)
+    page.evaluate("scrollTo(0, 0)")
+    wrong["closed"] = _first_bet_wrong(page, spot, False, tab=tab)
+    HTTP.delete(f"{srv.base}/tables/{table}/seats/1", headers=_headers(page))
+    return {k: v for k, v in wrong.items() if v}
+
+
 @pytest.mark.parametrize("size", list(PHONES))
 def test_phone_betting_shows_spot_chips_and_deal_and_nothing_moves(
-    srv: LiveServer, browser: Any, size: str, kept: bool
+    srv: LiveServer, browser: Any, size: str
 ) -> None:
     """Betting on a phone, on its side or upright, after a round at each
-    game's table, its result closed or left shown (D149).
+    game's table, its result left shown (D149), then closed.
 
     The player's spots, the chips and Deal lie in the viewport at once,
     none covered, with no scrolling, and the first bet, which starts
@@ -267,11 +285,9 @@ def test_phone_betting_shows_spot_chips_and_deal_and_nothing_moves(
     Deal 30 to 45 px under the screen's foot (D153). Upright (390 x 844,
     360 x 740), Deal was 60 to 550 px under the screen's foot (D152).
     """
-    page = phone_page(
-        browser, srv, f"Bettor {size}{' kept' * kept}", PHONES[size]
-    )
+    page = phone_page(browser, srv, f"Bettor {size}", PHONES[size])
     wrong = {
-        game: _bet_in_sight(page, srv, game, kept, tab=game == _GAMES[0])
+        game: _bets_in_sight(page, srv, game, tab=game == _GAMES[0])
         for game in _GAMES
     }
     assert not any(wrong.values()), json.dumps(wrong, indent=1)

@@ -1018,10 +1018,20 @@ function evenRows(seats, arc) {
   // two rows: five and four, not eight and seat 9 alone under the
   // middle); when even rows would not fit in as many, the seats wrap
   // as they fall. A row is the seats whose boxes end at one height
-  // (they stand on the row's foot, margins included).
+  // (they stand on the row's foot, margins included), to the pixel's
+  // rounding: offsetTop and offsetHeight are whole pixels, so a seat
+  // 86.4 px high on a row's foot at 168.4 px ended at 167 where its
+  // neighbours ended at 168, and one row was counted as two; the seats
+  // were set on two rows until another player's bet changed a height
+  // and the rounding, and then on one: the player's own spots jumped
+  // 40 px up and 120 px sideways under his finger (D184). Rows lie a
+  // seat's height apart (44 px at least): feet within 8 px are one.
   const boxes = [...seats.querySelectorAll(".seat")];
-  const rows = () => new Set(boxes.map((b) => b.offsetTop + b.offsetHeight +
-    (parseInt(b.style.marginBottom, 10) || 0))).size;
+  const rows = () => {
+    const feet = boxes.map((b) => b.offsetTop + b.offsetHeight +
+      (parseInt(b.style.marginBottom, 10) || 0)).sort((a, b) => a - b);
+    return feet.filter((f, i) => i === 0 || f - feet[i - 1] > 8).length;
+  };
   const found = boxes.length > 1 ? rows() : 1;
   if (found < 2) return;
   for (const b of boxes) b.style.marginBottom = "";
