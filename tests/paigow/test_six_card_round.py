@@ -239,6 +239,27 @@ def test_wager_refusals(deck: Deck, make_round: MakeRound) -> None:
     assert WagerKey(2, "fortune_bonus") not in rnd.ledger.stakes
 
 
+@pytest.mark.proves("670a.7(e)")
+def test_670a_7_e_a_side_wager_alone_is_refused_in_the_sections_words(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    """The refusal a player reads names the wagers as the section does
+    (the web table shows it as it is): before, "a fortune_bonus wager
+    needs a Six-Card Fortune Pai Gow Poker Wager at seat 2 first"."""
+    rnd = make_round(deck(1))
+    for wager, amount, name in [
+        ("fortune_bonus", 500, "Fortune Bonus Wager"),
+        ("progressive", 100, "Progressive Payout Wager"),
+    ]:
+        with pytest.raises(WagerError) as info:
+            rnd.place_wager(2, wager, amount)
+        assert info.value.message == (
+            f"a {name} needs a Six-Card Fortune Pai Gow Poker Wager at "
+            "seat 2 first"
+        )
+        assert not rnd.ledger.stakes
+
+
 def test_progressive_wager_is_one_fixed_chip(
     deck: Deck, make_round: MakeRound
 ) -> None:

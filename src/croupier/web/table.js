@@ -1024,8 +1024,8 @@ function evenRows(seats, arc) {
   // neighbours ended at 168, and one row was counted as two; the seats
   // were set on two rows until another player's bet changed a height
   // and the rounding, and then on one: the player's own spots jumped
-  // 40 px up and 120 px sideways under his finger (D184). Rows lie a
-  // seat's height apart (44 px at least): feet within 8 px are one.
+  // 48 to 96 px sideways under his finger (D184). Rows lie a seat's
+  // height apart (44 px at least): feet within 8 px are one.
   const boxes = [...seats.querySelectorAll(".seat")];
   const rows = () => {
     const feet = boxes.map((b) => b.offsetTop + b.offsetHeight +

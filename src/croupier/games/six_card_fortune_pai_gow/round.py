@@ -88,7 +88,7 @@ from .refs import (
     WAGER_REF,
     DealRefs,
 )
-from .rules import Dealing, SixCardRules, Wager
+from .rules import WAGER_TITLES, Dealing, SixCardRules, Wager
 from .views import PaiGowView, seat_view
 from .wagers import (
     commission_on,
@@ -240,8 +240,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         )
         if wager != Wager.PAI_GOW and not self._stake(seat, Wager.PAI_GOW):
             msg = (
-                f"a {wager} wager needs a Six-Card Fortune Pai Gow Poker "
-                f"Wager at seat {seat} first"
+                f"a {WAGER_TITLES[Wager(wager)]} needs a "
+                f"{WAGER_TITLES[Wager.PAI_GOW]} at seat {seat} first"
             )
             raise WagerError(msg, ref=SIDE_REF)
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 from croupier.hands.paigow import CATEGORY_KEYS, HOUSE_WAYS
 from croupier.rules import GameRules, Paytable, Provenance, option
 
-__all__ = ["Dealing", "HoldingHand", "SixCardRules", "Wager"]
+__all__ = ["WAGER_TITLES", "Dealing", "HoldingHand", "SixCardRules", "Wager"]
 
 
 @unique
@@ -34,6 +34,17 @@ class Wager(StrEnum):
     """The Fortune Bonus Wager (with the Envy Bonus when qualifying)."""
     PROGRESSIVE = "progressive"
     """The Progressive Payout Wager (670a.9(a)(3)(ii))."""
+
+
+WAGER_TITLES = {
+    Wager.PAI_GOW: "Six-Card Fortune Pai Gow Poker Wager",
+    Wager.DOUBLE_DOWN: "Double Down Wager",
+    Wager.FORTUNE_BONUS: "Fortune Bonus Wager",
+    Wager.PROGRESSIVE: "Progressive Payout Wager",
+}
+"""Each wager's name as the section writes it, for a player's messages
+(the ids are the scenario contract's: "a fortune_bonus wager needs ..."
+read as code on the web table)."""
 
 
 @unique
