@@ -303,14 +303,12 @@ def _another_seated(
 
 
 @pytest.mark.parametrize("size", ["812x375", "740x360", "1366x768"])
-def test_d184_another_players_bets_keep_the_seats_rows(
+def test_d184_d185_another_players_bets_move_nothing(
     srv: LiveServer, browser: Any, size: str
 ) -> None:
-    """Another player's bets at Midibaccarat leave the seats on as many
-    rows, and move this player's controls no more than the other seat
-    grew: down no more than its height grew (the row is as high as its
-    highest seat), sideways no more than half its width (the row is
-    centred), to the pixel's rounding.
+    """Another player's bets at Midibaccarat, one to five wagers and a
+    raise, move none of this player's controls, and his seat keeps its
+    size: the seats stay on as many rows.
 
     Before: the row's feet were counted to the pixel, and at 812 x 375
     a seat 86.4 px high ended 1 px above its neighbours once its top
@@ -319,7 +317,9 @@ def test_d184_another_players_bets_keep_the_seats_rows(
     agreed, and the seats went back to one row: the player's spots
     moved 96 px sideways and 19 px down (48 px sideways at 740 x 360;
     90 px sideways and 37 px down at 1366 x 768 at his fourth wager)
-    (D184).
+    (D184). Then each of his wagers was a spot, two to a row: his seat
+    grew from 48 x 85 px to 101 x 206 and took this player's spots and
+    Deal 91 to 121 px down, and half its width sideways (D185).
     """
     table = srv.table_id("midibaccarat")
     page = _page(browser, srv, f"Neighbour {size}", size)
@@ -333,7 +333,7 @@ def test_d184_another_players_bets_keep_the_seats_rows(
     try:
         wrong = _neighbour_bets(page, srv, table, them, before, rows)
     finally:
-        for wager in ("banker", "tie", "perfect_pairs_player"):
+        for wager in {w for w, _ in _NEIGHBOUR_BETS}:
             back = {"seat": 2, "wager": wager, "amount": 0}
             HTTP.post(
                 f"{srv.base}/tables/{table}/wagers/change",
@@ -354,34 +354,44 @@ def _neighbour_bets(
     before: dict[str, Any],
     rows: int,
 ) -> list[Any]:
-    """Seat 2's player (``them``) bets, raises and adds wagers: what
-    moved more than his seat grew, or changed the seats' rows."""
+    """Seat 2's player (``them``) bets, raises and adds wagers: what of
+    this player's moved, and whether seat 2 changed its size or the
+    seats their rows."""
     size0 = page.evaluate(_SIZE)
     wrong: list[Any] = []
-    for wager, amount in [
-        ("banker", 500),
-        ("banker", 50000),
-        ("tie", 2500),
-        ("perfect_pairs_player", 500),
-    ]:
+    for wager, amount in _NEIGHBOUR_BETS:
         bet = {"seat": 2, "wager": wager, "amount": amount}
         path = "/wagers/change" if amount == 50000 else "/wagers"
         r = HTTP.post(
             f"{srv.base}/tables/{table}{path}", json=bet, headers=them
         )
         assert r.status_code == 200, r.text
+        seat = "#seats .seat[data-seat='2'] .spot"
+        # (a spot for each wager, as the page drew them before D185)
         page.wait_for_selector(
-            f"#seats .seat[data-seat='2'] .spot[data-wager='{wager}']"
+            f"{seat}[data-wagers~='{wager}'], {seat}[data-wager='{wager}']"
         )
         idle(page)
         page.evaluate("scrollTo(0, 0)")
-        wide, high = (
-            a - b for a, b in zip(page.evaluate(_SIZE), size0, strict=True)
-        )
-        for name, (now, was) in moved_controls(page, before).items():
-            across, down = now[0] - was[0], now[1] - was[1]
-            if abs(across) > abs(wide) / 2 + 1 or not 0 <= down <= high + 1:
-                wrong.append((wager, amount, name, [wide, high], was, now))
+        moved = moved_controls(page, before)
+        if moved:
+            wrong.append((wager, amount, moved))
+        if page.evaluate(_SIZE) != size0:
+            wrong.append(
+                (wager, amount, "seat 2", size0, page.evaluate(_SIZE))
+            )
         if page.evaluate(_ROWS) != rows:
             wrong.append((wager, amount, "rows", rows, page.evaluate(_ROWS)))
     return wrong
+
+
+_NEIGHBOUR_BETS = [
+    ("banker", 500),
+    ("banker", 50000),
+    ("tie", 2500),
+    ("perfect_pairs_player", 500),
+    ("perfect_pairs_banker", 500),
+    ("player", 500),
+]
+"""What seat 2 bets, in order: a raise (50000, through
+``/wagers/change``) and all five wagers."""

@@ -262,7 +262,7 @@ def test_the_result_is_not_read_out_again_at_each_bet(
     )
     other.click("[data-chip='500']")
     other.click(".seat.mine button.spot[data-wager='player']")
-    page.wait_for_selector(".seat[data-seat='4'] .spot[data-wager='player']")
+    page.wait_for_selector(".seat[data-seat='4'] .spot[data-wagers~='player']")
     page.click(".seat.mine button.spot[data-wager='banker']")
     page.wait_for_selector(".seat.mine button.spot .amt:has-text('$5.00')")
     idle(page)

@@ -1483,7 +1483,7 @@ def test_keyboard_alone_bets_decides_and_reads_the_result_without_losing_focus(
     page.keyboard.type("12.5")
     other.sit(table, 6)
     other.bet(table, 6, "banker", 500)  # pushed to the page: a render
-    page.wait_for_selector(".seat[data-seat='6'] .spot[role='img']")
+    page.wait_for_selector(".seat[data-seat='6'] .spot[data-wagers~='banker']")
     _idle(page)
     assert _focused(page) == "bet-amount"
     assert page.input_value("#bet-amount") == "12.5"

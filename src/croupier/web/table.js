@@ -479,6 +479,49 @@ function spotEl(t, seat, wager, amount, mine, result) {
   return el;
 }
 
+function othersBetsEl(t, seat, here) {
+  // Another player's wagers while bets are made, in one box of one size
+  // whatever he bets (D185): its words the wager's name ("3 bets" for
+  // several), its chips and amount the total, each wager and amount in
+  // its accessible name. A spot for each wager, two to a row, took his
+  // seat from 48 x 85 px to 101 x 206 as his five Midibaccarat wagers
+  // landed, and the player's own spots and Deal 91 to 121 px down.
+  const el = Croupier.el("div", "spot others" + (here.length ? "" : " none"));
+  el.dataset.wagers = here.map((st) => st.wager).join(" ");
+  const short = (w) => SHORT[w] || Croupier.wagerName(w);
+  const total = here.reduce((sum, st) => sum + st.amount, 0);
+  const label = Croupier.el("span", "spot-name");
+  sizedText(label, [...t.wagers.map(short), t.wagers.length + " bets"],
+    here.length === 1 ? short(here[0].wager)
+      : here.length ? here.length + " bets" : "no bet");
+  el.appendChild(label);
+  const box = Croupier.el("span", "stack-box");
+  if (total) {
+    // the chips lie closer as the stack grows, in a box of one height
+    const stack = Croupier.stackEl(total);
+    const chips = [...stack.children];
+    const step = Math.min(3, 6 / Math.max(1, chips.length - 1));
+    for (const c of chips.slice(1)) c.style.marginBottom = (step - 16) + "px";
+    box.appendChild(stack);
+  }
+  el.appendChild(box);
+  const most = t.wagers.reduce((sum, w) => {
+    const fixed = fixedOf(t, w);
+    return sum + (fixed !== null ? fixed : limitsOf(t, w)[1]);
+  }, 0);
+  const amt = Croupier.el("span", "amt");
+  sizedText(amt, [Croupier.money(most)], total ? Croupier.money(total) : "");
+  el.appendChild(amt);
+  const words = here.length
+    ? here.map((st) => Croupier.wagerName(st.wager) + " " +
+      Croupier.money(st.amount)).join(", ")
+    : "no bet";
+  el.title = words;  // each wager, under the pointer
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", "Seat " + seat + " " + words);
+  return el;
+}
+
 function outcomeShort(r) {
   if (r.outcome === "win") return "+" + Croupier.money(r.net);
   if (r.outcome === "lose") return Croupier.money(r.net);
@@ -966,6 +1009,8 @@ function render(s) {
         spots.appendChild(spotEl(t, seat, {wager: w, hand: 0},
           totals[w] || 0, true, null));
       }
+    } else if (betting && owner && !sittingOut(t, seat)) {
+      spots.appendChild(othersBetsEl(t, seat, here));
     } else {
       for (const st of here) {
         const r = betting ? null : results.find((x) => x.seat === seat &&
