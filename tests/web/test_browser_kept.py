@@ -333,7 +333,7 @@ def test_d184_d185_another_players_bets_move_nothing(
     try:
         wrong = _neighbour_bets(page, srv, table, them, before, rows)
     finally:
-        for wager in {w for w, _ in _NEIGHBOUR_BETS}:
+        for wager in {w for w, _, _ in _NEIGHBOUR_BETS}:
             back = {"seat": 2, "wager": wager, "amount": 0}
             HTTP.post(
                 f"{srv.base}/tables/{table}/wagers/change",
@@ -359,7 +359,7 @@ def _neighbour_bets(
     seats their rows."""
     size0 = page.evaluate(_SIZE)
     wrong: list[Any] = []
-    for wager, amount in _NEIGHBOUR_BETS:
+    for wager, amount, words in _NEIGHBOUR_BETS:
         bet = {"seat": 2, "wager": wager, "amount": amount}
         path = "/wagers/change" if amount == 50000 else "/wagers"
         r = HTTP.post(
@@ -367,9 +367,11 @@ def _neighbour_bets(
         )
         assert r.status_code == 200, r.text
         seat = "#seats .seat[data-seat='2'] .spot"
-        # (a spot for each wager, as the page drew them before D185)
+        # the bet drawn (the raise too); a spot for each wager, as the
+        # page drew them before D185, with its amount
         page.wait_for_selector(
-            f"{seat}[data-wagers~='{wager}'], {seat}[data-wager='{wager}']"
+            f"{seat}[aria-label*='{words}'], "
+            f"{seat}[data-wager='{wager}'][aria-label*='{words[-6:]}']"
         )
         idle(page)
         page.evaluate("scrollTo(0, 0)")
@@ -386,12 +388,12 @@ def _neighbour_bets(
 
 
 _NEIGHBOUR_BETS = [
-    ("banker", 500),
-    ("banker", 50000),
-    ("tie", 2500),
-    ("perfect_pairs_player", 500),
-    ("perfect_pairs_banker", 500),
-    ("player", 500),
+    ("banker", 500, "Banker $5.00"),
+    ("banker", 50000, "Banker $500.00"),
+    ("tie", 2500, "Tie $25.00"),
+    ("perfect_pairs_player", 500, "Perfect Pair (Player) $5.00"),
+    ("perfect_pairs_banker", 500, "Perfect Pair (Banker) $5.00"),
+    ("player", 500, "Player $5.00"),
 ]
-"""What seat 2 bets, in order: a raise (50000, through
-``/wagers/change``) and all five wagers."""
+"""What seat 2 bets, in order, and how his box then names it: a raise
+(50000, through ``/wagers/change``) and all five wagers."""
