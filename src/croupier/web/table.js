@@ -413,7 +413,7 @@ function spotEl(t, seat, wager, amount, mine, result) {
   // are open, a button that adds the chosen chip (right-click, Delete
   // or minus takes one off).
   const name = Croupier.wagerName(wager.wager);
-  const label = (SHORT[wager.wager] || name) +
+  const label = shortName(wager.wager) +
     (wager.hand ? " \u00b7 " + (wager.hand + 1) : "");
   const el = document.createElement(mine ? "button" : "div");
   el.className = "spot" + (mine && selected === wager.wager ? " selected" : "");
@@ -422,15 +422,9 @@ function spotEl(t, seat, wager, amount, mine, result) {
   el.appendChild(Croupier.el("span", "spot-name", label));
   if (amount) {
     const stack = Croupier.stackEl(amount);
-    if (mine) {
-      // drawn in a box of 32 px (style.css): the chips lie closer as the
-      // stack grows, so that it never grows the spot (D147)
-      const chips = [...stack.children];
-      const step = Math.min(4, 8 / Math.max(1, chips.length - 1));
-      for (const c of chips.slice(1)) {
-        c.style.marginBottom = (step - 24) + "px";
-      }
-    }
+    // drawn in a box of 32 px (style.css), so that it never grows the
+    // spot (D147)
+    if (mine) squeezeStack(stack, 24, 8, 4);
     el.appendChild(stack);
   }
   const amt = Croupier.el("span", "amt");
@@ -479,6 +473,21 @@ function spotEl(t, seat, wager, amount, mine, result) {
   return el;
 }
 
+function shortName(w) {
+  // a wager's name on its spot ("P Pair" for perfect_pairs_player)
+  return SHORT[w] || Croupier.wagerName(w);
+}
+
+function squeezeStack(stack, chip, spread, most) {
+  // The chips of ``stack`` (each ``chip`` px high) lie closer as it
+  // grows: ``most`` px apart at most, and the last at most ``spread``
+  // px above the first, so that the stack keeps the height of its box.
+  const chips = [...stack.children];
+  const step = Math.min(most, spread / Math.max(1, chips.length - 1));
+  for (const c of chips.slice(1)) c.style.marginBottom = (step - chip) + "px";
+  return stack;
+}
+
 function othersBetsEl(t, seat, here) {
   // Another player's wagers while bets are made, in one box of one size
   // whatever he bets (D185): its words the wager's name ("3 bets" for
@@ -488,22 +497,15 @@ function othersBetsEl(t, seat, here) {
   // landed, and the player's own spots and Deal 91 to 121 px down.
   const el = Croupier.el("div", "spot others" + (here.length ? "" : " none"));
   el.dataset.wagers = here.map((st) => st.wager).join(" ");
-  const short = (w) => SHORT[w] || Croupier.wagerName(w);
   const total = here.reduce((sum, st) => sum + st.amount, 0);
   const label = Croupier.el("span", "spot-name");
-  sizedText(label, [...t.wagers.map(short), t.wagers.length + " bets"],
-    here.length === 1 ? short(here[0].wager)
+  sizedText(label, [...t.wagers.map(shortName), t.wagers.length + " bets"],
+    here.length === 1 ? shortName(here[0].wager)
       : here.length ? here.length + " bets" : "no bet");
   el.appendChild(label);
   const box = Croupier.el("span", "stack-box");
-  if (total) {
-    // the chips lie closer as the stack grows, in a box of one height
-    const stack = Croupier.stackEl(total);
-    const chips = [...stack.children];
-    const step = Math.min(3, 6 / Math.max(1, chips.length - 1));
-    for (const c of chips.slice(1)) c.style.marginBottom = (step - 16) + "px";
-    box.appendChild(stack);
-  }
+  // in a box of 22 px (style.css)
+  if (total) box.appendChild(squeezeStack(Croupier.stackEl(total), 16, 6, 3));
   el.appendChild(box);
   const most = t.wagers.reduce((sum, w) => {
     const fixed = fixedOf(t, w);
