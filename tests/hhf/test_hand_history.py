@@ -135,7 +135,8 @@ def _stored(url: str) -> dict[str, tuple[str | None, Any]]:
 def test_810a_11_server_rounds_round_trip_every_game(
     served: str, tmp_path: Path
 ) -> None:
-    every = _export(served, tmp_path / "day.jsonl")
+    # every stack, as stored (D188: a shoe still in play only on request)
+    every = _export(served, tmp_path / "day.jsonl", "--stacks-in-play")
     # a server's table deals from the game's whole shoe: every round,
     # voided or over, says so (CHH 1.1, D75)
     assert all(h.shoe.whole and h.version == "1.1" for h in every)
@@ -188,6 +189,61 @@ def test_810a_11_server_rounds_round_trip_every_game(
             assert player.balance_after == (
                 player.balance_before - player.total_bet + player.total_won
             )
+
+
+def _shoes(url: str) -> dict[str, tuple[str, bool]]:
+    """Each finished or voided round's stored stack, and whether its shoe
+    is out of play (``disclosed``), read straight from the database."""
+    engine = storage.make_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                storage.RoundRow.id,
+                storage.RoundRow.shoe,
+                storage.RoundRow.disclosed,
+            ).where(storage.RoundRow.status.in_(("over", "voided")))
+        ).all()
+    return {str(rid): (shoe, bool(out)) for rid, shoe, out in rows}
+
+
+def test_d188_export_seals_the_stack_of_a_shoe_still_in_play(
+    served: str, tmp_path: Path
+) -> None:
+    """A round dealt from a shoe the table still deals from is written as
+    dealt: its stack, which names the cards still to come, appears
+    nowhere in the file. A shoe out of play (pai gow's deck after each
+    round; a Double Back Jack shoe ended by a void) keeps its stack, and
+    ``--stacks-in-play`` writes every stack as stored. Either file
+    verifies whole.
+    """
+    shoes = _shoes(served)
+    in_play = {rid for rid, (_, out) in shoes.items() if not out}
+    # the fixture's 21 Baccarat and Midibaccarat shoes are still dealt
+    # from; its pai gow decks and its voided Double Back Jack shoe not
+    assert in_play
+    assert len(in_play) < len(shoes)
+    sealed_out = tmp_path / "sealed.jsonl"
+    sealed = {h.round_id: h for h in _export(served, sealed_out)}
+    text = sealed_out.read_text(encoding="utf-8")
+    assert sealed.keys() == shoes.keys()
+    for rid, (stack, out) in shoes.items():
+        shoe = sealed[rid].shoe
+        if out:
+            assert (shoe.known, shoe.stack) == ("stacked", stack), rid
+        else:
+            assert (shoe.known, shoe.stack) == ("as_dealt", None), rid
+            assert stack not in text, rid
+    whole_out = tmp_path / "whole.jsonl"
+    whole = _export(served, whole_out, "--stacks-in-play")
+    assert {h.round_id: h.shoe.stack for h in whole} == {
+        rid: stack for rid, (stack, _) in shoes.items()
+    }
+    # the sealed rounds are the same rounds otherwise, step for step
+    for history in whole:
+        assert sealed[history.round_id].procedure == history.procedure
+    for path in (sealed_out, whole_out):
+        result = CliRunner().invoke(app, ["verify", str(path), "--quiet"])
+        assert result.exit_code == 0, result.output
 
 
 def test_croupier_verify_passes_a_whole_server_export(

@@ -70,8 +70,25 @@ def export(
             callback=_check_out,
         ),
     ] = "-",
+    stacks_in_play: Annotated[
+        bool,
+        typer.Option(
+            "--stacks-in-play",
+            help="Also write the stack of a shoe still in play, which "
+            "names the cards still to be dealt at the table: for a copy "
+            "that stays with the operator. Without it such a round is "
+            "written as dealt (D188).",
+        ),
+    ] = False,
 ) -> None:
-    """Write every finished or voided round of a server as CHH lines."""
+    """Write every finished or voided round of a server as CHH lines.
+
+    A round dealt from a shoe the table still deals from is written as
+    dealt: its cards as they appeared, its stack (the cards still to
+    come) withheld, as the server's recall withholds it, unless
+    --stacks-in-play. Once the shoe is out of play (reshuffled, or the
+    deck removed) its rounds are written with their stacks.
+    """
     require("server", "this command")
     require("history", "this command")
     from croupier.hhf.export import export_rounds
@@ -101,7 +118,9 @@ def export(
         raise CommandError(msg) from None
     finally:
         engine.dispose()
-    histories = export_rounds(db, since=start, until=stop)
+    histories = export_rounds(
+        db, since=start, until=stop, stacks_in_play=stacks_in_play
+    )
     try:
         if out == "-":
             count = write_history(histories, sys.stdout)

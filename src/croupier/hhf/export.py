@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -37,7 +37,7 @@ from .format import (
     settled_rows,
 )
 
-__all__ = ["BATCH_ROUNDS", "export_rounds"]
+__all__ = ["BATCH_ROUNDS", "export_rounds", "sealed"]
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -54,11 +54,15 @@ def export_rounds(
     since: datetime | None = None,
     until: datetime | None = None,
     batch: int = BATCH_ROUNDS,
+    stacks_in_play: bool = False,
 ) -> Iterator[HandHistory]:
     """Every over or voided round of the database at ``url``, by id.
 
     ``since`` keeps the rounds that started at or after it, ``until``
-    those that started before it (UTC when they carry no offset). The
+    those that started before it (UTC when they carry no offset). A
+    round whose shoe is still in play (not yet disclosed: the table
+    deals on from it) is written as dealt, its stack withheld
+    (:func:`sealed`, D188), unless ``stacks_in_play``. The
     rounds are read ``batch`` at a time, with
     their events and transactions alone, so a database of any size is
     exported in bounded memory; the balances come from one pass over
@@ -91,7 +95,9 @@ def export_rounds(
                 if _within(_aware(started_at), since, until)
             ]
             if ids:
-                yield from _export_batch(conn, ids, balances)
+                yield from _export_batch(
+                    conn, ids, balances, stacks_in_play=stacks_in_play
+                )
             balances.done_through(after)
 
 
@@ -108,10 +114,43 @@ def _within(
     )
 
 
+def sealed(history: HandHistory) -> HandHistory:
+    """``history`` as dealt: its stack withheld (D188).
+
+    A round's stack is the shoe it was dealt from, top card first: its
+    cards below the last one drawn are the cards still to come at the
+    table while that shoe is in play. The server's recall seals it from
+    everybody until the shoe is out of play (``disclosed``); an export
+    made meanwhile, a file that leaves the server (for a testing lab, a
+    regulator, an archive), seals it likewise. The cards as they appear
+    in the procedure are all there, burns and cover card included, so
+    ``croupier verify`` rebuilds the shoe from them (``as_dealt``).
+
+    >>> from croupier.hhf.sample import sample_histories
+    >>> history = next(iter(sample_histories("double-back-jack", 1, seed=1)))
+    >>> history.shoe.known, history.shoe.stack is None
+    ('stacked', False)
+    >>> shut = sealed(history)
+    >>> shut.shoe.known, shut.shoe.stack, shut.procedure == history.procedure
+    ('as_dealt', None, True)
+    """
+    return replace(
+        history, shoe=replace(history.shoe, known="as_dealt", stack=None)
+    )
+
+
 def _export_batch(
-    conn: Session, ids: list[int], balances: _Balances
+    conn: Session,
+    ids: list[int],
+    balances: _Balances,
+    *,
+    stacks_in_play: bool,
 ) -> Iterator[HandHistory]:
-    """The rounds ``ids`` (ascending), with their events and money."""
+    """The rounds ``ids`` (ascending), with their events and money.
+
+    A round whose shoe is still in play is :func:`sealed` unless
+    ``stacks_in_play``.
+    """
     rows = conn.scalars(
         select(db.RoundRow)
         .where(db.RoundRow.id.in_(ids))
@@ -161,7 +200,7 @@ def _export_batch(
         }
         preparation = events.get((row.id, "shoe"), [])
         if row.status == "over" and row.record_json:
-            yield from_record(
+            history = from_record(
                 RoundRecord.loads(row.record_json),
                 round_id=str(row.id),
                 table=row.table_id,
@@ -176,7 +215,8 @@ def _export_batch(
                 software=db.dealt_by(row.software),
             )
         else:
-            yield _voided(row, events, owners, seat_balances, stakes)
+            history = _voided(row, events, owners, seat_balances, stakes)
+        yield history if row.disclosed or stacks_in_play else sealed(history)
 
 
 def _seated(row: db.RoundRow) -> tuple[int, ...] | None:
