@@ -238,7 +238,9 @@ def test_a_card_map_value_is_named_in_json(
 
 def test_a_wager_after_no_more_bets_is_named_in_json() -> None:
     """Midibaccarat's refusal of a wager once the cards are dealt names
-    it as JSON writes it (the name is written for the refusal only)."""
+    a name that is no wager of the game as JSON writes it (the name is
+    written for the refusal only; a wager of the game is named as 629a
+    names it, D187)."""
     from croupier.errors import WrongPhaseError
     from croupier.registry import find_game
     from croupier.rng import SeededRng
@@ -255,7 +257,7 @@ def test_a_wager_after_no_more_bets_is_named_in_json() -> None:
     rnd.place_wager(1, "banker", 1000)
     rnd.deal()
     with pytest.raises(WrongPhaseError) as refused:
-        rnd.place_wager(2, "tie", 100)
+        rnd.place_wager(2, "blackjack", 100)
     assert str(refused.value.message).startswith(
-        'no more bets: wager "tie" at seat 2 refused'
+        'no more bets: "blackjack" at seat 2 refused'
     )

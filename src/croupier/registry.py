@@ -11,7 +11,7 @@ name their game modules as entry points of the group ``croupier.games``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -46,6 +46,10 @@ class GameSpec:
     """A full, unshuffled shoe (or deck) for these rules."""
     wagers: tuple[str, ...]
     """Wager names a player may place before the deal."""
+    wager_titles: Mapping[str, str] = field(default_factory=dict)
+    """Each wager's name as the game's section writes it, by its id: the
+    round's :attr:`~croupier.round.Round.wager_titles` (D187), for a
+    message written where no round is at hand (the server's limits)."""
     actions: tuple[str, ...] = ()
     """Decision names the game may ask for."""
     max_seats: int

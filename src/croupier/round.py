@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 from typing import ClassVar, Generic, TypedDict, TypeVar
 
 from croupier.cards import Card
@@ -294,6 +295,10 @@ class Round(ABC):
     """The subsection of the cover-card rule, if the game has one."""
     wager_names: ClassVar[tuple[str, ...]] = ()
     """Wagers that may be placed before the deal."""
+    wager_titles: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """Each wager's name as the game's section writes it, by its id
+    (``"banker"``: ``"Banker Wager"``), from the game's rules module: the
+    words a refusal names a wager in (:meth:`wager_title`, D187)."""
     shoe_ran_out: bool = False
     """Whether the shoe had no card for a step and the round was void (D69).
 
@@ -435,6 +440,18 @@ class Round(ABC):
             "settlements": [s.to_dict() for s in self.settlements],
         }
 
+    # -- the wagers' names ----------------------------------------------
+
+    def wager_title(self, wager: str) -> str:
+        """The wager ``wager`` (an id) as the game's section names it.
+
+        What a refusal shown to a player names a wager by (D187): "seat
+        3 already has a Banker Wager", not "... a banker wager". The
+        id itself for a wager the game does not name (a caller's typing,
+        which no title fits).
+        """
+        return self.wager_titles.get(wager, wager)
+
     # -- changing a wager before the deal ------------------------------
 
     def change_wager(self, seat: int, wager: str, amount: int) -> WagerChanged:
@@ -474,8 +491,8 @@ class Round(ABC):
         """
         if self.phase.value != "wagering":
             msg = (
-                f"seat {key.seat}'s {key.wager} wager can no longer be "
-                f"changed: wagering is closed"
+                f"seat {key.seat}'s {self.wager_title(key.wager)} can no "
+                f"longer be changed: wagering is closed"
             )
             raise WrongPhaseError(msg, ref=ref)
         _verify_minor_units(amount, ref)
@@ -490,7 +507,10 @@ class Round(ABC):
     def _placed_ref(self, key: WagerKey) -> Ref:
         """The subsection the open wager ``key`` was placed under."""
         if not self.ledger.is_open(key):
-            msg = f"seat {key.seat} has no {key.wager} wager to change"
+            msg = (
+                f"seat {key.seat} has no {self.wager_title(key.wager)} to "
+                f"change"
+            )
             raise WagerError(msg)
         for event in reversed(self.log.events):
             if (
@@ -499,7 +519,9 @@ class Round(ABC):
                 and event.wager == key.wager
             ):
                 return event.ref
-        msg = f"seat {key.seat}'s {key.wager} wager was never placed"
+        msg = (
+            f"seat {key.seat}'s {self.wager_title(key.wager)} was never placed"
+        )
         raise WagerError(msg)  # pragma: no cover - the ledger has it
 
     # -- shared machinery ----------------------------------------------
@@ -610,7 +632,9 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
     verifications, which raise a :class:`~croupier.errors.CroupierError`
     citing the rule or return ``None``, and a ``can_*`` for every verb.
     Refusal messages are templates filled in only when they are raised
-    (fields ``seat``, ``wager``, ``amount``, ``phase``).
+    (fields ``seat``, ``wager``, ``amount``, ``phase``); a wager is named
+    in them as the game's section names it (:meth:`Round.wager_title`,
+    D187), never by its id.
     """
 
     def __init__(
@@ -713,12 +737,36 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         template: str,
         ref: Ref,
     ) -> None:
-        """Refuse a wager these rules do not offer."""
+        """Refuse a wager these rules do not offer.
+
+        The template's ``{wager}`` names the refused wager as
+        :meth:`_wager_named` does; ``{known}`` lists the wagers offered
+        in the same words: by the section's names for a wager of the
+        game (one these rules leave out, D187), else by the ids a caller
+        may write for a name the game does not have.
+        """
         if wager not in offered:
-            known = ", ".join(offered)
+            if wager in self.wager_titles:
+                known = ", ".join(self.wager_title(w) for w in offered)
+            else:
+                known = ", ".join(offered)
             self._refuse(
-                WagerError, template, ref, wager=json_text(wager), known=known
+                WagerError,
+                template,
+                ref,
+                wager=self._wager_named(wager),
+                known=known,
             )
+
+    def _wager_named(self, wager: str) -> str:
+        """A wager a caller named, as a refusal names it (D187).
+
+        "the Perfect Pairs Wager on the Player's Hand" for a wager of the
+        game (:meth:`wager_title`); a name the game does not have is no
+        wager of it, and is written as JSON writes it (``"dragon7"``).
+        """
+        title = self.wager_titles.get(wager)
+        return json_text(wager) if title is None else f"the {title}"
 
     def _verify_amount(self, amount: int, ref: Ref) -> None:
         """Refuse an amount that is not a positive number of minor units."""
@@ -731,7 +779,11 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         """Refuse a second wager of the same kind on the same spot."""
         if key in self.ledger.stakes:
             self._refuse(
-                WagerError, template, ref, seat=key.seat, wager=key.wager
+                WagerError,
+                template,
+                ref,
+                seat=key.seat,
+                wager=self.wager_title(key.wager),
             )
 
     def _verify_turn(

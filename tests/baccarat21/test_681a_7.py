@@ -256,7 +256,7 @@ def test_681a_7_e_deal_order_player_banker_player_banker() -> None:
         (0, "player", 100, "no seat 0"),
         (8, "tie", 100, "no seat 8"),
         (1, "player", 0, "positive amount"),
-        (1, "banker", 100, "already has a banker wager"),
+        (1, "banker", 100, "already has a Banker Wager"),
     ],
 )
 def test_681a_6_wager_refusals_leave_the_round_unchanged(
@@ -270,6 +270,39 @@ def test_681a_6_wager_refusals_leave_the_round_unchanged(
     assert str(info.value.ref) == "681a.7(e)"
     assert len(rnd.events) == before
     assert rnd.ledger.stakes == dict.fromkeys(rnd.ledger.stakes, 100)
+
+
+@pytest.mark.proves("681a.7(e)")
+def test_681a_7_e_a_second_wager_is_refused_in_the_sections_words() -> None:
+    """The refusals a player reads name the wagers as 681a.7 does (the
+    web table shows them as they are, D187): before, "seat 1 already has
+    a bonus_player wager" and "seat 1 has no tie wager to change"."""
+    rnd = make_round(
+        "2c 9h Kd 5s 7c 9d", [(1, "banker", 100), (1, "bonus_player", 100)]
+    )
+    before = (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase)
+    for wager, said in [
+        ("banker", "seat 1 already has a Banker Wager"),
+        (
+            "bonus_player",
+            "seat 1 already has a Bonus Wager on the Player's Hand",
+        ),
+    ]:
+        with pytest.raises(WagerError) as info:
+            rnd.place_wager(1, wager, 100)
+        assert info.value.message == said
+        assert str(info.value.ref) == "681a.7(e)"
+    for wager, said in [
+        ("tie", "seat 1 has no Tie Wager to change"),
+        (
+            "bonus_banker",
+            "seat 1 has no Bonus Wager on the Banker's Hand to change",
+        ),
+    ]:
+        with pytest.raises(WagerError) as info:
+            rnd.change_wager(1, wager, 100)
+        assert info.value.message == said
+    assert (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase) == before
 
 
 @pytest.mark.proves("681a.7(e)")

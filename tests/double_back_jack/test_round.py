@@ -320,6 +320,22 @@ def test_591_7_g_insurance_offered_clockwise_to_live_hands() -> None:
     assert [(e.seat, e.amount) for e in insured] == [(1, 500)]
 
 
+@pytest.mark.proves("673a.8")
+def test_673a_8_an_insurance_over_the_limit_is_refused_by_its_name() -> None:
+    """An insurance over half the wager is refused naming the Insurance
+    Wager as 673a.8 does (before, "insurance must be 1 to 500, not
+    501"; D187)."""
+    rnd = start("9c Ks Ah 7d Qs 6h 4h", {1: 1000, 2: 1000})
+    before = snapshot(rnd)
+    with pytest.raises(WagerError) as err:
+        act(rnd, 1, "insurance", 501)
+    assert err.value.message == (
+        "the Insurance Wager must be 1 to 500, not 501"
+    )
+    assert str(err.value.ref) == "673a.8"
+    assert snapshot(rnd) == before
+
+
 @pytest.mark.proves("591.7(g)")
 def test_591_7_g_no_insurance_without_an_ace_up() -> None:
     rnd = start("9c Ks 7d 6h", {1: 1000})
@@ -609,6 +625,69 @@ def test_591_7_l_second_chance_amount_must_equal_the_wager() -> None:
     with pytest.raises(WagerError) as err:
         act(rnd, 1, "second_chance", 500)
     assert str(err.value.ref) == "591.7(l)"
+    assert snapshot(rnd) == before
+
+
+@pytest.mark.proves("591.7(l)")
+def test_591_7_l_a_second_chance_wager_is_named_as_the_section_does() -> None:
+    """The refusal a player reads names the wager as 591.7(l) does (the
+    web table shows it as it is, D187): before, "seat 1's second_chance
+    wager can no longer be changed: wagering is closed"."""
+    rnd = start("10c 10d 10h 5d 8c 6s Kh 5h", {1: 1000, 2: 1000})
+    act(rnd, 1, "hit")
+    act(rnd, 1, "second_chance")
+    pending = rnd.pending()
+    assert pending is not None
+    assert pending.seat == 2
+    before = snapshot(rnd)
+    with pytest.raises(WrongPhaseError) as err:
+        rnd.change_wager(1, "second_chance", 500)
+    assert err.value.message == (
+        "seat 1's Second Chance Wager can no longer be changed: wagering "
+        "is closed"
+    )
+    assert str(err.value.ref) == "591.7(l)"
+    assert not rnd.can_change_wager(1, "second_chance", 500)
+    assert snapshot(rnd) == before
+
+
+@pytest.mark.proves("673a.6(d)")
+def test_673a_6_d_wagers_refused_are_named_as_the_section_does() -> None:
+    """Before the deal only a Blackjack Wager is placed: a Second Chance
+    or Insurance Wager is refused by its name (before, "... not
+    \"second_chance\""), and a wager not on the layout is named so too
+    (before, "seat 2 has no second_chance wager to change"); once dealt,
+    the Blackjack Wager can no longer be changed (D187)."""
+    rnd = DoubleBackJackRound(
+        rules=DoubleBackJackRules(),
+        shoe=Shoe.stacked("10c 10d 10h 5d 8c 6s Kh 5h"),
+        rng=SeededRng(1),
+        new_shoe=False,
+    )
+    rnd.place_wager(1, "blackjack", 1000)
+    before = snapshot(rnd)
+    for wager, name in [
+        ("second_chance", "Second Chance Wager"),
+        ("insurance", "Insurance Wager"),
+    ]:
+        with pytest.raises(WagerError) as err:
+            rnd.place_wager(2, wager, 500)
+        assert err.value.message == (
+            f"only a Blackjack Wager is placed before the deal, not the {name}"
+        )
+        assert str(err.value.ref) == "673a.6(d)"
+        with pytest.raises(WagerError) as err:
+            rnd.change_wager(2, wager, 500)
+        assert err.value.message == f"seat 2 has no {name} to change"
+        assert snapshot(rnd) == before
+    rnd.deal()
+    before = snapshot(rnd)
+    with pytest.raises(WrongPhaseError) as late:
+        rnd.change_wager(1, "blackjack", 500)
+    assert late.value.message == (
+        "seat 1's Blackjack Wager can no longer be changed: wagering is closed"
+    )
+    assert str(late.value.ref) == "673a.6(d)"
     assert snapshot(rnd) == before
 
 

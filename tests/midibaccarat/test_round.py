@@ -121,6 +121,80 @@ def test_629a_8_b_no_more_bets_after_the_deal() -> None:
         rnd.deal()
 
 
+@pytest.mark.proves("629a.7")
+def test_629a_7_a_second_wager_is_refused_in_the_sections_words() -> None:
+    """The refusals a player reads name the wagers as 629a does (the web
+    table shows them as they are, D187): before, "seat 3 already has a
+    banker wager" and "seat 3 has no tie wager to change"."""
+    rnd = _round()
+    rnd.place_wager(3, "banker", 500)
+    rnd.place_wager(3, "perfect_pairs_player", 100)
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    for wager, said in [
+        ("banker", "seat 3 already has a Banker Wager"),
+        (
+            "perfect_pairs_player",
+            "seat 3 already has a Perfect Pairs Wager on the Player's Hand",
+        ),
+    ]:
+        with pytest.raises(WagerError) as info:
+            rnd.place_wager(3, wager, 100)
+        assert info.value.message == said
+        assert info.value.ref == Ref.parse("629a.7")
+    with pytest.raises(WagerError) as info:
+        rnd.change_wager(3, "tie", 100)
+    assert info.value.message == "seat 3 has no Tie Wager to change"
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+
+
+@pytest.mark.proves("629b.1(c)", "629b.2")
+def test_629b_1_c_a_wager_not_offered_is_named_as_the_section_does() -> None:
+    """A wager of the game these rules leave out is refused by its name,
+    and so are the wagers offered (before, "wager
+    \"perfect_pairs_banker\" is not offered; wagers are player, banker,
+    tie"; D187)."""
+    rnd = _round(rules=MidibaccaratRules(perfect_pairs_offered=False))
+    with pytest.raises(WagerError) as info:
+        rnd.place_wager(1, "perfect_pairs_banker", 100)
+    assert info.value.message == (
+        "the Perfect Pairs Wager on the Banker's Hand is not offered; "
+        "wagers are Player Wager, Banker Wager, Tie Wager"
+    )
+    assert info.value.ref == Ref.parse("629b.1(c)")
+    free = _cf_round(BANKER_SIX, CommissionFreeRules(panda8_offered=False))
+    with pytest.raises(WagerError) as info:
+        free.place_wager(1, "panda8", 100)
+    assert info.value.message == (
+        "the Panda 8 Wager is not offered; wagers are Player Wager, "
+        "Banker Wager, Tie Wager, Perfect Pairs Wager on the Player's "
+        "Hand, Perfect Pairs Wager on the Banker's Hand, Dragon 7 Wager"
+    )
+    assert info.value.ref == Ref.parse("629b.2")
+    assert not rnd.ledger.stakes
+    assert not free.ledger.stakes
+    assert rnd.phase is free.phase is Phase.WAGERING
+
+
+@pytest.mark.proves("629a.8(b)")
+def test_629a_8_b_a_wager_after_no_more_bets_is_named_as_629a_does() -> None:
+    """Before, "no more bets: wager \"tie\" at seat 2 refused" (D187);
+    a name that is no wager of the game is still written as JSON."""
+    rnd = _round()
+    rnd.place_wager(1, "player", 100)
+    rnd.deal()
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(WrongPhaseError) as info:
+        rnd.place_wager(2, "tie", 100)
+    assert (
+        info.value.message == "no more bets: the Tie Wager at seat 2 refused"
+    )
+    assert info.value.ref == Ref.parse("629a.8(b)")
+    with pytest.raises(WrongPhaseError) as info:
+        rnd.place_wager(2, 'ti"e', 100)
+    assert info.value.message == 'no more bets: "ti\\"e" at seat 2 refused'
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+
+
 @pytest.mark.proves("629a.10")
 def test_629a_10_no_player_decisions() -> None:
     rnd = _round()

@@ -12,10 +12,14 @@ from croupier.errors import (
     OutOfTurnError,
     RulesError,
     WagerError,
+    WrongPhaseError,
 )
 from croupier.events import DecisionMade
 from croupier.games.six_card_fortune_pai_gow import SixCardRound, SixCardRules
-from croupier.games.six_card_fortune_pai_gow.events import HandSet
+from croupier.games.six_card_fortune_pai_gow.events import (
+    HandSet,
+    ProgressiveCountError,
+)
 from croupier.games.six_card_fortune_pai_gow.phases import Phase
 from croupier.hands.paigow import FoulSettingError
 from croupier.money import Outcome, WagerKey
@@ -258,6 +262,98 @@ def test_670a_7_e_a_side_wager_alone_is_refused_in_the_sections_words(
             "seat 2 first"
         )
         assert not rnd.ledger.stakes
+
+
+@pytest.mark.proves("670a.7(c)", "670a.7(e)")
+def test_670a_7_c_refusals_name_the_wagers_as_the_section_does(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    """Every refusal a player reads names the wagers as 670a.7 does
+    (D187): before, "seat 2 already has a fortune_bonus wager", "take
+    back the fortune_bonus wager at seat 2 before its Pai Gow Poker
+    Wager", "fortune_bonus wager after 'no more bets'" and "seat 2's
+    fortune_bonus wager can no longer be changed: wagering is closed"."""
+    rnd = make_round(deck(1))
+    rnd.place_wager(2, "pai_gow", 1000)
+    rnd.place_wager(2, "fortune_bonus", 500)
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(WagerError) as info:
+        rnd.place_wager(2, "fortune_bonus", 500)
+    assert info.value.message == "seat 2 already has a Fortune Bonus Wager"
+    assert str(info.value.ref) == "670a.7(c)"
+    with pytest.raises(WagerError) as info:
+        rnd.change_wager(2, "pai_gow", 0)
+    assert info.value.message == (
+        "take back the Fortune Bonus Wager at seat 2 before its Six-Card "
+        "Fortune Pai Gow Poker Wager"
+    )
+    assert str(info.value.ref) == "670a.7(e)"
+    rnd.place_wager(2, "progressive", 100)
+    with pytest.raises(WagerError) as info:
+        rnd.change_wager(2, "pai_gow", 0)
+    assert info.value.message == (
+        "take back the Fortune Bonus Wager and the Progressive Payout "
+        "Wager at seat 2 before its Six-Card Fortune Pai Gow Poker Wager"
+    )
+    rnd.change_wager(2, "progressive", 0)
+    assert (len(rnd.log) - 2, dict(rnd.ledger.stakes), rnd.phase) == before
+    rnd.deal()
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(WrongPhaseError) as late:
+        rnd.place_wager(3, "fortune_bonus", 500)
+    assert late.value.message == "no Fortune Bonus Wager after 'no more bets'"
+    assert str(late.value.ref) == "670a.7(c)"
+    with pytest.raises(WrongPhaseError) as late:
+        rnd.change_wager(2, "fortune_bonus", 1000)
+    assert late.value.message == (
+        "seat 2's Fortune Bonus Wager can no longer be changed: wagering "
+        "is closed"
+    )
+    assert str(late.value.ref) == "670a.7(a)"
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+
+
+@pytest.mark.proves("670a.7(e)")
+def test_670a_7_e_a_side_wager_not_offered_is_named_as_the_section_does(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    """Before, "fortune_bonus is not a wager offered at this table"
+    (D187); a name that is no wager of the game is still written as
+    JSON."""
+    rnd = make_round(deck(1), fortune_bonus_offered=False)
+    rnd.place_wager(2, "pai_gow", 1000)
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(WagerError) as info:
+        rnd.place_wager(2, "fortune_bonus", 500)
+    assert info.value.message == (
+        "the Fortune Bonus Wager is not a wager offered at this table"
+    )
+    assert str(info.value.ref) == "670a.7(e)"
+    with pytest.raises(WagerError) as info:
+        rnd.place_wager(2, "fortune", 500)
+    assert (
+        info.value.message == '"fortune" is not a wager offered at this table'
+    )
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+
+
+@pytest.mark.proves("670a.9(a)(3)(ii)")
+def test_670a_9_a_3_ii_a_count_mismatch_names_the_progressive_wager(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    """Before, "1 progressive wager(s) on the layout but ..." (D187)."""
+    rnd = make_round(deck(1), progressive_system_count_offset=1)
+    rnd.place_wager(2, "pai_gow", 1000)
+    rnd.place_wager(2, "progressive", 100)
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(ProgressiveCountError) as info:
+        rnd.deal()
+    assert info.value.message == (
+        "1 Progressive Payout Wager(s) on the layout but the progressive "
+        "system accepted 2: the deal may not begin"
+    )
+    assert str(info.value.ref) == "670a.9(a)(3)(ii)"
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
 
 
 def test_progressive_wager_is_one_fixed_chip(

@@ -215,3 +215,53 @@ def test_double_refused_over_balance(client: TestClient) -> None:
             ).json()
         client.delete(f"/tables/{table}/seats/1", headers=h)
     pytest.skip("no double offered in 40 rounds")
+
+
+@pytest.mark.proves("629a.7")
+def test_629a_7_the_server_names_a_wager_as_the_section_does(
+    client: TestClient,
+) -> None:
+    """The refusals the server returns (and the web table shows, or an
+    API client reads) name the wager as 629a does, D187: before, "a
+    banker wager must be between 500 and ... at this table, not 1" and
+    "seat 1 already has a banker wager"."""
+    if "midibaccarat" not in GAMES:
+        pytest.skip("midibaccarat is not registered")
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    table = next(
+        t for t in client.get("/tables").json() if t["id"] == ann.table_id
+    )
+    low, high = table["wager_limits"].get(
+        "banker", [table["min_bet"], table["max_bet"]]
+    )
+    before = books(client)
+    body = refused(
+        ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": 1}),
+        400,
+        "TableLimitError",
+    )
+    assert body["message"] == (
+        f"a Banker Wager must be between {low} and {high} at this table, not 1"
+    )
+    assert books(client) == before
+    placed = ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": low})
+    assert placed.status_code == 200, placed.json()
+    before = books(client)
+    body = refused(
+        ann.post(
+            "/wagers/change", {"seat": 1, "wager": "banker", "amount": 1}
+        ),
+        400,
+        "TableLimitError",
+    )
+    assert body["message"] == (
+        f"a Banker Wager must be between {low} and {high} at this table, not 1"
+    )
+    body = refused(
+        ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": low}),
+        400,
+        "WagerError",
+    )
+    assert body["message"] == "seat 1 already has a Banker Wager"
+    assert body["ref"] == "629a.7"
+    assert books(client) == before

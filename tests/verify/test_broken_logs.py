@@ -220,7 +220,7 @@ CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
         "insurance-won",
         edit({"amount": 800}, type="decision_made", action="insurance"),
         "673a.8",
-        "insurance must be 1 to 500, not 800",
+        "the Insurance Wager must be 1 to 500, not 800",
     ),
     (
         "591_7_l_second_chance_stake_not_the_wager",

@@ -324,8 +324,8 @@ class Dealer:
         low, high = rt.limits.bounds(wager)
         if not low <= amount <= high:
             msg = (
-                f"a {wager} wager must be between {low} and {high} at "
-                f"this table, not {amount}"
+                f"a {_title(rt, wager)} must be between {low} "
+                f"and {high} at this table, not {amount}"
             )
             raise TableLimitError(msg)
         if amount > self.storage.balances[player.id]:
@@ -395,8 +395,8 @@ class Dealer:
                 low, high = rt.limits.bounds(wager)
                 if not low <= amount <= high:
                     msg = (
-                        f"a {wager} wager must be between {low} and "
-                        f"{high} at this table, not {amount}"
+                        f"a {_title(rt, wager)} must be between "
+                        f"{low} and {high} at this table, not {amount}"
                     )
                     raise TableLimitError(msg)
             added = amount - live.round.ledger.stakes[key]
@@ -834,3 +834,13 @@ def _draws(rt: TableRuntime, live: LiveRound | None = None) -> list[list[int]]:
 def seat_stakes(rnd: Round, seat: int) -> int:
     """The total staked at ``seat`` in ``rnd``."""
     return sum(a for k, a in rnd.ledger.stakes.items() if k.seat == seat)
+
+
+def _title(rt: TableRuntime, wager: str) -> str:
+    """``wager`` (an id) as its game's section names it (D187).
+
+    The server's own refusals name a wager as the round's do
+    (:meth:`~croupier.round.Round.wager_title`): by the game's titles,
+    the id itself for a wager they leave out.
+    """
+    return rt.spec.wager_titles.get(wager, wager)

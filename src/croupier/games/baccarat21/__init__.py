@@ -127,6 +127,7 @@ register_game(
         new_round=Baccarat21Round,
         new_shoe=_full_shoe,
         wagers=Baccarat21Round.wager_names,
+        wager_titles=Baccarat21Round.wager_titles,
         actions=(),
         max_seats=DEFAULT_SEATS,
         transitions=TRANSITIONS,

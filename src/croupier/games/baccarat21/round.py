@@ -35,6 +35,7 @@ from croupier.shoe import Shoe
 from .phases import PHASES, SECTION, Phase
 from .rules import (
     DRAW_BELOW,
+    WAGER_TITLES,
     Baccarat21Rules,
     Side,
     Wager,
@@ -114,6 +115,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     game = "21-baccarat"
     cover_card_ref = Ref.parse("681a.7(d)")
     wager_names = _WAGERS
+    wager_titles = WAGER_TITLES
 
     def __init__(
         self,
@@ -260,7 +262,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         self._verify_amount(amount, ref)
         self._verify_new(
             WagerKey(seat, wager),
-            "seat {seat} already has a {wager} wager",
+            "seat {seat} already has a {wager}",
             ref,
         )
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Self
 
 from croupier.errors import RulesError
@@ -31,6 +32,7 @@ from croupier.rules import (
 __all__ = [
     "DEFAULT_SEATS",
     "DRAW_BELOW",
+    "WAGER_TITLES",
     "Baccarat21Rules",
     "Side",
     "Wager",
@@ -74,6 +76,20 @@ class Wager(StrEnum):
     """Pair or better in the Player's Hand, settled under (k)(2)."""
     BONUS_BANKER = "bonus_banker"
     """Pair or better in the Banker's Hand, settled under (k)(3)."""
+
+
+WAGER_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Wager.PLAYER: "Player Wager",
+        Wager.BANKER: "Banker Wager",
+        Wager.TIE: "Tie Wager",
+        Wager.BONUS_PLAYER: "Bonus Wager on the Player's Hand",
+        Wager.BONUS_BANKER: "Bonus Wager on the Banker's Hand",
+    }
+)
+"""Each wager's name as 681a.7 writes it, for a player's messages (the
+round's :attr:`~croupier.round.Round.wager_titles`, D187): "seat 3
+already has a Banker Wager", not "... a banker wager"."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

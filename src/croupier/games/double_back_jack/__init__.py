@@ -66,6 +66,7 @@ register_game(
         new_round=DoubleBackJackRound,
         new_shoe=new_shoe,
         wagers=DoubleBackJackRound.wager_names,
+        wager_titles=DoubleBackJackRound.wager_titles,
         actions=tuple(action.value for action in DbjAction),
         max_seats=MAX_BOXES,
         transitions=TRANSITIONS,

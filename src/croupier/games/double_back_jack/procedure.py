@@ -77,6 +77,7 @@ from .refs import (
     REF_WIN_WITH_SECOND_CHANCE,
 )
 from .rules import (
+    WAGER_TITLES,
     CollectionProcedure,
     DoubleBackJackRules,
     TwentyOnePaid,
@@ -119,6 +120,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     game = "double-back-jack"
     cover_card_ref = REF_COVER_CARD
     wager_names = (Wager.BLACKJACK.value,)
+    wager_titles = WAGER_TITLES
 
     def __init__(
         self,

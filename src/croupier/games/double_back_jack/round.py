@@ -346,7 +346,10 @@ class DoubleBackJackRound(DealerProcedure):
             seat = action.seat
             limit = self.insurance_limit(seat)
             if amount is None or not 1 <= amount <= limit:
-                msg = f"insurance must be 1 to {limit}, not {amount}"
+                msg = (
+                    f"the {self.wager_title(Wager.INSURANCE)} must be 1 to "
+                    f"{limit}, not {amount}"
+                )
                 raise WagerError(msg, ref=REF_INSURANCE_WAGER)
             return partial(self._do_insurance, seat, amount)
         if name is DbjAction.NO_INSURANCE:

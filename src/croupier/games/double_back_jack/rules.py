@@ -15,14 +15,17 @@ overrides any of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from fractions import Fraction
+from types import MappingProxyType
 
 from croupier.money import Odds, Rounding
 from croupier.rules import GameRules, Provenance, option
 
 __all__ = [
+    "WAGER_TITLES",
     "CollectionProcedure",
     "DoubleBackJackRules",
     "TwentyOnePaid",
@@ -43,6 +46,19 @@ class Wager(StrEnum):
     """The Second Chance Wager on a busted hand (591.7(l))."""
     INSURANCE = "insurance"
     """The Insurance Wager (673a.8)."""
+
+
+WAGER_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Wager.BLACKJACK: "Blackjack Wager",
+        Wager.SECOND_CHANCE: "Second Chance Wager",
+        Wager.INSURANCE: "Insurance Wager",
+    }
+)
+"""Each wager's name as 591.7 and 673a write it, for a player's messages
+(the round's :attr:`~croupier.round.Round.wager_titles`, D187): "seat 2's
+Second Chance Wager can no longer be changed", not "... second_chance
+wager ..."."""
 
 
 @unique

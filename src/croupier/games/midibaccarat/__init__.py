@@ -153,6 +153,7 @@ register_game(
         new_shoe=_new_shoe,
         prepare_shoe=_table_prepare_shoe,
         wagers=MidibaccaratRound.wager_names,
+        wager_titles=MidibaccaratRound.wager_titles,
         max_seats=MAX_SEATS,
         transitions=TRANSITIONS,
     )
@@ -168,6 +169,7 @@ register_game(
         new_shoe=_new_shoe,
         prepare_shoe=_table_prepare_shoe,
         wagers=CommissionFreeRound.wager_names,
+        wager_titles=CommissionFreeRound.wager_titles,
         max_seats=MAX_SEATS,
         transitions=TRANSITIONS,
     )

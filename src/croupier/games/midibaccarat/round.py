@@ -18,6 +18,7 @@ pending` is always ``None``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
@@ -47,6 +48,7 @@ from croupier.games.midibaccarat.refs import (
 )
 from croupier.games.midibaccarat.rules import (
     SETTLE_ORDER,
+    WAGER_TITLES,
     BaccaratRules,
     Dealing,
     MidibaccaratRules,
@@ -122,6 +124,7 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
     game: ClassVar[str] = "midibaccarat"
     cover_card_ref: ClassVar[Ref | None] = REF_SECOND_COVER
     wager_names: ClassVar[tuple[str, ...]] = (*_MAIN_WAGERS, *_PAIR_WAGERS)
+    wager_titles: ClassVar[Mapping[str, str]] = WAGER_TITLES
 
     def __init__(
         self,
@@ -188,10 +191,10 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
         """
         self._verify_phase(
             Phase.WAGERING,
-            "no more bets: wager {wager} at seat {seat} refused",
+            "no more bets: {wager} at seat {seat} refused",
             REF_NO_MORE_BETS,
-            # written as JSON for the refusal only (LazyText)
-            wager=LazyText(partial(json_text, wager)),
+            # named for the refusal only (LazyText)
+            wager=LazyText(partial(self._wager_named, wager)),
             seat=seat,
         )
         self._verify_seat(
@@ -203,13 +206,13 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
         self._verify_offered(
             wager,
             self.allowed_wagers(),
-            "wager {wager} is not offered; wagers are {known}",
+            "{wager} is not offered; wagers are {known}",
             self._wager_ref(wager),
         )
         self._verify_amount(amount, REF_WAGERS)
         self._verify_new(
             WagerKey(seat, wager),
-            "seat {seat} already has a {wager} wager",
+            "seat {seat} already has a {wager}",
             REF_WAGERS,
         )
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum, unique
+from types import MappingProxyType
 
 from croupier.errors import RulesError
 from croupier.money import Odds, Rounding
@@ -13,6 +15,7 @@ from croupier.rules import GameRules, Paytable, Provenance, option
 __all__ = [
     "PP_CATEGORIES",
     "SETTLE_ORDER",
+    "WAGER_TITLES",
     "BaccaratRules",
     "CommissionFreeRule",
     "CommissionFreeRules",
@@ -62,6 +65,21 @@ class Wager(StrEnum):
     PANDA8 = "panda8"
     """Panda 8 (commission-free only)."""
 
+
+WAGER_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Wager.PLAYER: "Player Wager",
+        Wager.BANKER: "Banker Wager",
+        Wager.TIE: "Tie Wager",
+        Wager.PERFECT_PAIRS_PLAYER: "Perfect Pairs Wager on the Player's Hand",
+        Wager.PERFECT_PAIRS_BANKER: "Perfect Pairs Wager on the Banker's Hand",
+        Wager.DRAGON7: "Dragon 7 Wager",
+        Wager.PANDA8: "Panda 8 Wager",
+    }
+)
+"""Each wager's name as 629a and 629b write it, for a player's messages
+(the rounds' :attr:`~croupier.round.Round.wager_titles`, D187): "seat 3
+already has a Banker Wager", not "... a banker wager"."""
 
 PP_CATEGORIES = ("perfect", "colored", "mixed")
 SETTLE_ORDER = (

@@ -105,6 +105,7 @@ SPEC = register_game(
         new_round=new_round,
         new_shoe=new_shoe,
         wagers=("pai_gow", "fortune_bonus", "progressive"),
+        wager_titles=SixCardRound.wager_titles,
         actions=tuple(action.value for action in PaiGowAction),
         max_seats=6,
         transitions=TRANSITIONS,

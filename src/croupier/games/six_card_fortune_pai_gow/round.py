@@ -125,6 +125,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         Wager.FORTUNE_BONUS,
         Wager.PROGRESSIVE,
     )
+    wager_titles: ClassVar[Mapping[str, str]] = WAGER_TITLES
     players: Mapping[int, str] = MappingProxyType({})
     """Who plays each box, when a caller names them (``place_wager``):
     a class default, set on the round only then, as :attr:`fault` is."""
@@ -202,9 +203,9 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         """Raise unless ``wager`` may be placed now (670a.7(a)-(e))."""
         self._verify_phase(
             Phase.WAGERING,
-            "{wager} wager after 'no more bets'",
+            "no {wager} after 'no more bets'",
             WAGER_REF,
-            wager=wager,
+            wager=self.wager_title(wager),
         )
         self._verify_seat(
             seat,
@@ -235,13 +236,13 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                 raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
         self._verify_new(
             WagerKey(seat, wager),
-            "seat {seat} already has a {wager} wager",
+            "seat {seat} already has a {wager}",
             WAGER_REF,
         )
         if wager != Wager.PAI_GOW and not self._stake(seat, Wager.PAI_GOW):
             msg = (
-                f"a {WAGER_TITLES[Wager(wager)]} needs a "
-                f"{WAGER_TITLES[Wager.PAI_GOW]} at seat {seat} first"
+                f"a {self.wager_title(wager)} needs a "
+                f"{self.wager_title(Wager.PAI_GOW)} at seat {seat} first"
             )
             raise WagerError(msg, ref=SIDE_REF)
 
@@ -272,14 +273,14 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
                 raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
         if key.wager == Wager.PAI_GOW and amount == 0:
             sides = [
-                k.wager
+                f"the {self.wager_title(k.wager)}"
                 for k in self.ledger.open_keys()
                 if k.seat == key.seat and k.wager != Wager.PAI_GOW
             ]
             if sides:
                 msg = (
-                    f"take back the {', '.join(sides)} wager at seat "
-                    f"{key.seat} before its Pai Gow Poker Wager"
+                    f"take back {' and '.join(sides)} at seat {key.seat} "
+                    f"before its {self.wager_title(Wager.PAI_GOW)}"
                 )
                 raise WagerError(msg, ref=SIDE_REF)
 
@@ -305,9 +306,9 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         count = len(self._seats_with(Wager.PROGRESSIVE))
         if count != system_count:
             msg = (
-                f"{count} progressive wager(s) on the layout but the "
-                f"progressive system accepted {system_count}: the deal "
-                f"may not begin"
+                f"{count} {self.wager_title(Wager.PROGRESSIVE)}(s) on the "
+                f"layout but the progressive system accepted "
+                f"{system_count}: the deal may not begin"
             )
             raise ProgressiveCountError(msg, ref=self._progressive_ref())
 
@@ -353,8 +354,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         for key in self.ledger.stakes:
             if key.seat not in players:
                 msg = (
-                    f"seat {key.seat} has a {key.wager} wager without a "
-                    f"Six-Card Fortune Pai Gow Poker Wager"
+                    f"seat {key.seat} has a {self.wager_title(key.wager)} "
+                    f"without a {self.wager_title(Wager.PAI_GOW)}"
                 )
                 raise WagerError(msg, ref=SIDE_REF)
         if self.rules.dealing_irregularities:

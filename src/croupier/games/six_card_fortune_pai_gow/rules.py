@@ -12,9 +12,11 @@ state, is an option here with its provenance and project decision
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from fractions import Fraction
+from types import MappingProxyType
 
 from croupier.hands.paigow import CATEGORY_KEYS, HOUSE_WAYS
 from croupier.rules import GameRules, Paytable, Provenance, option
@@ -36,15 +38,18 @@ class Wager(StrEnum):
     """The Progressive Payout Wager (670a.9(a)(3)(ii))."""
 
 
-WAGER_TITLES = {
-    Wager.PAI_GOW: "Six-Card Fortune Pai Gow Poker Wager",
-    Wager.DOUBLE_DOWN: "Double Down Wager",
-    Wager.FORTUNE_BONUS: "Fortune Bonus Wager",
-    Wager.PROGRESSIVE: "Progressive Payout Wager",
-}
-"""Each wager's name as the section writes it, for a player's messages
-(the ids are the scenario contract's: "a fortune_bonus wager needs ..."
-read as code on the web table)."""
+WAGER_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Wager.PAI_GOW: "Six-Card Fortune Pai Gow Poker Wager",
+        Wager.DOUBLE_DOWN: "Double Down Wager",
+        Wager.FORTUNE_BONUS: "Fortune Bonus Wager",
+        Wager.PROGRESSIVE: "Progressive Payout Wager",
+    }
+)
+"""Each wager's name as 670a.7 writes it, for a player's messages (the
+round's :attr:`~croupier.round.Round.wager_titles`, D187; the ids are
+the scenario contract's: "a fortune_bonus wager needs ..." read as code
+on the web table)."""
 
 
 @unique
