@@ -233,6 +233,15 @@ def test_d188_export_seals_the_stack_of_a_shoe_still_in_play(
         else:
             assert (shoe.known, shoe.stack) == ("as_dealt", None), rid
             assert stack not in text, rid
+    # the operator is told, and how to have them
+    told = CliRunner().invoke(
+        app, ["history", "export", "--db", served, "--out", str(sealed_out)]
+    )
+    assert (
+        f"{len(shoes)} rounds written\n{len(in_play)} of them dealt from a "
+        "shoe still in play, written as dealt (their stacks name the cards "
+        "still to come); --stacks-in-play writes them\n"
+    ) in told.output
     whole_out = tmp_path / "whole.jsonl"
     whole = _export(served, whole_out, "--stacks-in-play")
     assert {h.round_id: h.shoe.stack for h in whole} == {

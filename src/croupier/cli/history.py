@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +26,9 @@ from croupier.errors import CroupierError
 from croupier.extras import require
 from croupier.scenario import ScenarioResult, run_scenario_text
 from croupier.server import DEFAULT_DB_URL
+
+if TYPE_CHECKING:
+    from croupier.hhf import HandHistory
 
 __all__ = ["export", "history_app", "scenario_history", "steps"]
 
@@ -118,9 +122,17 @@ def export(
         raise CommandError(msg) from None
     finally:
         engine.dispose()
-    histories = export_rounds(
-        db, since=start, until=stop, stacks_in_play=stacks_in_play
-    )
+    sealed = 0
+
+    def counted() -> Iterator[HandHistory]:
+        nonlocal sealed
+        for history in export_rounds(
+            db, since=start, until=stop, stacks_in_play=stacks_in_play
+        ):
+            sealed += history.shoe.stack is None
+            yield history
+
+    histories = counted()
     try:
         if out == "-":
             count = write_history(histories, sys.stdout)
@@ -134,6 +146,13 @@ def export(
         msg = f"cannot read rounds: {database_problem(exc, db)}"
         raise CommandError(msg) from None
     sys.stderr.write(f"{count} rounds written\n")
+    if sealed:
+        # D188: say so, lest the operator take them for the whole record
+        sys.stderr.write(
+            f"{sealed} of them dealt from a shoe still in play, written "
+            "as dealt (their stacks name the cards still to come); "
+            "--stacks-in-play writes them\n"
+        )
 
 
 def _moment(option: str, text: str | None) -> datetime | None:
