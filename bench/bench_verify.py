@@ -21,13 +21,17 @@ instructions, which do not move at all). For the other timings the
 lists the bench holds are frozen (:func:`gc.freeze`) out of the
 collector's walks. The 1-minute load average is printed: on a busy
 machine CPU seconds stretch too (shared caches), so compare ratios.
-Each game's steps per round are printed with the whole file's steps
-per CPU-second: the games' rounds differ in length (a pai gow round
-has some 90 steps, a Double Back Jack round some 35). Last, the whole
-file ``--repeat`` times over with ``--workers`` processes (``croupier
-verify --workers``), in wall seconds against one process's wall
-seconds on the same lines in the same run: processes' CPU time is not
-this one's, and starting them costs about 0.1 s whatever the file.
+The whole file is then verified as dealt, the same rounds with their
+stacks withheld, as ``croupier history export`` writes a shoe still in
+play (D188): the verifier rebuilds each round's shoe from its cards and
+its discard rack. Each game's steps per round are printed with the
+whole file's steps per CPU-second: the games' rounds differ in length
+(a pai gow round has some 90 steps, a Double Back Jack round some 35).
+Last, the whole file ``--repeat`` times over with ``--workers``
+processes (``croupier verify --workers``), in wall seconds against one
+process's wall seconds on the same lines in the same run: processes'
+CPU time is not this one's, and starting them costs about 0.1 s
+whatever the file.
 (The file over again repeats its round ids and shoes, so those two
 timings leave out the checks across rounds, D64; the whole file's
 figure includes them.)
@@ -43,6 +47,7 @@ import os
 import time
 
 from croupier.hhf import HandHistory
+from croupier.hhf.export import sealed
 from croupier.hhf.sample import sample_histories
 from croupier.history import replay
 from croupier.registry import all_games
@@ -76,6 +81,8 @@ def main() -> None:
         # the whole file end to end, as `croupier verify` reads it
         sample = list(sample_histories(spec.name, args.rounds, seed=6))
         fresh = [h.dumps() for h in sample]
+        # the same rounds as a server exports a shoe still in play (D188)
+        dealt = [sealed(h).dumps() for h in sample]
         # steps per round: rounds of more steps take longer to compare
         steps = sum(len(h.procedure) for h in sample) / len(sample)
         del sample
@@ -87,6 +94,15 @@ def main() -> None:
             both = max(both, len(fresh) / (_clock() - start))
             bad = max(bad, report.rounds - report.conforming)
             del report
+        as_dealt = 0.0
+        for _ in range(args.best_of):
+            gc.collect()
+            start = _clock()
+            report = verify_lines(dealt)
+            as_dealt = max(as_dealt, len(dealt) / (_clock() - start))
+            bad = max(bad, report.rounds - report.conforming)
+            del report
+        del dealt
         # the processes' figure on a bigger file (the lines again and
         # again): starting them costs a fixed 0.1 s or so
         # the same rounds again are the same round ids and shoes: the
@@ -131,7 +147,8 @@ def main() -> None:
             f"parse+schema {loaded:,.0f}/s; verify {checked:,.0f}/s "
             f"({checked / base:.2f}x the replay); whole file {both:,.0f}/s "
             f"({both / base:.2f}x; {steps:.0f} steps a round, "
-            f"{both * steps:,.0f} steps/CPU-s); {args.workers} processes "
+            f"{both * steps:,.0f} steps/CPU-s); as dealt {as_dealt:,.0f}/s "
+            f"({as_dealt / base:.2f}x); {args.workers} processes "
             f"{shared_rounds / wall:,.0f}/wall-s ({alone / wall:.2f}x one "
             f"process's wall); deviations {bad}"
         )

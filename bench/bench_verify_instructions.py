@@ -19,6 +19,11 @@ is what they are for: compare a change with its parent.
 
     .venv/bin/python bench/bench_verify_instructions.py --rounds 200
 
+``--as-dealt`` verifies the same rounds with their stacks withheld, as
+``croupier history export`` writes the rounds of a shoe still in play
+(D188): the verifier then rebuilds each round's shoe from its cards and
+its discard rack.
+
 Needs ``valgrind`` on the ``PATH`` (Debian: ``apt install valgrind``);
 without it the bench says so and exits 2.
 """
@@ -34,6 +39,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from croupier.hhf.export import sealed
 from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
 
@@ -106,6 +112,12 @@ def main() -> None:
     parser.add_argument(
         "--game", action="append", help="only this game (repeatable)"
     )
+    parser.add_argument(
+        "--as-dealt",
+        action="store_true",
+        help="verify the rounds as dealt, their stacks withheld, as "
+        "`history export` writes a shoe still in play (D188)",
+    )
     args = parser.parse_args()
     valgrind = shutil.which("valgrind")
     if valgrind is None:
@@ -117,15 +129,27 @@ def main() -> None:
                 continue
             path = Path(tmp) / f"{spec.name}.jsonl"
             # one round to warm the caches, then the rounds measured
-            histories = sample_histories(spec.name, args.rounds + 1, seed=6)
+            histories = list(
+                sample_histories(spec.name, args.rounds + 1, seed=6)
+            )
             path.write_text(
                 "".join(h.dumps() + "\n" for h in histories), encoding="utf-8"
             )
+            # the replay needs the stacks; the verifier may go without
+            checked = path
+            if args.as_dealt:
+                checked = Path(tmp) / f"{spec.name}-as-dealt.jsonl"
+                checked.write_text(
+                    "".join(sealed(h).dumps() + "\n" for h in histories),
+                    encoding="utf-8",
+                )
             base = _per_round(valgrind, "replay", path, args.rounds)
-            verify = _per_round(valgrind, "verify", path, args.rounds)
+            verify = _per_round(valgrind, "verify", checked, args.rounds)
             print(
                 f"{spec.name}: replay baseline {base / 1000:,.0f}k "
-                f"instructions a round; verify {verify / 1000:,.0f}k "
+                f"instructions a round; verify"
+                f"{' as dealt' if args.as_dealt else ''} "
+                f"{verify / 1000:,.0f}k "
                 f"({base / verify:.2f}x fewer than the replay)"
             )
 

@@ -26,6 +26,7 @@ __all__ = [
     "Card",
     "Rank",
     "Suit",
+    "card_texts",
     "full_deck",
     "parse_cards",
 ]
@@ -146,7 +147,14 @@ class Card:
 
     @classmethod
     def parse(cls, raw: str) -> Card:
-        """Parse one card: ``As``, ``10h``/``Th``, ``JK``/``Jo`` (joker)."""
+        """Parse one card: ``As``, ``10h``/``Th``, ``JK``/``Jo`` (joker).
+
+        A card written as :data:`CARD_TEXTS` writes it is the one card of
+        its code (:meth:`from_code`), found without the pattern.
+        """
+        found = _BY_TEXT.get(raw) if cls is Card else None
+        if found is not None:
+            return found
         text = raw.strip()
         if text.upper() in ("JK", "JO", "JOKER"):
             return JOKER
@@ -162,7 +170,14 @@ class Card:
 
     @classmethod
     def from_code(cls, code: int) -> Card:
-        """The card of an integer code (see :attr:`code`)."""
+        """The card of an integer code (see :attr:`code`).
+
+        Each code's card is made once and handed out again: a card is a
+        value (frozen, compared and hashed by rank and suit), so one
+        instance serves every shoe.
+        """
+        if cls is Card and type(code) is int and 0 <= code < len(_BY_CODE):
+            return _BY_CODE[code]
         if code == JOKER_CODE:
             return JOKER
         if not 0 <= code < JOKER_CODE:
@@ -195,12 +210,39 @@ JOKER_CODE = 52
 JOKER = Card(Rank.JOKER, None)
 """The joker."""
 
-CARD_TEXTS: tuple[str, ...] = tuple(
-    str(Card.from_code(code)) for code in range(JOKER_CODE + 1)
-)
+_BY_CODE: tuple[Card, ...] = ()
+"""Each code's one card, by code (:meth:`Card.from_code`)."""
+_BY_CODE = (*(Card.from_code(code) for code in range(JOKER_CODE)), JOKER)
+
+CARD_TEXTS: tuple[str, ...] = tuple(str(card) for card in _BY_CODE)
 """Each card's text by its code (``CARD_TEXTS[card.code] == str(card)``):
 a card's code and its text are both functions of its rank and suit, the
 code one-to-one; for writing many cards without a call per card."""
+
+
+_BY_TEXT: dict[str, Card] = dict(zip(CARD_TEXTS, _BY_CODE, strict=True))
+"""Each card by its text as :data:`CARD_TEXTS` writes it (for
+:meth:`Card.parse`)."""
+
+
+_CANONICAL = frozenset(CARD_TEXTS)
+"""Every card's text as :data:`CARD_TEXTS` writes it."""
+
+
+def card_texts(raw: str) -> tuple[str, ...]:
+    """The cards of a space-separated list, as :data:`CARD_TEXTS` writes them.
+
+    ``10h`` is written ``Th``, ``Jo`` ``JK``. A list written so already
+    is only split (one set test for all of its cards), as a discard rack
+    of hundreds of cards is at every round.
+
+    >>> card_texts("As 10h Jo")
+    ('As', 'Th', 'JK')
+    """
+    tokens = raw.split()
+    if _CANONICAL.issuperset(tokens):
+        return tuple(tokens)
+    return tuple(CARD_TEXTS[Card.parse(token).code] for token in tokens)
 
 
 def parse_cards(raw: str | Iterable[str]) -> tuple[Card, ...]:
@@ -215,4 +257,4 @@ def parse_cards(raw: str | Iterable[str]) -> tuple[Card, ...]:
 
 def full_deck(*, jokers: int = 0) -> list[Card]:
     """One 52-card deck in code order, followed by ``jokers`` jokers."""
-    return [Card.from_code(code) for code in range(52)] + [JOKER] * jokers
+    return [*_BY_CODE[:JOKER_CODE], *[JOKER] * jokers]

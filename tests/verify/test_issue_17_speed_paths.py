@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from croupier.cards import Card, Rank, Suit, full_deck
+from croupier.cards import CARD_TEXTS, Card, Rank, Suit, card_texts, full_deck
 from croupier.events import (
     CardBurned,
     CardDealt,
@@ -26,10 +26,12 @@ from croupier.events import (
     field_names,
     plain_dict,
 )
+from croupier.hhf.export import sealed
 from croupier.hhf.sample import sample_histories
 from croupier.history import replay as replay_record
-from croupier.registry import all_games
+from croupier.registry import all_games, find_game
 from croupier.regs import Ref
+from croupier.rng import SeededRng
 from croupier.verify import replay
 
 
@@ -154,3 +156,78 @@ def test_issue_17_2_an_emitter_refuses_what_emit_refuses(
     with pytest.raises(TypeError):
         log.emitter(CardBurned)(**fields)  # type: ignore[arg-type]
     assert len(log) == 0
+
+
+# -- a shoe rebuilt from the cards as dealt (D188 exports such rounds) --
+
+_SPELLINGS = st.sampled_from(
+    ["As", "as", "10h", "Th", "th", "Jo", "JK", "jk", "2c", "Qd", "9s"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_SPELLINGS, max_size=30))
+def test_issue_17_2_card_texts_write_each_card_as_its_code_does(
+    tokens: list[str],
+) -> None:
+    # one set test for a list written as CARD_TEXTS writes it, else
+    # card by card: the same texts either way
+    plain = tuple(str(Card.parse(token)) for token in tokens)
+    assert card_texts(" ".join(tokens)) == plain
+    assert card_texts("  ".join(tokens) + " ") == plain
+
+
+def test_issue_17_2_each_code_is_one_card_equal_to_one_made_afresh() -> None:
+    for code in range(53):
+        card = Card.from_code(code)
+        fresh = (
+            Card(Rank.JOKER, None)
+            if code == 52
+            else Card(Rank(code // 4 + 2), list(Suit)[code % 4])
+        )
+        assert card == fresh
+        assert hash(card) == hash(fresh) == code
+        assert Card.parse(CARD_TEXTS[code]) is card
+        # the pattern's way (a space to strip) finds the equal card
+        assert Card.parse(f" {CARD_TEXTS[code]}") == card
+    assert full_deck(jokers=2)[-2:] == [Card(Rank.JOKER, None)] * 2
+
+
+@pytest.mark.parametrize("game", [spec.name for spec in all_games()])
+@settings(max_examples=40, deadline=None)
+@given(picks=st.lists(st.integers(0, 52), max_size=120))
+def test_issue_17_2_the_rest_of_an_as_dealt_shoe_as_counters_give_it(
+    game: str, picks: list[int]
+) -> None:
+    spec = find_game(game)
+    rules = spec.rules_type()
+    full = spec.new_shoe(rules, SeededRng(0)).complement
+    # cards the round showed, some more often than the decks hold them
+    known = [Card.from_code(code) for code in picks]
+    plain = sorted((full - Counter(known)).elements())
+    assert replay._rest(spec, rules, known) == plain
+
+
+@pytest.mark.parametrize("game", [spec.name for spec in all_games()])
+def test_d188_a_shoe_rebuilt_as_dealt_accounts_for_its_cards_as_built(
+    game: str,
+) -> None:
+    """The shoe a round recorded as dealt is replayed on is accountable
+    for its stack and its rack, as a shoe counted from them is: the
+    rules' decks, given whole when the cards shown are within them."""
+    spec = find_game(game)
+    checked = 0
+    for history in sample_histories(game, 60, seed=3):
+        dealt = sealed(history)
+        rules, problem = replay._rules(spec, dealt, None)
+        assert problem is None
+        assert rules is not None
+        shoe, problem, _ = replay._shoe(spec, rules, dealt)
+        assert problem is None
+        assert shoe is not None
+        built = Counter(c for c in shoe.stack if isinstance(c, Card))
+        built.update(shoe.discard)
+        assert +shoe.complement == +built, history.round_id
+        checked += shoe.discard != []
+    # rounds with a rack, not only fresh shoes (a pai gow deck has none)
+    assert checked or spec.reshuffle_every_round

@@ -72,7 +72,7 @@ from functools import partial
 from itertools import islice
 from typing import NamedTuple
 
-from croupier.cards import CARD_TEXTS, Card
+from croupier.cards import CARD_TEXTS, Card, card_texts
 from croupier.frozen import frozen_constructor
 from croupier.hhf.format import HandHistory
 from croupier.jsontypes import LazyText, json_text
@@ -225,12 +225,7 @@ def ends_of(
                     seen.append(_CC)
                 cover.append(_cover_step(step, _seq(step)))
         racked_before = (
-            None
-            if shoe.discard is None
-            else tuple(
-                CARD_TEXTS[Card.parse(token).code]
-                for token in shoe.discard.split()
-            )
+            None if shoe.discard is None else card_texts(shoe.discard)
         )
         # the replay's rack began as the recorded one (empty if none)
         put = [

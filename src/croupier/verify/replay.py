@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from croupier.cards import Card, parse_cards
+from croupier.cards import CARD_TEXTS, JOKER_CODE, Card, parse_cards
 from croupier.errors import (
     CroupierError,
     InvariantError,
@@ -146,6 +146,11 @@ _COMPLEMENTS: dict[int, tuple[GameRules, Counter[str]]] = {}
 the same object comes back for the same rules; it is kept alive here)."""
 
 
+_CODE_COUNTS: dict[int, tuple[GameRules, tuple[int, ...]]] = {}
+"""Each rules object's full shoe as a count by card code, by identity
+(as :data:`_COMPLEMENTS`)."""
+
+
 def _complement(spec: GameSpec, rules: GameRules) -> Counter[str]:
     found = _COMPLEMENTS.get(id(rules))
     if found is None or found[0] is not rules:
@@ -155,6 +160,59 @@ def _complement(spec: GameSpec, rules: GameRules) -> Counter[str]:
             _COMPLEMENTS.clear()
         found = _COMPLEMENTS[id(rules)] = (rules, counts)
     return found[1]
+
+
+def _code_counts(spec: GameSpec, rules: GameRules) -> tuple[int, ...]:
+    """How many of each card (by code, 0 to 52) the rules' shoe holds."""
+    found = _CODE_COUNTS.get(id(rules))
+    if found is None or found[0] is not rules:
+        counts = [0] * (JOKER_CODE + 1)
+        for text, n in _complement(spec, rules).items():
+            counts[Card.parse(text).code] += n
+        if len(_CODE_COUNTS) > 256:
+            _CODE_COUNTS.clear()
+        found = _CODE_COUNTS[id(rules)] = (rules, tuple(counts))
+    return found[1]
+
+
+_FULL_CARDS: dict[int, tuple[GameRules, Counter[Card]]] = {}
+"""Each rules object's full shoe as a count of cards, by identity (as
+:data:`_COMPLEMENTS`); copied by every shoe given it."""
+
+
+def _full_cards(spec: GameSpec, rules: GameRules) -> Counter[Card]:
+    """The rules' full shoe, card by card (a shared count: copy it)."""
+    found = _FULL_CARDS.get(id(rules))
+    if found is None or found[0] is not rules:
+        counts = _code_counts(spec, rules)
+        cards = Counter(
+            {Card.from_code(code): n for code, n in enumerate(counts) if n}
+        )
+        if len(_FULL_CARDS) > 256:
+            _FULL_CARDS.clear()
+        found = _FULL_CARDS[id(rules)] = (rules, cards)
+    return found[1]
+
+
+def _rest(
+    spec: GameSpec, rules: GameRules, known: Iterable[Card]
+) -> list[Card]:
+    """The rules' shoe without the ``known`` cards, in code order.
+
+    A card known more often than the shoe holds it takes none away from
+    another (as ``Counter`` subtraction): what is left of each card is
+    never below none. The same list as ``sorted((complement -
+    Counter(known)).elements())``, counted by code, where the sort
+    compared cards in Python.
+    """
+    counts = list(_code_counts(spec, rules))
+    for card in known:
+        counts[card.code] -= 1
+    rest: list[Card] = []
+    for code, n in enumerate(counts):
+        if n > 0:
+            rest += [Card.from_code(code)] * n
+    return rest
 
 
 _RNG = QUIET_RNG
@@ -595,30 +653,37 @@ def _shoe(
             # no reshuffle in the round: the rest of the stack is unused
             tokens = tokens[: len(drawn) + _MARGIN]
         items: list[StackItem] = [_card(t) for t in tokens]
+        full: Counter[Card] | None = None  # counted from the stack
     else:
         # (a shuffle's count, stack or not, was held to the decks before
         # the preparation, in _replayed: D65)
         tail, count = _tail(procedure, drawn_cards)
         known = [*drawn_cards, *tail, *discard]
-        rest = spec.new_shoe(rules, SeededRng(0)).complement - Counter(known)
-        filler = sorted(rest.elements())
-        if tail or count is not None:
+        filler = _rest(spec, rules, known)
+        whole = not tail and count is None
+        if not whole:
             filler = filler[: max((count or 0) - len(tail), 0)]
         items = [*drawn, *tail, *filler]
-        known_tokens = [str(c) for c in (*drawn_cards, *tail, *discard)]
+        known_tokens = [CARD_TEXTS[c.code] for c in known]
         within = _within(_complement(spec, rules), Counter(known_tokens))
 
         def held() -> list[str]:
             return known_tokens
 
+        # the cards known, none more often than the decks hold them, and
+        # the rest of the decks: the shoe and its rack hold the rules'
+        # decks, the count every shoe of these rules starts from
+        full = _full_cards(spec, rules) if whole and within else None
+
     if not history.shoe.irregularity_test:
         problem = _possible(spec, rules, within, held)
         if problem is not None:
             return None, problem, None
-    shoe = Shoe(items)
+    shoe = Shoe(items, complement=full)
     if discard:
         shoe.discard = discard
-        shoe.account_for(discard)
+        if full is None:
+            shoe.account_for(discard)
     return shoe, None, None if reshuffles else len(drawn)
 
 
