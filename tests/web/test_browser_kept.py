@@ -32,6 +32,7 @@ from tests.web.pages import (
     moved_controls,
     out_of_sight,
     round_played_at_seat_1,
+    seated_player,
     sit,
     sized_page,
     table_state,
@@ -289,19 +290,6 @@ _SIZE = """(() => {
 """The width and height of seat 2's box."""
 
 
-def _another_seated(
-    srv: LiveServer, table: int, seat: int, name: str
-) -> dict[str, str]:
-    """A second player, ``name``, seated at ``seat`` of ``table``
-    through the API: his headers."""
-    made = HTTP.post(srv.base + "/players", json={"name": name}).json()
-    them = {"Authorization": f"Bearer {made['token']}"}
-    base = f"{srv.base}/tables/{table}"
-    r = HTTP.post(base + "/seats", json={"seat": seat}, headers=them)
-    assert r.status_code == 200, r.text
-    return them
-
-
 @pytest.mark.parametrize("size", ["812x375", "740x360", "1366x768"])
 def test_d184_d185_another_players_bets_move_nothing(
     srv: LiveServer, browser: Any, size: str
@@ -324,7 +312,7 @@ def test_d184_d185_another_players_bets_move_nothing(
     table = srv.table_id("midibaccarat")
     page = _page(browser, srv, f"Neighbour {size}", size)
     sit(page, srv, table, 3)
-    them = _another_seated(srv, table, 2, f"Next to {size}")
+    them = seated_player(srv, table, 2, f"Next to {size}")
     page.wait_for_selector("#seats .seat[data-seat='2']:not(.vacant)")
     idle(page)
     page.evaluate("scrollTo(0, 0)")
