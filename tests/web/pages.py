@@ -259,10 +259,12 @@ CONTROLS = [
 """Every control of a player who bets (each element's box)."""
 
 
-def moved_controls(page: Any, before: dict[str, Any]) -> dict[str, Any]:
-    """The :data:`CONTROLS` whose box in the page is not ``before``'s
-    (each with its box now and before)."""
-    now = boxes(page, CONTROLS, in_page=True)
+def moved_controls(
+    page: Any, before: dict[str, Any], watched: list[str] = CONTROLS
+) -> dict[str, Any]:
+    """The :data:`CONTROLS` (or the ``watched`` selectors) whose box in
+    the page is not ``before``'s (each with its box now and before)."""
+    now = boxes(page, watched, in_page=True)
     return {k: (now.get(k), v) for k, v in before.items() if now.get(k) != v}
 
 
