@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -36,6 +37,42 @@ class Served(Protocol):
     def base(self) -> str:
         """``http://host:port``."""
         ...
+
+
+@dataclass(frozen=True)
+class ApiPlayer:
+    """A player made through the HTTP API, with no page: his id and
+    token."""
+
+    id: int
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The headers that carry his token, for the API."""
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def api_player(srv: Served, name: str) -> ApiPlayer:
+    """A new player called ``name``, made by ``POST /players`` (as the
+    lobby's Join makes one, with no page)."""
+    made = HTTP.post(srv.base + "/players", json={"name": name})
+    assert made.status_code == 200, made.text
+    body = made.json()
+    return ApiPlayer(int(body["id"]), str(body["token"]))
+
+
+def seated_player(
+    srv: Served, table: int, seat: int, name: str
+) -> dict[str, str]:
+    """A new player called ``name`` (:func:`api_player`), seated at
+    ``seat`` of ``table`` through the API: his headers."""
+    them = api_player(srv, name).headers
+    r = HTTP.post(
+        f"{srv.base}/tables/{table}/seats", json={"seat": seat}, headers=them
+    )
+    assert r.status_code == 200, r.text
+    return them
 
 
 def player_page(browser: Any, srv: Served, name: str, **kw: Any) -> Any:
@@ -222,10 +259,12 @@ CONTROLS = [
 """Every control of a player who bets (each element's box)."""
 
 
-def moved_controls(page: Any, before: dict[str, Any]) -> dict[str, Any]:
-    """The :data:`CONTROLS` whose box in the page is not ``before``'s
-    (each with its box now and before)."""
-    now = boxes(page, CONTROLS, in_page=True)
+def moved_controls(
+    page: Any, before: dict[str, Any], watched: list[str] = CONTROLS
+) -> dict[str, Any]:
+    """The :data:`CONTROLS` (or the ``watched`` selectors) whose box in
+    the page is not ``before``'s (each with its box now and before)."""
+    now = boxes(page, watched, in_page=True)
     return {k: (now.get(k), v) for k, v in before.items() if now.get(k) != v}
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 from tests.server.conftest import passive_action
 from tests.web.live import CHROMIUM_ARGS, LiveServer
+from tests.web.pages import seated_player
 
 GAMES = {
     "double-back-jack": ("blackjack", (1, 2)),
@@ -40,11 +41,6 @@ def _post(srv: LiveServer, headers: Any, path: str, body: Any = None) -> Any:
     r = httpx.post(srv.base + path, json=body, headers=headers)
     r.raise_for_status()
     return r.json()
-
-
-def _player(srv: LiveServer, name: str) -> dict[str, str]:
-    made = httpx.post(srv.base + "/players", json={"name": name}).json()
-    return {"Authorization": f"Bearer {made['token']}"}
 
 
 def main(folder: Path) -> None:
@@ -91,8 +87,7 @@ def _table(
     table = srv.table_id(game)
     others = {}
     for seat in seats[1:]:
-        others[seat] = _player(srv, next(NAMES))
-        _post(srv, others[seat], f"/tables/{table}/seats", {"seat": seat})
+        others[seat] = seated_player(srv, table, seat, next(NAMES))
     page.set_viewport_size({"width": 1366, "height": 1000})
     page.goto(f"{srv.base}/play/{table}")
     page.click(f"[data-sit='{seats[0]}']")

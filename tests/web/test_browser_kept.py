@@ -10,7 +10,9 @@ result that comes at a baccarat deal took its height above the seats
 (at a table's first deal with the last round's cards and sayings: the
 spots went 214 px down, the rail 205) (D181). Another player's bet
 took the row of seats from two rows to one, the player's spots 48 to
-96 px sideways (D184). Each test here fails on the page as it was.
+96 px sideways (D184). Another player sitting down took the spots and
+Deal 47 px down at 390 x 844, and at 812 x 375 the seats from one row
+to two (D186). Each test here fails on the page as it was.
 
 One in-process server and one Debian chromium for the module
 (``tests/web/conftest.py``).
@@ -32,6 +34,7 @@ from tests.web.pages import (
     moved_controls,
     out_of_sight,
     round_played_at_seat_1,
+    seated_player,
     sit,
     sized_page,
     table_state,
@@ -289,19 +292,6 @@ _SIZE = """(() => {
 """The width and height of seat 2's box."""
 
 
-def _another_seated(
-    srv: LiveServer, table: int, seat: int, name: str
-) -> dict[str, str]:
-    """A second player, ``name``, seated at ``seat`` of ``table``
-    through the API: his headers."""
-    made = HTTP.post(srv.base + "/players", json={"name": name}).json()
-    them = {"Authorization": f"Bearer {made['token']}"}
-    base = f"{srv.base}/tables/{table}"
-    r = HTTP.post(base + "/seats", json={"seat": seat}, headers=them)
-    assert r.status_code == 200, r.text
-    return them
-
-
 @pytest.mark.parametrize("size", ["812x375", "740x360", "1366x768"])
 def test_d184_d185_another_players_bets_move_nothing(
     srv: LiveServer, browser: Any, size: str
@@ -324,7 +314,7 @@ def test_d184_d185_another_players_bets_move_nothing(
     table = srv.table_id("midibaccarat")
     page = _page(browser, srv, f"Neighbour {size}", size)
     sit(page, srv, table, 3)
-    them = _another_seated(srv, table, 2, f"Next to {size}")
+    them = seated_player(srv, table, 2, f"Next to {size}")
     page.wait_for_selector("#seats .seat[data-seat='2']:not(.vacant)")
     idle(page)
     page.evaluate("scrollTo(0, 0)")
@@ -397,3 +387,84 @@ _NEIGHBOUR_BETS = [
 ]
 """What seat 2 bets, in order, and how his box then names it: a raise
 (50000, through ``/wagers/change``) and all five wagers."""
+
+
+_OTHER = "#seats .seat[data-seat='{}']"
+_COMINGS_AND_GOINGS = [
+    (2, "sits down", ":not(.vacant)"),
+    (2, "sits out", " :is(.away, [aria-label$='sitting out'])"),
+    (2, "comes back", " [aria-label$='no bet']"),
+    (2, "leaves", ".vacant"),
+    (9, "sits down", ":not(.vacant)"),
+    (9, "leaves", ".vacant"),
+]
+"""What another player does at which seat, and what the page then shows
+of that seat (the page before D186 too)."""
+
+
+def _seat_size(page: Any, seat: int) -> list[int]:
+    """The width and height of ``seat``'s box."""
+    return list(
+        page.eval_on_selector(
+            _OTHER.format(seat), "b => [b.offsetWidth, b.offsetHeight]"
+        )
+    )
+
+
+@pytest.mark.parametrize("size", ["812x375", "390x844", "1366x768"])
+def test_d186_another_player_sitting_or_leaving_moves_nothing(
+    srv: LiveServer, browser: Any, size: str
+) -> None:
+    """At Midibaccarat, seat 3, another player with a long name sits
+    down next to this player (seat 2), sits out, comes back and leaves;
+    then one sits down at seat 9 and leaves: none of this player's
+    controls moves, nor his seat, the seats stay on as many rows, and a
+    taken seat is as big as a vacant one.
+
+    Before: a vacant seat was its number over a ring (44 x 54 px on a
+    phone on its side, 76 x 54 upright, 84 x 93 on a wide screen), a
+    taken one as wide as the player's name (71 to 121 px) and 101 px
+    high, and Deal turned into Ready, 13 px wider. At 812 x 375 the
+    player at seat 2 took the seats from one row to two, this player's
+    spots 134 px sideways and Deal 73 px down; at 390 x 844 any player
+    took the spots and Deal 47 px down; at 1366 x 768 the one at seat
+    2 took the spots 15 px sideways, the one at seat 9 Deal 8 px down.
+    """
+    table = srv.table_id("midibaccarat")
+    page = _page(browser, srv, f"Host {size}", size)
+    sit(page, srv, table, 3)
+    idle(page)
+    page.evaluate("scrollTo(0, 0)")
+    watched = [".seat.mine", *CONTROLS]
+    before = boxes(page, watched, in_page=True)
+    rows = page.evaluate(_ROWS)
+    vacant = {seat: _seat_size(page, seat) for seat in (2, 9)}
+    base = f"{srv.base}/tables/{table}"
+    them: dict[int, dict[str, str]] = {}
+    wrong: list[Any] = []
+    try:
+        for seat, does, shows in _COMINGS_AND_GOINGS:
+            if does == "sits down":
+                name = f"Wilhelmina Quist {size} {seat}"
+                them[seat] = seated_player(srv, table, seat, name)
+            elif does == "leaves":
+                HTTP.delete(f"{base}/seats/{seat}", headers=them.pop(seat))
+            else:
+                out = {"seat": seat, "sitting_out": does == "sits out"}
+                r = HTTP.post(base + "/sit-out", json=out, headers=them[seat])
+                assert r.status_code == 200, r.text
+            page.wait_for_selector(_OTHER.format(seat) + shows)
+            idle(page)
+            page.evaluate("scrollTo(0, 0)")
+            if moved := moved_controls(page, before, watched):
+                wrong.append((seat, does, moved))
+            if (now := page.evaluate(_ROWS)) != rows:
+                wrong.append((seat, does, "rows", rows, now))
+            if (got := _seat_size(page, seat)) != vacant[seat]:
+                wrong.append((seat, does, "vacant", vacant[seat], got))
+    finally:
+        for seat, headers in them.items():
+            HTTP.delete(f"{base}/seats/{seat}", headers=headers)
+        _leave(page, srv, table, 3)
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors

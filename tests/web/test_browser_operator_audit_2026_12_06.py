@@ -18,7 +18,14 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe, desk_deposit, opened_desk
+from tests.web.pages import (
+    BROWSER_TEST,
+    HTTP,
+    Axe,
+    api_player,
+    desk_deposit,
+    opened_desk,
+)
 
 from croupier.server.auth import new_token
 
@@ -32,9 +39,9 @@ class Guest:
 
     def __init__(self, srv: LiveServer, name: str) -> None:
         self.srv = srv
-        made = HTTP.post(srv.base + "/players", json={"name": name}).json()
-        self.id = int(made["id"])
-        self.headers = {"Authorization": f"Bearer {made['token']}"}
+        made = api_player(srv, name)
+        self.id = made.id
+        self.headers = made.headers
 
     def post(self, path: str, body: Any) -> Any:
         reply = HTTP.post(

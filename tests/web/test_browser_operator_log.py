@@ -18,7 +18,13 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe, assert_no_small_text
+from tests.web.pages import (
+    BROWSER_TEST,
+    HTTP,
+    Axe,
+    assert_no_small_text,
+    seated_player,
+)
 
 from croupier.server.recovery import write_log
 
@@ -47,10 +53,8 @@ def voided_round(srv: LiveServer, name: str) -> int:
         headers=OP,
     ).json()
     table = int(made["id"])
-    player = HTTP.post(srv.base + "/players", json={"name": name}).json()
-    who = {"Authorization": f"Bearer {player['token']}"}
+    who = seated_player(srv, table, 1, name)
     url = f"{srv.base}/tables/{table}"
-    HTTP.post(url + "/seats", json={"seat": 1}, headers=who)
     bet = {"seat": 1, "wager": "player", "amount": 700}
     got = HTTP.post(url + "/wagers", json=bet, headers=who).json()
     round_id = int(got["round"]["id"])

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP
+from tests.web.pages import BROWSER_TEST, HTTP, api_player
 
 from croupier.server.recovery import write_log
 
@@ -73,7 +73,7 @@ def test_the_desk_refreshes_itself_keeping_focus_typing_pages_and_quiet(
     a log row. Five seconds on, the desk shows them all, and the focus,
     the caret, every typed text and the log's page are where they were;
     no live region changed."""
-    nell = HTTP.post(srv.base + "/players", json={"name": "Nell"}).json()
+    nell = api_player(srv, "Nell")
     bet_on = int(
         HTTP.post(
             srv.base + "/tables",
@@ -88,7 +88,7 @@ def test_the_desk_refreshes_itself_keeping_focus_typing_pages_and_quiet(
 
     srv.between_requests(drill)
     desk.click("#refresh")
-    desk.wait_for_selector(f"#players tr[data-player='{nell['id']}']")
+    desk.wait_for_selector(f"#players tr[data-player='{nell.id}']")
     desk.click("#log-pager [data-page='next']")
     desk.wait_for_selector(
         f"#log-pager .pos:has-text('Log rows {LOG_PAGE + 1}')"
@@ -100,7 +100,7 @@ def test_the_desk_refreshes_itself_keeping_focus_typing_pages_and_quiet(
     desk.fill(f"{row} input", "a card was flashed")
     desk.fill("#fp-name", "ne")
     desk.fill("#fl-round", "7")
-    deposit = f"#players tr[data-player='{nell['id']}'] input"
+    deposit = f"#players tr[data-player='{nell.id}'] input"
     desk.focus(deposit)
     desk.keyboard.type("125")
     desk.keyboard.press("ArrowLeft")  # the caret between 2 and 5
@@ -110,12 +110,12 @@ def test_the_desk_refreshes_itself_keeping_focus_typing_pages_and_quiet(
 
     # the server changes meanwhile
     HTTP.post(
-        f"{srv.base}/players/{nell['id']}/deposits",
+        f"{srv.base}/players/{nell.id}/deposits",
         json={"amount": 2_550},
         headers=OP,
     )
-    otto = HTTP.post(srv.base + "/players", json={"name": "Otto"}).json()
-    who = {"Authorization": f"Bearer {otto['token']}"}
+    otto = api_player(srv, "Otto")
+    who = otto.headers
     HTTP.post(
         f"{srv.base}/tables/{bet_on}/seats", json={"seat": 1}, headers=who
     )
@@ -130,9 +130,9 @@ def test_the_desk_refreshes_itself_keeping_focus_typing_pages_and_quiet(
     )
 
     desk.clock.fast_forward(REFRESH_MS)
-    balance = f"#players tr[data-player='{nell['id']}'] .balance-cell"
+    balance = f"#players tr[data-player='{nell.id}'] .balance-cell"
     desk.wait_for_selector(f"{balance}:has-text('{money(100_000 + 2_550)}')")
-    desk.wait_for_selector(f"#players tr[data-player='{otto['id']}']")
+    desk.wait_for_selector(f"#players tr[data-player='{otto.id}']")
     desk.wait_for_selector(
         f"{row} .in-play:has-text('round {round_id} \u00b7 betting')"
     )
@@ -143,7 +143,7 @@ def test_the_desk_refreshes_itself_keeping_focus_typing_pages_and_quiet(
     ids = desk.eval_on_selector_all(
         "#players tr[data-player]", "rows => rows.map(r => +r.dataset.player)"
     )
-    assert ids.index(otto["id"]) < ids.index(nell["id"])
+    assert ids.index(otto.id) < ids.index(nell.id)
     focus = desk.evaluate(
         """() => {
           const e = document.activeElement;

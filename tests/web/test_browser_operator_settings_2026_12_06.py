@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe, opened_desk
+from tests.web.pages import BROWSER_TEST, HTTP, Axe, api_player, opened_desk
 
 from croupier.server.tables import TableSettings
 
@@ -286,14 +286,8 @@ player's, D31)."""
 def guest(srv: LiveServer) -> dict[str, Any]:
     """A player through the API: his name, id and headers."""
     name = next(NAMES)
-    made = HTTP.post(srv.base + "/players", json={"name": name})
-    assert made.status_code == 200, made.text
-    body = made.json()
-    return {
-        "name": name,
-        "id": int(body["id"]),
-        "headers": {"Authorization": f"Bearer {body['token']}"},
-    }
+    made = api_player(srv, name)
+    return {"name": name, "id": made.id, "headers": made.headers}
 
 
 def _balance(srv: LiveServer, guest: dict[str, Any]) -> int:

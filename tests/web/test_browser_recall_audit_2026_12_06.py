@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 from tests.web.live import OPERATOR, LiveServer
-from tests.web.pages import BROWSER_TEST, HTTP, Axe
+from tests.web.pages import BROWSER_TEST, HTTP, Axe, api_player
 
 from croupier.server import db
 
@@ -26,8 +26,8 @@ OP = {"Authorization": f"Bearer {OPERATOR}"}
 
 
 def _player(srv: LiveServer, name: str) -> tuple[str, dict[str, str]]:
-    made = HTTP.post(srv.base + "/players", json={"name": name}).json()
-    return made["token"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_player(srv, name)
+    return made.token, made.headers
 
 
 def _post(srv: LiveServer, path: str, body: Any, headers: Any) -> Any:

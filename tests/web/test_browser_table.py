@@ -20,6 +20,7 @@ from tests.web.live import DOUBLE_DOWN, OPERATOR, LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     Axe,
+    api_player,
     assert_no_small_text,
     decline_double_down,
 )
@@ -44,9 +45,9 @@ class Api:
 
     def __init__(self, srv: LiveServer, name: str) -> None:
         self.srv = srv
-        made = _HTTP.post(srv.base + "/players", json={"name": name}).json()
-        self.id = int(made["id"])
-        self.headers = {"Authorization": f"Bearer {made['token']}"}
+        made = api_player(srv, name)
+        self.id = made.id
+        self.headers = made.headers
 
     def post(self, path: str, body: Any = None) -> Any:
         r = _HTTP.post(self.srv.base + path, json=body, headers=self.headers)

@@ -488,20 +488,26 @@ function squeezeStack(stack, chip, spread, most) {
   return stack;
 }
 
-function othersBetsEl(t, seat, here) {
+function othersBetsEl(t, seat, here, owner) {
   // Another player's wagers while bets are made, in one box of one size
   // whatever he bets (D185): its words the wager's name ("3 bets" for
   // several), its chips and amount the total, each wager and amount in
   // its accessible name. A spot for each wager, two to a row, took his
   // seat from 48 x 85 px to 101 x 206 as his five Midibaccarat wagers
   // landed, and the player's own spots and Deal 91 to 121 px down.
+  // Where the seat keeps one size taken or not (D186) the box also
+  // stands for a seated player with no stake (after the deal too) or
+  // sitting out, and holds his name and total for a phone's two lines
+  // (style.css shows them there in place of the words and chips).
+  const away = Boolean(owner && owner.sitting_out);
   const el = Croupier.el("div", "spot others" + (here.length ? "" : " none"));
   el.dataset.wagers = here.map((st) => st.wager).join(" ");
   const total = here.reduce((sum, st) => sum + st.amount, 0);
+  const none = away ? "sitting out" : "no bet";
   const label = Croupier.el("span", "spot-name");
   sizedText(label, [...t.wagers.map(shortName), t.wagers.length + " bets"],
     here.length === 1 ? shortName(here[0].wager)
-      : here.length ? here.length + " bets" : "no bet");
+      : here.length ? here.length + " bets" : none);
   el.appendChild(label);
   const box = Croupier.el("span", "stack-box");
   // in a box of 22 px (style.css)
@@ -514,10 +520,20 @@ function othersBetsEl(t, seat, here) {
   const amt = Croupier.el("span", "amt");
   sizedText(amt, [Croupier.money(most)], total ? Croupier.money(total) : "");
   el.appendChild(amt);
+  if (owner) {
+    // a phone's lines: his name, then his total (on a phone on its
+    // side, where the seat is 50 px wide, whole dollars without their
+    // cents, and "sits out")
+    el.appendChild(Croupier.el("span", "box-who", owner.name));
+    const money = total ? Croupier.money(total) : none;
+    el.appendChild(Croupier.el("span", "box-sum", money));
+    el.appendChild(Croupier.el("span", "box-sum short", total
+      ? money.replace(/\.00$/, "") : (away ? "sits out" : none)));
+  }
   const words = here.length
     ? here.map((st) => Croupier.wagerName(st.wager) + " " +
       Croupier.money(st.amount)).join(", ")
-    : "no bet";
+    : none;
   el.title = words;  // each wager, under the pointer
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", "Seat " + seat + " " + words);
@@ -992,10 +1008,33 @@ function render(s) {
     if (seat === mySeat) box.classList.add("mine");
     if (!owner) box.classList.add("vacant");
     if (pending && pending.seat === seat) box.classList.add("to-act");
-    box.appendChild(Croupier.el("div", "seat-no", "Seat " + seat +
-      (betting && ready.includes(seat) ? " \u00b7 ready" : "")));
-    const hands = Croupier.el("div", "hands");
     const pos = bySeat[seat];
+    const here = stakes.filter((x) => x.seat === seat);
+    // Once the player is seated, another seat is of one size taken or
+    // vacant while bets are made, and after the deal while it holds no
+    // stake: its number, a box (his name and bets, or a vacant seat's
+    // ring) and a name's line, each of one size at each screen's size
+    // (style.css), so that a player sitting down or leaving moves
+    // nothing of this player's. A vacant seat was its number over a
+    // ring (44 x 54 px on a phone on its side), a taken one as wide as
+    // his name and 101 px high: this player's spots and Deal went up
+    // to 106 px down and 135 px sideways, and the seats from one row to
+    // two (D186).
+    const oneSize = Boolean(mySeat) && seat !== mySeat &&
+      (betting || (!here.length && !pos));
+    if (oneSize) box.classList.add("one-size");
+    const no = Croupier.el("div", "seat-no", "Seat " + seat);
+    if (betting && ready.includes(seat)) {
+      if (oneSize) {
+        // a mark that fits a seat 50 px wide (its words for the ear)
+        const mark = Croupier.el("span", "", " \u2713");
+        mark.setAttribute("aria-hidden", "true");
+        no.appendChild(mark);
+        no.appendChild(Croupier.el("span", "sr-only", " ready"));
+      } else no.append(" \u00b7 ready");
+    }
+    box.appendChild(no);
+    const hands = Croupier.el("div", "hands");
     if (pos) {
       for (const b of positionBoxes(t.game, pos, view, {
         pickable: seat === mySeat && legal.includes("set"),
@@ -1004,15 +1043,14 @@ function render(s) {
     }
     if (hands.childNodes.length) box.appendChild(hands);
     const spots = Croupier.el("div", "spots");
-    const here = stakes.filter((x) => x.seat === seat);
     if (seat === mySeat && betting && !sittingOut(t, seat)) {
       const totals = myStakes(rnd, seat);
       for (const w of t.wagers) {
         spots.appendChild(spotEl(t, seat, {wager: w, hand: 0},
           totals[w] || 0, true, null));
       }
-    } else if (betting && owner && !sittingOut(t, seat)) {
-      spots.appendChild(othersBetsEl(t, seat, here));
+    } else if (owner && (oneSize || (betting && !sittingOut(t, seat)))) {
+      spots.appendChild(othersBetsEl(t, seat, here, owner));
     } else {
       for (const st of here) {
         const r = betting ? null : results.find((x) => x.seat === seat &&
@@ -1029,7 +1067,8 @@ function render(s) {
     if (owner) {
       const who = Croupier.el("div", "who", owner.name);
       who.title = owner.name;
-      if (owner.sitting_out) {
+      // (a seat of one size says so in its box)
+      if (owner.sitting_out && !oneSize) {
         who.appendChild(Croupier.el("span", "away", "sitting out"));
       }
       box.appendChild(who);
@@ -1282,8 +1321,15 @@ function renderRail(s, t, you, rnd, mySeat, betting, legal, pending) {
     const iReady = ready.includes(mySeat);
     const waiting = [...new Set(rnd.stakes.map((x) => x.seat))]
       .filter((x) => x !== mySeat && !ready.includes(x)).sort((a, b) => a - b);
-    const d = Croupier.el("button", "btn big", others
+    // Deal, or Ready once another player is seated, in a box as wide as
+    // the widest of its words: a player sitting down or leaving changed
+    // the one to the other, and Undo, Clear and Rebet after it moved
+    // 13 px sideways (D186)
+    const d = Croupier.el("button", "btn big");
+    const dealWords = Croupier.el("span");
+    sizedText(dealWords, ["Deal", "Ready", "Ready \u2713"], others
       ? (iReady ? "Ready \u2713" : "Ready") : "Deal");
+    d.appendChild(dealWords);
     d.id = "deal";
     d.disabled = !any || iReady;
     d.title = others ? "I am ready: the cards are dealt when every " +
