@@ -299,6 +299,16 @@ class Round(ABC):
     """Each wager's name as the game's section writes it, by its id
     (``"banker"``: ``"Banker Wager"``), from the game's rules module: the
     words a refusal names a wager in (:meth:`wager_title`, D187)."""
+    action_titles: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """Each decision's words as the web table's button shows it, by its
+    id (``"no_insurance"``: ``"No insurance"``), from the module of the
+    game's action enum: the words a refusal names a decision in
+    (:meth:`action_title`, D189)."""
+    phase_titles: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """Each phase's words as the table's narration heads it, by its id
+    (``"player_decisions"``: ``"Player decisions"``), from the module of
+    the game's phase enum: the words a refusal names a phase in
+    (:meth:`phase_title`, D189)."""
     shoe_ran_out: bool = False
     """Whether the shoe had no card for a step and the round was void (D69).
 
@@ -451,6 +461,43 @@ class Round(ABC):
         which no title fits).
         """
         return self.wager_titles.get(wager, wager)
+
+    # -- the decisions' and phases' names ---------------------------------
+
+    def action_title(self, action: str) -> str:
+        """The decision ``action`` (an id) in the words of its button.
+
+        What a refusal shown to a player names a decision by (D189):
+        "No insurance takes no amount", not "no_insurance takes no
+        amount". The id itself for a decision the game does not name.
+        """
+        return self.action_titles.get(action, action)
+
+    def actions_listed(self, actions: Iterable[str]) -> str:
+        """Decisions a caller may make, each by its words and its id.
+
+        The form of every list of legal decisions in a refusal (D189):
+        "Stand (stand), Hit (hit)": the words name the buttons a player
+        sees, the ids are what an API client sends. A decision the game
+        does not name is listed by its id alone.
+        """
+        return ", ".join(
+            action
+            if (title := self.action_titles.get(action)) is None
+            else f"{title} ({action})"
+            for action in actions
+        )
+
+    def phase_title(self, phase: str | None = None) -> str:
+        """A phase (an id; the current one if ``None``) in words.
+
+        The words the table's narration heads the phase with: what a
+        refusal names a phase by (D189), "no decision is pending in the
+        Dealer draw phase", not "... in phase dealer_draw". The id
+        itself for a phase the game does not name.
+        """
+        name = self.phase.value if phase is None else phase
+        return self.phase_titles.get(name, name)
 
     # -- changing a wager before the deal ------------------------------
 
@@ -634,7 +681,10 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
     Refusal messages are templates filled in only when they are raised
     (fields ``seat``, ``wager``, ``amount``, ``phase``); a wager is named
     in them as the game's section names it (:meth:`Round.wager_title`,
-    D187), never by its id.
+    D187), a decision and a phase as the table shows them
+    (:meth:`Round.action_title`, :meth:`Round.phase_title`, D189), never
+    by their ids: ``{phase}`` is the current phase's words, written "in
+    the {phase} phase".
     """
 
     def __init__(
@@ -713,7 +763,7 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         **fields: object,
     ) -> None:
         """Raise ``error`` with ``template`` filled in, citing ``ref``."""
-        msg = template.format(phase=self._phase, **fields)
+        msg = template.format(phase=self.phase_title(), **fields)
         raise error(msg, ref=ref)
 
     def _verify_phase(
@@ -768,6 +818,16 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         title = self.wager_titles.get(wager)
         return json_text(wager) if title is None else f"the {title}"
 
+    def _action_named(self, name: object) -> str:
+        """A decision a caller named, as a refusal names it (D189).
+
+        "Double down" for a decision of the game (:meth:`action_title`);
+        a name the game does not have is no decision of it, and is
+        written as JSON writes it (``"hit me"``), as D187 writes a wager.
+        """
+        title = self.action_titles.get(name) if isinstance(name, str) else None
+        return json_text(name) if title is None else title
+
     def _verify_amount(self, amount: int, ref: Ref) -> None:
         """Refuse an amount that is not a positive number of minor units."""
         _verify_minor_units(amount, ref)
@@ -818,10 +878,14 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         return pending
 
     def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
-        """Refuse ``action`` when nobody is to decide anything."""
+        """Refuse ``action`` when nobody is to decide anything.
+
+        The decision and the phase are named as a player reads them
+        (:meth:`_action_named`, :meth:`phase_title`, D189).
+        """
         msg = (
-            f"seat {action.seat} tried {action.name!r}: no decision is "
-            f"pending in phase {self._phase}"
+            f"seat {action.seat} tried {self._action_named(action.name)}: "
+            f"no decision is pending in the {self.phase_title()} phase"
         )
         raise IllegalActionError(msg, ref=ref)
 

@@ -305,6 +305,36 @@ def test_681a_7_e_a_second_wager_is_refused_in_the_sections_words() -> None:
     assert (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase) == before
 
 
+@pytest.mark.proves("681a.7(e)", "681a.7(c)")
+def test_681a_7_e_refusals_after_the_deal_name_the_phase() -> None:
+    """A wager, a deal or a new dealer's burn after the deal is refused
+    naming the phase as the table's narration heads it (D189): before,
+    "wagers are placed before the deal, not in complete", "the cards
+    are dealt after wagering, not in complete" and "a new dealer burns
+    before dealing, not in complete"."""
+    rnd = play("2c 9h Kd 5s 7c 9d", [(1, "banker", 100)])
+    before = (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(WrongPhaseError) as info:
+        rnd.place_wager(2, "player", 100)
+    assert info.value.message == (
+        "wagers are placed before the deal, not in the Complete phase"
+    )
+    assert str(info.value.ref) == "681a.7(e)"
+    with pytest.raises(WrongPhaseError) as info:
+        rnd.deal()
+    assert info.value.message == (
+        "the cards are dealt after wagering, not in the Complete phase"
+    )
+    assert str(info.value.ref) == "681a.7(e)"
+    with pytest.raises(WrongPhaseError) as info:
+        rnd.change_dealer()
+    assert info.value.message == (
+        "a new dealer burns before dealing, not in the Complete phase"
+    )
+    assert str(info.value.ref) == "681a.7(c)"
+    assert (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase) == before
+
+
 @pytest.mark.proves("681a.7(e)")
 def test_681a_7_e_no_deal_without_a_wager_and_no_wager_after_it() -> None:
     rnd = make_round("2c 9h Kd 5s 7c 9d")

@@ -915,6 +915,152 @@ def test_591_7_i_a_decision_names_no_card() -> None:
     finish(rnd)
 
 
+@pytest.mark.proves("591.7(i)", "591.7(k)(1)", "673a.11(a)")
+def test_591_7_i_a_decision_refused_is_named_as_its_button_does() -> None:
+    """The refusal a player reads names a decision in the words of its
+    button on the web table, and lists the legal ones by those words and
+    the ids an API client sends (D189): before, "split is not allowed
+    for seat 2 now; legal: surrender, double, stand, hit", "stand takes
+    no amount", "stand names no card, not Ah". A name that is no
+    decision of the game is still written as given."""
+    rnd = start("8c 10d 9h 8d 5s 7c 9s", {1: 1000, 2: 1000})
+    act(rnd, 1, "stand")
+    before = snapshot(rnd)
+    with pytest.raises(IllegalActionError) as err:
+        act(rnd, 2, "split")
+    assert err.value.message == (
+        "Split is not allowed for seat 2 now; legal: Surrender (surrender), "
+        "Double down (double), Stand (stand), Hit (hit)"
+    )
+    assert str(err.value.ref) == "673a.11(a)"
+    with pytest.raises(WagerError) as amount:
+        act(rnd, 2, "stand", 500)
+    assert amount.value.message == "Stand takes no amount"
+    assert str(amount.value.ref) == "591.7(i)"
+    with pytest.raises(WagerError) as amount:
+        act(rnd, 2, "hit", 500)
+    assert amount.value.message == "Hit takes no amount"
+    assert str(amount.value.ref) == "591.7(k)(1)"
+    with pytest.raises(IllegalActionError) as card:
+        rnd.apply(Action(seat=2, name="stand", card=Card.parse("Ah")))
+    assert card.value.message == "Stand names no card, not Ah"
+    assert str(card.value.ref) == "591.7(i)"
+    with pytest.raises(IllegalActionError) as unknown:
+        act(rnd, 2, "hit me")
+    assert unknown.value.message == (
+        '"hit me" is not a Double Back Jack decision; a player only '
+        "decides, and never handles the cards"
+    )
+    assert snapshot(rnd) == before
+
+
+@pytest.mark.proves("591.7(g)", "591.7(k)(1)", "673a.6(c)", "591.7(e)")
+def test_591_7_g_insurance_refusals_name_decisions_and_the_phase() -> None:
+    """While insurance is offered, a refusal names the decisions as the
+    buttons do and the phase as the table's narration heads it (D189):
+    before, "no_insurance takes no amount", "hit is not allowed for seat
+    1 now; legal: insurance, no_insurance", "wagers close before the
+    first card; phase is insurance", "the cards are dealt once per
+    round; phase is insurance"."""
+    rnd = start("9c Ks Ah 7d Qs 6h 4h", {1: 1000, 2: 1000})
+    assert rnd.phase is Phase.INSURANCE
+    before = snapshot(rnd)
+    with pytest.raises(WagerError) as amount:
+        act(rnd, 1, "no_insurance", 5)
+    assert amount.value.message == "No insurance takes no amount"
+    assert str(amount.value.ref) == "591.7(g)"
+    with pytest.raises(IllegalActionError) as err:
+        act(rnd, 1, "hit")
+    assert err.value.message == (
+        "Hit is not allowed for seat 1 now; legal: Insurance (insurance), "
+        "No insurance (no_insurance)"
+    )
+    assert str(err.value.ref) == "591.7(k)(1)"
+    with pytest.raises(WrongPhaseError) as late:
+        rnd.place_wager(3, "blackjack", 1000)
+    assert late.value.message == (
+        "wagers close before the first card; the round is in the Insurance "
+        "phase"
+    )
+    assert str(late.value.ref) == "673a.6(c)"
+    with pytest.raises(WrongPhaseError) as again:
+        rnd.deal()
+    assert again.value.message == (
+        "the cards are dealt once per round; the round is in the Insurance "
+        "phase"
+    )
+    assert str(again.value.ref) == "591.7(e)"
+    assert snapshot(rnd) == before
+
+
+@pytest.mark.proves("591.7(l)", "591.7(c)")
+def test_591_7_l_second_chance_refusals_use_the_buttons_words() -> None:
+    """A busted hand is asked for its Second Chance: the refusals name
+    the decisions and the phase in the table's words (D189): before,
+    "no_second_chance takes no amount", "hit is not allowed for seat 1
+    now; legal: second_chance, no_second_chance", "a new dealer burns
+    before dealing, not in second_chance"."""
+    rnd = start("10c 10d 10h 5d 8c 6s Kh 5h", {1: 1000, 2: 1000})
+    act(rnd, 1, "hit")
+    assert rnd.phase is Phase.SECOND_CHANCE
+    before = snapshot(rnd)
+    with pytest.raises(WagerError) as amount:
+        act(rnd, 1, "no_second_chance", 1000)
+    assert amount.value.message == "No Second Chance takes no amount"
+    assert str(amount.value.ref) == "591.7(l)"
+    with pytest.raises(IllegalActionError) as err:
+        act(rnd, 1, "hit")
+    assert err.value.message == (
+        "Hit is not allowed for seat 1 now; legal: Second Chance "
+        "(second_chance), No Second Chance (no_second_chance)"
+    )
+    with pytest.raises(WrongPhaseError) as burn:
+        rnd.change_dealer()
+    assert burn.value.message == (
+        "a new dealer burns before dealing, not in the Second Chance phase"
+    )
+    assert str(burn.value.ref) == "591.7(c)"
+    assert snapshot(rnd) == before
+
+
+@pytest.mark.proves("673a.10(a)")
+def test_673a_10_a_a_double_refused_is_named_as_its_button_does() -> None:
+    """A double out of its range is refused naming the decision as its
+    button does, and the range the rules allow (D189): before, "a
+    double must be 1 to 100, not 101", also where no double for less is
+    allowed and the only amount is the wager's."""
+    rnd = start("5c 10h 4d 7s 2h", {1: 100})
+    before = snapshot(rnd)
+    for amount in (101, 0):
+        with pytest.raises(WagerError) as err:
+            act(rnd, 1, "double", amount)
+        assert (
+            err.value.message == f"Double down must be 1 to 100, not {amount}"
+        )
+        assert str(err.value.ref) == "673a.10(a)"
+    assert snapshot(rnd) == before
+    rnd = start("5c 10h 4d 7s 2h", {1: 100}, double_for_less=False)
+    before = snapshot(rnd)
+    with pytest.raises(WagerError) as err:
+        act(rnd, 1, "double", 60)
+    assert err.value.message == "Double down must be 100, not 60"
+    assert str(err.value.ref) == "673a.10(a)"
+    assert snapshot(rnd) == before
+
+
+@pytest.mark.proves("591.7(u)")
+def test_591_7_u_no_decision_after_the_round_names_the_phase() -> None:
+    """Before, "no decision is pending in phase complete" (D189)."""
+    rnd = start("10c 10h 9d 8s", {1: 1000})
+    act(rnd, 1, "stand")
+    before = snapshot(rnd)
+    with pytest.raises(WrongPhaseError) as err:
+        act(rnd, 1, "hit")
+    assert err.value.message == "no decision is pending in the Complete phase"
+    assert str(err.value.ref) == "591.7(u)"
+    assert snapshot(rnd) == before
+
+
 # -- wagers, phases, refusals --
 
 

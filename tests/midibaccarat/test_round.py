@@ -121,6 +121,28 @@ def test_629a_8_b_no_more_bets_after_the_deal() -> None:
         rnd.deal()
 
 
+@pytest.mark.proves("629a.8(b)")
+@pytest.mark.parametrize("commission_free", [False, True])
+def test_629a_8_b_a_deal_after_no_more_bets_names_the_phase(
+    commission_free: bool,
+) -> None:
+    """A second deal is refused naming the phase as the table's
+    narration heads it, in both games (D189): before, "the round is past
+    wagering (complete)"."""
+    rnd = _cf_round(BANKER_SIX) if commission_free else _round()
+    rnd.place_wager(1, "player", 100)
+    rnd.deal()
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(WrongPhaseError) as info:
+        rnd.deal()
+    assert info.value.message == (
+        "the round is past wagering, in the Complete phase"
+    )
+    assert info.value.ref == Ref.parse("629a.8(b)")
+    assert not rnd.can_deal()
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+
+
 @pytest.mark.proves("629a.7")
 def test_629a_7_a_second_wager_is_refused_in_the_sections_words() -> None:
     """The refusals a player reads name the wagers as 629a does (the web

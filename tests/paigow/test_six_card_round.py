@@ -147,6 +147,79 @@ def test_670a_11_a_decision_takes_only_its_own_amount_and_card(
     assert rnd.phase is Phase.COMPLETE
 
 
+@pytest.mark.proves("670a.7(c)", "670a.11")
+def test_670a_7_c_decisions_refused_are_named_as_their_buttons_do(
+    deck: Deck, make_round: MakeRound
+) -> None:
+    """The refusals a player reads name the decisions in the words of
+    their buttons on the web table, the legal ones by those words and
+    the ids an API client sends, and the phase as the table's narration
+    heads it (D189): before, "seat 1 tried \"house_way\"; legal now:
+    double_down, no_double_down", "no_double_down takes no amount, not
+    500", "house_way names no card, not Kd" and "no decision is pending
+    (phase complete)". A name that is no decision of the game is still
+    written as given."""
+    rnd = make_round(
+        deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}),
+        double_down_offered=True,
+    )
+    rnd.place_wager(1, "pai_gow", 1000)
+    with pytest.raises(WrongPhaseError) as early:
+        _act(rnd, 1, "house_way")
+    assert early.value.message == (
+        "no decision is pending in the Wagering phase"
+    )
+    assert str(early.value.ref) == "670a.11"
+    rnd.deal()
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    legal = (
+        "legal now: Double Down Wager (double_down), No Double Down "
+        "(no_double_down)"
+    )
+    with pytest.raises(IllegalActionError) as info:
+        _act(rnd, 1, "house_way")
+    assert info.value.message == f"seat 1 tried House way; {legal}"
+    assert str(info.value.ref) == "670a.7(c)"
+    with pytest.raises(IllegalActionError) as info:
+        _act(rnd, 1, "hit")
+    assert info.value.message == f'seat 1 tried "hit"; {legal}'
+    with pytest.raises(WagerError) as amount:
+        _act(rnd, 1, "no_double_down", amount=500)
+    assert amount.value.message == "No Double Down takes no amount, not 500"
+    assert str(amount.value.ref) == "670a.7(c)"
+    with pytest.raises(IllegalActionError) as card:
+        _act(rnd, 1, "no_double_down", low="Kd")
+    assert card.value.message == "No Double Down names no card, not Kd"
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+    _act(rnd, 1, "no_double_down")
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(IllegalActionError) as info:
+        _act(rnd, 1, "double_down", amount=500)
+    assert info.value.message == (
+        "seat 1 tried Double Down Wager; legal now: Set my hands (set), "
+        "House way (house_way)"
+    )
+    assert str(info.value.ref) == "670a.11"
+    with pytest.raises(WagerError) as amount:
+        _act(rnd, 1, "house_way", amount=7)
+    assert amount.value.message == "House way takes no amount, not 7"
+    assert str(amount.value.ref) == "670a.11"
+    with pytest.raises(IllegalActionError) as card:
+        _act(rnd, 1, "house_way", low="Kd")
+    assert card.value.message == "House way names no card, not Kd"
+    assert str(card.value.ref) == "670a.11"
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+    _act(rnd, 1, "set", low="Kd")
+    before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
+    with pytest.raises(WrongPhaseError) as late:
+        _act(rnd, 1, "set", low="Kd")
+    assert late.value.message == (
+        "no decision is pending in the Complete phase"
+    )
+    assert str(late.value.ref) == "670a.11"
+    assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
+
+
 @pytest.mark.proves("670a.11")
 def test_foul_setting_refused_then_a_legal_one_accepted(
     deck: Deck, make_round: MakeRound

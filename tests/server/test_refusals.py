@@ -194,7 +194,7 @@ def test_double_refused_over_balance(client: TestClient) -> None:
         state = client.post(f"/tables/{table}/deal", headers=h).json()
         pending = state["round"]["pending"]
         if pending and "double" in pending["legal"]:
-            refused(
+            body = refused(
                 client.post(
                     f"/tables/{table}/actions",
                     json={"seat": 1, "action": "double"},
@@ -202,6 +202,11 @@ def test_double_refused_over_balance(client: TestClient) -> None:
                 ),
                 402,
                 "InsufficientBalanceError",
+            )
+            # the decision named as its button does (D189): before,
+            # "double would stake 1000 more; ..."
+            assert body["message"] == (
+                "Double down would stake 1000 more; your balance is 0"
             )
             assert books(client)["ok"]
             return
@@ -265,3 +270,51 @@ def test_629a_7_the_server_names_a_wager_as_the_section_does(
     assert body["message"] == "seat 1 already has a Banker Wager"
     assert body["ref"] == "629a.7"
     assert books(client) == before
+
+
+DBJ_BUTTONS = {
+    "surrender": "Surrender",
+    "double": "Double down",
+    "split": "Split",
+    "stand": "Stand",
+    "hit": "Hit",
+    "insurance": "Insurance",
+    "no_insurance": "No insurance",
+    "second_chance": "Second Chance",
+    "no_second_chance": "No Second Chance",
+}
+"""Double Back Jack's decisions as the web table's buttons name them."""
+
+
+@pytest.mark.proves("591.7(i)")
+def test_591_7_i_the_server_names_decisions_as_the_buttons_do(
+    client: TestClient,
+) -> None:
+    """A decision the server refuses is named as its button on the web
+    table, and the legal ones by those words and the ids an API client
+    sends (D189): before, "split is not allowed for seat 1 now; legal:
+    surrender, double, stand, hit"."""
+    if "double-back-jack" not in GAMES:
+        pytest.skip("double-back-jack is not registered")
+    ann, bob, state = _dbj_pending(client)
+    pending = state["round"]["pending"]
+    actor = ann if pending["seat"] == ann.seat else bob
+    illegal = next(
+        a
+        for a in ("split", "insurance", "second_chance", "surrender", "double")
+        if a not in pending["legal"]
+    )
+    before = books(client)
+    body = refused(
+        actor.post("/actions", {"seat": actor.seat, "action": illegal}),
+        400,
+        "IllegalActionError",
+    )
+    legal = ", ".join(f"{DBJ_BUTTONS[a]} ({a})" for a in pending["legal"])
+    assert body["message"] == (
+        f"{DBJ_BUTTONS[illegal]} is not allowed for seat {actor.seat} now; "
+        f"legal: {legal}"
+    )
+    assert books(client) == before
+    now = client.get(f"/tables/{actor.table_id}", headers=actor.headers)
+    assert now.json()["round"]["pending"] == pending

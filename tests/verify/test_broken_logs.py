@@ -204,7 +204,9 @@ CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
         "audit-591-7-o-dealer-stands-on-soft-17",
         edit({"action": "split"}, type="decision_made", seat=1),
         "673a.11(a)",
-        "split",
+        # the refusal quoted names the decisions as their buttons (D189)
+        "Split is not allowed for seat 1 now; legal: Surrender (surrender), "
+        "Double down (double), Stand (stand), Hit (hit)",
     ),
     (
         "591_7_i_decision_out_of_turn",

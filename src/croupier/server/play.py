@@ -513,7 +513,9 @@ class Dealer:
 
         A decision adds at most the seat's stake so far (a double, a
         split) or the amount it names; when the balance covers that, no
-        trial is needed. Otherwise the decision is tried on a copy.
+        trial is needed. Otherwise the decision is tried on a copy. The
+        refusal names the decision as its button does
+        (:meth:`~croupier.round.Round.action_title`, D189).
         """
         rnd = live.round
         balance = self.storage.balances[player_id]
@@ -526,8 +528,8 @@ class Dealer:
         added = seat_stakes(trial, action.seat) - on_seat
         if added > balance:
             msg = (
-                f"{action.name} would stake {added} more; your balance is "
-                f"{balance}"
+                f"{rnd.action_title(action.name)} would stake {added} more; "
+                f"your balance is {balance}"
             )
             raise InsufficientBalanceError(msg)
 

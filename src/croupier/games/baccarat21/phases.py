@@ -5,12 +5,14 @@ The state machine that moves along them is :mod:`.round`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum, unique
+from types import MappingProxyType
 
 from croupier.regs import Ref
 from croupier.round import PhaseTable
 
-__all__ = ["PHASES", "SECTION", "TRANSITIONS", "Phase"]
+__all__ = ["PHASES", "PHASE_TITLES", "SECTION", "TRANSITIONS", "Phase"]
 
 SECTION = "681a.7"
 """The seed section that governs the round."""
@@ -38,6 +40,25 @@ class Phase(StrEnum):
     """The cover card came out: collect and reshuffle (d)."""
     COMPLETE = "complete"
     """The round is over."""
+
+
+PHASE_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Phase.WAGERING: "Wagering",
+        Phase.DEALING: "Dealing",
+        Phase.DRAWING: "Drawing",
+        Phase.BONUS_DRAWING: "Bonus drawing",
+        Phase.SETTLING: "Settling",
+        Phase.COLLECTING: "Collecting",
+        Phase.VOID: "Void",
+        Phase.RESHUFFLING: "Reshuffling",
+        Phase.COMPLETE: "Complete",
+    }
+)
+"""Each phase's words as the web table's narration heads it ("— Bonus
+drawing —"): the round's :attr:`~croupier.round.Round.phase_titles`,
+for a player's messages (D189): "wagers are placed before the deal, not
+in the Complete phase", not "... not in complete"."""
 
 
 PHASES: PhaseTable[Phase] = PhaseTable(

@@ -32,7 +32,7 @@ from croupier.round import Action, GameRound, Pending, cards_text
 from croupier.rules import GameRules
 from croupier.shoe import Shoe
 
-from .phases import PHASES, SECTION, Phase
+from .phases import PHASE_TITLES, PHASES, SECTION, Phase
 from .rules import (
     DRAW_BELOW,
     WAGER_TITLES,
@@ -116,6 +116,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     cover_card_ref = Ref.parse("681a.7(d)")
     wager_names = _WAGERS
     wager_titles = WAGER_TITLES
+    phase_titles = PHASE_TITLES
 
     def __init__(
         self,
@@ -168,7 +169,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         """
         self._verify_phase(
             Phase.WAGERING,
-            "a new dealer burns before dealing, not in {phase}",
+            "a new dealer burns before dealing, not in the {phase} phase",
             Ref.parse("681a.7(c)"),
         )
         if self.shoe.empty:
@@ -244,7 +245,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         ref = _WAGER_REF
         self._verify_phase(
             Phase.WAGERING,
-            "wagers are placed before the deal, not in {phase}",
+            "wagers are placed before the deal, not in the {phase} phase",
             ref,
         )
         self._verify_offered(
@@ -288,7 +289,7 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         """Raise unless the cards may be dealt now."""
         self._verify_phase(
             Phase.WAGERING,
-            "the cards are dealt after wagering, not in {phase}",
+            "the cards are dealt after wagering, not in the {phase} phase",
             _WAGER_REF,
         )
         if not self.ledger.stakes:

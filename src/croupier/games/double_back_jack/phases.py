@@ -13,12 +13,21 @@ for: the players' whole vocabulary.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum, unique
+from types import MappingProxyType
 
 from croupier.regs import Ref, implements
 from croupier.round import PhaseTable
 
-__all__ = ["PHASES", "TRANSITIONS", "DbjAction", "Phase"]
+__all__ = [
+    "ACTION_TITLES",
+    "PHASES",
+    "PHASE_TITLES",
+    "TRANSITIONS",
+    "DbjAction",
+    "Phase",
+]
 
 
 @unique
@@ -55,6 +64,32 @@ class Phase(StrEnum):
     """The cover card came out: collect and reshuffle (591.7(d))."""
     COMPLETE = "complete"
     """The round is over."""
+
+
+PHASE_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Phase.WAGERING: "Wagering",
+        Phase.DEALING: "Dealing",
+        Phase.PLAYER_BLACKJACKS: "Player blackjacks",
+        Phase.INSURANCE: "Insurance",
+        Phase.CARD_READER: "Card reader",
+        Phase.DEALER_BLACKJACK: "Dealer blackjack",
+        Phase.PLAYER_DECISIONS: "Player decisions",
+        Phase.SECOND_CHANCE: "Second Chance",
+        Phase.HOLE_CARD: "Hole card",
+        Phase.DEALER_DRAW: "Dealer draw",
+        Phase.SETTLEMENT: "Settlement",
+        Phase.CLEARING: "Clearing",
+        Phase.VOID: "Void",
+        Phase.RESHUFFLE: "Reshuffle",
+        Phase.COMPLETE: "Complete",
+    }
+)
+"""Each phase's words as the web table's narration heads it ("— Player
+decisions —"), the Second Chance named as 591.7(l) and the buttons
+name it: the round's :attr:`~croupier.round.Round.phase_titles`, for a
+player's messages (D189): "no decision is pending in the Dealer draw
+phase", not "... in phase dealer_draw"."""
 
 
 PHASES: PhaseTable[Phase] = PhaseTable(
@@ -133,3 +168,23 @@ class DbjAction(StrEnum):
     """Place a Second Chance Wager on a busted hand (591.7(l))."""
     NO_SECOND_CHANCE = "no_second_chance"
     """Decline the Second Chance."""
+
+
+ACTION_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        DbjAction.SURRENDER: "Surrender",
+        DbjAction.DOUBLE: "Double down",
+        DbjAction.SPLIT: "Split",
+        DbjAction.STAND: "Stand",
+        DbjAction.HIT: "Hit",
+        DbjAction.INSURANCE: "Insurance",
+        DbjAction.NO_INSURANCE: "No insurance",
+        DbjAction.SECOND_CHANCE: "Second Chance",
+        DbjAction.NO_SECOND_CHANCE: "No Second Chance",
+    }
+)
+"""Each decision's words as the web table's button shows it
+(``Croupier.ACTIONS``): the round's
+:attr:`~croupier.round.Round.action_titles`, for a player's messages
+(D189): "No insurance takes no amount", "Split is not allowed for seat
+1 now; legal: Stand (stand), Hit (hit)"."""

@@ -42,7 +42,7 @@ from croupier.shoe import Shoe
 
 from .events import CardReaderChecked
 from .hands import HandStatus, Payment, PlayerHand, settlement_order
-from .phases import PHASES, Phase
+from .phases import ACTION_TITLES, PHASE_TITLES, PHASES, Phase
 from .refs import (
     REF_BLACKJACK_WAGER,
     REF_BOXES,
@@ -121,6 +121,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     cover_card_ref = REF_COVER_CARD
     wager_names = (Wager.BLACKJACK.value,)
     wager_titles = WAGER_TITLES
+    action_titles = ACTION_TITLES
+    phase_titles = PHASE_TITLES
 
     def __init__(
         self,
@@ -180,7 +182,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """
         self._verify_phase(
             Phase.WAGERING,
-            "a new dealer burns before dealing, not in {phase}",
+            "a new dealer burns before dealing, not in the {phase} phase",
             REF_NEW_DEALER_BURN,
         )
         if self.shoe.empty:
@@ -265,7 +267,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         rules = self.rules
         self._verify_phase(
             Phase.WAGERING,
-            "wagers close before the first card; phase is {phase}",
+            "wagers close before the first card; the round is in the "
+            "{phase} phase",
             REF_WAGERING,
         )
         self._verify_offered(
@@ -363,7 +366,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         """Raise unless a box holds a wager and nothing is dealt yet."""
         self._verify_phase(
             Phase.WAGERING,
-            "the cards are dealt once per round; phase is {phase}",
+            "the cards are dealt once per round; the round is in the "
+            "{phase} phase",
             REF_DEAL,
         )
         if not self._boxes:

@@ -294,12 +294,13 @@ class DoubleBackJackRound(DealerProcedure):
         pending = self._verify_turn(action, REF_PLAYERS_DECIDE_ONLY)
         if name not in pending.legal:
             msg = (
-                f"{name.value} is not allowed for seat {action.seat} now; "
-                f"legal: {', '.join(pending.legal)}"
+                f"{self.action_title(name)} is not allowed for seat "
+                f"{action.seat} now; legal: "
+                f"{self.actions_listed(pending.legal)}"
             )
             raise IllegalActionError(msg, ref=self._refusal_ref(name))
         if action.card is not None:
-            msg = f"{name.value} names no card, not {action.card}"
+            msg = f"{self.action_title(name)} names no card, not {action.card}"
             raise IllegalActionError(msg, ref=pending.ref)
         self._verified = (action, self._decision(name, action))
 
@@ -320,9 +321,12 @@ class DoubleBackJackRound(DealerProcedure):
         return _REFUSAL_REFS[name]
 
     def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
-        """Nobody is to decide: the phase the round is in says why."""
+        """Nobody is to decide: the phase the round is in says why.
+
+        The phase is named as the table's narration heads it (D189).
+        """
         del action
-        msg = f"no decision is pending in phase {self._phase}"
+        msg = f"no decision is pending in the {self.phase_title()} phase"
         raise WrongPhaseError(msg, ref=self._phase_ref or ref)
 
     def _carry_out(self, action: Action) -> None:
@@ -354,7 +358,7 @@ class DoubleBackJackRound(DealerProcedure):
             return partial(self._do_insurance, seat, amount)
         if name is DbjAction.NO_INSURANCE:
             if amount is not None:
-                msg = "no_insurance takes no amount"
+                msg = f"{self.action_title(name)} takes no amount"
                 raise WagerError(msg, ref=REF_INSURANCE)
             return partial(self._do_no_insurance, action.seat)
         hand = self._current
@@ -366,7 +370,11 @@ class DoubleBackJackRound(DealerProcedure):
             if not 1 <= amount <= stake or (
                 amount != stake and not self.rules.double_for_less
             ):
-                msg = f"a double must be 1 to {stake}, not {amount}"
+                least = 1 if self.rules.double_for_less else stake
+                msg = (
+                    f"{self.action_title(name)} must be {_range(least, stake)}"
+                    f", not {amount}"
+                )
                 raise WagerError(msg, ref=REF_DOUBLE)
             return partial(self._do_double, hand, amount)
         if name is DbjAction.SECOND_CHANCE:
@@ -376,7 +384,7 @@ class DoubleBackJackRound(DealerProcedure):
                 raise WagerError(msg, ref=REF_SECOND_CHANCE)
             return partial(self._do_second_chance, hand, stake)
         if amount is not None:
-            msg = f"{name.value} takes no amount"
+            msg = f"{self.action_title(name)} takes no amount"
             raise WagerError(msg, ref=_REFUSAL_REFS[name])
         handler: Callable[[PlayerHand], None] = getattr(self, _HANDLERS[name])
         return partial(handler, hand)
@@ -594,3 +602,12 @@ class DoubleBackJackRound(DealerProcedure):
         if pending is not None and seat == pending.seat:
             out["legal"] = [action.value for action in pending.legal]
         return out
+
+
+def _range(least: int, most: int) -> str:
+    """Amounts from ``least`` to ``most``, as a refusal says them.
+
+    "1 to 500", or "500" when only one amount is allowed (a double for
+    less not allowed, 673a.10(a)).
+    """
+    return str(most) if least == most else f"{least} to {most}"

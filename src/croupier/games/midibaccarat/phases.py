@@ -8,7 +8,9 @@ see :mod:`.refs`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum, unique
+from types import MappingProxyType
 
 from croupier.round import PhaseTable
 
@@ -22,7 +24,7 @@ from .refs import (
     REF_WAGERS,
 )
 
-__all__ = ["PHASES", "TRANSITIONS", "Phase"]
+__all__ = ["PHASES", "PHASE_TITLES", "TRANSITIONS", "Phase"]
 
 
 @unique
@@ -45,6 +47,25 @@ class Phase(StrEnum):
     """Cards to the discard bucket."""
     COMPLETE = "complete"
     """The round is over."""
+
+
+PHASE_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Phase.WAGERING: "Wagering",
+        Phase.INITIAL_DEAL: "Initial deal",
+        Phase.CALL: "Call",
+        Phase.PERFECT_PAIRS: "Perfect Pairs",
+        Phase.THIRD_CARD: "Third card",
+        Phase.SETTLEMENT: "Settlement",
+        Phase.COLLECTION: "Collection",
+        Phase.COMPLETE: "Complete",
+    }
+)
+"""Each phase's words as the web table's narration heads it ("— Third
+card —"), the Perfect Pairs named as 629b.1 names its wagers: the
+rounds' :attr:`~croupier.round.Round.phase_titles`, for a player's
+messages (D189): "the round is past wagering, in the Complete phase",
+not "... (complete)"."""
 
 
 PHASES: PhaseTable[Phase] = PhaseTable(

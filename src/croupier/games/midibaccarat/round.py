@@ -71,7 +71,7 @@ from croupier.rng import Rng
 from croupier.round import Action, GameRound, Pending, StakeView, cards_text
 from croupier.shoe import Shoe
 
-from .phases import PHASES, Phase
+from .phases import PHASE_TITLES, PHASES, Phase
 from .views import MidibaccaratView, visible
 
 __all__ = [
@@ -125,6 +125,7 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
     cover_card_ref: ClassVar[Ref | None] = REF_SECOND_COVER
     wager_names: ClassVar[tuple[str, ...]] = (*_MAIN_WAGERS, *_PAIR_WAGERS)
     wager_titles: ClassVar[Mapping[str, str]] = WAGER_TITLES
+    phase_titles: ClassVar[Mapping[str, str]] = PHASE_TITLES
 
     def __init__(
         self,
@@ -232,7 +233,7 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
         """Raise unless the round is still taking wagers."""
         self._verify_phase(
             Phase.WAGERING,
-            "the round is past wagering ({phase})",
+            "the round is past wagering, in the {phase} phase",
             REF_NO_MORE_BETS,
         )
 

@@ -7,13 +7,22 @@ carries both. :class:`PaiGowAction` is every decision a player makes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum, unique
+from types import MappingProxyType
 
 from croupier.round import PhaseTable
 
 from .refs import AUTOMATED_SHOE, BY_HAND_OR_MANUAL_SHOE, SETTLE_REF
 
-__all__ = ["PHASES", "TRANSITIONS", "PaiGowAction", "Phase"]
+__all__ = [
+    "ACTION_TITLES",
+    "PHASES",
+    "PHASE_TITLES",
+    "TRANSITIONS",
+    "PaiGowAction",
+    "Phase",
+]
 
 
 @unique
@@ -32,6 +41,22 @@ class Phase(StrEnum):
     """Every wager settled and the cards cleared."""
     VOID = "void"
     """The round was void (670a.9(e)); every wager returned."""
+
+
+PHASE_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        Phase.WAGERING: "Wagering",
+        Phase.DEALING: "Dealing",
+        Phase.DECISIONS: "Decisions",
+        Phase.SETTLEMENT: "Settlement",
+        Phase.COMPLETE: "Complete",
+        Phase.VOID: "Void",
+    }
+)
+"""Each phase's words as the web table's narration heads it ("—
+Decisions —"): the round's :attr:`~croupier.round.Round.phase_titles`,
+for a player's messages (D189): "no decision is pending in the Complete
+phase", not "... (phase complete)"."""
 
 
 PHASES: PhaseTable[Phase] = PhaseTable(
@@ -68,3 +93,19 @@ class PaiGowAction(StrEnum):
     """Add the Double Down Wager after seeing the cards (670a.7(c))."""
     NO_DOUBLE_DOWN = "no_double_down"
     """Decline the Double Down."""
+
+
+ACTION_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        PaiGowAction.SET: "Set my hands",
+        PaiGowAction.HOUSE_WAY: "House way",
+        PaiGowAction.DOUBLE_DOWN: "Double Down Wager",
+        PaiGowAction.NO_DOUBLE_DOWN: "No Double Down",
+    }
+)
+"""Each decision's words as the web table's button shows it
+(``Croupier.ACTIONS``): the round's
+:attr:`~croupier.round.Round.action_titles`, for a player's messages
+(D189): "House way takes no amount, not 500", "seat 2 tried Set my
+hands; legal now: Double Down Wager (double_down), No Double Down
+(no_double_down)"."""

@@ -58,7 +58,6 @@ from croupier.hands.paigow import (
     find_house_way,
     set_hand,
 )
-from croupier.jsontypes import json_text
 from croupier.money import Outcome, WagerKey
 from croupier.procedures import ch670a
 from croupier.procedures.ch670a import DEALER, Deal, DealFault, position_label
@@ -77,7 +76,13 @@ from .events import (
     ProgressiveCountError,
     ProgressiveWagersCollected,
 )
-from .phases import PHASES, PaiGowAction, Phase
+from .phases import (
+    ACTION_TITLES,
+    PHASE_TITLES,
+    PHASES,
+    PaiGowAction,
+    Phase,
+)
 from .refs import (
     AUTOMATED_SHOE,
     BY_HAND_OR_MANUAL_SHOE,
@@ -126,6 +131,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         Wager.PROGRESSIVE,
     )
     wager_titles: ClassVar[Mapping[str, str]] = WAGER_TITLES
+    action_titles: ClassVar[Mapping[str, str]] = ACTION_TITLES
+    phase_titles: ClassVar[Mapping[str, str]] = PHASE_TITLES
     players: Mapping[int, str] = MappingProxyType({})
     """Who plays each box, when a caller names them (``place_wager``):
     a class default, set on the round only then, as :attr:`fault` is."""
@@ -596,18 +603,23 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             self._verify_double_down_offered(action.seat)
         if action.name not in pending.legal:
             msg = (
-                f"seat {action.seat} tried {json_text(action.name)}; legal "
-                f"now: "
-                f"{', '.join(pending.legal)}"
+                f"seat {action.seat} tried {self._action_named(action.name)}"
+                f"; legal now: {self.actions_listed(pending.legal)}"
             )
             raise IllegalActionError(msg, ref=pending.ref)
         if action.amount is not None and action.name != (
             PaiGowAction.DOUBLE_DOWN
         ):
-            msg = f"{action.name} takes no amount, not {action.amount}"
+            msg = (
+                f"{self.action_title(action.name)} takes no amount, not "
+                f"{action.amount}"
+            )
             raise WagerError(msg, ref=pending.ref)
         if action.card is not None and action.name != PaiGowAction.SET:
-            msg = f"{action.name} names no card, not {action.card}"
+            msg = (
+                f"{self.action_title(action.name)} names no card, not "
+                f"{action.card}"
+            )
             raise IllegalActionError(msg, ref=pending.ref)
         if action.name == PaiGowAction.DOUBLE_DOWN:
             self._double_down_amount(action)
@@ -630,9 +642,12 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             raise WagerError(msg, ref=OFFERED_REF)
 
     def _refuse_no_decision(self, action: Action, ref: Ref) -> None:
-        """Nobody is to decide: refuse, naming the phase."""
+        """Nobody is to decide: refuse, naming the phase.
+
+        The phase is named as the table's narration heads it (D189).
+        """
         del action
-        msg = f"no decision is pending (phase {self._phase})"
+        msg = f"no decision is pending in the {self.phase_title()} phase"
         raise WrongPhaseError(msg, ref=ref)
 
     def _carry_out(self, action: Action) -> None:
