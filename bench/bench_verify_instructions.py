@@ -39,7 +39,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from croupier.hhf.export import sealed
 from croupier.hhf.sample import sample_histories
 from croupier.registry import all_games
 
@@ -138,6 +137,9 @@ def main() -> None:
             # the replay needs the stacks; the verifier may go without
             checked = path
             if args.as_dealt:
+                # (imported here: the bench counts an older tree too)
+                from croupier.hhf.export import sealed
+
                 checked = Path(tmp) / f"{spec.name}-as-dealt.jsonl"
                 checked.write_text(
                     "".join(sealed(h).dumps() + "\n" for h in histories),

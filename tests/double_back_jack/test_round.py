@@ -969,6 +969,12 @@ def test_591_7_g_insurance_refusals_name_decisions_and_the_phase() -> None:
         act(rnd, 1, "no_insurance", 5)
     assert amount.value.message == "No insurance takes no amount"
     assert str(amount.value.ref) == "591.7(g)"
+    # an insurance of no amount: said so, never Python's "None"
+    with pytest.raises(WagerError) as none:
+        act(rnd, 1, "insurance")
+    assert none.value.message == (
+        "the Insurance Wager must be 1 to 500; no amount was given"
+    )
     with pytest.raises(IllegalActionError) as err:
         act(rnd, 1, "hit")
     assert err.value.message == (

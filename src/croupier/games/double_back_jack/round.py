@@ -350,9 +350,15 @@ class DoubleBackJackRound(DealerProcedure):
             seat = action.seat
             limit = self.insurance_limit(seat)
             if amount is None or not 1 <= amount <= limit:
+                # (an amount left out is said so, not written "None")
+                given = (
+                    "; no amount was given"
+                    if amount is None
+                    else f", not {amount}"
+                )
                 msg = (
                     f"the {self.wager_title(Wager.INSURANCE)} must be 1 to "
-                    f"{limit}, not {amount}"
+                    f"{limit}{given}"
                 )
                 raise WagerError(msg, ref=REF_INSURANCE_WAGER)
             return partial(self._do_insurance, seat, amount)
