@@ -7,9 +7,11 @@ card is the (c) burn.
 from __future__ import annotations
 
 import itertools
+from functools import partial
 from typing import Any
 
 import pytest
+from tests.engine_refusals import refuses
 
 from croupier.cards import Card, parse_cards
 from croupier.errors import (
@@ -288,10 +290,12 @@ def test_681a_7_e_a_second_wager_is_refused_in_the_sections_words() -> None:
             "seat 1 already has a Bonus Wager on the Player's Hand",
         ),
     ]:
-        with pytest.raises(WagerError) as info:
-            rnd.place_wager(1, wager, 100)
-        assert info.value.message == said
-        assert str(info.value.ref) == "681a.7(e)"
+        refuses(
+            WagerError,
+            said,
+            partial(rnd.place_wager, 1, wager, 100),
+            ref="681a.7(e)",
+        )
     for wager, said in [
         ("tie", "seat 1 has no Tie Wager to change"),
         (
@@ -299,9 +303,7 @@ def test_681a_7_e_a_second_wager_is_refused_in_the_sections_words() -> None:
             "seat 1 has no Bonus Wager on the Banker's Hand to change",
         ),
     ]:
-        with pytest.raises(WagerError) as info:
-            rnd.change_wager(1, wager, 100)
-        assert info.value.message == said
+        refuses(WagerError, said, partial(rnd.change_wager, 1, wager, 100))
     assert (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase) == before
 
 
@@ -314,24 +316,24 @@ def test_681a_7_e_refusals_after_the_deal_name_the_phase() -> None:
     before dealing, not in complete"."""
     rnd = play("2c 9h Kd 5s 7c 9d", [(1, "banker", 100)])
     before = (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase)
-    with pytest.raises(WrongPhaseError) as info:
-        rnd.place_wager(2, "player", 100)
-    assert info.value.message == (
-        "wagers are placed before the deal, not in the Complete phase"
+    refuses(
+        WrongPhaseError,
+        "wagers are placed before the deal, not in the Complete phase",
+        lambda: rnd.place_wager(2, "player", 100),
+        ref="681a.7(e)",
     )
-    assert str(info.value.ref) == "681a.7(e)"
-    with pytest.raises(WrongPhaseError) as info:
-        rnd.deal()
-    assert info.value.message == (
-        "the cards are dealt after wagering, not in the Complete phase"
+    refuses(
+        WrongPhaseError,
+        "the cards are dealt after wagering, not in the Complete phase",
+        rnd.deal,
+        ref="681a.7(e)",
     )
-    assert str(info.value.ref) == "681a.7(e)"
-    with pytest.raises(WrongPhaseError) as info:
-        rnd.change_dealer()
-    assert info.value.message == (
-        "a new dealer burns before dealing, not in the Complete phase"
+    refuses(
+        WrongPhaseError,
+        "a new dealer burns before dealing, not in the Complete phase",
+        rnd.change_dealer,
+        ref="681a.7(c)",
     )
-    assert str(info.value.ref) == "681a.7(c)"
     assert (len(rnd.events), dict(rnd.ledger.stakes), rnd.phase) == before
 
 

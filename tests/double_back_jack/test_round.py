@@ -9,9 +9,11 @@ s2, ..., dealer hole card; then the cards drawn in decision order.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any, TypeVar
 
 import pytest
+from tests.engine_refusals import refuses
 
 from croupier.cards import Card
 from croupier.errors import (
@@ -327,12 +329,12 @@ def test_673a_8_an_insurance_over_the_limit_is_refused_by_its_name() -> None:
     501"; D187)."""
     rnd = start("9c Ks Ah 7d Qs 6h 4h", {1: 1000, 2: 1000})
     before = snapshot(rnd)
-    with pytest.raises(WagerError) as err:
-        act(rnd, 1, "insurance", 501)
-    assert err.value.message == (
-        "the Insurance Wager must be 1 to 500, not 501"
+    refuses(
+        WagerError,
+        "the Insurance Wager must be 1 to 500, not 501",
+        lambda: act(rnd, 1, "insurance", 501),
+        ref="673a.8",
     )
-    assert str(err.value.ref) == "673a.8"
     assert snapshot(rnd) == before
 
 
@@ -640,13 +642,13 @@ def test_591_7_l_a_second_chance_wager_is_named_as_the_section_does() -> None:
     assert pending is not None
     assert pending.seat == 2
     before = snapshot(rnd)
-    with pytest.raises(WrongPhaseError) as err:
-        rnd.change_wager(1, "second_chance", 500)
-    assert err.value.message == (
+    refuses(
+        WrongPhaseError,
         "seat 1's Second Chance Wager can no longer be changed: wagering "
-        "is closed"
+        "is closed",
+        lambda: rnd.change_wager(1, "second_chance", 500),
+        ref="591.7(l)",
     )
-    assert str(err.value.ref) == "591.7(l)"
     assert not rnd.can_change_wager(1, "second_chance", 500)
     assert snapshot(rnd) == before
 
@@ -670,24 +672,28 @@ def test_673a_6_d_wagers_refused_are_named_as_the_section_does() -> None:
         ("second_chance", "Second Chance Wager"),
         ("insurance", "Insurance Wager"),
     ]:
-        with pytest.raises(WagerError) as err:
-            rnd.place_wager(2, wager, 500)
-        assert err.value.message == (
-            f"only a Blackjack Wager is placed before the deal, not the {name}"
+        refuses(
+            WagerError,
+            "only a Blackjack Wager is placed before the deal, not the "
+            f"{name}",
+            partial(rnd.place_wager, 2, wager, 500),
+            ref="673a.6(d)",
         )
-        assert str(err.value.ref) == "673a.6(d)"
-        with pytest.raises(WagerError) as err:
-            rnd.change_wager(2, wager, 500)
-        assert err.value.message == f"seat 2 has no {name} to change"
+        refuses(
+            WagerError,
+            f"seat 2 has no {name} to change",
+            partial(rnd.change_wager, 2, wager, 500),
+        )
         assert snapshot(rnd) == before
     rnd.deal()
     before = snapshot(rnd)
-    with pytest.raises(WrongPhaseError) as late:
-        rnd.change_wager(1, "blackjack", 500)
-    assert late.value.message == (
-        "seat 1's Blackjack Wager can no longer be changed: wagering is closed"
+    refuses(
+        WrongPhaseError,
+        "seat 1's Blackjack Wager can no longer be changed: wagering is "
+        "closed",
+        lambda: rnd.change_wager(1, "blackjack", 500),
+        ref="673a.6(d)",
     )
-    assert str(late.value.ref) == "673a.6(d)"
     assert snapshot(rnd) == before
 
 
@@ -926,30 +932,36 @@ def test_591_7_i_a_decision_refused_is_named_as_its_button_does() -> None:
     rnd = start("8c 10d 9h 8d 5s 7c 9s", {1: 1000, 2: 1000})
     act(rnd, 1, "stand")
     before = snapshot(rnd)
-    with pytest.raises(IllegalActionError) as err:
-        act(rnd, 2, "split")
-    assert err.value.message == (
+    refuses(
+        IllegalActionError,
         "Split is not allowed for seat 2 now; legal: Surrender (surrender), "
-        "Double down (double), Stand (stand), Hit (hit)"
+        "Double down (double), Stand (stand), Hit (hit)",
+        lambda: act(rnd, 2, "split"),
+        ref="673a.11(a)",
     )
-    assert str(err.value.ref) == "673a.11(a)"
-    with pytest.raises(WagerError) as amount:
-        act(rnd, 2, "stand", 500)
-    assert amount.value.message == "Stand takes no amount"
-    assert str(amount.value.ref) == "591.7(i)"
-    with pytest.raises(WagerError) as amount:
-        act(rnd, 2, "hit", 500)
-    assert amount.value.message == "Hit takes no amount"
-    assert str(amount.value.ref) == "591.7(k)(1)"
-    with pytest.raises(IllegalActionError) as card:
-        rnd.apply(Action(seat=2, name="stand", card=Card.parse("Ah")))
-    assert card.value.message == "Stand names no card, not Ah"
-    assert str(card.value.ref) == "591.7(i)"
-    with pytest.raises(IllegalActionError) as unknown:
-        act(rnd, 2, "hit me")
-    assert unknown.value.message == (
+    refuses(
+        WagerError,
+        "Stand takes no amount",
+        lambda: act(rnd, 2, "stand", 500),
+        ref="591.7(i)",
+    )
+    refuses(
+        WagerError,
+        "Hit takes no amount",
+        lambda: act(rnd, 2, "hit", 500),
+        ref="591.7(k)(1)",
+    )
+    refuses(
+        IllegalActionError,
+        "Stand names no card, not Ah",
+        lambda: rnd.apply(Action(seat=2, name="stand", card=Card.parse("Ah"))),
+        ref="591.7(i)",
+    )
+    refuses(
+        IllegalActionError,
         '"hit me" is not a Double Back Jack decision; a player only '
-        "decides, and never handles the cards"
+        "decides, and never handles the cards",
+        lambda: act(rnd, 2, "hit me"),
     )
     assert snapshot(rnd) == before
 
@@ -965,37 +977,39 @@ def test_591_7_g_insurance_refusals_name_decisions_and_the_phase() -> None:
     rnd = start("9c Ks Ah 7d Qs 6h 4h", {1: 1000, 2: 1000})
     assert rnd.phase is Phase.INSURANCE
     before = snapshot(rnd)
-    with pytest.raises(WagerError) as amount:
-        act(rnd, 1, "no_insurance", 5)
-    assert amount.value.message == "No insurance takes no amount"
-    assert str(amount.value.ref) == "591.7(g)"
+    refuses(
+        WagerError,
+        "No insurance takes no amount",
+        lambda: act(rnd, 1, "no_insurance", 5),
+        ref="591.7(g)",
+    )
     # an insurance of no amount: said so, never Python's "None"
-    with pytest.raises(WagerError) as none:
-        act(rnd, 1, "insurance")
-    assert none.value.message == (
-        "the Insurance Wager must be 1 to 500; no amount was given"
+    refuses(
+        WagerError,
+        "the Insurance Wager must be 1 to 500; no amount was given",
+        lambda: act(rnd, 1, "insurance"),
     )
-    with pytest.raises(IllegalActionError) as err:
-        act(rnd, 1, "hit")
-    assert err.value.message == (
+    refuses(
+        IllegalActionError,
         "Hit is not allowed for seat 1 now; legal: Insurance (insurance), "
-        "No insurance (no_insurance)"
+        "No insurance (no_insurance)",
+        lambda: act(rnd, 1, "hit"),
+        ref="591.7(k)(1)",
     )
-    assert str(err.value.ref) == "591.7(k)(1)"
-    with pytest.raises(WrongPhaseError) as late:
-        rnd.place_wager(3, "blackjack", 1000)
-    assert late.value.message == (
+    refuses(
+        WrongPhaseError,
         "wagers close before the first card; the round is in the Insurance "
-        "phase"
+        "phase",
+        lambda: rnd.place_wager(3, "blackjack", 1000),
+        ref="673a.6(c)",
     )
-    assert str(late.value.ref) == "673a.6(c)"
-    with pytest.raises(WrongPhaseError) as again:
-        rnd.deal()
-    assert again.value.message == (
+    refuses(
+        WrongPhaseError,
         "the cards are dealt once per round; the round is in the Insurance "
-        "phase"
+        "phase",
+        rnd.deal,
+        ref="591.7(e)",
     )
-    assert str(again.value.ref) == "591.7(e)"
     assert snapshot(rnd) == before
 
 
@@ -1010,22 +1024,24 @@ def test_591_7_l_second_chance_refusals_use_the_buttons_words() -> None:
     act(rnd, 1, "hit")
     assert rnd.phase is Phase.SECOND_CHANCE
     before = snapshot(rnd)
-    with pytest.raises(WagerError) as amount:
-        act(rnd, 1, "no_second_chance", 1000)
-    assert amount.value.message == "No Second Chance takes no amount"
-    assert str(amount.value.ref) == "591.7(l)"
-    with pytest.raises(IllegalActionError) as err:
-        act(rnd, 1, "hit")
-    assert err.value.message == (
+    refuses(
+        WagerError,
+        "No Second Chance takes no amount",
+        lambda: act(rnd, 1, "no_second_chance", 1000),
+        ref="591.7(l)",
+    )
+    refuses(
+        IllegalActionError,
         "Hit is not allowed for seat 1 now; legal: Second Chance "
-        "(second_chance), No Second Chance (no_second_chance)"
+        "(second_chance), No Second Chance (no_second_chance)",
+        lambda: act(rnd, 1, "hit"),
     )
-    with pytest.raises(WrongPhaseError) as burn:
-        rnd.change_dealer()
-    assert burn.value.message == (
-        "a new dealer burns before dealing, not in the Second Chance phase"
+    refuses(
+        WrongPhaseError,
+        "a new dealer burns before dealing, not in the Second Chance phase",
+        rnd.change_dealer,
+        ref="591.7(c)",
     )
-    assert str(burn.value.ref) == "591.7(c)"
     assert snapshot(rnd) == before
 
 
@@ -1038,19 +1054,21 @@ def test_673a_10_a_a_double_refused_is_named_as_its_button_does() -> None:
     rnd = start("5c 10h 4d 7s 2h", {1: 100})
     before = snapshot(rnd)
     for amount in (101, 0):
-        with pytest.raises(WagerError) as err:
-            act(rnd, 1, "double", amount)
-        assert (
-            err.value.message == f"Double down must be 1 to 100, not {amount}"
+        refuses(
+            WagerError,
+            f"Double down must be 1 to 100, not {amount}",
+            partial(act, rnd, 1, "double", amount),
+            ref="673a.10(a)",
         )
-        assert str(err.value.ref) == "673a.10(a)"
     assert snapshot(rnd) == before
     rnd = start("5c 10h 4d 7s 2h", {1: 100}, double_for_less=False)
     before = snapshot(rnd)
-    with pytest.raises(WagerError) as err:
-        act(rnd, 1, "double", 60)
-    assert err.value.message == "Double down must be 100, not 60"
-    assert str(err.value.ref) == "673a.10(a)"
+    refuses(
+        WagerError,
+        "Double down must be 100, not 60",
+        lambda: act(rnd, 1, "double", 60),
+        ref="673a.10(a)",
+    )
     assert snapshot(rnd) == before
 
 
@@ -1060,10 +1078,12 @@ def test_591_7_u_no_decision_after_the_round_names_the_phase() -> None:
     rnd = start("10c 10h 9d 8s", {1: 1000})
     act(rnd, 1, "stand")
     before = snapshot(rnd)
-    with pytest.raises(WrongPhaseError) as err:
-        act(rnd, 1, "hit")
-    assert err.value.message == "no decision is pending in the Complete phase"
-    assert str(err.value.ref) == "591.7(u)"
+    refuses(
+        WrongPhaseError,
+        "no decision is pending in the Complete phase",
+        lambda: act(rnd, 1, "hit"),
+        ref="591.7(u)",
+    )
     assert snapshot(rnd) == before
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.engine_refusals import refuses
 
 from croupier.errors import (
     IllegalActionError,
@@ -133,12 +135,12 @@ def test_629a_8_b_a_deal_after_no_more_bets_names_the_phase(
     rnd.place_wager(1, "player", 100)
     rnd.deal()
     before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
-    with pytest.raises(WrongPhaseError) as info:
-        rnd.deal()
-    assert info.value.message == (
-        "the round is past wagering, in the Complete phase"
+    refuses(
+        WrongPhaseError,
+        "the round is past wagering, in the Complete phase",
+        rnd.deal,
+        ref="629a.8(b)",
     )
-    assert info.value.ref == Ref.parse("629a.8(b)")
     assert not rnd.can_deal()
     assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
 
@@ -159,13 +161,17 @@ def test_629a_7_a_second_wager_is_refused_in_the_sections_words() -> None:
             "seat 3 already has a Perfect Pairs Wager on the Player's Hand",
         ),
     ]:
-        with pytest.raises(WagerError) as info:
-            rnd.place_wager(3, wager, 100)
-        assert info.value.message == said
-        assert info.value.ref == Ref.parse("629a.7")
-    with pytest.raises(WagerError) as info:
-        rnd.change_wager(3, "tie", 100)
-    assert info.value.message == "seat 3 has no Tie Wager to change"
+        refuses(
+            WagerError,
+            said,
+            partial(rnd.place_wager, 3, wager, 100),
+            ref="629a.7",
+        )
+    refuses(
+        WagerError,
+        "seat 3 has no Tie Wager to change",
+        lambda: rnd.change_wager(3, "tie", 100),
+    )
     assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
 
 
@@ -176,22 +182,22 @@ def test_629b_1_c_a_wager_not_offered_is_named_as_the_section_does() -> None:
     \"perfect_pairs_banker\" is not offered; wagers are player, banker,
     tie"; D187)."""
     rnd = _round(rules=MidibaccaratRules(perfect_pairs_offered=False))
-    with pytest.raises(WagerError) as info:
-        rnd.place_wager(1, "perfect_pairs_banker", 100)
-    assert info.value.message == (
+    refuses(
+        WagerError,
         "the Perfect Pairs Wager on the Banker's Hand is not offered; "
-        "wagers are Player Wager, Banker Wager, Tie Wager"
+        "wagers are Player Wager, Banker Wager, Tie Wager",
+        lambda: rnd.place_wager(1, "perfect_pairs_banker", 100),
+        ref="629b.1(c)",
     )
-    assert info.value.ref == Ref.parse("629b.1(c)")
     free = _cf_round(BANKER_SIX, CommissionFreeRules(panda8_offered=False))
-    with pytest.raises(WagerError) as info:
-        free.place_wager(1, "panda8", 100)
-    assert info.value.message == (
+    refuses(
+        WagerError,
         "the Panda 8 Wager is not offered; wagers are Player Wager, "
         "Banker Wager, Tie Wager, Perfect Pairs Wager on the Player's "
-        "Hand, Perfect Pairs Wager on the Banker's Hand, Dragon 7 Wager"
+        "Hand, Perfect Pairs Wager on the Banker's Hand, Dragon 7 Wager",
+        lambda: free.place_wager(1, "panda8", 100),
+        ref="629b.2",
     )
-    assert info.value.ref == Ref.parse("629b.2")
     assert not rnd.ledger.stakes
     assert not free.ledger.stakes
     assert rnd.phase is free.phase is Phase.WAGERING
@@ -205,15 +211,17 @@ def test_629a_8_b_a_wager_after_no_more_bets_is_named_as_629a_does() -> None:
     rnd.place_wager(1, "player", 100)
     rnd.deal()
     before = (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase)
-    with pytest.raises(WrongPhaseError) as info:
-        rnd.place_wager(2, "tie", 100)
-    assert (
-        info.value.message == "no more bets: the Tie Wager at seat 2 refused"
+    refuses(
+        WrongPhaseError,
+        "no more bets: the Tie Wager at seat 2 refused",
+        lambda: rnd.place_wager(2, "tie", 100),
+        ref="629a.8(b)",
     )
-    assert info.value.ref == Ref.parse("629a.8(b)")
-    with pytest.raises(WrongPhaseError) as info:
-        rnd.place_wager(2, 'ti"e', 100)
-    assert info.value.message == 'no more bets: "ti\\"e" at seat 2 refused'
+    refuses(
+        WrongPhaseError,
+        'no more bets: "ti\\"e" at seat 2 refused',
+        lambda: rnd.place_wager(2, 'ti"e', 100),
+    )
     assert (len(rnd.log), dict(rnd.ledger.stakes), rnd.phase) == before
 
 
