@@ -212,6 +212,7 @@ JOKER = Card(Rank.JOKER, None)
 
 _BY_CODE: tuple[Card, ...] = ()
 """Each code's one card, by code (:meth:`Card.from_code`)."""
+# (empty while its cards are made: from_code makes each one that once)
 _BY_CODE = (*(Card.from_code(code) for code in range(JOKER_CODE)), JOKER)
 
 CARD_TEXTS: tuple[str, ...] = tuple(str(card) for card in _BY_CODE)

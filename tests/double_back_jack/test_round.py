@@ -960,7 +960,9 @@ def test_591_7_i_a_decision_refused_is_named_as_its_button_does() -> None:
     refuses(
         IllegalActionError,
         '"hit me" is not a Double Back Jack decision; a player only '
-        "decides, and never handles the cards",
+        "decides, and never handles the cards; seat 2 is to act, legal now: "
+        "Surrender (surrender), Double down (double), Stand (stand), Hit "
+        "(hit)",
         lambda: act(rnd, 2, "hit me"),
     )
     assert snapshot(rnd) == before

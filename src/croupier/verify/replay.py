@@ -141,57 +141,45 @@ def _digest(canonical: str) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
-_COMPLEMENTS: dict[int, tuple[GameRules, Counter[str]]] = {}
+class _Decks(NamedTuple):
+    """A rules object's full shoe, counted three ways."""
+
+    rules: GameRules
+    """The rules (kept alive, so that their identity is not reused)."""
+    texts: Counter[str]
+    """Each card's count by its text."""
+    codes: tuple[int, ...]
+    """Each card's count by its code, 0 to 52."""
+    cards: Counter[Card]
+    """Each card's count by the card (shared: a shoe given it copies it)."""
+
+
+_DECKS: dict[int, _Decks] = {}
 """Each rules object's full shoe, by identity (the rules are cached, so
-the same object comes back for the same rules; it is kept alive here)."""
+the same object comes back for the same rules)."""
 
 
-_CODE_COUNTS: dict[int, tuple[GameRules, tuple[int, ...]]] = {}
-"""Each rules object's full shoe as a count by card code, by identity
-(as :data:`_COMPLEMENTS`)."""
+def _decks(spec: GameSpec, rules: GameRules) -> _Decks:
+    """The full shoe of ``rules``, counted once per rules object."""
+    found = _DECKS.get(id(rules))
+    if found is None or found.rules is not rules:
+        shoe = spec.new_shoe(rules, SeededRng(0))
+        cards = Counter(shoe.complement)
+        codes = [0] * (JOKER_CODE + 1)
+        for card, n in cards.items():
+            codes[card.code] += n
+        texts = Counter(
+            {CARD_TEXTS[card.code]: n for card, n in cards.items()}
+        )
+        if len(_DECKS) > 256:
+            _DECKS.clear()
+        found = _DECKS[id(rules)] = _Decks(rules, texts, tuple(codes), cards)
+    return found
 
 
 def _complement(spec: GameSpec, rules: GameRules) -> Counter[str]:
-    found = _COMPLEMENTS.get(id(rules))
-    if found is None or found[0] is not rules:
-        shoe = spec.new_shoe(rules, SeededRng(0))
-        counts = Counter(str(card) for card in shoe.complement.elements())
-        if len(_COMPLEMENTS) > 256:
-            _COMPLEMENTS.clear()
-        found = _COMPLEMENTS[id(rules)] = (rules, counts)
-    return found[1]
-
-
-def _code_counts(spec: GameSpec, rules: GameRules) -> tuple[int, ...]:
-    """How many of each card (by code, 0 to 52) the rules' shoe holds."""
-    found = _CODE_COUNTS.get(id(rules))
-    if found is None or found[0] is not rules:
-        counts = [0] * (JOKER_CODE + 1)
-        for text, n in _complement(spec, rules).items():
-            counts[Card.parse(text).code] += n
-        if len(_CODE_COUNTS) > 256:
-            _CODE_COUNTS.clear()
-        found = _CODE_COUNTS[id(rules)] = (rules, tuple(counts))
-    return found[1]
-
-
-_FULL_CARDS: dict[int, tuple[GameRules, Counter[Card]]] = {}
-"""Each rules object's full shoe as a count of cards, by identity (as
-:data:`_COMPLEMENTS`); copied by every shoe given it."""
-
-
-def _full_cards(spec: GameSpec, rules: GameRules) -> Counter[Card]:
-    """The rules' full shoe, card by card (a shared count: copy it)."""
-    found = _FULL_CARDS.get(id(rules))
-    if found is None or found[0] is not rules:
-        counts = _code_counts(spec, rules)
-        cards = Counter(
-            {Card.from_code(code): n for code, n in enumerate(counts) if n}
-        )
-        if len(_FULL_CARDS) > 256:
-            _FULL_CARDS.clear()
-        found = _FULL_CARDS[id(rules)] = (rules, cards)
-    return found[1]
+    """The full shoe of ``rules``, each card's count by its text."""
+    return _decks(spec, rules).texts
 
 
 def _rest(
@@ -205,7 +193,7 @@ def _rest(
     Counter(known)).elements())``, counted by code, where the sort
     compared cards in Python.
     """
-    counts = list(_code_counts(spec, rules))
+    counts = list(_decks(spec, rules).codes)
     for card in known:
         counts[card.code] -= 1
     rest: list[Card] = []
@@ -673,7 +661,7 @@ def _shoe(
         # the cards known, none more often than the decks hold them, and
         # the rest of the decks: the shoe and its rack hold the rules'
         # decks, the count every shoe of these rules starts from
-        full = _full_cards(spec, rules) if whole and within else None
+        full = _decks(spec, rules).cards if whole and within else None
 
     if not history.shoe.irregularity_test:
         problem = _possible(spec, rules, within, held)

@@ -290,6 +290,13 @@ class DoubleBackJackRound(DealerProcedure):
                 "decision; a "
                 "player only decides, and never handles the cards"
             )
+            pending = self.pending()
+            if pending is not None:
+                # what may be sent instead, as the other refusals list it
+                msg += (
+                    f"; seat {pending.seat} is to act, legal now: "
+                    f"{self.actions_listed(pending.legal)}"
+                )
             raise IllegalActionError(msg, ref=REF_PLAYERS_DECIDE_ONLY)
         pending = self._verify_turn(action, REF_PLAYERS_DECIDE_ONLY)
         if name not in pending.legal:

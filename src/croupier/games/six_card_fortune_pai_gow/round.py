@@ -679,8 +679,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         amount = base if action.amount is None else action.amount
         if not 0 < amount <= base:
             msg = (
-                f"a Double Down Wager is from 1 to the Six-Card Wager "
-                f"({base}), not {amount}"
+                f"a {self.wager_title(Wager.DOUBLE_DOWN)} is from 1 to the "
+                f"{self.wager_title(Wager.PAI_GOW)} ({base}), not {amount}"
             )
             raise WagerError(msg, ref=DOUBLE_DOWN_REF)
         return amount
