@@ -52,6 +52,18 @@ def _buttons() -> dict[str, str]:
     return dict(re.findall(r'(\w+): "([^"]*)"', block.group(1)))
 
 
+def _headings(phase: str) -> str:
+    """The web table's narration heading of ``phase`` (its words, without
+    the dashes): ``Croupier.PHASES``, else the id with its first letter
+    capitalized (``Croupier.phaseName``)."""
+    text = COMMON_JS.read_text(encoding="utf-8")
+    block = re.search(r"\bPHASES: \{(.*?)\}", text, re.DOTALL)
+    assert block is not None, "Croupier.PHASES not found in common.js"
+    named = dict(re.findall(r'(\w+): "([^"]*)"', block.group(1)))
+    words = phase.replace("_", " ")
+    return named.get(phase, words[:1].upper() + words[1:])
+
+
 def _phases(spec: GameSpec) -> set[str]:
     """Every phase of the game: those of its transition table."""
     assert spec.transitions is not None
@@ -89,6 +101,7 @@ def test_d189_every_phase_has_the_words_of_the_narration(
         # the narration's heading ("— Player decisions —"), a name of
         # the section capitalized as the section writes it
         assert title.lower() == phase.replace("_", " "), title
+        assert title == _headings(phase), title
     assert rnd.phase_title() == rnd.phase_title(rnd.phase.value)
     assert rnd.phase_title("nope") == "nope"
 

@@ -266,6 +266,18 @@ const Croupier = {
     return Croupier.ACTIONS[a] || Croupier.wagerName(a);
   },
 
+  // The phases whose heading capitalizes a name as its section writes
+  // it; the others are their id with its first letter capitalized. The
+  // refusals name each phase in these words (D189).
+  PHASES: {
+    second_chance: "Second Chance", perfect_pairs: "Perfect Pairs",
+  },
+
+  phaseName(p) {
+    const words = String(p).replace(/_/g, " ");
+    return Croupier.PHASES[p] || words.charAt(0).toUpperCase() + words.slice(1);
+  },
+
   who(label) {
     // "seat 3" -> "Seat 3", "player hand" -> "the Player hand".
     const l = String(label || "");
@@ -555,7 +567,7 @@ const Croupier = {
         }
       }
       case "phase_entered":
-        return "\u2014 " + cap(ev.phase.replace(/_/g, " ")) + " \u2014";
+        return "\u2014 " + C.phaseName(ev.phase) + " \u2014";
       case "announced":
         return "Dealer announces: \u201c" + C.sayText(ev.text) + "\u201d";
       case "shuffled":
