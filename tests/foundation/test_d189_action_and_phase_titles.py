@@ -59,7 +59,9 @@ def _headings(phase: str) -> str:
     text = COMMON_JS.read_text(encoding="utf-8")
     block = re.search(r"\bPHASES: \{(.*?)\}", text, re.DOTALL)
     assert block is not None, "Croupier.PHASES not found in common.js"
-    named = dict(re.findall(r'(\w+): "([^"]*)"', block.group(1)))
+    named: dict[str, str] = dict(
+        re.findall(r'(\w+): "([^"]*)"', block.group(1))
+    )
     words = phase.replace("_", " ")
     return named.get(phase, words[:1].upper() + words[1:])
 
