@@ -66,6 +66,7 @@ __all__ = [
     "RoundView",
     "StakeRow",
     "StakeView",
+    "phase_titles",
 ]
 
 SHOE_RAN_OUT = "the shoe ran out of cards before the round was complete"
@@ -77,6 +78,34 @@ RulesT = TypeVar("RulesT", bound=GameRules)
 """A game's Rules Submission type."""
 ActionT = TypeVar("ActionT", bound=StrEnum)
 """A game's action enum."""
+
+
+def phase_titles(
+    phases: Iterable[StrEnum], named: Mapping[str, str] | None = None
+) -> Mapping[str, str]:
+    """Each phase's words as the web table's narration heads it (D189).
+
+    The id with its words apart and the first capitalized, as
+    ``Croupier.phaseName`` writes it ("player_decisions": "Player
+    decisions"), but for the names ``named`` gives, those a section
+    capitalizes ("Second Chance"): a round's
+    :attr:`Round.phase_titles`.
+
+    >>> from enum import StrEnum
+    >>> class P(StrEnum):
+    ...     DEALER_DRAW = "dealer_draw"
+    ...     SECOND_CHANCE = "second_chance"
+    >>> dict(phase_titles(P, {P.SECOND_CHANCE: "Second Chance"}))
+    {'dealer_draw': 'Dealer draw', 'second_chance': 'Second Chance'}
+    """
+    named = named or {}
+    return MappingProxyType(
+        {
+            phase.value: named.get(phase)
+            or phase.value.replace("_", " ").capitalize()
+            for phase in phases
+        }
+    )
 
 
 _new_settlement = frozen_constructor(Settlement)

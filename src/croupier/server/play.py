@@ -321,13 +321,7 @@ class Dealer:
         if wager not in rt.spec.wagers:
             names = ", ".join(rt.spec.wagers)
             raise WagerError(f"{rt.spec.title} wagers are: {names}")
-        low, high = rt.limits.bounds(wager)
-        if not low <= amount <= high:
-            msg = (
-                f"a {_title(rt, wager)} must be between {low} "
-                f"and {high} at this table, not {amount}"
-            )
-            raise TableLimitError(msg)
+        _verify_limits(rt, wager, amount)
         if amount > self.storage.balances[player.id]:
             msg = (
                 f"a wager of {amount} exceeds your balance of "
@@ -392,13 +386,7 @@ class Dealer:
                     rt, player, seat, wager, amount, idem, request, respond
                 )
             if amount:
-                low, high = rt.limits.bounds(wager)
-                if not low <= amount <= high:
-                    msg = (
-                        f"a {_title(rt, wager)} must be between "
-                        f"{low} and {high} at this table, not {amount}"
-                    )
-                    raise TableLimitError(msg)
+                _verify_limits(rt, wager, amount)
             added = amount - live.round.ledger.stakes[key]
             if added > self.storage.balances[player.id]:
                 msg = (
@@ -838,11 +826,19 @@ def seat_stakes(rnd: Round, seat: int) -> int:
     return sum(a for k, a in rnd.ledger.stakes.items() if k.seat == seat)
 
 
-def _title(rt: TableRuntime, wager: str) -> str:
-    """``wager`` (an id) as its game's section names it (D187).
+def _verify_limits(rt: TableRuntime, wager: str, amount: int) -> None:
+    """Raise unless ``amount`` is within the table's limits for ``wager``.
 
-    The server's own refusals name a wager as the round's do
-    (:meth:`~croupier.round.Round.wager_title`): by the game's titles,
-    the id itself for a wager they leave out.
+    A wager placed and a wager changed to a new total are held to the
+    same limits; the refusal names the wager as its game's section does
+    (:attr:`~croupier.registry.GameSpec.wager_titles`, D187; the id for
+    one the game does not name).
     """
-    return rt.spec.wager_titles.get(wager, wager)
+    low, high = rt.limits.bounds(wager)
+    if not low <= amount <= high:
+        title = rt.spec.wager_titles.get(wager, wager)
+        msg = (
+            f"a {title} must be between {low} and {high} at this table, "
+            f"not {amount}"
+        )
+        raise TableLimitError(msg)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum, unique
-from types import MappingProxyType
 
 from croupier.regs import Ref
-from croupier.round import PhaseTable
+from croupier.round import PhaseTable, phase_titles
 
 __all__ = ["PHASES", "PHASE_TITLES", "SECTION", "TRANSITIONS", "Phase"]
 
@@ -42,19 +41,7 @@ class Phase(StrEnum):
     """The round is over."""
 
 
-PHASE_TITLES: Mapping[str, str] = MappingProxyType(
-    {
-        Phase.WAGERING: "Wagering",
-        Phase.DEALING: "Dealing",
-        Phase.DRAWING: "Drawing",
-        Phase.BONUS_DRAWING: "Bonus drawing",
-        Phase.SETTLING: "Settling",
-        Phase.COLLECTING: "Collecting",
-        Phase.VOID: "Void",
-        Phase.RESHUFFLING: "Reshuffling",
-        Phase.COMPLETE: "Complete",
-    }
-)
+PHASE_TITLES: Mapping[str, str] = phase_titles(Phase)
 """Each phase's words as the web table's narration heads it ("— Bonus
 drawing —"): the round's :attr:`~croupier.round.Round.phase_titles`,
 for a player's messages (D189): "wagers are placed before the deal, not

@@ -18,7 +18,7 @@ from enum import StrEnum, unique
 from types import MappingProxyType
 
 from croupier.regs import Ref, implements
-from croupier.round import PhaseTable
+from croupier.round import PhaseTable, phase_titles
 
 __all__ = [
     "ACTION_TITLES",
@@ -66,24 +66,8 @@ class Phase(StrEnum):
     """The round is over."""
 
 
-PHASE_TITLES: Mapping[str, str] = MappingProxyType(
-    {
-        Phase.WAGERING: "Wagering",
-        Phase.DEALING: "Dealing",
-        Phase.PLAYER_BLACKJACKS: "Player blackjacks",
-        Phase.INSURANCE: "Insurance",
-        Phase.CARD_READER: "Card reader",
-        Phase.DEALER_BLACKJACK: "Dealer blackjack",
-        Phase.PLAYER_DECISIONS: "Player decisions",
-        Phase.SECOND_CHANCE: "Second Chance",
-        Phase.HOLE_CARD: "Hole card",
-        Phase.DEALER_DRAW: "Dealer draw",
-        Phase.SETTLEMENT: "Settlement",
-        Phase.CLEARING: "Clearing",
-        Phase.VOID: "Void",
-        Phase.RESHUFFLE: "Reshuffle",
-        Phase.COMPLETE: "Complete",
-    }
+PHASE_TITLES: Mapping[str, str] = phase_titles(
+    Phase, {Phase.SECOND_CHANCE: "Second Chance"}
 )
 """Each phase's words as the web table's narration heads it ("— Player
 decisions —"), the Second Chance named as 591.7(l) and the buttons

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum, unique
-from types import MappingProxyType
 
-from croupier.round import PhaseTable
+from croupier.round import PhaseTable, phase_titles
 
 from .refs import (
     REF_CALL,
@@ -49,17 +48,8 @@ class Phase(StrEnum):
     """The round is over."""
 
 
-PHASE_TITLES: Mapping[str, str] = MappingProxyType(
-    {
-        Phase.WAGERING: "Wagering",
-        Phase.INITIAL_DEAL: "Initial deal",
-        Phase.CALL: "Call",
-        Phase.PERFECT_PAIRS: "Perfect Pairs",
-        Phase.THIRD_CARD: "Third card",
-        Phase.SETTLEMENT: "Settlement",
-        Phase.COLLECTION: "Collection",
-        Phase.COMPLETE: "Complete",
-    }
+PHASE_TITLES: Mapping[str, str] = phase_titles(
+    Phase, {Phase.PERFECT_PAIRS: "Perfect Pairs"}
 )
 """Each phase's words as the web table's narration heads it ("— Third
 card —"), the Perfect Pairs named as 629b.1 names its wagers: the

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from enum import StrEnum, unique
 from types import MappingProxyType
 
-from croupier.round import PhaseTable
+from croupier.round import PhaseTable, phase_titles
 
 from .refs import AUTOMATED_SHOE, BY_HAND_OR_MANUAL_SHOE, SETTLE_REF
 
@@ -43,16 +43,7 @@ class Phase(StrEnum):
     """The round was void (670a.9(e)); every wager returned."""
 
 
-PHASE_TITLES: Mapping[str, str] = MappingProxyType(
-    {
-        Phase.WAGERING: "Wagering",
-        Phase.DEALING: "Dealing",
-        Phase.DECISIONS: "Decisions",
-        Phase.SETTLEMENT: "Settlement",
-        Phase.COMPLETE: "Complete",
-        Phase.VOID: "Void",
-    }
-)
+PHASE_TITLES: Mapping[str, str] = phase_titles(Phase)
 """Each phase's words as the web table's narration heads it ("—
 Decisions —"): the round's :attr:`~croupier.round.Round.phase_titles`,
 for a player's messages (D189): "no decision is pending in the Complete
