@@ -132,7 +132,9 @@ def _whole_shoe(
         elif step["type"] == "cover_card_reached":
             items.append(COVER_CARD)
     rack = [
-        Card.parse(t) for t in (history.shoe.discard or "").split() if t != "CC"
+        Card.parse(t)
+        for t in (history.shoe.discard or "").split()
+        if t != "CC"
     ]
     full = Counter(spec.new_shoe(rules, SeededRng(0)).complement)
     shown = [c for c in items if isinstance(c, Card)]

@@ -572,7 +572,7 @@ def _shoe(
     if history.shoe.stack is None:
         tail, count = _tail(procedure, drawn_cards)
         if not reshuffles and not tail and count is None:
-            return _dealt_on(spec, rules, history, drawn, drawn_cards)
+            return _shoe_dealt_on(spec, rules, history, drawn, drawn_cards)
     # the rack's cards matter when the round reshuffles or the stack is
     # not recorded; otherwise only its card counts are checked
     discard = (
@@ -681,7 +681,7 @@ def _shoe(
     return shoe, None, None if reshuffles else len(drawn)
 
 
-def _dealt_on(
+def _shoe_dealt_on(
     spec: GameSpec,
     rules: GameRules,
     history: HandHistory,
