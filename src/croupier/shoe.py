@@ -64,6 +64,10 @@ COVER_CARD = CoverCard()
 
 StackItem = Card | CoverCard
 
+_BUILT: Counter[Card] = Counter()
+"""Marks the sorted codes a shoe keeps as those of its stack as built
+(:meth:`Shoe._built_codes`), not of a counted complement."""
+
 _code = attrgetter("code")
 """An item's integer code (a card's :attr:`Card.code`, a cover card -1)."""
 
@@ -171,6 +175,9 @@ class Shoe:
         and no two cards share a code, so that the sorted codes say
         exactly what the count by code says. Otherwise ``None``.
         """
+        built = self._built_from
+        if self._complement is None and built is not None:
+            return self._built_codes(built)
         owed = self._counted()
         if type(owed) is not _Owed or owed.handed_out:
             return None
@@ -184,6 +191,23 @@ class Shoe:
             return None
         codes = sorted(map(_code, owed.elements()))
         self._owed = (owed, codes)
+        return codes
+
+    def _built_codes(self, built: list[StackItem]) -> list[int]:
+        """:meth:`_owed_codes` of a complement not yet counted.
+
+        Those of the stack as built, by code (cover cards left out): the
+        stack as built is the complement, each card as often as it stands
+        in it, so no counter of cards is made (each card hashed by a call
+        to Python; a card's code says what it is, as the check's own
+        count assumes). Kept while the complement is not counted.
+        """
+        cached = self._owed
+        if cached is not None and cached[0] is _BUILT:
+            return cached[1]
+        codes = sorted(map(_code, built))
+        codes = codes[bisect_right(codes, CoverCard.code) :]
+        self._owed = (_BUILT, codes)
         return codes
 
     @classmethod

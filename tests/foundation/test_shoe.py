@@ -14,7 +14,7 @@ from croupier.errors import (
     ShoeExhaustedError,
 )
 from croupier.rng import SeededRng
-from croupier.shoe import Shoe
+from croupier.shoe import COVER_CARD, Shoe
 
 
 def test_stacked_notation_round_trip_with_cover_card() -> None:
@@ -155,3 +155,49 @@ def test_issue_18_5_plain_shoe_recounts_whatever_changed_the_lists(
         items[items.index(card)] = other
     with pytest.raises(CardConservationError):
         shoe.verify_conservation(on_table=table)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    stack=st.lists(
+        st.one_of(st.integers(0, 52), st.just(-1)), min_size=1, max_size=60
+    ),
+    moves=st.lists(
+        st.tuples(
+            st.sampled_from(["draw", "lose", "twice", "add", "rack"]),
+            st.integers(0, 52),
+        ),
+        max_size=12,
+    ),
+)
+def test_d193_a_stack_never_counted_is_checked_as_the_plain_count(
+    stack: list[int], moves: list[tuple[str, int]]
+) -> None:
+    """A shoe whose complement is its stack as built, never counted, is
+    checked by the stack's codes (D193 asks it at every round's end): it
+    passes exactly when the plain count of cards says nothing is lost or
+    added, whatever happens to the stack, the rack and the table."""
+    items = [COVER_CARD if c < 0 else Card.from_code(c) for c in stack]
+    owed = Counter(i for i in items if isinstance(i, Card))
+    shoe = Shoe(items)
+    table: list[Card] = []
+    for move, code in moves:
+        cards = [i for i in shoe.stack if isinstance(i, Card)]
+        if move == "draw" and cards:
+            table.append(shoe.draw())
+        elif move == "lose" and cards:
+            shoe.stack.remove(cards[code % len(cards)])
+        elif move == "twice" and cards:
+            shoe.discard.append(cards[code % len(cards)])
+        elif move == "add":
+            table.append(Card.from_code(code))
+        elif move == "rack" and table:
+            shoe.discard_cards([table.pop()])
+        held = Counter(i for i in shoe.stack if isinstance(i, Card))
+        held.update(shoe.discard)
+        held.update(table)
+        if held == owed:
+            shoe.verify_conservation(on_table=table)
+        else:
+            with pytest.raises(CardConservationError):
+                shoe.verify_conservation(on_table=table)
