@@ -12,6 +12,7 @@ and the cards, for every game alike.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ GAMES = list(all_games())
 _IDS = [spec.name for spec in GAMES]
 
 
-def _round(spec: GameSpec, seed: int) -> GameRound:
+def _round(spec: GameSpec, seed: int) -> GameRound[Any, Any]:
     """A round of ``spec`` by itself (no table), two seats wagered."""
     rules = spec.rules_type()
     rnd = spec.new_round(
@@ -44,7 +45,7 @@ def _round(spec: GameSpec, seed: int) -> GameRound:
     return rnd
 
 
-def _play(rnd: GameRound) -> None:
+def _play(rnd: GameRound[Any, Any]) -> None:
     rnd.deal()
     while (pending := rnd.pending()) is not None:
         rnd.apply(auto_action(rnd, pending))
