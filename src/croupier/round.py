@@ -773,6 +773,12 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         self._phase = target
         self._phase_ref = refs[0] if ref is None else ref
         self._emit_phase(ref=self._phase_ref, phase=target)
+        if not self.phases.edges[target]:
+            # the round is over, whoever runs it (a table, the server, a
+            # scenario, the verifier's replay): every chip and every
+            # card is accounted for
+            self.ledger.verify()
+            self.verify_conservation()
 
     def _void_for_want_of_cards(self, void: PhaseT, ref: Ref) -> None:
         """Enter ``void``, log the void, return every open stake (D69).

@@ -12,7 +12,9 @@ spots went 214 px down, the rail 205) (D181). Another player's bet
 took the row of seats from two rows to one, the player's spots 48 to
 96 px sideways (D184). Another player sitting down took the spots and
 Deal 47 px down at 390 x 844, and at 812 x 375 the seats from one row
-to two (D186). Each test here fails on the page as it was.
+to two (D186). On a phone on its side another player's total of
+$1,234.50 was cut "$1,23…" in his seat's box, 44 px wide (D191). Each
+test here fails on the page as it was.
 
 One in-process server and one Debian chromium for the module
 (``tests/web/conftest.py``).
@@ -24,11 +26,13 @@ import json
 from typing import Any
 
 import pytest
-from tests.web.live import LiveServer
+from tests.web.live import OPERATOR, LiveServer
 from tests.web.pages import (
     BROWSER_TEST,
     CONTROLS,
     HTTP,
+    Axe,
+    assert_no_small_text,
     boxes,
     idle,
     moved_controls,
@@ -467,4 +471,94 @@ def test_d186_another_player_sitting_or_leaving_moves_nothing(
             HTTP.delete(f"{base}/seats/{seat}", headers=headers)
         _leave(page, srv, table, 3)
     assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+
+
+_SHOWN = """box => [...box.children]
+  .filter((e) => e.getClientRects().length &&
+    getComputedStyle(e).visibility === "visible")
+  .map((e) => [e.innerText, e.scrollWidth <= e.clientWidth])"""
+"""The words each line of a box shows, and whether they fit in it."""
+
+
+@pytest.mark.parametrize("size", ["812x375", "740x360"])
+def test_d191_a_total_over_1000_shows_whole_on_its_side(
+    srv: LiveServer, browser: Any, size: str
+) -> None:
+    """At Midibaccarat on a phone on its side, this player (seat 3, a
+    balance of $1,234.50) and another at seat 2 who bets $1,000.00 on
+    Banker and $234.50 on Tie: his seat's box shows his total,
+    "$1,234.50", whole (on its two lines, none cut), and keeps its size;
+    his name and wagers are whole in the seat's and the box's accessible
+    names; the header shows this player's balance whole; no text under
+    12 px, and axe-core finds nothing serious.
+
+    Before: the box's 44 px held "$1,23…" (the total was 48 px wide).
+    """
+    table = srv.table_id("midibaccarat")
+    base = f"{srv.base}/tables/{table}"
+    page = _page(browser, srv, f"Payroll {size}", size)
+    me = token_of(page)
+    mine = HTTP.get(srv.base + "/me", headers=me).json()["id"]
+    cashier = {"Authorization": f"Bearer {OPERATOR}"}
+    paid = HTTP.post(
+        f"{srv.base}/players/{mine}/deposits",
+        json={"amount": 23450},
+        headers=cashier,
+    )
+    assert paid.json()["balance"] == 123450, paid.text
+    name = f"High Roller {size}"
+    made = HTTP.post(
+        srv.base + "/players",
+        json={"name": name, "balance": 500000},
+        headers=cashier,
+    ).json()
+    them = {"Authorization": f"Bearer {made['token']}"}
+    sit(page, srv, table, 3)
+    seat = _OTHER.format(2)
+    try:
+        r = HTTP.post(base + "/seats", json={"seat": 2}, headers=them)
+        assert r.status_code == 200, r.text
+        page.wait_for_selector(seat + " .others")
+        idle(page)
+        size0 = _seat_size(page, 2)
+        for wager, amount in (("banker", 100000), ("tie", 23450)):
+            bet = {"seat": 2, "wager": wager, "amount": amount}
+            r = HTTP.post(base + "/wagers", json=bet, headers=them)
+            assert r.status_code == 200, r.text
+        page.wait_for_selector(seat + " .others[aria-label$='Tie $234.50']")
+        idle(page)
+        shown = page.eval_on_selector(seat + " .others", _SHOWN)
+        balance = page.eval_on_selector(
+            "#balance", _SHOWN.replace("box.children", "[box]")
+        )
+        labels = [
+            page.get_attribute(seat, "aria-label"),
+            page.get_attribute(seat + " .others", "aria-label"),
+        ]
+        size1 = _seat_size(page, 2)
+        right = boxes(page, ["#balance"], first=True)["#balance"][2]
+        assert_no_small_text(page, f"a total of $1,234.50 at {size}")
+        axe = Axe(page)
+        axe.audit(f"a total of $1,234.50 at {size}")
+    finally:
+        for wager in ("banker", "tie"):
+            back = {"seat": 2, "wager": wager, "amount": 0}
+            HTTP.post(base + "/wagers/change", json=back, headers=them)
+        HTTP.delete(base + "/seats/2", headers=them)
+        _leave(page, srv, table, 3)
+    money = [
+        (text.replace("\n", ""), fits)
+        for text, fits in shown
+        if "$" in text or text.startswith(".")
+    ]
+    assert money == [("$1,234.50", True)], shown
+    assert size1 == size0, (size0, size1)
+    assert labels == [
+        f"Seat 2, {name}",
+        "Seat 2 Banker $1,000.00, Tie $234.50",
+    ], labels
+    assert balance == [["$1,234.50", True]], balance
+    assert right <= SIZES[size]["width"], right
+    assert not any(axe.found.values()), json.dumps(axe.found, indent=1)
     assert not page.errors, page.errors

@@ -69,7 +69,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from itertools import islice
 from typing import NamedTuple
 
 from croupier.cards import CARD_TEXTS, Card, card_texts
@@ -227,11 +226,7 @@ def ends_of(
         racked_before = (
             None if shoe.discard is None else card_texts(shoe.discard)
         )
-        # the replay's rack began as the recorded one (empty if none)
-        put = [
-            CARD_TEXTS[card.code]
-            for card in islice(racked, len(racked_before or ()), None)
-        ]
+        put = [CARD_TEXTS[card.code] for card in racked]
         cover_ref = book_of(spec.section).cover
         ends_shoe = _ends_shoe(spec, history, drawn)
         return _new_ends(
@@ -370,13 +365,26 @@ def _meter(history: HandHistory) -> tuple[int, int] | None:
     return (start, end) if type(end) is int else None
 
 
+class _Out(NamedTuple):
+    """A table's shoe known as dealt: the cards out of it so far (D71)."""
+
+    line: int
+    """The line that began the count."""
+    out: Counter[str]
+    """Each card's times out of the shoe since (its rack's first)."""
+    holds: Mapping[str, int] | None
+    """The decks the count fitted when last checked (``None``: not yet
+    checked): another round against the same decks need only check the
+    cards it adds."""
+
+
 class AcrossRounds:
     """The file's rounds so far: each id's first line, each table's last."""
 
     def __init__(self) -> None:
         self._lines: dict[str, int] = {}
         self._last: dict[str, _Last] = {}
-        self._out: dict[str, tuple[int, Counter[str]]] = {}
+        self._out: dict[str, _Out] = {}
         """Per table: the line its shoe's count began at, and the cards
         out of the shoe since (``as_dealt`` rounds, D71)."""
         self._covers: dict[str, tuple[int, int, int]] = {}
@@ -459,21 +467,28 @@ class AcrossRounds:
             or before.ends_shoe is not None
         ):
             # the rack holds cards out of this shoe already
-            entry = (line, Counter(ends.racked_before or ()))
-        count = entry[1]
+            entry = _Out(line, Counter(ends.racked_before or ()), None)
+        count = entry.out
+        # a count carried from a round it fitted against the same decks:
+        # only the cards this round adds can now be too many
+        added: Iterable[str] = seen if entry.holds is holds else count
         count.update(token for token in seen if token != _CC)
         over = sorted(
-            (card, n) for card, n in count.items() if n > holds.get(card, 0)
+            {
+                (card, count[card])
+                for card in added
+                if count[card] > holds.get(card, 0)
+            }
         )
         if not over:
-            self._out[ends.table] = entry
+            self._out[ends.table] = entry._replace(holds=holds)
             return None
         self._out.pop(ends.table, None)
         card, n = over[0]
         return Deviation(
             ends.ref,
             f"{card} has come out of the shoe {n} times since line "
-            f"{entry[0]} began counting it, but the rules' decks hold "
+            f"{entry.line} began counting it, but the rules' decks hold "
             f"{holds.get(card, 0)}: a card was added to the shoe between "
             f"the rounds (or a round that began a new shoe does not say so)",
         )
@@ -700,9 +715,7 @@ def _other_rack(ref: str, where: LazyText) -> Deviation:
     )
 
 
-def _racked(
-    entry: tuple[int, Counter[str]], found: LeftShoe, ref: str
-) -> Deviation | None:
+def _racked(entry: _Out, found: LeftShoe, ref: str) -> Deviation | None:
     """Whether the rack a stacked round began with holds the cards out (D86).
 
     ``entry`` is D71's count of the cards out of the shoe in the as-dealt
@@ -711,12 +724,12 @@ def _racked(
     reshuffled.
     """
     held = Counter((found.rack or "").split())
-    for card, n in sorted(entry[1].items()):
+    for card, n in sorted(entry.out.items()):
         if n > held[card]:
             return Deviation(
                 ref,
                 f"{card} has come out of the shoe {n} times since line "
-                f"{entry[0]} began counting it, but the discard rack this "
+                f"{entry.line} began counting it, but the discard rack this "
                 f"round began with holds it {held[card]} times: a card out "
                 f"of the shoe stays in the rack until the reshuffle",
             )

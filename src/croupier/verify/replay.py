@@ -41,6 +41,7 @@ from croupier.shoe import COVER_CARD, Shoe, StackItem
 
 from .across import RoundEnds, ends_of
 from .book import book_of
+from .dealt import rack_of, unknown_top
 from .explain import (
     Deviation,
     deck_ref,
@@ -566,6 +567,12 @@ def _shoe(
     drawn_cards = [c for c in drawn if isinstance(c, Card)]
     discard_text = history.shoe.discard or ""
     reshuffles = any(c is COVER_CARD for c in drawn)
+    tail: list[Card] = []
+    count: int | None = None
+    if history.shoe.stack is None:
+        tail, count = _tail(procedure, drawn_cards)
+        if not reshuffles and not tail and count is None:
+            return _shoe_dealt_on(spec, rules, history, drawn, drawn_cards)
     # the rack's cards matter when the round reshuffles or the stack is
     # not recorded; otherwise only its card counts are checked
     discard = (
@@ -645,7 +652,6 @@ def _shoe(
     else:
         # (a shuffle's count, stack or not, was held to the decks before
         # the preparation, in _replayed: D65)
-        tail, count = _tail(procedure, drawn_cards)
         known = [*drawn_cards, *tail, *discard]
         filler = _rest(spec, rules, known)
         whole = not tail and count is None
@@ -673,6 +679,37 @@ def _shoe(
         if full is None:
             shoe.account_for(discard)
     return shoe, None, None if reshuffles else len(drawn)
+
+
+def _shoe_dealt_on(
+    spec: GameSpec,
+    rules: GameRules,
+    history: HandHistory,
+    drawn: list[StackItem],
+    drawn_cards: list[Card],
+) -> tuple[Shoe | None, Deviation | None, int | None]:
+    """:func:`_shoe` for a round recorded as dealt that does not reshuffle.
+
+    Its shoe is the cards it shows, then a few of the decks' cards not
+    known (:data:`_MARGIN`, as for a recorded stack); its rack is
+    counted from the round before's (:func:`croupier.verify.dealt.rack_of`)
+    and not handed to the engine, which puts the round's cards in an
+    empty one: the same round as on the whole rebuilt shoe, the rack
+    being read only by a reshuffle (D192).
+    """
+    rack = rack_of(
+        rules, _decks(spec, rules).codes, history.shoe.discard or "", _cards
+    )
+    filler, within = unknown_top(rack, drawn_cards, _MARGIN)
+    if not history.shoe.irregularity_test:
+
+        def held() -> list[str]:
+            return [CARD_TEXTS[c.code] for c in (*drawn_cards, *rack.cards)]
+
+        problem = _possible(spec, rules, within, held)
+        if problem is not None:
+            return None, problem, None
+    return Shoe([*drawn, *filler]), None, len(drawn)
 
 
 def _start(history: HandHistory) -> int | None:
@@ -1160,7 +1197,9 @@ class _Replayed(NamedTuple):
     drawn: int | None = None
     """The items it drew from the stack (``None``: it reshuffled)."""
     racked: list[Card] | None = None
-    """The cards it put in the discard rack (``None``: not replayed)."""
+    """The cards it put in the discard rack (``None``: not replayed); of
+    a round that reshuffles only whether it is ``None`` counts (its rack
+    went into the new shoe)."""
     holds: Counter[str] | None = None
     """For a conforming round recorded without its stack, the rules'
     decks by card (D71)."""
@@ -1224,6 +1263,9 @@ def _replayed_under(
     if problem is not None or shoe is None:
         return _Replayed(problem)
     purses = purses_of(history)
+    # the rack the engine began with: what it holds after the round
+    # beyond it is what the round put there
+    given = len(shoe.discard)
     rnd, stop = _run(spec, rules, shoe, history, purses)
     if history.status == "voided":
         found = _voided(spec, rnd, stop, history)
@@ -1263,7 +1305,7 @@ def _replayed_under(
     found = record_problem(history) or unmarked_new_shoe(spec, history)
     if found is None and purses is not None:
         found = purses.problem
-    return _Replayed(found, strict, drawn, shoe.discard, holds, steps)
+    return _Replayed(found, strict, drawn, shoe.discard[given:], holds, steps)
 
 
 def _voided(

@@ -540,6 +540,23 @@ function othersBetsEl(t, seat, here, owner) {
   return el;
 }
 
+function fitTotals(seats) {
+  // A seat of one size on a phone gives another player's name and total
+  // on its box's two lines (D186), 44 px wide on its side: a total that
+  // does not fit there ("$1,234.50", 48 px, was cut "$1,23\u2026") takes
+  // both lines, its dollars over its cents ("$1,234", ".50"), and his
+  // name (whole in the seat's accessible name) is left off the box: the
+  // box keeps its size, the amount is whole (D191).
+  for (const sum of seats.querySelectorAll(".spot.others > .box-sum")) {
+    const cents = /^(.*)(\.\d\d)$/.exec(sum.textContent);
+    if (!cents || !sum.getClientRects().length ||
+        sum.scrollWidth <= sum.clientWidth) continue;
+    sum.textContent = cents[1];
+    sum.append(document.createElement("br"), cents[2]);
+    sum.parentElement.classList.add("split");
+  }
+}
+
 function outcomeShort(r) {
   if (r.outcome === "win") return "+" + Croupier.money(r.net);
   if (r.outcome === "lose") return Croupier.money(r.net);
@@ -1084,7 +1101,9 @@ function render(s) {
     }
     seats.appendChild(box);
   }
+  mineAtFoot(seats, arc, betting);
   evenRows(seats, arc);
+  fitTotals(seats);
 
   renderStatus(s, rnd, pending, myTurn, betting, view);
   renderRail(s, t, you, rnd, mySeat, betting, legal, pending);
@@ -1096,6 +1115,29 @@ function render(s) {
   if (busy) setBusy(true);
   else restoreFocus(focused);
   follow(rnd, mine.length > 0, Boolean(myTurn));
+}
+
+function mineAtFoot(seats, arc, betting) {
+  // While bets are made on a phone held upright, the player's own seat,
+  // when no other seat can stand beside it (its spots take the felt's
+  // width: commission-free Midibaccarat's seven on two lines, and
+  // Midibaccarat's and 21 Baccarat's five), stands at the seats' foot,
+  // over the chips, the other seats in their order above it. In its
+  // place it split the seats before it from those after it, and the
+  // seats before it took a row of their own: at commission-free seats
+  // 2 to 4 and 6 to 8, four rows where three hold them, and Deal's foot
+  // at 777 px, over D152's 716 (D191). At the foot it never takes more
+  // rows (it stands alone on one wherever it is). The page keeps the
+  // seats in their order (a screen reader reads them so; the player's
+  // spots are the only controls among them): only their drawing moves.
+  const mine = seats.querySelector(".seat.mine");
+  const others = [...seats.querySelectorAll(".seat:not(.mine)")];
+  if (arc || !betting || !mine || !others.length) return;
+  const gap = parseFloat(getComputedStyle(seats).columnGap) || 0;
+  const least = Math.min(...others.map((b) => b.offsetWidth));
+  if (mine.offsetWidth + gap + least > seats.clientWidth) {
+    mine.classList.add("at-foot");
+  }
 }
 
 function evenRows(seats, arc) {

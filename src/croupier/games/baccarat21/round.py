@@ -235,8 +235,6 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         self._collect(_REF_FROM_SHOE)
         self._reshuffle()
         self._enter_phase(Phase.COMPLETE)
-        self.ledger.verify()
-        self.verify_conservation()
 
     # -- wagers ------------------------------------------------------------
 
@@ -312,8 +310,6 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
         if self.cover_card_reached:
             self._reshuffle()
         self._enter_phase(Phase.COMPLETE)
-        self.ledger.verify()
-        self.verify_conservation()
 
     @implements("681a.7(e)")
     def _deal_initial(self) -> None:

@@ -645,7 +645,6 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
                 cards=tuple(self._dealer),
                 exposed=self._hole_exposed,
             )
-        self.ledger.verify()
 
     @implements("591.7(a)")
     def _shoe_empty(self, exc: ShoeExhaustedError) -> None:

@@ -417,7 +417,6 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
                 "shoe; the cards are to be reshuffled",
             )
         self._enter_phase(Phase.COMPLETE, REF_RESULT)
-        self.ledger.verify()
 
     # -- what is seen --------------------------------------------------------
 

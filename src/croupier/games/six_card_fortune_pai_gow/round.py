@@ -749,7 +749,6 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             self._settle_seat(seat, dealer, values)
         for position in [DEALER, *reversed(players)]:
             self._collect(position, SETTLE_REF, exposed=True)
-        self.ledger.verify()
         self._enter_phase(Phase.COMPLETE, SETTLE_REF)
 
     def _settle_seat(
