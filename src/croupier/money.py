@@ -30,6 +30,7 @@ __all__ = [
     "Rounding",
     "Settlement",
     "WagerKey",
+    "amount_text",
     "dollars",
     "is_minor_units",
 ]
@@ -56,6 +57,24 @@ def is_minor_units(value: object) -> bool:
     (True, False, False)
     """
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def amount_text(amount: object) -> str:
+    """An amount of money as a refusal states it: in dollars (D190).
+
+    A whole number of minor units (:func:`is_minor_units`) is money and
+    is written as :func:`dollars` writes it; anything else a caller gave
+    for an amount (a float, a bool, a string) is not, and is written as
+    given (its ``repr``), so that the refusal shows what was sent.
+
+    >>> amount_text(150050), amount_text(-5), amount_text(0)
+    ('$1,500.50', '-$0.05', '$0.00')
+    >>> amount_text(2500.0), amount_text(True), amount_text("100")
+    ('2500.0', 'True', "'100'")
+    """
+    if isinstance(amount, int) and not isinstance(amount, bool):
+        return dollars(amount)
+    return repr(amount)
 
 
 _ODDS_RE = re.compile(r"^\s*(\d+)\s*(?::|to|-|/)\s*(\d+)\s*$", re.IGNORECASE)
@@ -212,7 +231,9 @@ class Ledger:
     def place(self, key: WagerKey, amount: int) -> None:
         """Record a wager of ``amount`` minor units."""
         if amount <= 0:
-            msg = f"a wager must be a positive amount, not {amount}"
+            msg = (
+                f"a wager must be a positive amount, not {amount_text(amount)}"
+            )
             raise WagerError(msg)
         if key in self.stakes:
             msg = f"seat {key.seat} already has a {key.wager} wager"
@@ -232,7 +253,7 @@ class Ledger:
             msg = f"no open {key.wager} wager at seat {key.seat}"
             raise WagerError(msg)
         if amount < 0:
-            msg = f"a wager cannot be negative: {amount}"
+            msg = f"a wager cannot be negative: {amount_text(amount)}"
             raise WagerError(msg)
         if amount == 0:
             del self.stakes[key]

@@ -48,6 +48,7 @@ from croupier.money import (
     Outcome,
     Settlement,
     WagerKey,
+    amount_text,
     is_minor_units,
 )
 from croupier.regs import Ref
@@ -573,7 +574,7 @@ class Round(ABC):
             raise WrongPhaseError(msg, ref=ref)
         _verify_minor_units(amount, ref)
         if amount < 0:
-            msg = f"a wager cannot be negative, not {amount}"
+            msg = f"a wager cannot be negative, not {amount_text(amount)}"
             raise WagerError(msg, ref=ref)
 
     def _wager_taken_back(self, key: WagerKey) -> None:
@@ -713,7 +714,8 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
     D187), a decision and a phase as the table shows them
     (:meth:`Round.action_title`, :meth:`Round.phase_title`, D189), never
     by their ids: ``{phase}`` is the current phase's words, written "in
-    the {phase} phase".
+    the {phase} phase"; an amount of money in dollars
+    (:func:`~croupier.money.amount_text`, D190).
     """
 
     def __init__(
@@ -864,11 +866,14 @@ class GameRound(Round, Generic[RulesT, PhaseT]):
         return json_text(name) if title is None else title
 
     def _verify_amount(self, amount: int, ref: Ref) -> None:
-        """Refuse an amount that is not a positive number of minor units."""
+        """Refuse an amount that is not a positive number of minor units.
+
+        The refusal states the amount in dollars (D190).
+        """
         _verify_minor_units(amount, ref)
         if amount <= 0:
             template = "a wager must be a positive amount, not {amount}"
-            self._refuse(WagerError, template, ref, amount=amount)
+            self._refuse(WagerError, template, ref, amount=amount_text(amount))
 
     def _verify_new(self, key: WagerKey, template: str, ref: Ref) -> None:
         """Refuse a second wager of the same kind on the same spot."""

@@ -326,12 +326,13 @@ def test_591_7_g_insurance_offered_clockwise_to_live_hands() -> None:
 def test_673a_8_an_insurance_over_the_limit_is_refused_by_its_name() -> None:
     """An insurance over half the wager is refused naming the Insurance
     Wager as 673a.8 does (before, "insurance must be 1 to 500, not
-    501"; D187)."""
+    501"; D187), the amounts in dollars (D190: before, "the Insurance
+    Wager must be 1 to 500, not 501")."""
     rnd = start("9c Ks Ah 7d Qs 6h 4h", {1: 1000, 2: 1000})
     before = snapshot(rnd)
     refuses(
         WagerError,
-        "the Insurance Wager must be 1 to 500, not 501",
+        "the Insurance Wager must be $0.01 to $5.00, not $5.01",
         lambda: act(rnd, 1, "insurance", 501),
         ref="673a.8",
     )
@@ -988,7 +989,7 @@ def test_591_7_g_insurance_refusals_name_decisions_and_the_phase() -> None:
     # an insurance of no amount: said so, never Python's "None"
     refuses(
         WagerError,
-        "the Insurance Wager must be 1 to 500; no amount was given",
+        "the Insurance Wager must be $0.01 to $5.00; no amount was given",
         lambda: act(rnd, 1, "insurance"),
     )
     refuses(
@@ -1052,13 +1053,14 @@ def test_673a_10_a_a_double_refused_is_named_as_its_button_does() -> None:
     """A double out of its range is refused naming the decision as its
     button does, and the range the rules allow (D189): before, "a
     double must be 1 to 100, not 101", also where no double for less is
-    allowed and the only amount is the wager's."""
+    allowed and the only amount is the wager's; the amounts in dollars
+    (D190: before, "Double down must be 1 to 100, not 101")."""
     rnd = start("5c 10h 4d 7s 2h", {1: 100})
     before = snapshot(rnd)
-    for amount in (101, 0):
+    for amount, said in ((101, "$1.01"), (0, "$0.00")):
         refuses(
             WagerError,
-            f"Double down must be 1 to 100, not {amount}",
+            f"Double down must be $0.01 to $1.00, not {said}",
             partial(act, rnd, 1, "double", amount),
             ref="673a.10(a)",
         )
@@ -1067,7 +1069,7 @@ def test_673a_10_a_a_double_refused_is_named_as_its_button_does() -> None:
     before = snapshot(rnd)
     refuses(
         WagerError,
-        "Double down must be 100, not 60",
+        "Double down must be $1.00, not $0.60",
         lambda: act(rnd, 1, "double", 60),
         ref="673a.10(a)",
     )

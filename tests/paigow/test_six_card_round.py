@@ -93,7 +93,7 @@ def test_out_of_turn_and_illegal_actions_leave_state_unchanged(
         _act(rnd, 2, "no_double_down")
     with pytest.raises(IllegalActionError, match="legal now"):
         _act(rnd, 1, "house_way")
-    with pytest.raises(WagerError, match="from 1 to"):
+    with pytest.raises(WagerError, match=r"from \$0\.01 to"):
         _act(rnd, 1, "double_down", amount=1001)
     assert rnd.events == events
     _act(rnd, 1, "no_double_down")
@@ -159,7 +159,8 @@ def test_670a_7_c_decisions_refused_are_named_as_their_buttons_do(
     double_down, no_double_down", "no_double_down takes no amount, not
     500", "house_way names no card, not Kd" and "no decision is pending
     (phase complete)". A name that is no decision of the game is still
-    written as given."""
+    written as given. An amount is written in dollars (D190: before,
+    "No Double Down takes no amount, not 500")."""
     rnd = make_round(
         deck(1, {1: "Kd 9c 7h 5s 2d Ac", 7: DEALER_WEAK}),
         double_down_offered=True,
@@ -190,7 +191,7 @@ def test_670a_7_c_decisions_refused_are_named_as_their_buttons_do(
     )
     refuses(
         WagerError,
-        "No Double Down takes no amount, not 500",
+        "No Double Down takes no amount, not $5.00",
         lambda: _act(rnd, 1, "no_double_down", amount=500),
         ref="670a.7(c)",
     )
@@ -211,7 +212,7 @@ def test_670a_7_c_decisions_refused_are_named_as_their_buttons_do(
     )
     refuses(
         WagerError,
-        "House way takes no amount, not 7",
+        "House way takes no amount, not $0.07",
         lambda: _act(rnd, 1, "house_way", amount=7),
         ref="670a.11",
     )
@@ -451,7 +452,7 @@ def test_progressive_wager_is_one_fixed_chip(
 ) -> None:
     rnd = make_round(deck(1))
     rnd.place_wager(1, "pai_gow", 1000)
-    with pytest.raises(WagerError, match="exactly 100"):
+    with pytest.raises(WagerError, match=r"exactly \$1\.00 \(100 in cents\)"):
         rnd.place_wager(1, "progressive", 500)
 
 

@@ -204,9 +204,10 @@ def test_double_refused_over_balance(client: TestClient) -> None:
                 "InsufficientBalanceError",
             )
             # the decision named as its button does (D189): before,
-            # "double would stake 1000 more; ..."
+            # "double would stake 1000 more; ..."; the amounts in dollars
+            # (D190): before, "... would stake 1000 more; your balance is 0"
             assert body["message"] == (
-                "Double down would stake 1000 more; your balance is 0"
+                "Double down would stake $10.00 more; your balance is $0.00"
             )
             assert books(client)["ok"]
             return
@@ -239,6 +240,10 @@ def test_629a_7_the_server_names_a_wager_as_the_section_does(
     low, high = table["wager_limits"].get(
         "banker", [table["min_bet"], table["max_bet"]]
     )
+    # the server's default limits, written in dollars and once
+    # more in cents (D190: before, "between 100 and 100000 ..., not 1")
+    assert (low, high) == (100, 100_000)
+    limits = "between $1.00 and $1,000.00 (100 to 100000 in cents)"
     before = books(client)
     body = refused(
         ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": 1}),
@@ -246,7 +251,7 @@ def test_629a_7_the_server_names_a_wager_as_the_section_does(
         "TableLimitError",
     )
     assert body["message"] == (
-        f"a Banker Wager must be between {low} and {high} at this table, not 1"
+        f"a Banker Wager must be {limits} at this table, not $0.01"
     )
     assert books(client) == before
     placed = ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": low})
@@ -260,7 +265,7 @@ def test_629a_7_the_server_names_a_wager_as_the_section_does(
         "TableLimitError",
     )
     assert body["message"] == (
-        f"a Banker Wager must be between {low} and {high} at this table, not 1"
+        f"a Banker Wager must be {limits} at this table, not $0.01"
     )
     body = refused(
         ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": low}),

@@ -222,7 +222,8 @@ CASES: list[tuple[str, str, Any, Callable[[Steps], object], str, str]] = [
         "insurance-won",
         edit({"amount": 800}, type="decision_made", action="insurance"),
         "673a.8",
-        "the Insurance Wager must be 1 to 500, not 800",
+        # the engine's refusal, quoted: amounts in dollars (D190)
+        "the Insurance Wager must be $0.01 to $5.00, not $8.00",
     ),
     (
         "591_7_l_second_chance_stake_not_the_wager",

@@ -110,9 +110,10 @@ def test_670a_7_e_1_a_double_down_above_the_six_card_wager() -> None:
     _steps(record, type="wager_settled", wager="double_down")[0]["net"] = 1100
     ref, message = verdict(books(record))
     assert ref == "670a.7(e)(1)", message
+    # the engine's refusal, quoted: amounts in dollars (D190)
     assert (
-        "a Double Down Wager is from 1 to the Six-Card Fortune Pai Gow Poker "
-        "Wager (1010), not 1100"
+        "a Double Down Wager is from $0.01 to the Six-Card Fortune Pai Gow "
+        "Poker Wager ($10.10), not $11.00"
     ) in message
 
 

@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import CroupierError, RulesError, WagerError
 from croupier.games.runout import round_run_out
+from croupier.money import amount_text, dollars
 from croupier.registry import GameSpec, all_games
 from croupier.server import db, recovery, shared
 from croupier.server.auth import (
@@ -376,9 +377,14 @@ class Casino:
         """
         self._require_operator(operator)
         if amount <= 0:
-            raise WagerError(f"a deposit must be positive, not {amount}")
+            msg = f"a deposit must be positive, not {amount_text(amount)}"
+            raise WagerError(msg)
         if amount > MAX_AMOUNT:
-            raise WagerError(f"a deposit is at most {MAX_AMOUNT}")
+            msg = (
+                f"a deposit is at most {dollars(MAX_AMOUNT)} ({MAX_AMOUNT} "
+                f"in cents)"
+            )
+            raise WagerError(msg)
         with self.dealer.transaction() as conn:
             balance = conn.execute(
                 update(db.PlayerRow)
@@ -393,7 +399,10 @@ class Casino:
                 ).first()
                 if exists is None:
                     raise NotFoundError(f"no player {player_id}")
-                msg = f"a balance may not exceed {MAX_BALANCE} (D31)"
+                msg = (
+                    f"a balance may not exceed {dollars(MAX_BALANCE)} "
+                    f"({MAX_BALANCE} in cents, D31)"
+                )
                 raise WagerError(msg)
             conn.execute(
                 insert(db.TransactionRow).values(

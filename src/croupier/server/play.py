@@ -35,6 +35,7 @@ from sqlalchemy.engine import Connection, Engine
 import croupier
 from croupier.errors import LedgerError, WagerError, WrongPhaseError
 from croupier.history import Recorder
+from croupier.money import amount_text, dollars
 from croupier.procedures.ch629a import seated_at_cut
 from croupier.round import Action, Round
 from croupier.server import db, shared
@@ -324,8 +325,8 @@ class Dealer:
         _verify_limits(rt, wager, amount)
         if amount > self.storage.balances[player.id]:
             msg = (
-                f"a wager of {amount} exceeds your balance of "
-                f"{self.storage.balances[player.id]}"
+                f"a wager of {amount_text(amount)} exceeds your balance of "
+                f"{dollars(self.storage.balances[player.id])}"
             )
             raise InsufficientBalanceError(msg)
         live = self._live(rt)
@@ -390,8 +391,8 @@ class Dealer:
             added = amount - live.round.ledger.stakes[key]
             if added > self.storage.balances[player.id]:
                 msg = (
-                    f"adding {added} exceeds your balance of "
-                    f"{self.storage.balances[player.id]}"
+                    f"adding {amount_text(added)} exceeds your balance of "
+                    f"{dollars(self.storage.balances[player.id])}"
                 )
                 raise InsufficientBalanceError(msg)
             if live.owners.get(seat, player.id) != player.id:
@@ -516,8 +517,8 @@ class Dealer:
         added = seat_stakes(trial, action.seat) - on_seat
         if added > balance:
             msg = (
-                f"{rnd.action_title(action.name)} would stake {added} more; "
-                f"your balance is {balance}"
+                f"{rnd.action_title(action.name)} would stake "
+                f"{dollars(added)} more; your balance is {dollars(balance)}"
             )
             raise InsufficientBalanceError(msg)
 
@@ -832,13 +833,15 @@ def _verify_limits(rt: TableRuntime, wager: str, amount: int) -> None:
     A wager placed and a wager changed to a new total are held to the
     same limits; the refusal names the wager as its game's section does
     (:attr:`~croupier.registry.GameSpec.wager_titles`, D187; the id for
-    one the game does not name).
+    one the game does not name), and states the limits in dollars and
+    once more in the cents an API client sends (D190).
     """
     low, high = rt.limits.bounds(wager)
     if not low <= amount <= high:
         title = rt.spec.wager_titles.get(wager, wager)
         msg = (
-            f"a {title} must be between {low} and {high} at this table, "
-            f"not {amount}"
+            f"a {title} must be between {dollars(low)} and {dollars(high)} "
+            f"({low} to {high} in cents) at this table, not "
+            f"{amount_text(amount)}"
         )
         raise TableLimitError(msg)

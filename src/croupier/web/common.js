@@ -96,11 +96,18 @@ const Croupier = {
   },
 
   dollarsIn(text) {
-    // Server messages speak minor units ("between 500 and 100000, not
-    // 50"): amounts of three digits or more become dollars; seat, box,
-    // hand, round and table numbers stay as they are.
-    return text.replace(/(^|[^\w$.#-])(-?\d{3,})(?![\w.%])/g,
+    // The refusals write money in dollars ("between $5.00 and
+    // $1,000.00", D190), some bounds once more in the cents an API
+    // client sends ("(500 to 100000 in cents)"): a player is given the
+    // dollars alone, each kept whole ("$1,000,000.00"). A message that
+    // speaks minor units (a request's field: "body.min_bet: ... 1") has
+    // its amounts of three digits or more made dollars; seat, box, hand,
+    // round and table numbers stay as they are.
+    const plain = String(text).replace(/ \([^()]* in cents(?:, ([^()]*))?\)/g,
+      (m, rest) => rest ? " (" + rest + ")" : "");
+    return plain.replace(/-?\$[\d,]+(?:\.\d+)?|(^|[^\w$.#-])(-?\d{3,})(?![\w.%])/g,
       (m, pre, num, offset, whole) => {
+        if (num === undefined) return m;  // in dollars already
         const before = whole.slice(0, offset + pre.length);
         if (/(seat|box|hand|round|table|player|card|cards|position)\s*$/i
             .test(before)) return m;

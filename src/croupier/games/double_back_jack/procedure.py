@@ -29,7 +29,7 @@ from croupier.hands.blackjack import (
     is_blackjack,
 )
 from croupier.jsontypes import json_text
-from croupier.money import Odds, Outcome, WagerKey
+from croupier.money import Odds, Outcome, WagerKey, amount_text, dollars
 from croupier.procedures.shoe_games import (
     burn_for_new_batch,
     burn_for_new_dealer,
@@ -285,10 +285,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         )
         self._verify_amount(amount, REF_TABLE_LIMITS)
         if not rules.table_minimum <= amount <= rules.table_maximum:
-            msg = (
-                f"{amount} is outside the table limits "
-                f"{rules.table_minimum}-{rules.table_maximum}"
-            )
+            msg = _outside_limits(amount, rules)
             raise WagerError(msg, ref=REF_TABLE_LIMITS)
         if seat in self._boxes:
             msg = f"box {seat} already holds a Blackjack Wager"
@@ -348,10 +345,7 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         super().verify_wager_change(key, amount, ref)
         rules = self.rules
         if amount and not rules.table_minimum <= amount <= rules.table_maximum:
-            msg = (
-                f"{amount} is outside the table limits "
-                f"{rules.table_minimum}-{rules.table_maximum}"
-            )
+            msg = _outside_limits(amount, rules)
             raise WagerError(msg, ref=REF_TABLE_LIMITS)
 
     def _wager_taken_back(self, key: WagerKey) -> None:
@@ -816,3 +810,16 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
         )
         self._collect(hand, ref)
         hand.status = HandStatus.SETTLED
+
+
+def _outside_limits(amount: int, rules: DoubleBackJackRules) -> str:
+    """The refusal of a Blackjack Wager outside the table limits (D190).
+
+    The limits in dollars, and once more in the minor units that the
+    Rules Submission and an API client write them in.
+    """
+    low, high = rules.table_minimum, rules.table_maximum
+    return (
+        f"{amount_text(amount)} is outside the table limits "
+        f"{dollars(low)} to {dollars(high)} ({low} to {high} in cents)"
+    )

@@ -42,7 +42,7 @@ from croupier.errors import (
 from croupier.events import Announced, WagerPlaced
 from croupier.hands.blackjack import same_value
 from croupier.jsontypes import json_text
-from croupier.money import Outcome, WagerKey
+from croupier.money import Outcome, WagerKey, amount_text, dollars
 from croupier.regs import Ref, implements
 from croupier.round import Action, Pending
 
@@ -361,11 +361,11 @@ class DoubleBackJackRound(DealerProcedure):
                 given = (
                     "; no amount was given"
                     if amount is None
-                    else f", not {amount}"
+                    else f", not {amount_text(amount)}"
                 )
                 msg = (
-                    f"the {self.wager_title(Wager.INSURANCE)} must be 1 to "
-                    f"{limit}{given}"
+                    f"the {self.wager_title(Wager.INSURANCE)} must be "
+                    f"{_range(1, limit)}{given}"
                 )
                 raise WagerError(msg, ref=REF_INSURANCE_WAGER)
             return partial(self._do_insurance, seat, amount)
@@ -386,14 +386,14 @@ class DoubleBackJackRound(DealerProcedure):
                 least = 1 if self.rules.double_for_less else stake
                 msg = (
                     f"{self.action_title(name)} must be {_range(least, stake)}"
-                    f", not {amount}"
+                    f", not {amount_text(amount)}"
                 )
                 raise WagerError(msg, ref=REF_DOUBLE)
             return partial(self._do_double, hand, amount)
         if name is DbjAction.SECOND_CHANCE:
             stake = self.ledger.stakes[hand.key]
             if amount is not None and amount != stake:
-                msg = f"the Second Chance Wager must equal {stake}"
+                msg = f"the Second Chance Wager must equal {dollars(stake)}"
                 raise WagerError(msg, ref=REF_SECOND_CHANCE)
             return partial(self._do_second_chance, hand, stake)
         if amount is not None:
@@ -618,9 +618,11 @@ class DoubleBackJackRound(DealerProcedure):
 
 
 def _range(least: int, most: int) -> str:
-    """Amounts from ``least`` to ``most``, as a refusal says them.
+    """Amounts from ``least`` to ``most``, as a refusal says them (D190).
 
-    "1 to 500", or "500" when only one amount is allowed (a double for
-    less not allowed, 673a.10(a)).
+    "$0.01 to $5.00", or "$5.00" when only one amount is allowed (a
+    double for less not allowed, 673a.10(a)).
     """
-    return str(most) if least == most else f"{least} to {most}"
+    if least == most:
+        return dollars(most)
+    return f"{dollars(least)} to {dollars(most)}"

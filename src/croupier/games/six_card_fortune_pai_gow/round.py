@@ -58,7 +58,7 @@ from croupier.hands.paigow import (
     find_house_way,
     set_hand,
 )
-from croupier.money import Outcome, WagerKey
+from croupier.money import Outcome, WagerKey, amount_text, dollars
 from croupier.procedures import ch670a
 from croupier.procedures.ch670a import DEALER, Deal, DealFault, position_label
 from croupier.regs import Ref, implements
@@ -238,7 +238,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             if amount != self.rules.progressive_wager_amount:
                 msg = (
                     f"a Progressive Payout Wager is exactly "
-                    f"{self.rules.progressive_wager_amount}, not {amount}"
+                    f"{_progressive(self.rules.progressive_wager_amount)}, "
+                    f"not {amount_text(amount)}"
                 )
                 raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
         self._verify_new(
@@ -275,7 +276,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             if amount not in (0, self.rules.progressive_wager_amount):
                 msg = (
                     f"a Progressive Payout Wager is exactly "
-                    f"{self.rules.progressive_wager_amount}, not {amount}"
+                    f"{_progressive(self.rules.progressive_wager_amount)}, "
+                    f"not {amount_text(amount)}"
                 )
                 raise WagerError(msg, ref=Ref.parse("670a.9(a)(3)(ii)"))
         if key.wager == Wager.PAI_GOW and amount == 0:
@@ -612,7 +614,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         ):
             msg = (
                 f"{self.action_title(action.name)} takes no amount, not "
-                f"{action.amount}"
+                f"{amount_text(action.amount)}"
             )
             raise WagerError(msg, ref=pending.ref)
         if action.card is not None and action.name != PaiGowAction.SET:
@@ -679,8 +681,9 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         amount = base if action.amount is None else action.amount
         if not 0 < amount <= base:
             msg = (
-                f"a {self.wager_title(Wager.DOUBLE_DOWN)} is from 1 to the "
-                f"{self.wager_title(Wager.PAI_GOW)} ({base}), not {amount}"
+                f"a {self.wager_title(Wager.DOUBLE_DOWN)} is from "
+                f"{dollars(1)} to the {self.wager_title(Wager.PAI_GOW)} "
+                f"({dollars(base)}), not {amount_text(amount)}"
             )
             raise WagerError(msg, ref=DOUBLE_DOWN_REF)
         return amount
@@ -913,3 +916,12 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         position, the eleven remaining cards or a discarded stack.
         """
         return seat_view(self, seat)
+
+
+def _progressive(amount: int) -> str:
+    """The Progressive Payout Wager's one amount, as a refusal says it.
+
+    In dollars, and once more in the minor units that the Rules
+    Submission sets it in and an API client sends (D190).
+    """
+    return f"{dollars(amount)} ({amount} in cents)"
