@@ -163,7 +163,10 @@ class RoundRow(Base):
 
     ``status`` is ``open`` while it is played, then ``over`` or
     ``voided``. ``disclosed`` turns true once the shoe the round was
-    dealt from is out of play, so that the stack may be shown.
+    dealt from is out of play, so that the stack may be shown. An open
+    round that took no wager is deleted, its events with it, when the
+    operator ends its shoe (D194): nothing of it was in play, and one
+    opened on the new shoe takes its place.
     """
 
     __tablename__ = "rounds"

@@ -1,4 +1,4 @@
-"""Table pacing: clocks, ready, sit-out, idle seats and the operator's void.
+"""Table pacing: clocks, ready, sit-out, idle seats, void, end of a shoe.
 
 One idle player must not hold a table (issue 12, point 2). Each table
 has :class:`~croupier.server.tables.TableSettings` (stored with it) and
@@ -27,6 +27,10 @@ runs at most one clock, shown to every client as
 - **The operator voids** the round in play (``POST /tables/{id}/void``):
   every stake goes back (D25), the reason is stored in the round's record
   and its ``round_voided`` event (D29).
+- **The operator ends the shoe** (``POST /tables/{id}/shoe/end``) while
+  no stake is on the layout: the table deals on from a new shoe, the old
+  shoe's rounds are disclosed, and the first round of the new shoe
+  records a ``shoe_ended`` step with the reason (D194).
 
 Deadlines are wall-clock epoch milliseconds stored in
 ``game_tables.pacing_json`` with every change, so another process (or
@@ -65,7 +69,7 @@ from croupier.server.errors import (
     StorageUnavailableError,
 )
 from croupier.server.play import Dealer, Responder, Storage
-from croupier.server.recovery import void_round
+from croupier.server.recovery import void_round, write_log
 from croupier.server.serial import Serial
 from croupier.server.store import idempotent_row
 from croupier.server.tables import Idem, LiveRound, Player, TableRuntime
@@ -92,6 +96,7 @@ DECISION_REF = "D26"
 BETTING_REF = "D27"
 IDLE_REF = "D28"
 VOID_REF = "D29"
+SHOE_REF = "D194"
 
 
 def default_action(legal: Iterable[str]) -> str | None:
@@ -738,6 +743,146 @@ class Pacer(Dealer):
         if found[1] != "open":
             return f"round {round_id} is over: a finished round stands"
         return f"round {round_id} has no wager yet"
+
+    # -- the operator ends the shoe (D194) ----------------------------------
+
+    def end_shoe(
+        self,
+        operator: Player,
+        table_id: int,
+        reason: str,
+        *,
+        shoe: int | None = None,
+        respond: Responder | None = None,
+    ) -> dict[str, Any]:
+        """Retire the table's shoe now and deal on from a new one (D194).
+
+        Only while no stake is on the layout: a round in play is refused
+        (end the shoe after it, or void it: D29). The round open for
+        wagers on the old shoe, which took none, is withdrawn (its row and
+        events deleted: nothing of it was in play) and one is opened on a
+        new shoe, prepared as the game prepares every new shoe; every
+        round dealt from the old shoe is disclosed (its stack may be
+        exported and recalled). The new round's record holds a
+        ``shoe_ended`` step (server scope) with the reason. ``shoe``, if
+        given, is the shoe the operator means: another in play is
+        refused, nothing ended (a retry after a lost answer ends no
+        second shoe). The answer (``respond``'s) gains ``shoe_ended``.
+        """
+        if not operator.is_operator:
+            msg = "only an operator may end a shoe"
+            raise NotOperatorError(msg)
+        with self.turn(table_id, operator) as rt:
+            old = rt.live
+            if old is not None and old.finished:
+                old = None
+            if old is not None and old.inputs:
+                msg = (
+                    f"round {old.db_id} is in play at this table: end the "
+                    "shoe after it, or void it (D29); the shoe was not "
+                    f"ended ({SHOE_REF})"
+                )
+                raise WrongPhaseError(msg)
+            retired = old.shoe_no if old is not None else rt.shoe_no
+            if shoe is not None and shoe != retired:
+                msg = (
+                    f"shoe {shoe} is no longer in play at this table (shoe "
+                    f"{retired} is); nothing was ended ({SHOE_REF})"
+                )
+                raise WrongPhaseError(msg)
+            try:
+                with self.transaction() as conn:
+                    body = self._end_shoe(conn, rt, old, retired, reason)
+                    body = {
+                        **(respond(rt) if respond is not None else {}),
+                        "shoe_ended": body,
+                    }
+            except Exception:
+                if not self.storage.shared:
+                    self.rebuild_or_mark(rt)
+                raise
+        if not self.storage.shared:
+            self.storage.on_change(table_id)
+        return body
+
+    def _end_shoe(
+        self,
+        conn: Connection,
+        rt: TableRuntime,
+        old: LiveRound | None,
+        retired: int,
+        reason: str,
+    ) -> dict[str, Any]:
+        """Inside :meth:`end_shoe`'s transaction: the new shoe, stored."""
+        disclosed = list(rt.undisclosed)
+        kept: list[dict[str, Any]] = []
+        if old is not None:
+            # the table's own steps stored with the withdrawn round (a seat
+            # freed while it waited) go on with the round that replaces it
+            kept = [
+                json.loads(text)
+                for (text,) in conn.execute(
+                    select(db.EventRow.data_json)
+                    .where(db.EventRow.round_id == old.db_id)
+                    .where(db.EventRow.scope == "server")
+                    .order_by(db.EventRow.seq)
+                )
+            ]
+        rt.live = None
+        rt.ready.clear()
+        rt.fresh_table()
+        self.open_round(conn, rt)  # discloses the old shoe's rounds
+        live = rt.live
+        if live is None:  # pragma: no cover - opened above
+            raise WrongPhaseError("no round is open")
+        if old is not None:
+            # opened after the new one, so SQLite gives no id twice
+            conn.execute(
+                delete(db.EventRow).where(db.EventRow.round_id == old.db_id)
+            )
+            conn.execute(
+                delete(db.RoundRow).where(db.RoundRow.id == old.db_id)
+            )
+        rt.queued_events = [
+            (live if queued is old else queued, event)
+            for queued, event in rt.queued_events
+        ]
+        for event in kept:
+            step = {
+                k: v for k, v in event.items() if k not in ("seq", "scope")
+            }
+            self._store_server_event(conn, live, step)
+        step = {
+            "type": "shoe_ended",
+            "ref": SHOE_REF,
+            "by": "operator",
+            "reason": reason,
+            "shoe": retired,
+            "rounds": len(disclosed),
+        }
+        self._store_server_event(conn, live, step)
+        rt.version += 1
+        self._paced(conn, rt)
+        withdrawn = "" if old is None else f"; round {old.db_id} withdrawn"
+        write_log(
+            self.storage.engine,
+            "warning",
+            f"shoe {retired} at table {rt.id} ended by the operator "
+            f"({SHOE_REF}): {reason}; {len(disclosed)} rounds dealt from it "
+            f"disclosed{withdrawn} (no wager); shoe {rt.shoe_no} opens "
+            f"with round {live.db_id}",
+            live.db_id,
+            conn=conn,
+        )
+        return {
+            "table_id": rt.id,
+            "reason": reason,
+            "shoe": retired,
+            "new_shoe": rt.shoe_no,
+            "round_id": live.db_id,
+            "withdrawn": None if old is None else old.db_id,
+            "disclosed": disclosed,
+        }
 
 
 def _verify_deal(live: LiveRound) -> None:

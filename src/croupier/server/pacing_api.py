@@ -1,12 +1,14 @@
-"""The pacing requests over HTTP: ready, sit-out and the operator's void.
+"""The pacing requests over HTTP: ready, sit-out, void, end of a shoe.
 
 ``POST /tables/{id}/ready {"seat": n}`` (Idempotency-Key): the seat is
 done betting; the deal starts once every seat with a wager is.
 ``POST /tables/{id}/sit-out {"seat": n, "sitting_out": bool}``.
 ``POST /tables/{id}/void {"reason": "..."}``: the operator voids the
-round in play, every stake going back (D25). Each is a job on the
-serial thread (:mod:`croupier.server.serial`); see
-:mod:`croupier.server.pacing`.
+round in play, every stake going back (D25).
+``POST /tables/{id}/shoe/end {"reason": "..."}``: the operator retires
+the table's shoe while no stake is on the layout; it deals on from a new
+one (D194). Each is a job on the serial thread
+(:mod:`croupier.server.serial`); see :mod:`croupier.server.pacing`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,13 @@ from croupier.server.play_api import (
 from croupier.server.tables import Idem, Player
 from croupier.server.views import table_snapshot
 
-__all__ = ["ReadyRequest", "SitOutRequest", "VoidRequest", "pacing_router"]
+__all__ = [
+    "EndShoeRequest",
+    "ReadyRequest",
+    "SitOutRequest",
+    "VoidRequest",
+    "pacing_router",
+]
 
 Seat = Annotated[StrictInt, Field(ge=1, le=64)]
 
@@ -63,8 +71,21 @@ class VoidRequest(BaseModel):
     (D137). Without it, whichever round is in play."""
 
 
+class EndShoeRequest(BaseModel):
+    """Body of ``POST /tables/{id}/shoe/end`` (stored in the record)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: Reason  # printable: stored and logged (D31)
+    shoe: Annotated[StrictInt, Field(ge=1, le=MAX_ID)] | None = None
+    """The shoe the operator means to end (the table's ``shoe.number``):
+    once it is out of play the request is refused, nothing ended (a
+    retry after a lost answer ends no second shoe, D194). Without it,
+    whichever shoe is in play."""
+
+
 def pacing_router(casino: Casino) -> APIRouter:
-    """The three pacing routes of ``casino``."""
+    """The pacing routes of ``casino``."""
     router = APIRouter()
     serial = casino.serial
 
@@ -166,5 +187,31 @@ def pacing_router(casino: Casino) -> APIRouter:
             return out
 
         return await serial.run(run, table=table_id)
+
+    @router.post("/tables/{table_id}/shoe/end")
+    async def end_shoe(
+        table_id: IdPath,
+        body: EndShoeRequest,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The operator retires the table's shoe (no stake on the layout).
+
+        The answer is the table (on its new shoe) and ``shoe_ended``: the
+        shoe retired and the new one's number, the round opened on it,
+        the round withdrawn (the one that waited for wagers on the old
+        shoe, none taken) and the rounds whose stacks were disclosed
+        (D194).
+        """
+        player = casino.authenticate(bearer_token(authorization))
+        return await serial.run(
+            lambda: casino.dealer.end_shoe(
+                player,
+                table_id,
+                body.reason,
+                shoe=body.shoe,
+                respond=lambda rt: table_snapshot(casino, rt, player),
+            ),
+            table=table_id,
+        )
 
     return router

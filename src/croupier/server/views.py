@@ -109,13 +109,18 @@ def in_play(rt: TableRuntime) -> dict[str, Any] | None:
 
 
 def shoe_info(rt: TableRuntime) -> dict[str, Any]:
-    """Decks in play and cards left in the shoe (what a player can see)."""
+    """Decks in play and cards left in the shoe (what a player can see).
+
+    ``number``: the table's shoes so far, counting this one (an ended
+    shoe, D194, or a cover card makes the next one).
+    """
     shoe = rt.table.shoe
     decks = getattr(rt.table.rules, "decks", None)
     return {
         "decks": decks if isinstance(decks, int) else 1,
         "cards_left": None if shoe is None else len(shoe),
         "kind": "shoe" if isinstance(decks, int) else "deck",
+        "number": rt.shoe_no,
     }
 
 

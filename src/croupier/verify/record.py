@@ -13,7 +13,9 @@ record must agree with them and with itself (D39, D64):
 - the start and end times real instants, the end not before the start;
 - the game's section the game's own, and a stacked shoe with its stack;
 - no step of the game's procedure among the table's own steps
-  (``table_steps``, which are not replayed; D79).
+  (``table_steps``, which are not replayed; D79);
+- a round after a shoe the operator ended (a ``shoe_ended`` step,
+  D194) begins a new shoe.
 
 >>> from croupier.hhf.sample import sample_histories
 >>> history = next(sample_histories("midibaccarat", 1, seed=2))
@@ -51,6 +53,7 @@ def record_problem(history: HandHistory) -> Deviation | None:
         or _times(history)
         or _itself(history)
         or _table_steps(history)
+        or _shoe_ended(history)
     )
 
 
@@ -85,6 +88,37 @@ def _table_steps(history: HandHistory) -> Deviation | None:
                 f"of the game's procedure: it belongs in the procedure, "
                 f"where it is replayed (table_steps hold only the table's "
                 f"own steps, which are not)",
+            )
+    return None
+
+
+SHOE_ENDED_REF = "D194"
+"""The decision by which an operator ends a table's shoe between rounds."""
+
+
+def _shoe_ended(history: HandHistory) -> Deviation | None:
+    """A round recorded after an ended shoe that deals on from it (D194).
+
+    The operator retires a shoe between rounds (a card found marked, a
+    dispute): the round that follows, whose record says so in a
+    ``shoe_ended`` step (server scope), begins the new shoe.
+    """
+    if history.shoe.new_shoe:
+        return None
+    # a table step (a round over), or a step of a voided round's
+    # procedure (the server's steps join it there)
+    steps: list[tuple[Mapping[str, Any], object]] = [
+        (step, None) for step in history.table_steps
+    ]
+    steps += [(step, step.get("seq")) for step in history.procedure]
+    for step, seq in steps:
+        if step.get("type") == "shoe_ended":
+            return Deviation(
+                SHOE_ENDED_REF,
+                "the record says the operator ended the shoe before this "
+                "round (shoe_ended), but the round deals on from that "
+                "shoe: a round after an ended shoe begins a new one",
+                seq if type(seq) is int else None,
             )
     return None
 

@@ -1,5 +1,6 @@
 // The operator's desk (token-protected by the server): tables and seats,
-// players' balances and deposits, voiding a round in play (D25), the
+// players' balances and deposits, voiding a round in play (D25), ending
+// a table's shoe between rounds (D194), the
 // ledger check and the server's log (D140). The token stays in this
 // browser tab only.
 "use strict";
@@ -196,7 +197,8 @@ async function tables() {
   const list = await op("GET", "/tables");
   if (mine !== asked.tables) return;
   const body = tableHead($("tables"), [["Table"], ["Game"], ["Limits"],
-    ["Seats"], ["Round in play"], ["Void the round in play"]]);
+    ["Seats"], ["Round in play"], ["Void the round in play"],
+    ["Change the cards (end the shoe)"]]);
   const want = [];
   const now = new Set();
   for (const t of list) {
@@ -232,6 +234,104 @@ function fillTable(row, t) {
     " on the layout" : "none");
   const armed = row.button.dataset.confirm;
   if (armed && (!live || armed !== String(live.round_id))) row.unarm();
+  // the shoe in play; an end armed for another, or while a round came
+  // into play, is disarmed (D194: the request names its shoe)
+  setText(row.shoe, shoeText(t.shoe));
+  const ending = row.shoeButton.dataset.confirm;
+  if (ending && (live || ending !== String(t.shoe.number))) row.unarmShoe();
+}
+
+function shoeText(shoe) {
+  // "shoe 3 · 298 cards left" (a pai gow table's deck: "deck 12")
+  const left = typeof shoe.cards_left === "number"
+    ? " \u00b7 " + shoe.cards_left + " cards left" : "";
+  return shoe.kind + " " + shoe.number + left;
+}
+
+function shoeCell(row, t) {
+  // The control that ends the table's shoe (D194): a reason, then a
+  // press that arms it and a second that confirms it, as the void's
+  // (D137). Refused while a round is in play: it is ended after it.
+  const cell = Croupier.el("td");
+  row.shoe = cell.appendChild(Croupier.el("span", "shoe-no"));
+  cell.appendChild(document.createTextNode(" "));
+  const lab = Croupier.el("label", "inline");
+  const reason = Croupier.el("input", "field");
+  reason.size = 14;
+  reason.placeholder = "reason";
+  reason.maxLength = 200;
+  reason.dataset.shoeReason = t.id;
+  reason.setAttribute("aria-label", "Reason for changing the cards at " +
+    t.name + " #" + t.id);
+  lab.appendChild(reason);
+  const b = Croupier.el("button", "btn secondary");
+  b.dataset.shoeEnd = t.id;
+  row.shoeButton = b;
+  const label = (text) => {
+    b.textContent = text;
+    b.appendChild(Croupier.el("span", "sr-only", " at " + row.t.name +
+      " #" + t.id));
+  };
+  label("Change the cards");
+  const unarm = () => {
+    delete b.dataset.confirm;
+    label("Change the cards");
+  };
+  row.unarmShoe = unarm;
+  reason.addEventListener("input", unarm);
+  // Enter held down repeats its keydown: the repeat is no confirmation
+  b.addEventListener("keydown", (ev) => {
+    if (ev.repeat) ev.preventDefault();
+  });
+  b.addEventListener("click", async (ev) => {
+    if (ev.detail > 1 || b.disabled) return;
+    const where = row.t.name + " #" + t.id;
+    const live = row.t.in_play;
+    const shoe = row.t.shoe;
+    if (live) {
+      refuse("Round " + live.round_id + " is in play at " + where +
+        ": end the shoe after it, or void it (D29).");
+      unarm();
+      return;
+    }
+    if (!reason.value.trim()) {
+      refuse("Give a reason: it is kept in the record of the new shoe's " +
+        "first round (D194).");
+      return;
+    }
+    if (b.dataset.confirm !== String(shoe.number)) {
+      b.dataset.confirm = String(shoe.number);
+      label("Confirm new cards");
+      say("Press \u201cConfirm new cards\u201d to end " + shoe.kind + " " +
+        shoe.number + " at " + where + ": the table takes new cards, and " +
+        "the stacks of the rounds dealt from it are disclosed. It cannot " +
+        "be undone.");
+      return;
+    }
+    b.disabled = true;
+    try {
+      const out = await op("POST", "/tables/" + t.id + "/shoe/end",
+        {reason: reason.value.trim(), shoe: shoe.number});
+      const e = out.shoe_ended;
+      reason.value = "";
+      unarm();
+      await refresh().catch(() => {});
+      const n = e.disclosed.length;
+      say(shoe.kind.charAt(0).toUpperCase() + shoe.kind.slice(1) + " " +
+        e.shoe + " at " + where + " is ended: " + shoe.kind + " " +
+        e.new_shoe + " is dealt from round " + e.round_id + "; " + n +
+        (n === 1 ? " round's stack" : " rounds' stacks") + " disclosed.");
+    } catch (err) {
+      refuse(err.message);
+      unarm();
+      if (!err.offline) await refresh().catch(() => {});
+    } finally {
+      b.disabled = false;
+    }
+  });
+  cell.appendChild(lab);
+  cell.appendChild(b);
+  return cell;
 }
 
 function tableRow(t) {
@@ -328,6 +428,7 @@ function tableRow(t) {
   cell.appendChild(lab);
   cell.appendChild(b);
   tr.appendChild(cell);
+  tr.appendChild(shoeCell(row, t));
   return row;
 }
 
