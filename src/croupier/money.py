@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum, unique
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from croupier.errors import CroupierError, LedgerError, WagerError
 from croupier.jsontypes import json_text
@@ -47,7 +47,7 @@ def dollars(minor: int) -> str:
     return f"{sign}${whole:,}.{cents:02d}"
 
 
-def is_minor_units(value: object) -> bool:
+def is_minor_units(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a whole number of minor units: an ``int``.
 
     A ``bool`` is not (``True`` is no stake), nor a float however whole
@@ -72,7 +72,7 @@ def amount_text(amount: object) -> str:
     >>> amount_text(2500.0), amount_text(True), amount_text("100")
     ('2500.0', 'True', "'100'")
     """
-    if isinstance(amount, int) and not isinstance(amount, bool):
+    if is_minor_units(amount):
         return dollars(amount)
     return repr(amount)
 

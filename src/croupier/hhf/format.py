@@ -459,7 +459,7 @@ def dispatched(full: Mapping[str, Any]) -> dict[str, Any]:
 
     >>> steps = dispatched(schema())["$defs"]["step"]
     >>> "allOf" in steps, len(steps["anyOf"])
-    (False, 12)
+    (False, 13)
     """
     out: dict[str, Any] = json.loads(json.dumps(full))
     step = out.get("$defs", {}).get("step", {})
