@@ -318,21 +318,16 @@ class Pacer(Dealer):
         change: Callable[[Connection], None] | None = None,
     ) -> dict[str, Any]:
         """Store a change of pacing state alone (no round input)."""
-        try:
-            with self.transaction() as conn:
-                if change is not None:
-                    change(conn)
-                rt.version += 1
-                self._paced(conn, rt)
-                body = respond(rt) if respond is not None else {}
-                if idem is not None:
-                    self.sql.idempotent.run(
-                        conn, idempotent_row(idem, request, body)
-                    )
-        except Exception:
-            if not self.storage.shared:
-                self.rebuild_or_mark(rt)
-            raise
+        with self.stored(rt) as conn:
+            if change is not None:
+                change(conn)
+            rt.version += 1
+            self._paced(conn, rt)
+            body = respond(rt) if respond is not None else {}
+            if idem is not None:
+                self.sql.idempotent.run(
+                    conn, idempotent_row(idem, request, body)
+                )
         if not self.storage.shared:
             self.storage.on_change(rt.id)
         return body
@@ -662,62 +657,57 @@ class Pacer(Dealer):
             if live is None or not in_play:
                 msg = "no round is in play at this table"
                 raise WrongPhaseError(msg)
-            try:
-                with self.transaction() as conn:
-                    row = Session(bind=conn).get(db.RoundRow, live.db_id)
-                    if row is None:  # pragma: no cover - stored at open
-                        raise WrongPhaseError("the round is not stored")
-                    event = void_round(
-                        self,
-                        rt,
-                        row,
-                        reason,
-                        conn=conn,
-                        by_operator=True,
-                    )
-                    refunds = [
-                        {
-                            "player_id": int(pid),
-                            "seat": int(seat or 0),
-                            "amount": int(amount),
-                        }
-                        for pid, seat, amount in conn.execute(
-                            select(
-                                db.TransactionRow.player_id,
-                                db.TransactionRow.seat,
-                                db.TransactionRow.amount,
-                            )
-                            .where(db.TransactionRow.round_id == live.db_id)
-                            .where(db.TransactionRow.kind == "refund")
-                            .order_by(db.TransactionRow.id)
-                        )
-                    ]
-                    live.voided = reason
-                    live.finished = True
-                    live.server_seq = max(live.server_seq, int(event["seq"]))
-                    live.event_dicts.append(event)
-                    rt.last = live
-                    rt.live = None
-                    rt.ready.clear()
-                    rt.fresh_table()
-                    self.open_round(conn, rt)
-                    rt.version += 1
-                    self._paced(conn, rt)
-                    body = respond(rt) if respond is not None else {}
-                    body = {
-                        **body,
-                        "voided": {
-                            "round_id": live.db_id,
-                            "table_id": rt.id,
-                            "reason": reason,
-                            "returned": sum(r["amount"] for r in refunds),
-                            "refunds": refunds,
-                        },
+            with self.stored(rt) as conn:
+                row = Session(bind=conn).get(db.RoundRow, live.db_id)
+                if row is None:  # pragma: no cover - stored at open
+                    raise WrongPhaseError("the round is not stored")
+                event = void_round(
+                    self,
+                    rt,
+                    row,
+                    reason,
+                    conn=conn,
+                    by_operator=True,
+                )
+                refunds = [
+                    {
+                        "player_id": int(pid),
+                        "seat": int(seat or 0),
+                        "amount": int(amount),
                     }
-            except Exception:
-                if not self.storage.shared:
-                    self.rebuild_or_mark(rt)
-                raise
+                    for pid, seat, amount in conn.execute(
+                        select(
+                            db.TransactionRow.player_id,
+                            db.TransactionRow.seat,
+                            db.TransactionRow.amount,
+                        )
+                        .where(db.TransactionRow.round_id == live.db_id)
+                        .where(db.TransactionRow.kind == "refund")
+                        .order_by(db.TransactionRow.id)
+                    )
+                ]
+                live.voided = reason
+                live.finished = True
+                live.server_seq = max(live.server_seq, int(event["seq"]))
+                live.event_dicts.append(event)
+                rt.last = live
+                rt.live = None
+                rt.ready.clear()
+                rt.fresh_table()
+                self.open_round(conn, rt)
+                rt.version += 1
+                self._paced(conn, rt)
+                body = respond(rt) if respond is not None else {}
+                body = {
+                    **body,
+                    "voided": {
+                        "round_id": live.db_id,
+                        "table_id": rt.id,
+                        "reason": reason,
+                        "returned": sum(r["amount"] for r in refunds),
+                        "refunds": refunds,
+                    },
+                }
         if not self.storage.shared:
             self.storage.on_change(table_id)
         return body
@@ -790,17 +780,12 @@ class Pacer(Dealer):
                     f"{retired} is); nothing was ended ({SHOE_REF})"
                 )
                 raise WrongPhaseError(msg)
-            try:
-                with self.transaction() as conn:
-                    body = self._end_shoe(conn, rt, old, retired, reason)
-                    body = {
-                        **(respond(rt) if respond is not None else {}),
-                        "shoe_ended": body,
-                    }
-            except Exception:
-                if not self.storage.shared:
-                    self.rebuild_or_mark(rt)
-                raise
+            with self.stored(rt) as conn:
+                body = self._end_shoe(conn, rt, old, retired, reason)
+                body = {
+                    **(respond(rt) if respond is not None else {}),
+                    "shoe_ended": body,
+                }
         if not self.storage.shared:
             self.storage.on_change(table_id)
         return body

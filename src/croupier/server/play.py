@@ -167,6 +167,24 @@ class Dealer:
             raise NotSeatOwnerError(msg)
 
     @contextmanager
+    def stored(self, rt: TableRuntime) -> Iterator[Connection]:
+        """:meth:`transaction` for a change to ``rt`` already made in memory.
+
+        When storing it fails, memory has run ahead of storage: on shared
+        storage the turn rolls back and marks the table for a reload; one
+        process alone reads the balances and the table back from the
+        database (at the table's next turn if it cannot be read now).
+        """
+        try:
+            with self.transaction() as conn:
+                yield conn
+        except Exception:
+            if not self.storage.shared:
+                log.warning("table %s: storing failed; rebuilding", rt.id)
+                self.rebuild_or_mark(rt)
+            raise
+
+    @contextmanager
     def transaction(self) -> Iterator[Connection]:
         """One transaction on the writer's own connection (kept open).
 
@@ -611,21 +629,10 @@ class Dealer:
         live = rt.live
         if live is None:  # pragma: no cover - callers hold a live round
             raise WrongPhaseError("no round is open")
-        try:
-            with self.transaction() as conn:
-                body = self._store(
-                    conn, rt, live, new_input, idem, request, respond
-                )
-        except Exception:
-            if self.storage.shared:
-                # the turn rolls back and marks the table for a reload
-                raise
-            # memory ran ahead of storage: the balances and the table are
-            # read back from the database (at its next turn if it cannot
-            # even be read now)
-            log.warning("table %s: storing failed; rebuilding", rt.id)
-            self.rebuild_or_mark(rt)
-            raise
+        with self.stored(rt) as conn:
+            body = self._store(
+                conn, rt, live, new_input, idem, request, respond
+            )
         if not self.storage.shared:
             self.storage.on_change(rt.id)
         return body

@@ -106,21 +106,27 @@ def _shoe_ended(history: HandHistory) -> Deviation | None:
     if history.shoe.new_shoe:
         return None
     # a table step (a round over), or a step of a voided round's
-    # procedure (the server's steps join it there)
-    steps: list[tuple[Mapping[str, Any], object]] = [
-        (step, None) for step in history.table_steps
-    ]
-    steps += [(step, step.get("seq")) for step in history.procedure]
-    for step, seq in steps:
+    # procedure (the server's steps join it there); looked for at every
+    # round, so in two plain loops (no list of pairs made)
+    for step in history.table_steps:
         if step.get("type") == "shoe_ended":
-            return Deviation(
-                SHOE_ENDED_REF,
-                "the record says the operator ended the shoe before this "
-                "round (shoe_ended), but the round deals on from that "
-                "shoe: a round after an ended shoe begins a new one",
-                seq if type(seq) is int else None,
-            )
+            return _after_ended(None)
+    for step in history.procedure:
+        if step.get("type") == "shoe_ended":
+            seq = step.get("seq")
+            return _after_ended(seq if type(seq) is int else None)
     return None
+
+
+def _after_ended(seq: int | None) -> Deviation:
+    """:func:`_shoe_ended`'s deviation, at the step ``seq`` if known."""
+    return Deviation(
+        SHOE_ENDED_REF,
+        "the record says the operator ended the shoe before this round "
+        "(shoe_ended), but the round deals on from that shoe: a round "
+        "after an ended shoe begins a new one",
+        seq,
+    )
 
 
 def _itself(history: HandHistory) -> Deviation | None:

@@ -248,6 +248,74 @@ function shoeText(shoe) {
   return shoe.kind + " " + shoe.number + left;
 }
 
+function armedControl(o) {
+  // A reason and a button that a first press arms and a second confirms
+  // (D137): a double click's second click and Enter held down (each
+  // repeat presses it) are no confirmation, and another reason disarms
+  // it. ``o``: the button's class, its idle and armed words and the
+  // hidden words after them (``hidden()``), the reason's label, what to
+  // say when none is given; ``check()`` gives ``{refusal, unarm}`` or the
+  // ``token`` a press arms for and the ``prompt`` asking to confirm;
+  // ``send(reason, token)`` does it and ``done(answer)`` words it.
+  const lab = Croupier.el("label", "inline");
+  const reason = Croupier.el("input", "field");
+  reason.size = 14;
+  reason.placeholder = "reason";
+  reason.maxLength = 200;
+  reason.setAttribute("aria-label", o.reasonLabel);
+  lab.appendChild(reason);
+  const b = Croupier.el("button", o.cls);
+  const label = (text) => {
+    b.textContent = text;
+    b.appendChild(Croupier.el("span", "sr-only", o.hidden()));
+  };
+  label(o.idle);
+  const unarm = () => {
+    delete b.dataset.confirm;
+    label(o.idle);
+  };
+  reason.addEventListener("input", unarm);
+  b.addEventListener("keydown", (ev) => {
+    if (ev.repeat) ev.preventDefault();
+  });
+  b.addEventListener("click", async (ev) => {
+    if (ev.detail > 1 || b.disabled) return;
+    const now = o.check();
+    if (now.refusal) {
+      refuse(now.refusal);
+      if (now.unarm) unarm();
+      return;
+    }
+    if (!reason.value.trim()) {
+      refuse(o.noReason);
+      return;
+    }
+    if (b.dataset.confirm !== now.token) {
+      b.dataset.confirm = now.token;
+      label(o.armed);
+      say(now.prompt);
+      return;
+    }
+    b.disabled = true;
+    try {
+      const out = await o.send(reason.value.trim(), now.token);
+      reason.value = "";  // the next one gives its own reason
+      unarm();
+      // the desk redrawn first, then the line: what it says stays put
+      await refresh().catch(() => {});
+      say(o.done(out));
+    } catch (err) {
+      refuse(err.message);
+      unarm();
+      // the desk shows what is in play now
+      if (!err.offline) await refresh().catch(() => {});
+    } finally {
+      b.disabled = false;
+    }
+  });
+  return {lab, reason, button: b, unarm};
+}
+
 function shoeCell(row, t) {
   // The control that ends the table's shoe (D194): a reason, then a
   // press that arms it and a second that confirms it, as the void's
@@ -255,82 +323,46 @@ function shoeCell(row, t) {
   const cell = Croupier.el("td");
   row.shoe = cell.appendChild(Croupier.el("span", "shoe-no"));
   cell.appendChild(document.createTextNode(" "));
-  const lab = Croupier.el("label", "inline");
-  const reason = Croupier.el("input", "field");
-  reason.size = 14;
-  reason.placeholder = "reason";
-  reason.maxLength = 200;
-  reason.dataset.shoeReason = t.id;
-  reason.setAttribute("aria-label", "Reason for changing the cards at " +
-    t.name + " #" + t.id);
-  lab.appendChild(reason);
-  const b = Croupier.el("button", "btn secondary");
-  b.dataset.shoeEnd = t.id;
-  row.shoeButton = b;
-  const label = (text) => {
-    b.textContent = text;
-    b.appendChild(Croupier.el("span", "sr-only", " at " + row.t.name +
-      " #" + t.id));
-  };
-  label("Change the cards");
-  const unarm = () => {
-    delete b.dataset.confirm;
-    label("Change the cards");
-  };
-  row.unarmShoe = unarm;
-  reason.addEventListener("input", unarm);
-  // Enter held down repeats its keydown: the repeat is no confirmation
-  b.addEventListener("keydown", (ev) => {
-    if (ev.repeat) ev.preventDefault();
-  });
-  b.addEventListener("click", async (ev) => {
-    if (ev.detail > 1 || b.disabled) return;
-    const where = row.t.name + " #" + t.id;
-    const live = row.t.in_play;
-    const shoe = row.t.shoe;
-    if (live) {
-      refuse("Round " + live.round_id + " is in play at " + where +
-        ": end the shoe after it, or void it (D29).");
-      unarm();
-      return;
-    }
-    if (!reason.value.trim()) {
-      refuse("Give a reason: it is kept in the record of the new shoe's " +
-        "first round (D194).");
-      return;
-    }
-    if (b.dataset.confirm !== String(shoe.number)) {
-      b.dataset.confirm = String(shoe.number);
-      label("Confirm new cards");
-      say("Press \u201cConfirm new cards\u201d to end " + shoe.kind + " " +
-        shoe.number + " at " + where + ": the table takes new cards, and " +
-        "the stacks of the rounds dealt from it are disclosed. It cannot " +
-        "be undone.");
-      return;
-    }
-    b.disabled = true;
-    try {
-      const out = await op("POST", "/tables/" + t.id + "/shoe/end",
-        {reason: reason.value.trim(), shoe: shoe.number});
+  const where = () => row.t.name + " #" + t.id;
+  const c = armedControl({
+    cls: "btn secondary",
+    idle: "Change the cards",
+    armed: "Confirm new cards",
+    hidden: () => " at " + where(),
+    reasonLabel: "Reason for changing the cards at " + t.name + " #" + t.id,
+    noReason: "Give a reason: it is kept in the record of the new " +
+      "shoe's first round (D194).",
+    check: () => {
+      const live = row.t.in_play;
+      const shoe = row.t.shoe;
+      if (live) {
+        return {refusal: "Round " + live.round_id + " is in play at " +
+          where() + ": end the shoe after it, or void it (D29).",
+          unarm: true};
+      }
+      return {token: String(shoe.number), prompt: "Press \u201cConfirm " +
+        "new cards\u201d to end " + shoe.kind + " " + shoe.number + " at " +
+        where() + ": the table takes new cards, and the stacks of the " +
+        "rounds dealt from it are disclosed. It cannot be undone."};
+    },
+    send: (reason, token) => op("POST", "/tables/" + t.id + "/shoe/end",
+      {reason, shoe: Number(token)}),
+    done: (out) => {
       const e = out.shoe_ended;
-      reason.value = "";
-      unarm();
-      await refresh().catch(() => {});
+      const kind = row.t.shoe.kind;
       const n = e.disclosed.length;
-      say(shoe.kind.charAt(0).toUpperCase() + shoe.kind.slice(1) + " " +
-        e.shoe + " at " + where + " is ended: " + shoe.kind + " " +
-        e.new_shoe + " is dealt from round " + e.round_id + "; " + n +
-        (n === 1 ? " round's stack" : " rounds' stacks") + " disclosed.");
-    } catch (err) {
-      refuse(err.message);
-      unarm();
-      if (!err.offline) await refresh().catch(() => {});
-    } finally {
-      b.disabled = false;
-    }
+      return kind.charAt(0).toUpperCase() + kind.slice(1) + " " + e.shoe +
+        " at " + where() + " is ended: " + kind + " " + e.new_shoe +
+        " is dealt from round " + e.round_id + "; " + n +
+        (n === 1 ? " round's stack" : " rounds' stacks") + " disclosed.";
+    },
   });
-  cell.appendChild(lab);
-  cell.appendChild(b);
+  c.reason.dataset.shoeReason = t.id;
+  c.button.dataset.shoeEnd = t.id;
+  row.shoeButton = c.button;
+  row.unarmShoe = c.unarm;
+  cell.appendChild(c.lab);
+  cell.appendChild(c.button);
   return cell;
 }
 
@@ -352,81 +384,41 @@ function tableRow(t) {
   row.seats = tr.appendChild(Croupier.el("td"));
   row.playing = tr.appendChild(Croupier.el("td", "in-play"));
   const cell = Croupier.el("td");
-  const lab = Croupier.el("label", "inline");
-  const reason = Croupier.el("input", "field");
-  reason.size = 14;
-  reason.placeholder = "reason";
-  reason.maxLength = 200;
-  reason.setAttribute("aria-label", "Reason for voiding at " + t.name +
-    " #" + t.id);
-  lab.appendChild(reason);
-  const b = Croupier.el("button", "btn", "Void");
-  b.dataset.void = t.id;
-  row.button = b;
-  const label = (text) => {
-    b.textContent = text;
-    b.appendChild(Croupier.el("span", "sr-only", " the round at " +
-      row.t.name + " #" + t.id));
-  };
-  label("Void");
-  const unarm = () => {
-    delete b.dataset.confirm;
-    label("Void");
-  };
-  row.unarm = unarm;
-  reason.addEventListener("input", unarm);
-  // Enter held down repeats its keydown, and each one presses the
-  // button: the press that armed the void would confirm it too
-  b.addEventListener("keydown", (ev) => {
-    if (ev.repeat) ev.preventDefault();
-  });
-  b.addEventListener("click", async (ev) => {
-    // a double click's second click is no confirmation (D137)
-    if (ev.detail > 1 || b.disabled) return;
-    const where = row.t.name + " #" + t.id;
-    const live = row.t.in_play;
-    if (!live) {
-      refuse("No round is in play at " + where + ": nothing to void.");
-      return;
-    }
-    if (!reason.value.trim()) {
-      refuse("Give a reason: it is kept in the round's record (D25).");
-      return;
-    }
-    if (b.dataset.confirm !== String(live.round_id)) {
-      b.dataset.confirm = String(live.round_id);
-      label("Confirm void");
-      say("Press \u201cConfirm void\u201d to void round " +
-        live.round_id + " at " + where + ": " +
-        Croupier.money(live.on_layout) + " on its layout goes back to " +
-        "the players. A void cannot be undone.");
-      return;
-    }
-    b.disabled = true;
-    try {
-      const out = await op("POST", "/tables/" + t.id + "/void",
-        {reason: reason.value.trim(), round_id: live.round_id});
+  const where = () => row.t.name + " #" + t.id;
+  const c = armedControl({
+    cls: "btn",
+    idle: "Void",
+    armed: "Confirm void",
+    hidden: () => " the round at " + where(),
+    reasonLabel: "Reason for voiding at " + t.name + " #" + t.id,
+    noReason: "Give a reason: it is kept in the round's record (D25).",
+    check: () => {
+      const live = row.t.in_play;
+      if (!live) {
+        return {refusal: "No round is in play at " + where() +
+          ": nothing to void."};
+      }
+      return {token: String(live.round_id), prompt: "Press \u201cConfirm " +
+        "void\u201d to void round " + live.round_id + " at " + where() +
+        ": " + Croupier.money(live.on_layout) + " on its layout goes " +
+        "back to the players. A void cannot be undone."};
+    },
+    send: (reason, token) => op("POST", "/tables/" + t.id + "/void",
+      {reason, round_id: Number(token)}),
+    done: (out) => {
       const v = out.voided;
       const who = v.refunds.map((r) => r.name + " (seat " + r.seat +
         ") " + Croupier.money(r.amount)).join(", ");
-      reason.value = "";  // the next round's void gives its own reason
-      unarm();
-      // the desk redrawn first, then the line: what it says stays put
-      await refresh().catch(() => {});
-      say("Round " + v.round_id + " at " + where + " is void: " +
+      return "Round " + v.round_id + " at " + where() + " is void: " +
         Croupier.money(v.returned) + " went back" +
-        (who ? " \u2014 " + who : "") + ".");
-    } catch (e) {
-      refuse(e.message);
-      unarm();
-      // the desk shows the round that is in play now
-      if (!e.offline) await refresh().catch(() => {});
-    } finally {
-      b.disabled = false;
-    }
+        (who ? " \u2014 " + who : "") + ".";
+    },
   });
-  cell.appendChild(lab);
-  cell.appendChild(b);
+  c.button.dataset.void = t.id;
+  row.button = c.button;
+  row.unarm = c.unarm;
+  cell.appendChild(c.lab);
+  cell.appendChild(c.button);
   tr.appendChild(cell);
   tr.appendChild(shoeCell(row, t));
   return row;
