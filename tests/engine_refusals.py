@@ -4,14 +4,23 @@ subsection that forbids what was tried (its ``ref``)."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import pytest
 
+from croupier.errors import CroupierError
+from croupier.rng import SeededRng
+from croupier.round import Action, GameRound
+from croupier.table import Table
+
 if TYPE_CHECKING:
+    import random
     from collections.abc import Callable
 
-    from croupier.errors import CroupierError
+    from croupier.registry import GameSpec
+    from croupier.round import Round
+    from croupier.rules import GameRules
 
 
 def refuses(
@@ -29,3 +38,46 @@ def refuses(
     assert info.value.message == message, (info.value.message, message)
     if ref is not None:
         assert str(info.value.ref) == ref, (str(info.value.ref), ref)
+
+
+def refusals_in_rounds(
+    spec: GameSpec,
+    rules: GameRules,
+    rounds: int,
+    *,
+    seed: int,
+    chooser: random.Random,
+    stake: Callable[[str], int],
+    said: Callable[[Round, str], list[str]],
+) -> list[str]:
+    """The refusals ``said`` meets in ``rounds`` rounds of two seats.
+
+    Each round: every wager of the game at seats 1 and 2 (of ``stake``
+    for its name; one refused is left off), then ``said(rnd, stage)``
+    after the wagers (``"wagers"``), after the deal and each decision
+    (``"play"``; a decision drawn by ``chooser`` among the legal ones)
+    and once the round is over (``"over"``), on a table seeded ``seed``.
+    """
+    table = Table(spec, rules, rng=SeededRng(seed))
+    met: list[str] = []
+    for _ in range(rounds):
+        rnd = table.new_round(occupied_seats=(1, 2))
+        for seat in (1, 2):
+            for wager in spec.wagers:
+                amount = stake(wager)
+                with contextlib.suppress(CroupierError):
+                    rnd.place_wager(seat, wager, amount)
+        met += said(rnd, "wagers")
+        assert isinstance(rnd, GameRound)
+        if not rnd.can_deal():  # pragma: no cover - two seats wagered
+            continue
+        rnd.deal()
+        met += said(rnd, "play")
+        while (pending := rnd.pending()) is not None:
+            name = chooser.choice([a for a in pending.legal if a != "set"])
+            insured = 1 if name == "insurance" else None
+            rnd.apply(Action(seat=pending.seat, name=name, amount=insured))
+            met += said(rnd, "play")
+        met += said(rnd, "over")
+        table.finish_round(rnd)
+    return met

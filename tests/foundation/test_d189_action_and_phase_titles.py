@@ -17,7 +17,6 @@ names a decision or a phase by its bare id.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
 from collections.abc import Callable
@@ -26,13 +25,14 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from tests.engine_refusals import refusals_in_rounds
 
 import croupier
 from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.registry import GameSpec, all_games
 from croupier.rng import SeededRng
-from croupier.round import Action, GameRound, Round
+from croupier.round import Action, Round
 from croupier.table import Table
 
 GAMES = all_games()
@@ -163,29 +163,15 @@ def _played(spec: GameSpec, rounds: int) -> list[str]:
     """The refusals met in ``rounds`` rounds, every verb tried at every
     step (before the deal, at each decision, after the round)."""
     chooser = random.Random(f"D189 {spec.name}")
-    rules = spec.rules_type.from_mapping(RULES.get(spec.name, {}))
-    table = Table(spec, rules, rng=SeededRng(189))
-    said: list[str] = []
-    for _ in range(rounds):
-        rnd = table.new_round(occupied_seats=(1, 2))
-        for seat in (1, 2):
-            for wager in spec.wagers:
-                with contextlib.suppress(CroupierError):
-                    rnd.place_wager(seat, wager, chooser.choice((500, 1000)))
-        said += _said(rnd, chooser, deal=False)
-        assert isinstance(rnd, GameRound)
-        if not rnd.can_deal():  # pragma: no cover - two seats wagered
-            continue
-        rnd.deal()
-        said += _said(rnd, chooser)
-        while (pending := rnd.pending()) is not None:
-            name = chooser.choice([a for a in pending.legal if a != "set"])
-            amount = 1 if name == "insurance" else None
-            rnd.apply(Action(seat=pending.seat, name=name, amount=amount))
-            said += _said(rnd, chooser)
-        said += _said(rnd, chooser)
-        table.finish_round(rnd)
-    return said
+    return refusals_in_rounds(
+        spec,
+        spec.rules_type.from_mapping(RULES.get(spec.name, {})),
+        rounds,
+        seed=189,
+        chooser=chooser,
+        stake=lambda _wager: chooser.choice((500, 1000)),
+        said=lambda rnd, stage: _said(rnd, chooser, deal=stage != "wagers"),
+    )
 
 
 def _titles(rnd: Round, kind: str) -> dict[str, str]:

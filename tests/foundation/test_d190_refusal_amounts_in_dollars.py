@@ -17,7 +17,6 @@ which may state money as a bare number.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import random
 import re
@@ -25,7 +24,7 @@ from collections.abc import Callable
 from functools import partial
 
 import pytest
-from tests.engine_refusals import refuses
+from tests.engine_refusals import refusals_in_rounds, refuses
 
 from croupier import money
 from croupier.errors import CroupierError, WagerError
@@ -36,7 +35,7 @@ from croupier.games.double_back_jack import (
 from croupier.money import Ledger, WagerKey
 from croupier.registry import GameSpec, all_games, find_game
 from croupier.rng import SeededRng
-from croupier.round import Action, GameRound, Round
+from croupier.round import Action, Round
 from croupier.shoe import Shoe
 from croupier.table import Table
 
@@ -304,35 +303,25 @@ def _said(rnd: Round, chooser: random.Random) -> list[str]:
 
 def _played(spec: GameSpec, rounds: int) -> list[str]:
     """The refusals met in ``rounds`` rounds of two seats, every verb
-    tried before the deal, at each decision and after the round."""
+    tried before the deal, at each decision and after the round (on a
+    copy of the round while it goes on: the round itself is played out)."""
     chooser = random.Random(f"D190 {spec.name}")
-    rules = spec.rules_type.from_mapping(RULES.get(spec.name, {}))
-    table = Table(spec, rules, rng=SeededRng(190))
-    said: list[str] = []
-    for _ in range(rounds):
-        rnd = table.new_round(occupied_seats=(1, 2))
-        for seat in (1, 2):
-            for wager in spec.wagers:
-                amount = chooser.choice((500, 1000, 1010))
-                if wager == "progressive":
-                    amount = 100
-                with contextlib.suppress(CroupierError):
-                    rnd.place_wager(seat, wager, amount)
-        # a copy to try every verb on: the round itself is played out
-        said += _said(_copy(rnd), chooser)
-        assert isinstance(rnd, GameRound)
-        if not rnd.can_deal():  # pragma: no cover - two seats wagered
-            continue
-        rnd.deal()
-        said += _said(_copy(rnd), chooser)
-        while (pending := rnd.pending()) is not None:
-            name = chooser.choice([a for a in pending.legal if a != "set"])
-            insured = 1 if name == "insurance" else None
-            rnd.apply(Action(seat=pending.seat, name=name, amount=insured))
-            said += _said(_copy(rnd), chooser)
-        said += _said(rnd, chooser)
-        table.finish_round(rnd)
-    return said
+
+    def stake(wager: str) -> int:
+        amount = chooser.choice((500, 1000, 1010))
+        return 100 if wager == "progressive" else amount
+
+    return refusals_in_rounds(
+        spec,
+        spec.rules_type.from_mapping(RULES.get(spec.name, {})),
+        rounds,
+        seed=190,
+        chooser=chooser,
+        stake=stake,
+        said=lambda rnd, stage: _said(
+            rnd if stage == "over" else _copy(rnd), chooser
+        ),
+    )
 
 
 def _copy(rnd: Round) -> Round:
