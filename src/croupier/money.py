@@ -32,6 +32,7 @@ __all__ = [
     "WagerKey",
     "amount_text",
     "dollars",
+    "in_cents",
     "is_minor_units",
 ]
 
@@ -75,6 +76,24 @@ def amount_text(amount: object) -> str:
     if is_minor_units(amount):
         return dollars(amount)
     return repr(amount)
+
+
+def in_cents(low: int, high: int | None = None, *, also: str = "") -> str:
+    """A bound once more in the minor units a client sends (D190).
+
+    A refusal states money in dollars; a bound the table or the cashier
+    sets (which an API client must send within) follows in parentheses,
+    in cents, with ``also`` after a comma. The web table leaves the note
+    out for players (``Croupier.dollarsIn`` in ``common.js`` reads this
+    form).
+
+    >>> in_cents(100), in_cents(100, 100000)
+    ('(100 in cents)', '(100 to 100000 in cents)')
+    >>> in_cents(10**15, also="D31")
+    '(1000000000000000 in cents, D31)'
+    """
+    bounds = str(low) if high is None else f"{low} to {high}"
+    return f"({bounds} in cents{', ' + also if also else ''})"
 
 
 _ODDS_RE = re.compile(r"^\s*(\d+)\s*(?::|to|-|/)\s*(\d+)\s*$", re.IGNORECASE)

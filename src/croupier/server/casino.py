@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import CroupierError, RulesError, WagerError
 from croupier.games.runout import round_run_out
-from croupier.money import amount_text, dollars
+from croupier.money import amount_text, dollars, in_cents
 from croupier.registry import GameSpec, all_games
 from croupier.server import db, recovery, shared
 from croupier.server.auth import (
@@ -381,8 +381,8 @@ class Casino:
             raise WagerError(msg)
         if amount > MAX_AMOUNT:
             msg = (
-                f"a deposit is at most {dollars(MAX_AMOUNT)} ({MAX_AMOUNT} "
-                f"in cents)"
+                f"a deposit is at most {dollars(MAX_AMOUNT)} "
+                f"{in_cents(MAX_AMOUNT)}"
             )
             raise WagerError(msg)
         with self.dealer.transaction() as conn:
@@ -401,7 +401,7 @@ class Casino:
                     raise NotFoundError(f"no player {player_id}")
                 msg = (
                     f"a balance may not exceed {dollars(MAX_BALANCE)} "
-                    f"({MAX_BALANCE} in cents, D31)"
+                    f"{in_cents(MAX_BALANCE, also='D31')}"
                 )
                 raise WagerError(msg)
             conn.execute(

@@ -35,7 +35,7 @@ from sqlalchemy.engine import Connection, Engine
 import croupier
 from croupier.errors import LedgerError, WagerError, WrongPhaseError
 from croupier.history import Recorder
-from croupier.money import amount_text, dollars
+from croupier.money import amount_text, dollars, in_cents
 from croupier.procedures.ch629a import seated_at_cut
 from croupier.round import Action, Round
 from croupier.server import db, shared
@@ -848,7 +848,7 @@ def _verify_limits(rt: TableRuntime, wager: str, amount: int) -> None:
         title = rt.spec.wager_titles.get(wager, wager)
         msg = (
             f"a {title} must be between {dollars(low)} and {dollars(high)} "
-            f"({low} to {high} in cents) at this table, not "
+            f"{in_cents(low, high)} at this table, not "
             f"{amount_text(amount)}"
         )
         raise TableLimitError(msg)

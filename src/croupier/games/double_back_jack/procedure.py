@@ -29,7 +29,14 @@ from croupier.hands.blackjack import (
     is_blackjack,
 )
 from croupier.jsontypes import json_text
-from croupier.money import Odds, Outcome, WagerKey, amount_text, dollars
+from croupier.money import (
+    Odds,
+    Outcome,
+    WagerKey,
+    amount_text,
+    dollars,
+    in_cents,
+)
 from croupier.procedures.shoe_games import (
     burn_for_new_batch,
     burn_for_new_dealer,
@@ -821,5 +828,5 @@ def _outside_limits(amount: int, rules: DoubleBackJackRules) -> str:
     low, high = rules.table_minimum, rules.table_maximum
     return (
         f"{amount_text(amount)} is outside the table limits "
-        f"{dollars(low)} to {dollars(high)} ({low} to {high} in cents)"
+        f"{dollars(low)} to {dollars(high)} {in_cents(low, high)}"
     )

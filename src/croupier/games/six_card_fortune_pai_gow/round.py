@@ -58,7 +58,13 @@ from croupier.hands.paigow import (
     find_house_way,
     set_hand,
 )
-from croupier.money import Outcome, WagerKey, amount_text, dollars
+from croupier.money import (
+    Outcome,
+    WagerKey,
+    amount_text,
+    dollars,
+    in_cents,
+)
 from croupier.procedures import ch670a
 from croupier.procedures.ch670a import DEALER, Deal, DealFault, position_label
 from croupier.regs import Ref, implements
@@ -924,4 +930,4 @@ def _progressive(amount: int) -> str:
     In dollars, and once more in the minor units that the Rules
     Submission sets it in and an API client sends (D190).
     """
-    return f"{dollars(amount)} ({amount} in cents)"
+    return f"{dollars(amount)} {in_cents(amount)}"
