@@ -112,9 +112,10 @@ def unknown_top(
     Not known: neither in ``rack`` nor ``shown`` (the round's cards out
     of the shoe). Also whether the rack and the shown cards together
     hold no card more often than the decks (the whole shoe's check).
-    The same cards as the first ``count`` of
-    :func:`croupier.verify.replay._rest` of the rack and the shown
-    cards, which counts and lists them all.
+    The same list as the first ``count`` of ``sorted((decks - rack -
+    shown).elements())``, counted by code (the sort compared cards in
+    Python); a card known more often than the decks hold it takes none
+    away from another.
 
     >>> from croupier.games.midibaccarat.rules import MidibaccaratRules
     >>> from croupier.verify.replay import _cards

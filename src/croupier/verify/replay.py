@@ -183,27 +183,6 @@ def _complement(spec: GameSpec, rules: GameRules) -> Counter[str]:
     return _decks(spec, rules).texts
 
 
-def _rest(
-    spec: GameSpec, rules: GameRules, known: Iterable[Card]
-) -> list[Card]:
-    """The rules' shoe without the ``known`` cards, in code order.
-
-    A card known more often than the shoe holds it takes none away from
-    another (as ``Counter`` subtraction): what is left of each card is
-    never below none. The same list as ``sorted((complement -
-    Counter(known)).elements())``, counted by code, where the sort
-    compared cards in Python.
-    """
-    counts = list(_decks(spec, rules).codes)
-    for card in known:
-        counts[card.code] -= 1
-    rest: list[Card] = []
-    for code, n in enumerate(counts):
-        if n > 0:
-            rest += [Card.from_code(code)] * n
-    return rest
-
-
 _RNG = QUIET_RNG
 
 
@@ -573,11 +552,12 @@ def _shoe(
         tail, count = _tail(procedure, drawn_cards)
         if not reshuffles and not tail and count is None:
             return _shoe_dealt_on(spec, rules, history, drawn, drawn_cards)
-    # the rack's cards matter when the round reshuffles or the stack is
-    # not recorded; otherwise only its card counts are checked
+    # a recorded stack's rack matters when the round reshuffles (and one
+    # not recorded is counted below); otherwise only its card counts are
+    # checked
     discard = (
         [c for c in _cards(discard_text) if isinstance(c, Card)]
-        if reshuffles or history.shoe.stack is None
+        if reshuffles and history.shoe.stack is not None
         else []
     )
     if history.shoe.stack is not None:
@@ -652,17 +632,22 @@ def _shoe(
     else:
         # (a shuffle's count, stack or not, was held to the decks before
         # the preparation, in _replayed: D65)
-        known = [*drawn_cards, *tail, *discard]
-        filler = _rest(spec, rules, known)
+        decks = _decks(spec, rules).codes
+        rack = rack_of(rules, decks, discard_text, _cards)
+        discard = list(rack.cards)
+        shown = [*drawn_cards, *tail]
         whole = not tail and count is None
-        if not whole:
-            filler = filler[: max((count or 0) - len(tail), 0)]
+        # the decks' cards not known: all of them behind a whole shoe's,
+        # else as many as the shoe is known to hold after its tail
+        filler, within = unknown_top(
+            rack,
+            shown,
+            sum(decks) if whole else max((count or 0) - len(tail), 0),
+        )
         items = [*drawn, *tail, *filler]
-        known_tokens = [CARD_TEXTS[c.code] for c in known]
-        within = _within(_complement(spec, rules), Counter(known_tokens))
 
         def held() -> list[str]:
-            return known_tokens
+            return [CARD_TEXTS[c.code] for c in (*shown, *discard)]
 
         # the cards known, none more often than the decks hold them, and
         # the rest of the decks: the shoe and its rack hold the rules'

@@ -97,6 +97,6 @@ ACTION_TITLES: Mapping[str, str] = MappingProxyType(
 """Each decision's words as the web table's button shows it
 (``Croupier.ACTIONS``): the round's
 :attr:`~croupier.round.Round.action_titles`, for a player's messages
-(D189): "House way takes no amount, not 500", "seat 2 tried Set my
+(D189): "House way takes no amount, not $5.00", "seat 2 tried Set my
 hands; legal now: Double Down Wager (double_down), No Double Down
 (no_double_down)"."""
