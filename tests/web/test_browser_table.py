@@ -707,7 +707,21 @@ def test_the_lobby_by_keyboard_keeps_the_focus(
     page.wait_for_selector("#error:not(:empty)")
     assert page.evaluate("document.activeElement.id") == "name"
     page.fill("#name", "Keys")
+    # the tables' list is held on its way: the player's name and balance
+    # wait for it, so they never show over the list as it was, and when
+    # they show the focus is already on a table (before, the balance
+    # showed first and the focus came a request later: CI met the gap)
+    held: list[Any] = []
+    page.route("**/tables", lambda route: held.append(route))
     page.keyboard.press("Enter")
+    for _ in range(250):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the lobby did not ask for the tables after the join"
+    assert page.text_content("#balance") == ""
+    held[0].continue_()
+    page.unroute("**/tables")
     page.wait_for_selector("#balance:has-text('$')")
     first = page.eval_on_selector("#tables a.btn", "a => a.dataset.table")
     focused = page.evaluate(

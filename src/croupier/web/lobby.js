@@ -3,14 +3,11 @@
 
 let me = null;
 
-async function refreshMe() {
+async function loadMe() {
+  // who this browser's token is (``me``), or null: nothing drawn yet
   if (!Croupier.token()) return null;
   try {
     me = await Croupier.api("GET", "/me");
-    document.getElementById("who").textContent = me.name;
-    document.getElementById("balance").textContent = Croupier.money(me.balance);
-    document.getElementById("join-panel").hidden = true;
-    document.getElementById("switch").hidden = false;
     return me;
   } catch (e) {
     if (e.status === 401 || e.status === 403) {
@@ -22,6 +19,14 @@ async function refreshMe() {
   }
 }
 
+function showMe() {
+  if (!me) return;
+  document.getElementById("who").textContent = me.name;
+  document.getElementById("balance").textContent = Croupier.money(me.balance);
+  document.getElementById("join-panel").hidden = true;
+  document.getElementById("switch").hidden = false;
+}
+
 async function refreshTables() {
   let tables;
   try {
@@ -31,6 +36,9 @@ async function refreshTables() {
     return;
   }
   const box = document.getElementById("tables");
+  // a table's link with the focus is drawn anew: the focus goes with it
+  const held = box.contains(document.activeElement)
+    ? document.activeElement.dataset.table : undefined;
   box.innerHTML = "";
   for (const t of tables) {
     const card = Croupier.el("section", "table-card");
@@ -52,6 +60,7 @@ async function refreshTables() {
     go.appendChild(Croupier.el("span", "sr-only", " at " + t.name));
     card.appendChild(go);
     box.appendChild(card);
+    if (held !== undefined && String(t.id) === held) go.focus();
   }
 }
 
@@ -81,8 +90,11 @@ document.getElementById("join-form").addEventListener("submit", async (ev) => {
   try {
     const p = await join(typed);
     Croupier.setToken(p.token);
-    await refreshMe();
+    await loadMe();
     await refreshTables();
+    // the player, the tables and the focus are drawn at once: the name
+    // and balance never show over the tables as they were
+    showMe();
     document.getElementById("error").textContent = "";
     // the form is gone: the keyboard goes on to the next thing to do,
     // a table to play at (not to the page's top)
@@ -110,4 +122,4 @@ document.getElementById("switch").addEventListener("click", () => {
   refreshTables();
 });
 
-refreshMe().then(refreshTables);
+loadMe().then(refreshTables).then(showMe);
