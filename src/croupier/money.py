@@ -66,16 +66,22 @@ def amount_text(amount: object) -> str:
     A whole number of minor units (:func:`is_minor_units`) is money and
     is written as :func:`dollars` writes it; anything else a caller gave
     for an amount (a float, a bool, a string) is not, and is written as
-    given (its ``repr``), so that the refusal shows what was sent.
+    it was sent, in JSON's spelling (:func:`croupier.jsontypes.json_text`:
+    a scenario, a CHH line and the server's requests are JSON), cut to
+    40 characters.
 
     >>> amount_text(150050), amount_text(-5), amount_text(0)
     ('$1,500.50', '-$0.05', '$0.00')
     >>> amount_text(2500.0), amount_text(True), amount_text("100")
-    ('2500.0', 'True', "'100'")
+    ('2500.0', 'true', '"100"')
     """
     if is_minor_units(amount):
         return dollars(amount)
-    return repr(amount)
+    return json_text(amount, limit=_SENT_LIMIT)
+
+
+_SENT_LIMIT = 40
+"""The longest a value sent for an amount is restated in a refusal."""
 
 
 def in_cents(low: int, high: int | None = None, *, also: str = "") -> str:

@@ -126,7 +126,7 @@ def _verify_minor_units(
     if not is_minor_units(amount):
         msg = (
             f"{who}an amount is a whole number of minor units (an "
-            f"integer), not {amount!r}"
+            f"integer), not {amount_text(amount)}"
         )
         raise WagerError(msg, ref=ref)
 

@@ -72,9 +72,11 @@ def test_d190_amount_text_writes_money_in_dollars_and_else_as_given() -> None:
     assert amount_text(100_000_000_000) == "$1,000,000,000.00"
     # no money: as given
     assert amount_text(2500.0) == "2500.0"
-    assert amount_text(True) == "True"
-    assert amount_text("100") == "'100'"
-    assert amount_text(None) == "None"
+    # what is no money is restated as JSON writes what was sent (D190)
+    assert amount_text(True) == "true"
+    assert amount_text("100") == '"100"'
+    assert amount_text(None) == "null"
+    assert amount_text("9" * 60) == '"' + "9" * 36 + "..."
 
 
 # -- each game, through the engine ----------------------------------------
@@ -211,7 +213,7 @@ def test_d190_a_baccarat_wager_refused_states_dollars(
     )
     refuses(
         WagerError,
-        "an amount is a whole number of minor units (an integer), not True",
+        "an amount is a whole number of minor units (an integer), not true",
         lambda: rnd.change_wager(1, "banker", True),
         ref=ref,
     )
@@ -376,8 +378,8 @@ def test_d190_no_refusal_states_money_as_a_bare_number(
         assert any("$10,000,000.00" in m for m in money), spec.name
     # and amounts that are no money, as given
     assert any(m.endswith("not 2.5") for m in said), spec.name
-    assert any(m.endswith("not True") for m in said), spec.name
-    assert any(m.endswith("not '100'") for m in said), spec.name
+    assert any(m.endswith("not true") for m in said), spec.name
+    assert any(m.endswith('not "100"') for m in said), spec.name
 
 
 def test_d190_the_scan_reads_bare_money_as_the_defect() -> None:

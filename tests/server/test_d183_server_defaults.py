@@ -80,7 +80,12 @@ def test_d183_a_server_says_its_decided_defaults_and_ranges(
     with _served(db_url) as client:
         said = client.get("/table-settings")
     assert said.status_code == 200, said.json()
-    assert said.json() == {"defaults": DECIDED_DEFAULTS, "ranges": RANGES}
+    assert said.json() == {
+        "defaults": DECIDED_DEFAULTS,
+        "ranges": RANGES,
+        # D195's table limits, $1.00 to $1,000.00
+        "limits": {"min_bet": 100, "max_bet": 100_000, "decision": "D195"},
+    }
 
 
 def test_d183_a_server_says_its_own_defaults_and_a_table_takes_them(

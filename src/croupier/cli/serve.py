@@ -27,14 +27,23 @@ from croupier.server.auth import (
     token_expiry,
     write_secret,
 )
+from croupier.server.errors import TableLimitError
 from croupier.server.limits import (
     EDGE_ENV,
+    MAX_AMOUNT,
     MAX_BALANCE,
     BodyLimits,
     RateLimits,
     edge,
 )
-from croupier.server.tables import TABLE_SETTINGS_ENV, TableSettings
+from croupier.server.tables import (
+    DEFAULT_MAX,
+    DEFAULT_MIN,
+    TABLE_LIMITS_ENV,
+    TABLE_SETTINGS_ENV,
+    TableSettings,
+    checked_limits,
+)
 
 __all__ = ["serve"]
 
@@ -172,6 +181,24 @@ def serve(
             callback=_setting("idle_rounds"),
         ),
     ] = 3,
+    min_bet: Annotated[
+        int,
+        typer.Option(
+            help="Smallest wager of a table opened without its own limits "
+            "(the server's own tables too), minor units (D195)",
+            min=1,
+            max=MAX_AMOUNT,
+        ),
+    ] = DEFAULT_MIN,
+    max_bet: Annotated[
+        int,
+        typer.Option(
+            help="Largest wager of a table opened without its own limits, "
+            "minor units (D195)",
+            min=1,
+            max=MAX_AMOUNT,
+        ),
+    ] = DEFAULT_MAX,
     workers: Annotated[
         int,
         typer.Option(
@@ -204,7 +231,8 @@ def serve(
     operator_token = _given_token(ctx, operator_token, operator_token_file)
     try:
         database_url(db)  # refused before the server starts
-    except CommandError as exc:
+        limits = checked_limits((min_bet, max_bet))
+    except (CommandError, TableLimitError) as exc:
         raise fail(exc) from None
     if workers > 1 and not db.startswith("postgresql"):
         msg = (
@@ -230,6 +258,7 @@ def serve(
             db,
             operator_token=operator_token,
             table_settings=pacing,
+            table_limits=limits,
             **edge(settings),
         )
     except ValueError as exc:
@@ -261,6 +290,7 @@ def serve(
         os.environ["CROUPIER_WORKER_OF"] = str(os.getpid())
         os.environ[EDGE_ENV] = json.dumps(settings)
         os.environ[TABLE_SETTINGS_ENV] = json.dumps(pacing)
+        os.environ[TABLE_LIMITS_ENV] = json.dumps(limits)
         if operator_token:
             os.environ["CROUPIER_OPERATOR_TOKEN"] = operator_token
         uvicorn.run(

@@ -83,6 +83,7 @@ from croupier.server.edge import (
 from croupier.server.errors import (
     NotFoundError,
     NotOperatorError,
+    TableLimitError,
     TableSettingError,
 )
 from croupier.server.fast_play import FastPlay
@@ -116,7 +117,12 @@ from croupier.server.recall import (
 )
 from croupier.server.recovery import load
 from croupier.server.runtime import Casino, Player
-from croupier.server.tables import TABLE_SETTINGS_ENV, TableSettings
+from croupier.server.tables import (
+    TABLE_LIMITS_ENV,
+    TABLE_SETTINGS_ENV,
+    TableSettings,
+    checked_limits,
+)
 from croupier.server.views import (
     game_info,
     round_detail,
@@ -241,8 +247,9 @@ class NewTable(BaseModel):
         dict[Annotated[str, Field(max_length=64)], Any],
         Field(max_length=64),
     ] = Field(default_factory=dict)
-    min_bet: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)] = 100
-    max_bet: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)] = 100_000
+    # the server's default limits where absent (D195)
+    min_bet: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)] | None = None
+    max_bet: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)] | None = None
     wager_limits: Annotated[
         dict[
             Annotated[str, Field(max_length=64)],
@@ -289,6 +296,7 @@ def create_app(
     lock_wait_ms: int = db.LOCK_WAIT_MS,
     pacing: bool = True,
     table_settings: Mapping[str, Any] | None = None,
+    table_limits: tuple[int, int] | None = None,
     fast_play: bool = True,
 ) -> FastAPI:
     """Build the server on ``db_url`` (SQLite file by default).
@@ -300,7 +308,9 @@ def create_app(
     ``lock_wait_ms`` bounds a wait for the SQLite file's lock (then
     503); ``pacing`` runs the table clocks (a task of the event loop);
     ``table_settings`` are the clocks of tables opened from now on
-    (:class:`~croupier.server.tables.TableSettings`, D26-D28).
+    (:class:`~croupier.server.tables.TableSettings`, D26-D28), and
+    ``table_limits`` their (minimum, maximum) wager in minor units
+    where the operator gives none (D195; the server's own tables too).
     ``fast_play`` answers the play routes without FastAPI's per-request
     machinery (:mod:`croupier.server.fast_play`; the same answers).
     """
@@ -309,6 +319,8 @@ def create_app(
     )
     casino = Casino(engine, games=games, starting_balance=starting_balance)
     casino.default_settings = TableSettings.from_mapping(table_settings or {})
+    if table_limits is not None:
+        casino.default_limits = checked_limits(table_limits)
     casino.token_lifetimes = token_lifetimes or TokenLifetimes()
     # a token given empty is a short token (refused below), never "none
     # given": only an unset or empty variable leaves the token to be made
@@ -609,10 +621,13 @@ def create_app(
         ``defaults``: this server's (``croupier serve``'s options,
         ``CROUPIER_TABLE_SETTINGS``, else D26-D28's); ``ranges``: each
         setting's accepted range, unit and deciding decision, the ones
-        ``POST /tables`` holds a body to.
+        ``POST /tables`` holds a body to; ``limits``: the table limits
+        a table opened without its own takes (D195).
         """
+        low, high = casino.default_limits
         return {
             "defaults": casino.default_settings.to_dict(),
+            "limits": {"min_bet": low, "max_bet": high, "decision": "D195"},
             "ranges": {
                 key: {
                     "minimum": low,
@@ -876,6 +891,7 @@ def app_from_env() -> FastAPI:
     return create_app(
         os.environ.get(db.DB_ENV),
         table_settings=_settings_from_env(os.environ.get(TABLE_SETTINGS_ENV)),
+        table_limits=_limits_from_env(os.environ.get(TABLE_LIMITS_ENV)),
         **extra,
     )
 
@@ -914,6 +930,30 @@ table setting betting_seconds must be 5 to 3600 seconds (D170), not 0.1
     except TableSettingError as exc:
         raise TableSettingError(f"{TABLE_SETTINGS_ENV}: {exc}") from None
     return given
+
+
+def _limits_from_env(text: str | None) -> tuple[int, int] | None:
+    """``$CROUPIER_TABLE_LIMITS``'s default table limits, checked (D195).
+
+    >>> _limits_from_env("[500, 50000]")
+    (500, 50000)
+    >>> _limits_from_env("[500, 50]")
+    Traceback (most recent call last):
+    ...
+    croupier.server.errors.TableLimitError: CROUPIER_TABLE_LIMITS: the \
+table minimum ($5.00) is above the maximum ($0.50) (D195)
+    """
+    if not text:
+        return None
+    try:
+        given = json.loads(text)
+    except ValueError as exc:
+        msg = f"{TABLE_LIMITS_ENV} is not JSON ({exc}): {text[:80]!r}"
+        raise TableLimitError(msg) from None
+    try:
+        return checked_limits(given)
+    except TableLimitError as exc:
+        raise TableLimitError(f"{TABLE_LIMITS_ENV}: {exc}") from None
 
 
 def _ensure_operator(casino: Casino, token: str | None) -> str | None:

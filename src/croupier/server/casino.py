@@ -107,6 +107,8 @@ class Casino:
         """Balances by account id (mirror of the committed rows)."""
         self.default_settings = TableSettings()
         """Pacing of a table opened without its own (``croupier serve``)."""
+        self.default_limits: tuple[int, int] = (DEFAULT_MIN, DEFAULT_MAX)
+        """(minimum, maximum) of a table opened without its own (D195)."""
         self.serial = Serial()
         """The thread every change runs on (:mod:`.serial`)."""
         self.on_change: Callable[[int], None] = self.serial.changed
@@ -522,8 +524,8 @@ class Casino:
         *,
         name: str | None = None,
         rules: Mapping[str, Any] | None = None,
-        min_bet: int = DEFAULT_MIN,
-        max_bet: int = DEFAULT_MAX,
+        min_bet: int | None = None,
+        max_bet: int | None = None,
         wager_limits: Mapping[str, tuple[int, int]] | None = None,
         settings: Mapping[str, Any] | None = None,
         idem: Idem = None,
@@ -533,7 +535,9 @@ class Casino:
         """Open a table (operators only; ``None`` is the server itself).
 
         ``settings`` are its pacing (:class:`TableSettings`: clocks and
-        idle seats), the defaults where absent. With ``idem`` (the
+        idle seats), the defaults where absent; ``min_bet`` and
+        ``max_bet`` its limits, the server's (:attr:`default_limits`,
+        D195) where absent. With ``idem`` (the
         operator's Idempotency-Key) ``respond``'s answer is stored with
         the table, for a retry to be answered again (D138).
         """
@@ -552,6 +556,10 @@ class Casino:
                 f"the regulation's value"
             )
             raise RulesError(msg, key=key)
+        if min_bet is None:
+            min_bet = self.default_limits[0]
+        if max_bet is None:
+            max_bet = self.default_limits[1]
         per_wager = {
             k: (int(v[0]), int(v[1])) for k, v in (wager_limits or {}).items()
         }

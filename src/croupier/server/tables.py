@@ -15,15 +15,25 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from croupier.history import Recorder
-from croupier.money import WagerKey
+from croupier.jsontypes import json_text
+from croupier.money import (
+    WagerKey,
+    amount_text,
+    dollars,
+    in_cents,
+    is_minor_units,
+)
 from croupier.registry import GameSpec
 from croupier.rng import SecureRng
 from croupier.round import Round
+from croupier.server.errors import TableLimitError
+from croupier.server.limits import MAX_AMOUNT
 from croupier.table import Table
 
 __all__ = [
     "DEFAULT_MAX",
     "DEFAULT_MIN",
+    "TABLE_LIMITS_ENV",
     "TABLE_SETTINGS_ENV",
     "Idem",
     "Limits",
@@ -32,12 +42,56 @@ __all__ = [
     "RecordedRng",
     "TableRuntime",
     "TableSettings",
+    "checked_limits",
 ]
 
 DEFAULT_MIN = 100
-"""Default table minimum, minor units."""
+"""Default table minimum, minor units ($1.00; D195: the regulations
+leave table limits to the casino; ``croupier serve --min-bet``)."""
 DEFAULT_MAX = 100_000
-"""Default table maximum, minor units."""
+"""Default table maximum, minor units ($1,000.00; D195;
+``croupier serve --max-bet``)."""
+TABLE_LIMITS_ENV = "CROUPIER_TABLE_LIMITS"
+"""The default table limits of a server worker (JSON ``[min, max]``)."""
+
+
+def checked_limits(given: object) -> tuple[int, int]:
+    """``given`` as a table's (minimum, maximum), or refused (D195).
+
+    Two whole numbers of minor units, the minimum at least 1 and not
+    above the maximum, the maximum at most
+    :data:`~croupier.server.limits.MAX_AMOUNT` (D31).
+
+    >>> checked_limits([500, 50_000])
+    (500, 50000)
+    >>> checked_limits((0, 100))
+    Traceback (most recent call last):
+    ...
+    croupier.server.errors.TableLimitError: the table minimum must be \
+$0.01 to $10,000,000,000.00 (1 to 1000000000000 in cents), not $0.00 (D195)
+    """
+    if not isinstance(given, list | tuple) or len(given) != 2:
+        msg = (
+            "the table limits are two amounts, [minimum, maximum], in "
+            f"minor units, not {json_text(given, limit=40)} (D195)"
+        )
+        raise TableLimitError(msg)
+    low, high = given
+    for name, value in (("minimum", low), ("maximum", high)):
+        if not is_minor_units(value) or not 1 <= value <= MAX_AMOUNT:
+            msg = (
+                f"the table {name} must be {dollars(1)} to "
+                f"{dollars(MAX_AMOUNT)} {in_cents(1, MAX_AMOUNT)}, not "
+                f"{amount_text(value)} (D195)"
+            )
+            raise TableLimitError(msg)
+    if low > high:
+        msg = (
+            f"the table minimum ({dollars(low)}) is above the maximum "
+            f"({dollars(high)}) (D195)"
+        )
+        raise TableLimitError(msg)
+    return (low, high)
 
 
 @dataclass(frozen=True, slots=True)

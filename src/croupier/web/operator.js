@@ -781,6 +781,11 @@ async function serverSettings() {
     $(id).dataset.server = value;
     $(id).placeholder = "server's " + value;
   }
+  // the limits start at the server's own (D195; read before the desk
+  // shows, so nothing typed is replaced)
+  for (const [id, key] of [["nt-min", "min_bet"], ["nt-max", "max_bet"]]) {
+    $(id).value = Croupier.money(got.limits[key]).replace("$", "");
+  }
 }
 
 async function games() {
