@@ -27,6 +27,7 @@ from tests.server.conftest import (
     finish_round,
     operator,
 )
+from tests.web.live import stack_open_round
 from typer.testing import CliRunner
 
 from croupier.cli import app as cli
@@ -111,12 +112,14 @@ def test_d194_refused_while_a_stake_is_on_the_layout(
     game = "double-back-jack"
     ann = _seated(client, game)
     _play(ann, game, 1)
+    # seat 1 Th 6d (16), the dealer 9s up and 9c in the hole: a decision
+    # is pending after the deal (a Blackjack dealt would settle at once)
+    stack_open_round(client.app.state.casino, ann.table_id, "Th 9s 6d 9c")
     r = ann.post("/wagers", {"seat": 1, "wager": "blackjack", "amount": 700})
     assert r.status_code == 200, r.json()
     if dealt:
         state = ann.post("/deal").json()
-        if state["round"]["status"] != "playing":
-            pytest.skip("the deal settled the round at once (a Blackjack)")
+        assert state["round"]["status"] == "playing", state["round"]
     before = _state(client, ann.table_id)
     rows = _rows(db_url, "SELECT id, status, disclosed FROM rounds")
     events = _rows(db_url, "SELECT count(*) FROM events")

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import DBAPIError
 from tests.server.conftest import OPERATOR, balanced_books, passive_action
 
@@ -382,3 +382,107 @@ def test_shared_a_deposit_shows_at_a_table_another_process_serves(
         assert not reader.is_alive(), "no push reached the other process"
     assert got[-1]["data"]["you"]["balance"] == 3500, got[-1]["data"]["you"]
     balanced_books(b)
+
+
+def test_shared_d194_a_shoe_ended_on_one_process_is_ended_on_every_one(
+    pair: tuple[TestClient, TestClient], pg_url: str
+) -> None:
+    """The operator's end of a shoe (D194) through two processes: a stake
+    placed through one process stops the other from ending the shoe;
+    once the round is over, both asked at once to end the same shoe end
+    it once (``shoe`` guards the second, D137's pattern); both then
+    serve the new shoe's round, and the withdrawn one is gone from both."""
+    a, b = pair
+    table = _table(a, "midibaccarat")
+    who = _player(a, "di")
+    assert (
+        a.post(
+            f"/tables/{table}/seats", json={"seat": 1}, headers=who
+        ).status_code
+        == 200
+    )
+    bet = {"seat": 1, "wager": "banker", "amount": 1000}
+    for client in (a, b):  # a round dealt from the shoe, for each process
+        assert (
+            client.post(
+                f"/tables/{table}/wagers", json=bet, headers=who
+            ).status_code
+            == 200
+        )
+        assert (
+            client.post(f"/tables/{table}/deal", headers=who).status_code
+            == 200
+        )
+
+    def shoe_of(client: TestClient) -> int:
+        row = next(t for t in client.get("/tables").json() if t["id"] == table)
+        return int(row["shoe"]["number"])
+
+    shoe = shoe_of(a)
+    assert shoe_of(b) == shoe
+    r = a.post(f"/tables/{table}/wagers", json=bet, headers=who)
+    assert r.status_code == 200, r.json()
+    in_play = a.get(f"/tables/{table}").json()["round"]["id"]
+    end = {"reason": "a marked card", "shoe": shoe}
+    refused = b.post(f"/tables/{table}/shoe/end", json=end, headers=OP)
+    assert refused.status_code == 409, refused.json()
+    assert (
+        f"round {in_play} is in play at this table"
+        in (refused.json()["message"])
+    )
+    assert shoe_of(a) == shoe_of(b) == shoe
+    assert b.post(f"/tables/{table}/deal", headers=who).status_code == 200
+    waiting = b.get(f"/tables/{table}").json()["round"]["id"]
+
+    answers: list[Any] = []
+
+    def end_shoe(client: TestClient) -> None:
+        answers.append(
+            client.post(f"/tables/{table}/shoe/end", json=end, headers=OP)
+        )
+
+    threads = [threading.Thread(target=end_shoe, args=(c,)) for c in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.status_code for r in answers) == [200, 409]
+    (ended,) = [r.json() for r in answers if r.status_code == 200]
+    (late,) = [r.json() for r in answers if r.status_code == 409]
+    assert (
+        f"shoe {shoe} is no longer in play at this table" in (late["message"])
+    )
+    done = ended["shoe_ended"]
+    assert (done["shoe"], done["new_shoe"]) == (shoe, shoe + 1)
+    assert done["withdrawn"] == waiting
+    for client in (a, b):
+        assert shoe_of(client) == shoe + 1
+        state = client.get(f"/tables/{table}").json()
+        assert state["round"]["id"] == done["round_id"]
+        gone = client.get(f"/rounds/{waiting}", headers=OP)
+        assert gone.status_code == 404, gone.json()
+    # the new shoe's round is played through either process
+    assert (
+        b.post(f"/tables/{table}/wagers", json=bet, headers=who).status_code
+        == 200
+    )
+    assert a.post(f"/tables/{table}/deal", headers=who).status_code == 200
+    engine = create_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            steps = conn.execute(
+                select(func.count())
+                .select_from(db.EventRow)
+                .where(db.EventRow.data_json.contains('"shoe_ended"'))
+            ).scalar_one()
+            shoes = conn.execute(
+                select(db.RoundRow.shoe_no)
+                .where(db.RoundRow.table_id == table)
+                .order_by(db.RoundRow.id)
+            ).scalars()
+            numbers = list(shoes)
+    finally:
+        engine.dispose()
+    assert steps == 1  # one end, stored once
+    assert numbers == [shoe] * 3 + [shoe + 1] * 2
+    assert balanced_books(a) == balanced_books(b)
