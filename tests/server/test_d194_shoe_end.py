@@ -114,7 +114,8 @@ def test_d194_refused_while_a_stake_is_on_the_layout(
     _play(ann, game, 1)
     # seat 1 Th 6d (16), the dealer 9s up and 9c in the hole: a decision
     # is pending after the deal (a Blackjack dealt would settle at once)
-    stack_open_round(client.app.state.casino, ann.table_id, "Th 9s 6d 9c")
+    casino = client.app.state.casino  # type: ignore[attr-defined]
+    stack_open_round(casino, ann.table_id, "Th 9s 6d 9c")
     r = ann.post("/wagers", {"seat": 1, "wager": "blackjack", "amount": 700})
     assert r.status_code == 200, r.json()
     if dealt:
