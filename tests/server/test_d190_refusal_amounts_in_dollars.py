@@ -275,3 +275,25 @@ def test_d190_the_cashier_states_its_bounds_in_dollars(
     with pytest.raises(WagerError) as info:
         casino.deposit(desk, made["id"], -500)
     assert info.value.message == "a deposit must be positive, not -$5.00"
+
+
+def test_d190_a_void_is_logged_in_dollars(client: TestClient) -> None:
+    """The operator's log said "returned 75050 to player 4 (seat 1)"
+    for a void: the desk shows it to the operator as it is written."""
+    ann = _player(client, "midibaccarat", "ann")
+    r = ann.post("/wagers", {"seat": 1, "wager": "banker", "amount": 75_050})
+    assert r.status_code == 200, r.json()
+    voided = client.post(
+        f"/tables/{ann.table_id}/void",
+        json={"reason": "a card exposed"},
+        headers=operator(client),
+    )
+    assert voided.status_code == 200, voided.json()
+    log = client.get("/log?limit=50", headers=operator(client)).json()
+    said = next(
+        row["message"] for row in log if "voided (D25)" in row["message"]
+    )
+    assert said.endswith(
+        f"a card exposed; returned $750.50 to player {ann.player_id} "
+        "(seat 1)"
+    ), said

@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from croupier.history import Recorder
+from croupier.money import dollars
 from croupier.registry import GameSpec
 from croupier.round import Action
 from croupier.rules import GameRules
@@ -367,7 +368,8 @@ def void_round(
     # progressive meter, D68), whatever rebuilt the table before
     rt.table.carry_from(rules_of(rt.spec, row))
     returned = ", ".join(
-        f"{r['amount']} to player {r['player_id']} (seat {r['seat']})"
+        f"{dollars(r['amount'])} to player {r['player_id']} (seat "
+        f"{r['seat']})"
         for r in refunds
     )
     write_log(
