@@ -624,10 +624,10 @@ def create_app(
         ``POST /tables`` holds a body to; ``limits``: the table limits
         a table opened without its own takes (D195).
         """
-        low, high = casino.default_limits
+        least, most = casino.default_limits
         return {
             "defaults": casino.default_settings.to_dict(),
-            "limits": {"min_bet": low, "max_bet": high, "decision": "D195"},
+            "limits": {"min_bet": least, "max_bet": most, "decision": "D195"},
             "ranges": {
                 key: {
                     "minimum": low,
