@@ -168,3 +168,12 @@ def postgres_server() -> Iterator[str]:
 def pg_url(postgres_server: str) -> str:
     """A new, empty PostgreSQL database for one test."""
     return new_database(postgres_server)
+
+
+@pytest.fixture
+def no_server(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """uvicorn.run replaced: a command that gets so far records it."""
+    uvicorn = pytest.importorskip("uvicorn")
+    started: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append(a))
+    return started

@@ -294,6 +294,5 @@ def test_d190_a_void_is_logged_in_dollars(client: TestClient) -> None:
         row["message"] for row in log if "voided (D25)" in row["message"]
     )
     assert said.endswith(
-        f"a card exposed; returned $750.50 to player {ann.player_id} "
-        "(seat 1)"
+        f"a card exposed; returned $750.50 to player {ann.player_id} (seat 1)"
     ), said

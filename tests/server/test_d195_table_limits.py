@@ -148,15 +148,6 @@ def test_d195_no_variable_leaves_the_default() -> None:
     assert _limits_from_env("[500, 50000]") == (500, 50_000)
 
 
-@pytest.fixture
-def no_server(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """uvicorn.run replaced: a command that gets so far records it."""
-    uvicorn = pytest.importorskip("uvicorn")
-    started: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append(a))
-    return started
-
-
 def test_d195_serve_refuses_a_minimum_above_the_maximum(
     tmp_path: Path, no_server: list[Any]
 ) -> None:

@@ -163,15 +163,6 @@ def test_a_server_default_clock_under_five_seconds_is_refused(
     )
 
 
-@pytest.fixture
-def no_server(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """uvicorn.run replaced: a command that gets so far records it."""
-    uvicorn = pytest.importorskip("uvicorn")
-    started: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append(a))
-    return started
-
-
 @pytest.mark.parametrize(
     ("option", "value", "says"),
     [

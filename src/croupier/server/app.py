@@ -896,6 +896,19 @@ def app_from_env() -> FastAPI:
     )
 
 
+def _env_json(name: str, text: str, error: type[CroupierError]) -> Any:
+    """``text``, the environment variable ``name``'s value, as JSON.
+
+    Text that is not JSON raises ``error``, naming the variable and the
+    start of its value.
+    """
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        msg = f"{name} is not JSON ({exc}): {text[:80]!r}"
+        raise error(msg) from None
+
+
 def _settings_from_env(text: str | None) -> dict[str, Any] | None:
     """``$CROUPIER_TABLE_SETTINGS``'s table settings, checked (D183).
 
@@ -914,11 +927,7 @@ table setting betting_seconds must be 5 to 3600 seconds (D170), not 0.1
     """
     if not text:
         return None
-    try:
-        given = json.loads(text)
-    except ValueError as exc:
-        msg = f"{TABLE_SETTINGS_ENV} is not JSON ({exc}): {text[:80]!r}"
-        raise TableSettingError(msg) from None
+    given = _env_json(TABLE_SETTINGS_ENV, text, TableSettingError)
     if not isinstance(given, dict):
         msg = (
             f"{TABLE_SETTINGS_ENV} must be a JSON object of table "
@@ -945,11 +954,7 @@ table minimum ($5.00) is above the maximum ($0.50) (D195)
     """
     if not text:
         return None
-    try:
-        given = json.loads(text)
-    except ValueError as exc:
-        msg = f"{TABLE_LIMITS_ENV} is not JSON ({exc}): {text[:80]!r}"
-        raise TableLimitError(msg) from None
+    given = _env_json(TABLE_LIMITS_ENV, text, TableLimitError)
     try:
         return checked_limits(given)
     except TableLimitError as exc:

@@ -368,9 +368,9 @@ def void_round(
     # progressive meter, D68), whatever rebuilt the table before
     rt.table.carry_from(rules_of(rt.spec, row))
     returned = ", ".join(
-        f"{dollars(r['amount'])} to player {r['player_id']} (seat "
-        f"{r['seat']})"
-        for r in refunds
+        f"{dollars(amount)} to player {player_id} (seat {seat})"
+        for (player_id, seat), amount in sorted(on_layout.items())
+        if amount > 0
     )
     write_log(
         dealer.storage.engine,
