@@ -16,7 +16,7 @@ from croupier.table import Table
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from croupier.registry import GameSpec
     from croupier.round import Round
@@ -38,6 +38,18 @@ def refuses(
     assert info.value.message == message, (info.value.message, message)
     if ref is not None:
         assert str(info.value.ref) == ref, (str(info.value.ref), ref)
+
+
+def messages_of(attempts: Iterable[Callable[[], object]]) -> list[str]:
+    """The words of each refusal the ``attempts`` meet, in order (an
+    attempt that succeeds says nothing)."""
+    said = []
+    for attempt in attempts:
+        try:
+            attempt()
+        except CroupierError as exc:
+            said.append(exc.message)
+    return said
 
 
 def refusals_in_rounds(

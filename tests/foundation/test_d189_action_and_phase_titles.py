@@ -25,11 +25,10 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from tests.engine_refusals import refusals_in_rounds
+from tests.engine_refusals import messages_of, refusals_in_rounds
 
 import croupier
 from croupier.cards import Card
-from croupier.errors import CroupierError
 from croupier.registry import GameSpec, all_games
 from croupier.rng import SeededRng
 from croupier.round import Action, Round
@@ -150,13 +149,7 @@ def _said(
     order ``chooser`` draws (one taken changes the round: so be it)."""
     names = [*EVERY_ACTION, "hit me"]
     chooser.shuffle(names)
-    said = []
-    for attempt in _tries(rnd, names, deal=deal):
-        try:
-            attempt()
-        except CroupierError as exc:
-            said.append(exc.message)
-    return said
+    return messages_of(_tries(rnd, names, deal=deal))
 
 
 def _played(spec: GameSpec, rounds: int) -> list[str]:

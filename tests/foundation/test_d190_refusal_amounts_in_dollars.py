@@ -24,10 +24,10 @@ from collections.abc import Callable
 from functools import partial
 
 import pytest
-from tests.engine_refusals import refusals_in_rounds, refuses
+from tests.engine_refusals import messages_of, refusals_in_rounds, refuses
 
 from croupier import money
-from croupier.errors import CroupierError, WagerError
+from croupier.errors import WagerError
 from croupier.games.double_back_jack import (
     DoubleBackJackRound,
     DoubleBackJackRules,
@@ -294,13 +294,7 @@ def _apply(rnd: Round, seat: int, name: str, amount: object) -> None:
 
 
 def _said(rnd: Round, chooser: random.Random) -> list[str]:
-    said = []
-    for attempt in _tries(rnd, chooser):
-        try:
-            attempt()
-        except CroupierError as exc:
-            said.append(exc.message)
-    return said
+    return messages_of(_tries(rnd, chooser))
 
 
 def _played(spec: GameSpec, rounds: int) -> list[str]:

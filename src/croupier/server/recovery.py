@@ -298,6 +298,11 @@ def void_round(
     on_layout: Counter[tuple[int, int]] = Counter()
     for player_id, seat, layout in moves:
         on_layout[(int(player_id), int(seat or 0))] += int(layout)
+    owed = [
+        (player_id, seat, amount)
+        for (player_id, seat), amount in sorted(on_layout.items())
+        if amount > 0
+    ]
     refunds = [
         {
             "player_id": player_id,
@@ -308,8 +313,7 @@ def void_round(
             "layout": -amount,
             "wager": None,
         }
-        for (player_id, seat), amount in sorted(on_layout.items())
-        if amount > 0
+        for player_id, seat, amount in owed
     ]
     if refunds:
         dealer.apply_moves(conn, refunds)
@@ -369,8 +373,7 @@ def void_round(
     rt.table.carry_from(rules_of(rt.spec, row))
     returned = ", ".join(
         f"{dollars(amount)} to player {player_id} (seat {seat})"
-        for (player_id, seat), amount in sorted(on_layout.items())
-        if amount > 0
+        for player_id, seat, amount in owed
     )
     write_log(
         dealer.storage.engine,
