@@ -183,7 +183,7 @@ def test_the_desk_says_a_table_name_is_taken_in_the_servers_words(
     desk.wait_for_selector("#error:has-text('is taken by table')")
     said = desk.inner_text("#error")
     assert said.startswith(
-        f"The table name 'PIT 100' is taken by table {made['id']}:"
+        f'The table name "PIT 100" is taken by table {made["id"]}:'
     ), said
     assert "case and spaces (D157)" in said
     assert len(HTTP.get(srv.base + "/tables").json()) == before

@@ -202,7 +202,7 @@ def test_d172_each_refusal_is_beside_its_field_in_the_servers_words(
     refused(
         "nt-name",
         taken,
-        f"the table name '{taken}' is taken by table {_tables(srv)[0]['id']}"
+        f'the table name "{taken}" is taken by table {_tables(srv)[0]["id"]}'
         ": an open table's name must differ from the others' in more than "
         "case and spaces (D157)",
         "is taken by table",

@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import CroupierError, RulesError, WagerError
 from croupier.games.runout import round_run_out
+from croupier.jsontypes import json_text
 from croupier.money import amount_text, dollars, in_cents
 from croupier.registry import GameSpec, all_games
 from croupier.server import db, recovery, shared
@@ -352,14 +353,14 @@ class Casino:
                 .limit(1)
             ).first()
             if taken is not None:
-                raise NameTakenError(f"the name {name!r} is taken")
+                raise NameTakenError(f"the name {json_text(name)} is taken")
         if self._name_keys is None:
             self._name_keys = {
                 name_key(str(n))
                 for n in conn.execute(select(db.PlayerRow.name)).scalars()
             }
         if key in self._name_keys:
-            raise NameTakenError(f"the name {name!r} is taken")
+            raise NameTakenError(f"the name {json_text(name)} is taken")
         self._name_keys.add(key)
 
     def deposit(
@@ -546,7 +547,10 @@ class Casino:
         spec = self.games.get(game)
         if spec is None:
             known = ", ".join(sorted(self.games)) or "(none)"
-            raise NotFoundError(f"unknown game {game!r}; games are: {known}")
+            msg = (
+                f"unknown game {json_text(game, limit=40)}; games are: {known}"
+            )
+            raise NotFoundError(msg)
         overrides = dict(rules or {})
         parsed = spec.rules_type.from_mapping(overrides)
         for key, ref, _, value in parsed.against_regulation():
@@ -568,7 +572,8 @@ class Casino:
             *per_wager.items(),
         ]:
             if wager != "table" and wager not in spec.wagers:
-                raise TableLimitError(f"{spec.name} has no {wager!r} wager")
+                msg = f"{spec.name} has no {json_text(wager, limit=40)} wager"
+                raise TableLimitError(msg)
             if not 0 < low <= high:
                 raise TableLimitError(
                     f"limits for {wager} must satisfy 0 < min <= max"
@@ -651,7 +656,8 @@ class Casino:
             holder = taken.get(table_name_key(name))
             if holder is not None:
                 msg = (
-                    f"the table name {name!r} is taken by table {holder}: "
+                    f"the table name {json_text(name)} is taken by table "
+                    f"{holder}: "
                     "an open table's name must differ from the others' in "
                     "more than case and spaces (D157)"
                 )

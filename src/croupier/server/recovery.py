@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from croupier.history import Recorder
+from croupier.jsontypes import json_text
 from croupier.money import dollars
 from croupier.registry import GameSpec
 from croupier.round import Action
@@ -514,7 +515,7 @@ def _load_players(house: House, conn: Connection) -> None:
 def _game_of(house: House, row: db.GameTableRow) -> GameSpec:
     spec = house.games.get(row.game)
     if spec is None:
-        msg = f"table {row.id}: game {row.game!r} is not available"
+        msg = f"table {row.id}: game {json_text(row.game)} is not available"
         raise NotFoundError(msg)
     return spec
 

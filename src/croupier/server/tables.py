@@ -189,18 +189,25 @@ class TableSettings:
             if value is None:
                 continue
             if key not in cls.LIMITS:
-                raise TableSettingError(f"no table setting {key!r}")
+                msg = f"no table setting {json_text(key, limit=40)}"
+                raise TableSettingError(msg)
             if isinstance(value, bool) or not isinstance(value, int | float):
-                msg = f"table setting {key} must be a number, not {value!r}"
+                msg = (
+                    f"table setting {key} must be a number, not "
+                    f"{json_text(value, limit=40)}"
+                )
                 raise TableSettingError(msg)
             low, high = cls.LIMITS[key]
             if key == "idle_rounds" and not isinstance(value, int):
-                msg = f"idle_rounds must be a whole number, not {value!r}"
+                msg = (
+                    "idle_rounds must be a whole number, not "
+                    f"{json_text(value, limit=40)}"
+                )
                 raise TableSettingError(msg)
             if not low <= value <= high:
                 msg = (
                     f"table setting {key} must be {cls.range_text(key)} "
-                    f"({cls.DECIDED[key]}), not {value!r}"
+                    f"({cls.DECIDED[key]}), not {json_text(value, limit=40)}"
                 )
                 raise TableSettingError(msg)
             out[key] = value
