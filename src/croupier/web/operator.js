@@ -95,14 +95,20 @@ function show(open) {
   $("desk").hidden = !open;
 }
 
+// how many messages the desk has said or refused: a message that comes
+// when its request ends says nothing if another came meanwhile
+let spoken = 0;
+
 function say(text) {
   // What an action did, in the desk's status line (read out too: it is
   // a role=status region); a refusal goes to the error line instead.
+  spoken += 1;
   $("done").textContent = text;
   $("error").textContent = "";
 }
 
 function refuse(text) {
+  spoken += 1;
   $("error").textContent = text;
   $("done").textContent = "";
 }
@@ -1054,11 +1060,19 @@ $("login-form").addEventListener("submit", async (ev) => {
 $("check").addEventListener("click", () => books().catch((e) => {
   refuse(e.message);
 }));
-$("refresh").addEventListener("click", () => refresh().then(() => {
-  say("The desk shows the tables, balances and log as they are now.");
-}).catch((e) => {
-  refuse(e.message);
-}));
+$("refresh").addEventListener("click", () => {
+  // the books come last (a check sums every transaction): an action
+  // pressed meanwhile (a void armed on a row just drawn) has said what it
+  // did, and that stays; a refusal is always said
+  const before = spoken;
+  refresh().then(() => {
+    if (spoken === before) {
+      say("The desk shows the tables, balances and log as they are now.");
+    }
+  }).catch((e) => {
+    refuse(e.message);
+  });
+});
 $("find-player").addEventListener("submit", (ev) => {
   ev.preventDefault();
   found.name = $("fp-name").value.trim();
