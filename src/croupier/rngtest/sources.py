@@ -138,6 +138,13 @@ _CODES = JOKER_CODE + 1
 _TOKEN_CODES = {text: code for code, text in enumerate(CARD_TEXTS)}
 """Each card's code by its text as croupier writes it (``As``, ``JK``)."""
 
+_PAIR_CODES = np.full((128, 128), -1, dtype=np.int64)
+"""Each card's code by the two ASCII bytes croupier writes it in, -1
+for any other pair: a line of such cards, one space apart, is read by
+one lookup of all its pairs (about a tenth of a lookup a card)."""
+for _code, _text in enumerate(CARD_TEXTS):
+    _PAIR_CODES[ord(_text[0]), ord(_text[1])] = _code
+
 
 def _cards_text(counts: Codes) -> str:
     """Cards counted by code, in card notation: ``5 x 2c, JK``, or none.
@@ -162,6 +169,12 @@ def _card_codes(text: str) -> Codes:
     >>> _card_codes("As 10h,Kd").tolist() == _card_codes("As Th Kd").tolist()
     True
     """
+    if len(text) % 3 == 2 and text.isascii():
+        raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        if (raw[2::3] == ord(" ")).all():
+            paired: Codes = _PAIR_CODES[raw[0::3], raw[1::3]]
+            if (paired >= 0).all():
+                return paired
     codes = [_TOKEN_CODES.get(token, -1) for token in text.split(" ")]
     if -1 in codes:
         codes = [card.code for card in parse_cards(text)]
