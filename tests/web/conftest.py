@@ -1,5 +1,7 @@
-"""The browser tests' fixtures: one served casino and one chromium per
-test module (module scope), for every module under ``tests/web``.
+"""The browser tests' fixtures: one served casino per test module
+(module scope), and one chromium for them all (each test opens its own
+context or page, so nothing of a page is shared: launching chromium
+and Playwright's driver once a module took some 24 s of CI).
 
 A module whose tests need tables under other rules than the defaults
 names them in ``TABLE_RULES`` (:data:`tests.web.live.DOUBLE_DOWN`: a
@@ -30,7 +32,7 @@ def srv(
     server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's chromium, headless, through Playwright."""
     sync_api = pytest.importorskip("playwright.sync_api")
