@@ -75,24 +75,47 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 # Every test: the fast ones on every core (what `make check` runs), then
-# the slow-marked ones. The browser tests first, alone, with the machine
+# the slow-marked ones. The browser tests run with the machine as good as
 # to themselves (chromium, the page and the served table are timed by
 # clocks: on two workers beside a CPU-bound test file, one of them once
-# waited 30 s for a page that did not redraw); then the other slow ones
-# (several processes, servers on ports of their own, long simulations)
-# on two workers, each file whole on one (a worker starts its own
-# PostgreSQL). Much of those is waiting, so two at once take about half
-# the time: the slow tests one at a time took 683 s in CI on 2026-12-06,
-# whose whole run came to 1,047 s of its 20 minutes.
+# waited 30 s for a page that did not redraw); they keep some 1.2 of the
+# 2 cores busy, so the slow tests that only compute (COMPUTE_TESTS: no
+# server, no clock, no other process) run beside them at the lowest
+# priority (nice 19), on what is left, their report printed after the
+# browser tests'. Then the other slow ones (several processes, servers on
+# ports of their own, long simulations) on two workers, each file whole
+# on one (a worker starts its own PostgreSQL). Much of those is waiting,
+# so two at once take about half the time. Measured on 2026-12-07 (the
+# nineteenth session): the browser tests 370 s alone and 429 s beside
+# the compute tests (459 s), which had taken some 170 s of the 292 s the
+# slow tests took on two workers after them.
 # Each run names its ten slowest tests (CI's 20 minutes are watched by
 # them).
 BROWSER_TESTS = tests/web
+COMPUTE_TESTS = tests/rngtest/test_calibration.py \
+  tests/odds/test_double_back_jack_ca_td.py \
+  tests/odds/test_double_back_jack_cdp.py \
+  tests/odds/test_double_back_jack_ca.py \
+  tests/odds/test_baccarat_simulation.py \
+  tests/odds/test_double_back_jack_exact.py \
+  tests/odds/test_paigow_agreement.py \
+  tests/report/test_math_report.py \
+  tests/report/test_analyst_audit_2026_12_06.py
 SLOWEST = --durations=10
 pytest: setup browser postgres pdf
 	$(PY) -m pytest -n auto -m "not slow" $(SLOWEST)
-	$(PY) -m pytest -m slow $(SLOWEST) $(BROWSER_TESTS)
+	@log=$$(mktemp) && \
+	  { nice -n 19 $(PY) -m pytest -m slow $(SLOWEST) $(COMPUTE_TESTS) \
+	    > "$$log" 2>&1 & } && compute=$$! && \
+	  echo "(the slow compute tests run beside the browser tests; their" \
+	    "report follows)" && \
+	  { $(PY) -m pytest -m slow $(SLOWEST) $(BROWSER_TESTS); web=$$?; } && \
+	  { wait $$compute; computed=$$?; } && \
+	  echo "== the slow compute tests ($(words $(COMPUTE_TESTS)) files)" && \
+	  cat "$$log" && rm -f "$$log" && \
+	  test $$web -eq 0 && test $$computed -eq 0
 	$(PY) -m pytest -n 2 --dist loadfile -m slow $(SLOWEST) \
-	  $(addprefix --ignore=,$(BROWSER_TESTS))
+	  $(addprefix --ignore=,$(BROWSER_TESTS) $(COMPUTE_TESTS))
 
 # The core install (issue 18): `pip install .` with no extra, into a
 # fresh venv, runs every game, scenario and `croupier rules`, and the
