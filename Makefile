@@ -85,10 +85,11 @@ typecheck: setup
 # browser tests'. Then the other slow ones (several processes, servers on
 # ports of their own, long simulations) on two workers, each file whole
 # on one (a worker starts its own PostgreSQL). Much of those is waiting,
-# so two at once take about half the time. Measured on 2026-12-07 (the
-# nineteenth session): the browser tests 370 s alone and 429 s beside
-# the compute tests (459 s), which had taken some 170 s of the 292 s the
-# slow tests took on two workers after them.
+# so two at once take about half the time. Measured in CI on a clean
+# clone on 2026-12-07 (the nineteenth session): the browser tests 446 s
+# beside the compute tests (473 s), then the other slow tests 95 s, where
+# the browser tests alone took 370 s and all the other slow tests 292 s
+# after them; the whole run 1,030 s against 1,156 s.
 # Each run names its ten slowest tests (CI's 20 minutes are watched by
 # them).
 BROWSER_TESTS = tests/web

@@ -1,7 +1,8 @@
 """The browser tests' fixtures: one served casino per test module
 (module scope), and one chromium for them all (each test opens its own
-context or page, so nothing of a page is shared: launching chromium
-and Playwright's driver once a module took some 24 s of CI).
+context or page, so nothing of a page is shared; launching chromium
+and Playwright's driver takes about a second, once a module it was
+some 24 launches a run).
 
 A module whose tests need tables under other rules than the defaults
 names them in ``TABLE_RULES`` (:data:`tests.web.live.DOUBLE_DOWN`: a

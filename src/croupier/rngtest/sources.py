@@ -138,12 +138,19 @@ _CODES = JOKER_CODE + 1
 _TOKEN_CODES = {text: code for code, text in enumerate(CARD_TEXTS)}
 """Each card's code by its text as croupier writes it (``As``, ``JK``)."""
 
-_PAIR_CODES = np.full((128, 128), -1, dtype=np.int64)
+
+def _pair_codes() -> Codes:
+    """Each card's code by the two ASCII bytes croupier writes it in."""
+    table = np.full((128, 128), -1, dtype=np.int64)
+    for code, text in enumerate(CARD_TEXTS):
+        table[ord(text[0]), ord(text[1])] = code
+    return table
+
+
+_PAIR_CODES = _pair_codes()
 """Each card's code by the two ASCII bytes croupier writes it in, -1
 for any other pair: a line of such cards, one space apart, is read by
 one lookup of all its pairs (about a tenth of a lookup a card)."""
-for _code, _text in enumerate(CARD_TEXTS):
-    _PAIR_CODES[ord(_text[0]), ord(_text[1])] = _code
 
 
 def _cards_text(counts: Codes) -> str:

@@ -1061,7 +1061,7 @@ $("check").addEventListener("click", () => books().catch((e) => {
   refuse(e.message);
 }));
 $("refresh").addEventListener("click", () => {
-  // the books come last (a check sums every transaction): an action
+  // the books come back last (a check sums every transaction): an action
   // pressed meanwhile (a void armed on a row just drawn) has said what it
   // did, and that stays; a refusal is always said
   const before = spoken;
