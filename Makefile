@@ -90,6 +90,10 @@ typecheck: setup
 # beside the compute tests (473 s), then the other slow tests 95 s, where
 # the browser tests alone took 370 s and all the other slow tests 292 s
 # after them; the whole run 1,030 s against 1,156 s.
+# A background job of a shell script ignores Ctrl-C, so the recipe kills
+# the compute tests itself when it ends early (Ctrl-C, or the browser
+# step's pytest killed): else they ran on for minutes after `make test`
+# was stopped (the nineteenth session's re-read).
 # Each run names its ten slowest tests (CI's 20 minutes are watched by
 # them).
 BROWSER_TESTS = tests/web
@@ -108,10 +112,12 @@ pytest: setup browser postgres pdf
 	@log=$$(mktemp) && \
 	  { nice -n 19 $(PY) -m pytest -m slow $(SLOWEST) $(COMPUTE_TESTS) \
 	    > "$$log" 2>&1 & } && compute=$$! && \
+	  trap 'kill $$compute 2>/dev/null; rm -f "$$log"' EXIT && \
+	  trap 'exit 130' INT TERM HUP && \
 	  echo "(the slow compute tests run beside the browser tests; their" \
 	    "report follows)" && \
 	  { $(PY) -m pytest -m slow $(SLOWEST) $(BROWSER_TESTS); web=$$?; } && \
-	  { wait $$compute; computed=$$?; } && \
+	  { wait $$compute; computed=$$?; } && trap - EXIT && \
 	  echo "== the slow compute tests ($(words $(COMPUTE_TESTS)) files)" && \
 	  cat "$$log" && rm -f "$$log" && \
 	  test $$web -eq 0 && test $$computed -eq 0
