@@ -426,6 +426,14 @@ function spotEl(t, seat, wager, amount, mine, result) {
     // spot (D147)
     if (mine) squeezeStack(stack, 24, 8, 4);
     el.appendChild(stack);
+  } else if (mine) {
+    // the stack's box, empty: the spot's least height counts its name,
+    // a stack and one line of amount, and the most it takes, on two
+    // lines where the spots' line is short of room, made a spot 13 px
+    // taller when a bet landed (D197)
+    const room = Croupier.el("span", "stack");
+    room.setAttribute("aria-hidden", "true");
+    el.appendChild(room);
   }
   const amt = Croupier.el("span", "amt");
   const shows = amount ? Croupier.money(amount) : (mine ? "bet" : "");
