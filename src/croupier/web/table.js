@@ -426,6 +426,14 @@ function spotEl(t, seat, wager, amount, mine, result) {
     // spot (D147)
     if (mine) squeezeStack(stack, 24, 8, 4);
     el.appendChild(stack);
+  } else if (mine) {
+    // the stack's box, empty: the spot's least height counts its name,
+    // a stack and one line of amount, and the most it takes, on two
+    // lines where the spots' line is short of room, made a spot 13 px
+    // taller when a bet landed (D197)
+    const room = Croupier.el("span", "stack");
+    room.setAttribute("aria-hidden", "true");
+    el.appendChild(room);
   }
   const amt = Croupier.el("span", "amt");
   const shows = amount ? Croupier.money(amount) : (mine ? "bet" : "");
@@ -433,8 +441,14 @@ function spotEl(t, seat, wager, amount, mine, result) {
   if (mine) {
     // as wide as the most the spot takes (tabular figures, style.css):
     // a bet of $1,000.00 made the spot 10 px wider than one of $5.00,
-    // and moved its neighbours 5 px sideways (D179)
+    // and moved its neighbours 5 px sideways (D179); where the spots'
+    // line is short of room (on a phone on its side), the amount breaks
+    // at its commas and the spot is narrower, as high however much is
+    // bet: seven spots sized for $10,000,000,000.00 (113 px each) ran
+    // past the felt's edges at 740 x 360, Player's and Panda 8's cut
+    // (D197)
     sizedText(amt, [Croupier.money(fixed !== null ? fixed : lim[1])], shows);
+    breakAmounts(amt);
   } else amt.textContent = shows;
   el.appendChild(amt);
   let words = label + ", " + (amount ? Croupier.money(amount) + " bet"
@@ -513,22 +527,19 @@ function othersBetsEl(t, seat, here, owner) {
   // in a box of 22 px (style.css)
   if (total) box.appendChild(squeezeStack(Croupier.stackEl(total), 16, 6, 3));
   el.appendChild(box);
-  const most = t.wagers.reduce((sum, w) => {
-    const fixed = fixedOf(t, w);
-    return sum + (fixed !== null ? fixed : limitsOf(t, w)[1]);
-  }, 0);
   const amt = Croupier.el("span", "amt");
-  sizedText(amt, [Croupier.money(most)], total ? Croupier.money(total) : "");
-  el.appendChild(amt);
+  sizedText(amt, [Croupier.money(mostOf(t))],
+    total ? Croupier.money(total) : "");
+  el.appendChild(breakAmounts(amt));
   if (owner) {
     // a phone's lines: his name, then his total (on a phone on its
     // side, where the seat is 50 px wide, whole dollars without their
     // cents, and "sits out")
     el.appendChild(Croupier.el("span", "box-who", owner.name));
     const money = total ? Croupier.money(total) : none;
-    el.appendChild(Croupier.el("span", "box-sum", money));
-    el.appendChild(Croupier.el("span", "box-sum short", total
-      ? money.replace(/\.00$/, "") : (away ? "sits out" : none)));
+    el.appendChild(breakAmounts(Croupier.el("span", "box-sum", money)));
+    el.appendChild(breakAmounts(Croupier.el("span", "box-sum short", total
+      ? money.replace(/\.00$/, "") : (away ? "sits out" : none))));
   }
   const words = here.length
     ? here.map((st) => Croupier.wagerName(st.wager) + " " +
@@ -540,20 +551,96 @@ function othersBetsEl(t, seat, here, owner) {
   return el;
 }
 
-function fitTotals(seats) {
-  // A seat of one size on a phone gives another player's name and total
-  // on its box's two lines (D186), 44 px wide on its side: a total that
-  // does not fit there ("$1,234.50", 48 px, was cut "$1,23\u2026") takes
-  // both lines, its dollars over its cents ("$1,234", ".50"), and his
-  // name (whole in the seat's accessible name) is left off the box: the
-  // box keeps its size, the amount is whole (D191).
-  for (const sum of seats.querySelectorAll(".spot.others > .box-sum")) {
-    const cents = /^(.*)(\.\d\d)$/.exec(sum.textContent);
-    if (!cents || !sum.getClientRects().length ||
-        sum.scrollWidth <= sum.clientWidth) continue;
-    sum.textContent = cents[1];
-    sum.append(document.createElement("br"), cents[2]);
-    sum.parentElement.classList.add("split");
+function mostOf(t) {
+  // The most another player's wagers may come to at table ``t``: each
+  // wager's maximum (its fixed amount for pai gow's Progressive).
+  return t.wagers.reduce((sum, w) => {
+    const fixed = fixedOf(t, w);
+    return sum + (fixed !== null ? fixed : limitsOf(t, w)[1]);
+  }, 0);
+}
+
+function breakAmounts(el) {
+  // Each amount of money in ``el``'s words may break after a comma of
+  // its thousands and before its cents, and nowhere else (<wbr> in a
+  // span of its own whose white-space is normal, style.css): its words,
+  // and what a screen reader reads, are the same. A box too narrow for
+  // an amount shows it whole on two lines or more, where it was cut
+  // with an ellipsis ("$1,000,000,000.00" in another player's box of
+  // 44 px on a phone on its side, 60 px upright, 76 px on a desktop;
+  // "You win $1,000,000,000.00" in the result's line on a phone: D197).
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const found = [];
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) found.push(n);
+  for (const node of found) {
+    const text = node.textContent;
+    const re = /\$\d{1,3}(,\d{3})+(\.\d\d)?|\$\d+\.\d\d/g;
+    if (!re.test(text)) continue;
+    re.lastIndex = 0;
+    const parts = [];
+    let at = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m.index > at) parts.push(text.slice(at, m.index));
+      const amount = Croupier.el("span", "money");
+      m[0].split(/(?<=,)|(?=\.)/).forEach((piece, i) => {
+        if (i) amount.appendChild(document.createElement("wbr"));
+        amount.appendChild(document.createTextNode(piece));
+      });
+      parts.push(amount);
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) parts.push(text.slice(at));
+    node.replaceWith(...parts);
+  }
+  return el;
+}
+
+function fitTotals(seats, t) {
+  // Another player's box (a seat of one size, D186) is as high as the
+  // table's largest total needs, taken or vacant, from the start: that
+  // total is drawn, unseen, in a box as wide (the amount's lines break
+  // at its commas and before its cents, breakAmounts), and every seat of
+  // one size is as much higher as it needs. A total that takes more
+  // than one line on a phone leaves his name off the box (whole in the
+  // seat's accessible name). "$1,234.50" was cut "$1,23\u2026" in 44
+  // px (D191); on a table whose limits go to $10,000,000,000.00 (D195)
+  // a total of "$1,000,000,000.00" was cut "$1,000,000,0\u2026" upright
+  // and on its side, and ran out of its box, over its border, on a
+  // desktop (D197). At the tables' default limits nothing is higher.
+  seats.style.removeProperty("--box-extra");
+  const one = seats.querySelector(".seat.one-size");
+  if (!one) return;
+  const base = one.querySelector(":scope > .spots").offsetHeight;
+  const most = mostOf(t);
+  let extra = 0;
+  // (the most, and a cent less: "$49,999,999,999.99" takes three lines
+  // where "$50,000,000,000" takes two, on its side)
+  for (const amount of [most, most - 1]) {
+    const probe = Croupier.el("div", "seat one-size sum-probe");
+    probe.setAttribute("aria-hidden", "true");
+    probe.style.width = one.offsetWidth + "px";
+    const spots = Croupier.el("div", "spots");
+    spots.appendChild(othersBetsEl(t, 0, [{wager: t.wagers[0], amount}],
+      {name: "\u00a0"}));
+    probe.appendChild(spots);
+    seats.appendChild(probe);
+    splitTotals(probe);
+    extra = Math.max(extra, Math.ceil(spots.firstChild.offsetHeight - base));
+    probe.remove();
+  }
+  if (extra > 0) seats.style.setProperty("--box-extra", extra + "px");
+  splitTotals(seats);
+}
+
+function splitTotals(root) {
+  // A total on more than one line takes the box's lines: his name is
+  // left off it (D191).
+  for (const sum of root.querySelectorAll(".spot.others > .box-sum")) {
+    if (!sum.getClientRects().length) continue;
+    const line = parseFloat(getComputedStyle(sum).lineHeight) || 13;
+    if (sum.scrollHeight > 1.5 * line) {
+      sum.parentElement.classList.add("split");
+    }
   }
 }
 
@@ -721,13 +808,55 @@ function renderResult(s) {
     : mine.every((x) => x.outcome === "push" || x.outcome === "void")
       ? "Push: your " + Croupier.money(staked) + " is returned"
       : "You break even";
-  draft.appendChild(Croupier.el("div", "headline", head));
+  draft.appendChild(breakAmounts(Croupier.el("div", "headline", head)));
   const why = whyLine(s.table.game, rnd, seat, facts);
   if (why) draft.appendChild(Croupier.el("div", "why", why));
   draft.appendChild(settledList(s, mine, facts));
   draft.appendChild(closeButton(rnd, "result"));
   showBanner(box, draft, rnd);
   remember(s, rnd, net, head);
+}
+
+const PHONE = window.matchMedia(
+  "(max-width: 700px), (orientation: landscape) and (max-height: 500px)");
+
+function fitResult() {
+  // On a phone the result's line is its headline and OK (D165): the
+  // headline takes two lines where one does not hold it (its amount
+  // breaks at its commas, breakAmounts), and a smaller type (12.8 px)
+  // where two lines at its own are taller than OK (44 px): the line
+  // keeps its height. "You win $1,000,000,000.00" was cut "You win
+  // $1,0\u2026" at 740 x 360 (the headline 111 px wide), "Push: your
+  // $1,000,000,000.00 is returned" "\u2026 is re\u2026" at 390 x 844 (D197).
+  const head = $("result").querySelector(".headline");
+  if (!head) return;
+  head.classList.remove("small");
+  const ok = $("result").querySelector(".btn");
+  if (!PHONE.matches || $("result").hidden || !ok) return;
+  if (head.offsetHeight > ok.offsetHeight) head.classList.add("small");
+}
+
+function fitHeader() {
+  // The player's balance and session net are whole in the header's
+  // line, which keeps its height (D169): where the line does not hold
+  // them, the words before it give way first (on a phone on its side,
+  // the table's name and the meta lines, to nothing), then their type
+  // is 12 px (upright, a balance of $1,000,000,000.00 and a session of
+  // +$1,000,000,000.00 took Recall past the screen's edge); only a
+  // balance past $10,000,000,000.00 beside a session as large may take
+  // the line to two (D197). His name gives way, as before.
+  const line = document.querySelector(".you-line");
+  line.classList.remove("tight", "wrap");
+  line.style.minWidth = "";
+  const over = () => line.scrollWidth > line.clientWidth + 0.5 ||
+    line.getBoundingClientRect().right >
+      document.documentElement.clientWidth + 0.5;
+  if (!over()) return;
+  line.style.minWidth = line.scrollWidth + "px";
+  if (!over()) return;
+  line.style.minWidth = "";
+  line.classList.add("tight");
+  if (over()) line.classList.add("wrap");
 }
 
 function showBanner(box, draft, rnd) {
@@ -801,7 +930,7 @@ function renderVoided(s, rnd, seat, settled) {
   box.dataset.round = rnd.id;
   const head = "Round voided" + (back ? ": your " + Croupier.money(back) +
     " on the layout is returned" : "");
-  draft.appendChild(Croupier.el("div", "headline", head));
+  draft.appendChild(breakAmounts(Croupier.el("div", "headline", head)));
   draft.appendChild(Croupier.el("div", "why", "The casino voided this " +
     "round" + (ev.reason ? ": \u201c" + ev.reason + "\u201d" : "") +
     (ev.ref ? " (" + Croupier.refText(ev.ref) + ")" : "") + "."));
@@ -1103,11 +1232,13 @@ function render(s) {
   }
   mineAtFoot(seats, arc, betting);
   evenRows(seats, arc);
-  fitTotals(seats);
+  fitTotals(seats, t);
 
   renderStatus(s, rnd, pending, myTurn, betting, view);
   renderRail(s, t, you, rnd, mySeat, betting, legal, pending);
   renderHistory(s);
+  fitResult();
+  fitHeader();
   renderNarration(s, betting);
   announce(s);
   tickClock();
