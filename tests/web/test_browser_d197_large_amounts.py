@@ -188,12 +188,29 @@ def _in_sight(page: Any, selectors: list[str]) -> list[Any]:
     )
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+_BALANCES = [
+    *(pytest.param(size, 123_456_789_012, id=size) for size in SIZES),
+    *(
+        pytest.param(size, 12_345_678_901_234, id=f"{size}-header")
+        for size in ("390x844", "740x360")
+    ),
+]
+"""Each size with a balance of $1,234,567,890.12; upright and on its
+side, one of $123,456,789,012.34 too, whose header needs D197's
+smaller type."""
+
+
+@pytest.mark.parametrize(("size", "balance"), _BALANCES)
 def test_d197_a_billion_shows_whole_in_every_place(
-    srv: LiveServer, browser: Any, billion_table: int, size: str
+    srv: LiveServer,
+    browser: Any,
+    billion_table: int,
+    size: str,
+    balance: int,
 ) -> None:
     """At a Midibaccarat table whose wagers go to $1,000,000,000.00,
-    this player (seat 3, a balance of $1,234,567,890.12) bets
+    this player (seat 3, a balance of $1,234,567,890.12, or
+    $123,456,789,012.34 upright and on its side) bets
     $1,000,000,000.00 on Player; another at seat 2 bets
     $1,000,000,000.00 on Banker and $234,567,890.12 on Tie; the round is
     dealt (Player 9 over Banker 7). Every amount in the header, on the
@@ -209,21 +226,26 @@ def test_d197_a_billion_shows_whole_in_every_place(
     Before: another player's total "$1,234,567,890.12" was cut
     "$1,234,567,8…" upright and on its side (75 px in 60 and 44), and ran
     out of its box of 76 px at 1366 x 768; the headline was cut "You win
-    $1,0…" on a phone on its side (180 px in 111 to 156).
+    $1,0…" on a phone on its side (180 px in 111 to 156). With the
+    larger balance, the header's balance and session took Recall past
+    the screen's edge upright (measured by the D197 probe).
     """
     table = billion_table
     base = f"{srv.base}/tables/{table}"
-    page = _page(browser, srv, f"Tycoon {size}", size)
+    page = _page(browser, srv, f"Tycoon {size} {balance}", size)
     me = token_of(page)
     mine = HTTP.get(srv.base + "/me", headers=me).json()
-    balance = 123_456_789_012
-    paid = HTTP.post(
-        f"{srv.base}/players/{mine['id']}/deposits",
-        json={"amount": balance - mine["balance"]},
-        headers=CASHIER,
-    )
+    due = balance - mine["balance"]
+    while due:  # a deposit is $10,000,000,000.00 at most (D31)
+        paid = HTTP.post(
+            f"{srv.base}/players/{mine['id']}/deposits",
+            json={"amount": min(due, 10**12)},
+            headers=CASHIER,
+        )
+        assert paid.status_code == 200, paid.text
+        due -= min(due, 10**12)
     assert paid.json()["balance"] == balance, paid.text
-    them = _player(srv, f"Magnate {size}", 10 * BILLION)
+    them = _player(srv, f"Magnate {size} {balance}", 10 * BILLION)
     sit(page, srv, table, 3)
     tie = 23_456_789_012
     try:
