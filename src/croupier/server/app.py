@@ -937,7 +937,8 @@ table setting betting_seconds must be 5 to 3600 seconds (D170), not 0.1
     try:
         TableSettings.from_mapping(given)
     except TableSettingError as exc:
-        raise TableSettingError(f"{TABLE_SETTINGS_ENV}: {exc}") from None
+        msg = f"{TABLE_SETTINGS_ENV}: {exc.message}"
+        raise TableSettingError(msg, ref=exc.ref) from None
     return given
 
 
@@ -958,7 +959,8 @@ table minimum ($5.00) is above the maximum ($0.50) (D195)
     try:
         return checked_limits(given)
     except TableLimitError as exc:
-        raise TableLimitError(f"{TABLE_LIMITS_ENV}: {exc}") from None
+        msg = f"{TABLE_LIMITS_ENV}: {exc.message}"
+        raise TableLimitError(msg, ref=exc.ref) from None
 
 
 def _ensure_operator(casino: Casino, token: str | None) -> str | None:
