@@ -47,8 +47,8 @@ class CroupierError(ValueError):
 def _names(message: str, ref: Citation) -> bool:
     """Whether ``message`` cites ``ref`` itself ("... (D137)").
 
-    A longer citation that begins with it (D1370, 591.7(k)(1) for
-    591.7(k)) is another rule.
+    A longer citation that begins with it (591.7(k)(1) for 591.7(k),
+    D137 for D13) is another rule.
     """
     text = str(ref)
     at = message.find(text)

@@ -39,6 +39,8 @@ from croupier.hhf.format import HandHistory
 from croupier.server.app import create_app
 from croupier.server.auth import hash_token, new_token
 from croupier.server.edge import RateLimits
+from croupier.server.errors import TableLimitError, TableSettingError
+from croupier.server.tables import TableSettings, checked_limits
 
 GAME = "midibaccarat"
 
@@ -435,3 +437,33 @@ def test_d198_too_many_requests_cite_the_rate_limits(db_url: str) -> None:
             "RateLimitedError",
             "D32",
         )
+
+
+@pytest.mark.parametrize(
+    ("given", "decision"),
+    [
+        ({"idle_rounds": 0}, "D28"),
+        ({"idle_seat_minutes": 0.5}, "D158"),
+        ({"betting_seconds": 3601}, "D170"),
+    ],
+)
+def test_d198_a_table_setting_out_of_range_cites_its_decision(
+    given: dict[str, Any], decision: str
+) -> None:
+    """As ``croupier serve`` and a new table meet them (the range's
+    decision, named in the message, is the ``ref`` too)."""
+    with pytest.raises(TableSettingError) as refused:
+        TableSettings.from_mapping(given)
+    assert str(refused.value.ref) == decision
+    assert refused.value.message.endswith(
+        f"({decision}), not {next(iter(given.values()))}"
+    )
+    assert str(refused.value) == refused.value.message  # said once
+
+
+@pytest.mark.parametrize("given", [(0, 100), (500, 50), "500"])
+def test_d198_server_table_limits_refused_cite_d195(given: object) -> None:
+    with pytest.raises(TableLimitError) as refused:
+        checked_limits(given)
+    assert str(refused.value.ref) == "D195"
+    assert str(refused.value).endswith("(D195)")

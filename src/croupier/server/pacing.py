@@ -94,13 +94,8 @@ DEFAULTS = (
 )
 """The default of a decision, first legal one of these (D26)."""
 
-DECISION_REF = "D26"
-BETTING_REF = "D27"
-IDLE_REF = "D28"
-VOID_REF = "D29"
-SHOE_REF = "D194"
-
-# the same decisions as a refusal cites them (D198)
+# the decisions the table's pacing follows, as its refusals cite them
+# (D198) and, as text, its steps
 CLOSE_BETTING = Decision(27)
 """Closing the betting: a seat without a wager cannot (D27)."""
 VOID = Decision(29)
@@ -109,6 +104,12 @@ VOID_NAMED = Decision(137)
 """A void names the round it is for (D137)."""
 SHOE_END = Decision(194)
 """The operator ends a table's shoe between rounds (D194)."""
+
+DECISION_REF = "D26"
+BETTING_REF = str(CLOSE_BETTING)
+IDLE_REF = "D28"
+VOID_REF = str(VOID)
+SHOE_REF = str(SHOE_END)
 
 
 def default_action(legal: Iterable[str]) -> str | None:

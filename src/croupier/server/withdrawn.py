@@ -31,7 +31,7 @@ __all__ = ["WITHDRAWN_REF", "Withdrawn", "withdrawn_round"]
 
 WITHDRAWN_REF = Decision(198)
 """The decision by which a withdrawn round's id is answered ``410``."""
-_SHOE_ENDED_BY = "D194"
+_SHOE_ENDED_BY = Decision(194)
 """The decision by which the operator ends a shoe (the step's ``ref``)."""
 
 
