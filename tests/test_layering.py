@@ -69,6 +69,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "croupier.server.tables",
         "croupier.server.visibility",
         "croupier.server.edge",
+        "croupier.server.withdrawn",
     ),
     ("croupier.server.play",),
     ("croupier.server.recovery",),

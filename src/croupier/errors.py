@@ -1,8 +1,11 @@
 """The exception tree: every refusal names the rule that forbids it.
 
 All errors a caller can provoke derive from :class:`CroupierError`, itself
-a :class:`ValueError`, and carry the regulation reference (``ref``) that
-forbids what was tried. Internal invariant failures (a lost card, an
+a :class:`ValueError`, and carry the rule (``ref``) that forbids what was
+tried: the regulation's subsection (:class:`~croupier.regs.Ref`) or, where
+the regulation leaves the matter to the casino, the project decision
+(:class:`~croupier.regs.Decision`, D198); ``None`` only where no rule
+applies. Internal invariant failures (a lost card, an
 unbalanced ledger) are :class:`InvariantError`, which is *not* a
 ``ValueError``: they mean a bug, never bad input.
 """
@@ -13,7 +16,7 @@ import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from croupier.regs import Ref
+    from croupier.regs import Citation
 
 
 class CroupierError(ValueError):
@@ -23,13 +26,41 @@ class CroupierError(ValueError):
     >>> err = CroupierError("no draw on 21", ref=Ref.parse("591.7(k)(1)"))
     >>> str(err)
     'no draw on 21 [591.7(k)(1)]'
+    >>> from croupier.regs import Decision
+    >>> str(CroupierError("nothing was voided", ref=Decision(137)))
+    'nothing was voided [D137]'
+
+    A message that names its rule already is not followed by it again:
+
+    >>> str(CroupierError("nothing was voided (D137)", ref=Decision(137)))
+    'nothing was voided (D137)'
     """
 
-    def __init__(self, message: str, *, ref: Ref | None = None) -> None:
+    def __init__(self, message: str, *, ref: Citation | None = None) -> None:
         self.message = message
-        self.ref = ref
-        suffix = f" [{ref}]" if ref is not None else ""
+        self.ref: Citation | None = ref
+        """The rule that forbids what was tried (D198), or ``None``."""
+        suffix = "" if ref is None or _names(message, ref) else f" [{ref}]"
         super().__init__(f"{message}{suffix}")
+
+
+def _names(message: str, ref: Citation) -> bool:
+    """Whether ``message`` cites ``ref`` itself ("... (D137)").
+
+    A longer citation that begins with it (591.7(k)(1) for 591.7(k),
+    D137 for D13) is another rule.
+    """
+    text = str(ref)
+    at = message.find(text)
+    while at >= 0:
+        before = message[at - 1 : at]
+        after = message[at + len(text) : at + len(text) + 1]
+        if not (before.isalnum() or before == ".") and not (
+            after.isalnum() or after == "("
+        ):
+            return True
+        at = message.find(text, at + 1)
+    return False
 
 
 class CardParseError(CroupierError):
@@ -40,7 +71,7 @@ class RulesError(CroupierError):
     """A Rules Submission option is unknown, mistyped or out of range."""
 
     def __init__(
-        self, message: str, *, key: str, ref: Ref | None = None
+        self, message: str, *, key: str, ref: Citation | None = None
     ) -> None:
         self.key = key
         # the option's name as a JSON file writes it ("decks", not

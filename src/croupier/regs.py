@@ -1,6 +1,10 @@
 """Regulation references and the registry of what implements them.
 
 A :class:`Ref` names a subsection of 58 Pa. Code, such as ``591.7(l)(2)``.
+A :class:`Decision` names one of the project's own decisions
+(``docs/decisions.md``), such as ``D137``, for a rule the regulation
+leaves to the casino; a :data:`Citation` is either, as a refusal's
+``ref`` (D198) and a record's step cite them.
 The registry maps each lettered subsection of the four seed sections to
 the code that carries it out (via :func:`implements`); the tests that
 prove it carry ``@pytest.mark.proves("591.7(l)(2)")`` (see
@@ -15,11 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 __all__ = [
     "SEED_SECTIONS",
     "SEED_SUBSECTIONS",
+    "Citation",
+    "Decision",
     "Ref",
     "implementations",
     "implements",
@@ -98,6 +104,55 @@ _PARSED: dict[str, Ref] = {}
 """References already parsed, by their text (see :meth:`Ref.parse`)."""
 _TEXTS: dict[Ref, str] = {}
 """The text of each reference already printed."""
+
+_DECISION_RE = re.compile(r"^D([1-9][0-9]*)$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Decision:
+    """One of the project's decisions (``docs/decisions.md``), cited as a rule.
+
+    What the regulation leaves to the casino (a void, the end of a shoe,
+    the table limits...) the project decides; a refusal that follows
+    such a decision cites it as another cites a subsection (D198). It
+    is written as the decisions' headings write it, and as a record's
+    step cites it (the CHH schema's ``ref``: ``D`` and the number).
+
+    >>> Decision(137), str(Decision.parse("D194"))
+    (Decision.parse('D137'), 'D194')
+    >>> Decision.parse("591.7(k)")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a decision id: '591.7(k)'
+    """
+
+    number: int
+    """The decision's number: 137 for D137."""
+
+    def __post_init__(self) -> None:
+        if self.number < 1:
+            msg = f"not a decision number: {self.number!r}"
+            raise ValueError(msg)
+
+    @classmethod
+    def parse(cls, raw: str) -> Decision:
+        """Parse ``"D137"``."""
+        match = _DECISION_RE.match(raw.strip())
+        if match is None:
+            msg = f"not a decision id: {raw!r}"
+            raise ValueError(msg)
+        return cls(int(match.group(1)))
+
+    def __str__(self) -> str:
+        return f"D{self.number}"
+
+    def __repr__(self) -> str:
+        return f"Decision.parse({str(self)!r})"
+
+
+Citation: TypeAlias = Ref | Decision
+"""The rule a refusal or a step cites: a subsection of 58 Pa. Code, or a
+project decision where the regulation leaves the matter to the casino."""
 
 
 SEED_SECTIONS: dict[str, str] = {

@@ -203,6 +203,7 @@ def test_d194_the_shoe_ends_at_once_between_rounds_and_the_day_verifies(
         "reason": "card found marked",
         "shoe": shoe,
         "rounds": len(sealed),
+        "withdrawn": waiting,  # D198: named, for its id to be answered
     }
     # the waiting round is gone everywhere; the new one begins a shoe
     assert _rows(db_url, "SELECT id FROM rounds WHERE id = ?", waiting) == []
@@ -210,9 +211,10 @@ def test_d194_the_shoe_ends_at_once_between_rounds_and_the_day_verifies(
         _rows(db_url, "SELECT id FROM events WHERE round_id = ?", waiting)
         == []
     )
+    # its id is answered as withdrawn, not unknown (D198)
     assert (
         client.get(f"/rounds/{waiting}", headers=operator(client)).status_code
-        == 404
+        == 410
     )
     [(new_shoe, shoe_no, status)] = _rows(
         db_url,

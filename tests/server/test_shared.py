@@ -460,7 +460,8 @@ def test_shared_d194_a_shoe_ended_on_one_process_is_ended_on_every_one(
         state = client.get(f"/tables/{table}").json()
         assert state["round"]["id"] == done["round_id"]
         gone = client.get(f"/rounds/{waiting}", headers=OP)
-        assert gone.status_code == 404, gone.json()
+        assert gone.status_code == 410, gone.json()  # withdrawn (D198)
+        assert gone.json()["error"] == "RoundWithdrawnError"
     # the new shoe's round is played through either process
     assert (
         b.post(f"/tables/{table}/wagers", json=bet, headers=who).status_code

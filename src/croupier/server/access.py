@@ -12,11 +12,16 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, exists, select, true
 from sqlalchemy.engine import Engine
 
+from croupier.regs import Decision
 from croupier.server import db
 from croupier.server.errors import NotAuthenticatedError, NotFoundError
 from croupier.server.tables import Player
+from croupier.server.withdrawn import withdrawn_round
 
-__all__ = ["require_round", "round_scope"]
+__all__ = ["RECALL_REF", "require_round", "round_scope"]
+
+RECALL_REF = Decision(33)
+"""The decision on who recalls which rounds, cited by its refusals."""
 
 
 def round_scope(viewer: Player | None) -> ColumnElement[bool]:
@@ -28,7 +33,7 @@ def round_scope(viewer: Player | None) -> ColumnElement[bool]:
     """
     if viewer is None:
         msg = "recalling rounds needs a player's or the operator's token"
-        raise NotAuthenticatedError(msg)
+        raise NotAuthenticatedError(msg, ref=RECALL_REF)
     if viewer.is_operator:
         return true()
     return exists(
@@ -44,7 +49,10 @@ def require_round(
     """Refuse unless ``viewer`` may recall round ``round_id``.
 
     A round the viewer may not see is answered as one that does not
-    exist (``404``), so that ids reveal nothing of other players.
+    exist (``404``), so that ids reveal nothing of other players. A round
+    withdrawn when the operator ended its shoe is answered as such to
+    any viewer (``410``, D198): it took no wager, so it tells nothing of
+    anyone, and its id was shown to every client of its table.
     """
     scope = round_scope(viewer)
     with engine.connect() as conn:
@@ -53,5 +61,8 @@ def require_round(
             .where(db.RoundRow.id == round_id)
             .where(scope)
         ).first()
+        gone = None if found is not None else withdrawn_round(conn, round_id)
+    if gone is not None:
+        raise gone.refusal()
     if found is None:
-        raise NotFoundError(f"no round {round_id} of yours")
+        raise NotFoundError(f"no round {round_id} of yours", ref=RECALL_REF)

@@ -17,6 +17,7 @@ JSON endpoints (bearer token in ``Authorization``)::
     POST /tables/{id}/ready           done betting    (Idempotency-Key)
     POST /tables/{id}/sit-out         sit out / back in
     POST /tables/{id}/void            void the round in play (operator)
+    POST /tables/{id}/shoe/end        end the table's shoe (operator)
     GET  /rounds  GET /rounds/{id}    recall
     GET  /ledger                      the books (operator)
     GET  /log                         the server's log, paged, ?level=
@@ -24,7 +25,13 @@ JSON endpoints (bearer token in ``Authorization``)::
     WS   /ws/tables/{id}?token=...    live view of a table
 
 Pages: ``/`` (lobby), ``/play/{id}`` (the table), ``/recall``.
-Every refusal is ``{"error": type, "ref": subsection, "message": ...}``.
+Every refusal is ``{"error": type, "ref": rule, "message": ...}``: ``ref``
+is the subsection of 58 Pa. Code the refusal follows (``"591.7(k)(1)"``),
+or the project decision where the regulation leaves the rule to the
+casino (``"D137"``, ``docs/decisions.md``; D198), or ``null`` where no
+rule applies (a token missing or unknown, a malformed request).
+A round withdrawn when the operator ended its shoe (D194) is answered
+``410`` ``RoundWithdrawnError`` wherever a route takes its id (D198).
 
 State changes run one at a time on one thread, off the event loop
 (:mod:`croupier.server.serial`): a database wait stalls no other
@@ -937,7 +944,8 @@ table setting betting_seconds must be 5 to 3600 seconds (D170), not 0.1
     try:
         TableSettings.from_mapping(given)
     except TableSettingError as exc:
-        raise TableSettingError(f"{TABLE_SETTINGS_ENV}: {exc}") from None
+        msg = f"{TABLE_SETTINGS_ENV}: {exc.message}"
+        raise TableSettingError(msg, ref=exc.ref) from None
     return given
 
 
@@ -958,7 +966,8 @@ table minimum ($5.00) is above the maximum ($0.50) (D195)
     try:
         return checked_limits(given)
     except TableLimitError as exc:
-        raise TableLimitError(f"{TABLE_LIMITS_ENV}: {exc}") from None
+        msg = f"{TABLE_LIMITS_ENV}: {exc.message}"
+        raise TableLimitError(msg, ref=exc.ref) from None
 
 
 def _ensure_operator(casino: Casino, token: str | None) -> str | None:

@@ -20,20 +20,27 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from croupier.regs import Decision
+from croupier.server.errors import NotAuthenticatedError
+
 __all__ = [
     "LATEST_EXPIRY",
     "MIN_TOKEN_LENGTH",
     "RECHECK_SECONDS",
+    "TOKENS",
     "TokenLifetimes",
     "bearer_token",
     "hash_token",
     "lifetime_problem",
     "new_token",
     "token_expiry",
+    "token_refusal",
     "unknown_token",
     "write_secret",
 ]
 
+TOKENS = Decision(32)
+"""The decision on tokens and rate limits, cited by their refusals."""
 MIN_TOKEN_LENGTH = 32
 """Shortest operator token the server accepts from outside (D32)."""
 RECHECK_SECONDS = 5.0
@@ -126,8 +133,8 @@ def unknown_token(token: str | None, now: float | None = None) -> str:
     >>> unknown_token(None)
     'a valid bearer token is required'
     """
-    expiry = None if token is None else token_expiry(token)
-    if expiry is not None and expiry <= (time.time() if now is None else now):
+    expiry = _expired(token, now)
+    if expiry is not None:
         when = datetime.fromtimestamp(expiry, UTC)
         return (
             f"this token expired at {when:%Y-%m-%d %H:%M} UTC (D32): a "
@@ -135,6 +142,31 @@ def unknown_token(token: str | None, now: float | None = None) -> str:
             "token rotate"
         )
     return "a valid bearer token is required"
+
+
+def _expired(token: str | None, now: float | None) -> int | None:
+    """When ``token`` expired, if it carries an expiry that is past."""
+    expiry = None if token is None else token_expiry(token)
+    if expiry is not None and expiry <= (time.time() if now is None else now):
+        return expiry
+    return None
+
+
+def token_refusal(
+    token: str | None, now: float | None = None
+) -> NotAuthenticatedError:
+    """The refusal (401) of a request whose token opens nothing.
+
+    Said as :func:`unknown_token` says it. An expired token cites the
+    rule of its lifetime (D32); a token missing or unknown cites none.
+
+    >>> token_refusal("abc.86400", now=90000.0).ref, token_refusal(None).ref
+    (Decision.parse('D32'), None)
+    """
+    expired = _expired(token, now) is not None
+    return NotAuthenticatedError(
+        unknown_token(token, now), ref=TOKENS if expired else None
+    )
 
 
 def write_secret(path: Path, secret: str) -> None:

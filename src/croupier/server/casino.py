@@ -31,6 +31,7 @@ from croupier.games.runout import round_run_out
 from croupier.jsontypes import json_text
 from croupier.money import amount_text, dollars, in_cents
 from croupier.registry import GameSpec, all_games
+from croupier.regs import Decision
 from croupier.server import db, recovery, shared
 from croupier.server.auth import (
     RECHECK_SECONDS,
@@ -38,12 +39,11 @@ from croupier.server.auth import (
     hash_token,
     new_token,
     token_expiry,
-    unknown_token,
+    token_refusal,
 )
 from croupier.server.errors import (
     IdempotencyConflictError,
     NameTakenError,
-    NotAuthenticatedError,
     NotFoundError,
     NotOperatorError,
     SeatError,
@@ -74,6 +74,16 @@ __all__ = ["Casino", "refusal"]
 log = logging.getLogger("croupier.server")
 
 _T = TypeVar("_T")
+
+# the decisions the cashier's and the tables' refusals cite (D198)
+BOUNDS = Decision(31)
+"""Bounds of ids, amounts and names: a balance's largest, a name once."""
+REGULATION_FIXES = Decision(97)
+"""An option the regulation fixes is a what-if, not a table's rule."""
+RETRIED_ONCE = Decision(138)
+"""A request retried with its Idempotency-Key is answered once."""
+ONE_NAME = Decision(157)
+"""One name, one table."""
 """What a request made once under an Idempotency-Key answers."""
 
 
@@ -136,7 +146,7 @@ class Casino:
         """The account of ``token``; refuse if unknown."""
         player = self.optional_player(token)
         if player is None:
-            raise NotAuthenticatedError(unknown_token(token))
+            raise token_refusal(token)
         return player
 
     def optional_player(self, token: str | None) -> Player | None:
@@ -353,14 +363,18 @@ class Casino:
                 .limit(1)
             ).first()
             if taken is not None:
-                raise NameTakenError(f"the name {json_text(name)} is taken")
+                raise NameTakenError(
+                    f"the name {json_text(name)} is taken", ref=BOUNDS
+                )
         if self._name_keys is None:
             self._name_keys = {
                 name_key(str(n))
                 for n in conn.execute(select(db.PlayerRow.name)).scalars()
             }
         if key in self._name_keys:
-            raise NameTakenError(f"the name {json_text(name)} is taken")
+            raise NameTakenError(
+                f"the name {json_text(name)} is taken", ref=BOUNDS
+            )
         self._name_keys.add(key)
 
     def deposit(
@@ -387,7 +401,7 @@ class Casino:
                 f"a deposit is at most {dollars(MAX_AMOUNT)} "
                 f"{in_cents(MAX_AMOUNT)}"
             )
-            raise WagerError(msg)
+            raise WagerError(msg, ref=BOUNDS)
         with self.dealer.transaction() as conn:
             balance = conn.execute(
                 update(db.PlayerRow)
@@ -404,9 +418,9 @@ class Casino:
                     raise NotFoundError(f"no player {player_id}")
                 msg = (
                     f"a balance may not exceed {dollars(MAX_BALANCE)} "
-                    f"{in_cents(MAX_BALANCE, also='D31')}"
+                    f"{in_cents(MAX_BALANCE, also=str(BOUNDS))}"
                 )
-                raise WagerError(msg)
+                raise WagerError(msg, ref=BOUNDS)
             conn.execute(
                 insert(db.TransactionRow).values(
                     player_id=player_id,
@@ -559,7 +573,7 @@ class Casino:
                 f"{ref} fixes it at {json.dumps(value)}: a table deals under "
                 f"the regulation's value"
             )
-            raise RulesError(msg, key=key)
+            raise RulesError(msg, key=key, ref=REGULATION_FIXES)
         if min_bet is None:
             min_bet = self.default_limits[0]
         if max_bet is None:
@@ -661,7 +675,7 @@ class Casino:
                     "an open table's name must differ from the others' in "
                     "more than case and spaces (D157)"
                 )
-                raise TableNameTakenError(msg)
+                raise TableNameTakenError(msg, ref=ONE_NAME)
             return name[:80]
         number = 1
         title = title[:80]
@@ -794,7 +808,7 @@ class Casino:
         body = json.loads(row[1])
         if body.get("request") != request:
             msg = "this Idempotency-Key was used for another request"
-            raise IdempotencyConflictError(msg)
+            raise IdempotencyConflictError(msg, ref=RETRIED_ONCE)
         return int(row[0]), body["response"]
 
     # -- books ------------------------------------------------------------

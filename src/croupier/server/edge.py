@@ -21,7 +21,12 @@ each HTTP request, in this order:
    logged with an id and answered ``500`` in the refusal form
    ``{"error", "ref", "message"}``, the id in the message.
 
-Every refusal made here has the same JSON form as the routes' own.
+Every refusal made here has the same JSON form as the routes' own, its
+``ref`` the project decision it follows (``"D30"`` for a body too large,
+``"D32"`` for too many requests and an expired token, D198) or ``null``
+where no rule applies (a token missing or unknown, an unknown path, an
+unexpected error); a route's refusal may also cite a subsection of 58 Pa.
+Code (:mod:`croupier.server.errors`).
 """
 
 from __future__ import annotations
@@ -47,7 +52,8 @@ from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from croupier.server.auth import bearer_token, unknown_token
+from croupier.regs import Citation, Decision
+from croupier.server.auth import TOKENS, bearer_token, token_refusal
 from croupier.server.limits import EDGE_ENV, BodyLimits, RateLimits, edge
 
 __all__ = [
@@ -66,6 +72,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("croupier.server")
+
+BODY_LIMITS = Decision(30)
+"""The decision on request body limits, cited by a 413."""
 
 PAGE_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -115,10 +124,20 @@ def edge_refusal(
     error: str,
     message: str,
     headers: dict[str, str] | None = None,
+    *,
+    ref: Citation | None = None,
 ) -> JSONResponse:
-    """A refusal made at the edge, in the routes' refusal form."""
+    """A refusal made at the edge, in the routes' refusal form.
+
+    ``ref`` is the rule it follows (a body above the limit: D30; too
+    many requests, an expired token: D32), ``None`` where none applies.
+    """
     return JSONResponse(
-        {"error": error, "ref": None, "message": message},
+        {
+            "error": error,
+            "ref": None if ref is None else str(ref),
+            "message": message,
+        },
         status_code=status,
         headers=headers,
     )
@@ -236,7 +255,9 @@ class Edge:
         except BodyTooLargeError as exc:
             if started:
                 raise
-            response = edge_refusal(413, "BodyTooLargeError", str(exc.detail))
+            response = edge_refusal(
+                413, "BodyTooLargeError", str(exc.detail), ref=BODY_LIMITS
+            )
             await response(scope, receive, send_secured)
         except Exception as exc:
             if started:
@@ -270,12 +291,15 @@ class Edge:
             "transfer-encoding" in headers
         )
         if has_body and not registering and self.known_token(token) is None:
+            refusal = token_refusal(token)
             return edge_refusal(
-                401, "NotAuthenticatedError", unknown_token(token)
+                401, "NotAuthenticatedError", refusal.message, ref=refusal.ref
             )
         limit = self.bodies.for_path(method, path)
         if length is not None and length > limit:
-            return edge_refusal(413, "BodyTooLargeError", _too_large(limit))
+            return edge_refusal(
+                413, "BodyTooLargeError", _too_large(limit), ref=BODY_LIMITS
+            )
         return None
 
     def _hit(
@@ -299,6 +323,7 @@ def _too_many(what: str, wait: int) -> JSONResponse:
         "RateLimitedError",
         f"too many {what} from this address; retry in {wait} s",
         headers={"Retry-After": str(wait)},
+        ref=TOKENS,
     )
 
 
@@ -351,14 +376,19 @@ def install_edge(
     async def http_error(_request: Request, exc: Exception) -> Response:
         if not isinstance(exc, HTTPException):  # pragma: no cover
             return unexpected_error(exc)
+        ref = None
         if exc.status_code == 413:
-            error = "BodyTooLargeError"
+            error, ref = "BodyTooLargeError", BODY_LIMITS
         elif exc.status_code == 404:
             error = "NotFoundError"
         else:
             error = "HTTPError"
         return edge_refusal(
-            exc.status_code, error, str(exc.detail), dict(exc.headers or {})
+            exc.status_code,
+            error,
+            str(exc.detail),
+            dict(exc.headers or {}),
+            ref=ref,
         )
 
     app.add_exception_handler(HTTPException, http_error)

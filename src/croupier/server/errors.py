@@ -1,9 +1,20 @@
 """The server's refusals, and the HTTP status of every refusal.
 
 Engine refusals (:class:`~croupier.errors.CroupierError` and its
-subclasses) keep their type name and the subsection they cite; the
-server adds its own (authentication, ownership, balance, limits). Each
-goes out as ``{"error": type, "ref": "591.7(k)(1)", "message": ...}``.
+subclasses) keep their type name and the rule they cite; the server adds
+its own (authentication, ownership, balance, limits). Each goes out as
+``{"error": type, "ref": rule, "message": ...}``, where ``ref`` is the
+rule the refusal follows, in one of two forms:
+
+- a subsection of 58 Pa. Code (:class:`~croupier.regs.Ref`), such as
+  ``"591.7(k)(1)"``, for a rule of the regulation;
+- a project decision (:class:`~croupier.regs.Decision`,
+  ``docs/decisions.md``), such as ``"D137"``, for a rule the regulation
+  leaves to the casino (the operator's void, the end of a shoe, the
+  table limits, the tokens...; D198);
+
+and ``null`` only where no rule applies (a token missing or unknown, a
+request that is not the JSON the route takes, an unexpected error).
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ __all__ = [
     "NotFoundError",
     "NotOperatorError",
     "NotSeatOwnerError",
+    "RoundWithdrawnError",
     "SeatError",
     "ServerError",
     "StorageUnavailableError",
@@ -68,6 +80,18 @@ class NotFoundError(ServerError):
     """No such table, round, seat or player."""
 
     status = 404
+
+
+class RoundWithdrawnError(ServerError):
+    """A round withdrawn when the operator ended its shoe (D194, D198).
+
+    The round waited for wagers on the old shoe and took none: its row
+    and events were deleted, and the table went on with a round on the
+    new shoe. A request naming it is answered ``410 Gone``: the round
+    existed and will never be back, unlike an id never given (``404``).
+    """
+
+    status = 410
 
 
 class SeatError(ServerError):
@@ -153,7 +177,11 @@ def status_of(exc: CroupierError) -> int:
 
 
 def error_body(exc: CroupierError) -> dict[str, object]:
-    """The JSON body of a refusal."""
+    """The JSON body of a refusal: ``{"error", "ref", "message"}``.
+
+    ``ref`` is the rule cited, as text: ``"591.7(k)(1)"`` or ``"D137"``
+    (see the module docstring), or ``None``.
+    """
     return {
         "error": getattr(exc, "error_name", None) or type(exc).__name__,
         "ref": None if exc.ref is None else str(exc.ref),

@@ -59,6 +59,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from croupier.errors import WrongPhaseError
+from croupier.regs import Decision
 from croupier.round import Action, GameRound
 from croupier.server import db
 from croupier.server.errors import (
@@ -73,6 +74,7 @@ from croupier.server.recovery import void_round, write_log
 from croupier.server.serial import Serial
 from croupier.server.store import idempotent_row
 from croupier.server.tables import Idem, LiveRound, Player, TableRuntime
+from croupier.server.withdrawn import withdrawn_round
 
 __all__ = [
     "DEFAULTS",
@@ -92,11 +94,22 @@ DEFAULTS = (
 )
 """The default of a decision, first legal one of these (D26)."""
 
+# the decisions the table's pacing follows, as its refusals cite them
+# (D198) and, as text, its steps
+CLOSE_BETTING = Decision(27)
+"""Closing the betting: a seat without a wager cannot (D27)."""
+VOID = Decision(29)
+"""The operator's void of the round in play (D29)."""
+VOID_NAMED = Decision(137)
+"""A void names the round it is for (D137)."""
+SHOE_END = Decision(194)
+"""The operator ends a table's shoe between rounds (D194)."""
+
 DECISION_REF = "D26"
-BETTING_REF = "D27"
+BETTING_REF = str(CLOSE_BETTING)
 IDLE_REF = "D28"
-VOID_REF = "D29"
-SHOE_REF = "D194"
+VOID_REF = str(VOID)
+SHOE_REF = str(SHOE_END)
 
 
 def default_action(legal: Iterable[str]) -> str | None:
@@ -379,7 +392,7 @@ class Pacer(Dealer):
                 f"seat {seat} has no wager this round: only a seat with a "
                 "wager may close betting"
             )
-            raise NoWagerError(msg)
+            raise NoWagerError(msg, ref=CLOSE_BETTING)
         closes = wagered <= rt.ready | {seat}
         if closes:
             # a deal the engine refuses is refused before betting closes:
@@ -637,7 +650,7 @@ class Pacer(Dealer):
         """
         if not operator.is_operator:
             msg = "only an operator may void a round"
-            raise NotOperatorError(msg)
+            raise NotOperatorError(msg, ref=VOID)
         with self.turn(table_id, operator) as rt:
             live = rt.live
             in_play = not (live is None or live.finished or live.inputs == 0)
@@ -653,10 +666,10 @@ class Pacer(Dealer):
                     f"{self._not_in_play(round_id, table_id)} ({now} in "
                     "play there); nothing was voided (D137)"
                 )
-                raise WrongPhaseError(msg)
+                raise WrongPhaseError(msg, ref=VOID_NAMED)
             if live is None or not in_play:
                 msg = "no round is in play at this table"
-                raise WrongPhaseError(msg)
+                raise WrongPhaseError(msg, ref=VOID)
             with self.stored(rt) as conn:
                 row = Session(bind=conn).get(db.RoundRow, live.db_id)
                 if row is None:  # pragma: no cover - stored at open
@@ -716,7 +729,9 @@ class Pacer(Dealer):
         """Why the round an operator named is not the one to void (D137).
 
         A void retried after its answer was lost finds its round voided
-        already: said so, lest the operator think it never happened.
+        already: said so, lest the operator think it never happened. A
+        round withdrawn when the operator ended its shoe is refused here,
+        :class:`~croupier.server.errors.RoundWithdrawnError` (D198).
         """
         with self.storage.engine.connect() as conn:
             found = conn.execute(
@@ -724,6 +739,12 @@ class Pacer(Dealer):
                     db.RoundRow.id == round_id
                 )
             ).first()
+            gone = (
+                None if found is not None else withdrawn_round(conn, round_id)
+            )
+        if gone is not None:
+            # withdrawn when the operator ended its shoe: said so (D198)
+            raise gone.refusal("nothing was voided")
         if found is None:
             return f"there is no round {round_id}"
         if int(found[0]) != table_id:
@@ -761,7 +782,7 @@ class Pacer(Dealer):
         """
         if not operator.is_operator:
             msg = "only an operator may end a shoe"
-            raise NotOperatorError(msg)
+            raise NotOperatorError(msg, ref=SHOE_END)
         with self.turn(table_id, operator) as rt:
             old = rt.live
             if old is not None and old.finished:
@@ -772,14 +793,14 @@ class Pacer(Dealer):
                     "shoe after it, or void it (D29); the shoe was not "
                     f"ended ({SHOE_REF})"
                 )
-                raise WrongPhaseError(msg)
+                raise WrongPhaseError(msg, ref=SHOE_END)
             retired = old.shoe_no if old is not None else rt.shoe_no
             if shoe is not None and shoe != retired:
                 msg = (
                     f"shoe {shoe} is no longer in play at this table (shoe "
                     f"{retired} is); nothing was ended ({SHOE_REF})"
                 )
-                raise WrongPhaseError(msg)
+                raise WrongPhaseError(msg, ref=SHOE_END)
             with self.stored(rt) as conn:
                 body = self._end_shoe(conn, rt, old, retired, reason)
                 body = {
@@ -844,6 +865,9 @@ class Pacer(Dealer):
             "reason": reason,
             "shoe": retired,
             "rounds": len(disclosed),
+            # the round deleted above, that a client holding its id be
+            # told it was withdrawn (D198), by any process, at any time
+            "withdrawn": None if old is None else old.db_id,
         }
         self._store_server_event(conn, live, step)
         rt.version += 1

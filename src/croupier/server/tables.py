@@ -24,6 +24,7 @@ from croupier.money import (
     is_minor_units,
 )
 from croupier.registry import GameSpec
+from croupier.regs import Decision
 from croupier.rng import SecureRng
 from croupier.round import Round
 from croupier.server.errors import TableLimitError
@@ -33,6 +34,7 @@ from croupier.table import Table
 __all__ = [
     "DEFAULT_MAX",
     "DEFAULT_MIN",
+    "TABLE_LIMITS",
     "TABLE_LIMITS_ENV",
     "TABLE_SETTINGS_ENV",
     "Idem",
@@ -51,6 +53,8 @@ leave table limits to the casino; ``croupier serve --min-bet``)."""
 DEFAULT_MAX = 100_000
 """Default table maximum, minor units ($1,000.00; D195;
 ``croupier serve --max-bet``)."""
+TABLE_LIMITS = Decision(195)
+"""The decision on a server table's limits, cited by their refusals."""
 TABLE_LIMITS_ENV = "CROUPIER_TABLE_LIMITS"
 """The default table limits of a server worker (JSON ``[min, max]``)."""
 
@@ -75,7 +79,7 @@ $0.01 to $10,000,000,000.00 (1 to 1000000000000 in cents), not $0.00 (D195)
             "the table limits are two amounts, [minimum, maximum], in "
             f"minor units, not {json_text(given, limit=40)} (D195)"
         )
-        raise TableLimitError(msg)
+        raise TableLimitError(msg, ref=TABLE_LIMITS)
     low, high = given
     for name, value in (("minimum", low), ("maximum", high)):
         if not is_minor_units(value) or not 1 <= value <= MAX_AMOUNT:
@@ -84,13 +88,13 @@ $0.01 to $10,000,000,000.00 (1 to 1000000000000 in cents), not $0.00 (D195)
                 f"{dollars(MAX_AMOUNT)} {in_cents(1, MAX_AMOUNT)}, not "
                 f"{amount_text(value)} (D195)"
             )
-            raise TableLimitError(msg)
+            raise TableLimitError(msg, ref=TABLE_LIMITS)
     if low > high:
         msg = (
             f"the table minimum ({dollars(low)}) is above the maximum "
             f"({dollars(high)}) (D195)"
         )
-        raise TableLimitError(msg)
+        raise TableLimitError(msg, ref=TABLE_LIMITS)
     return (low, high)
 
 
@@ -209,7 +213,9 @@ class TableSettings:
                     f"table setting {key} must be {cls.range_text(key)} "
                     f"({cls.DECIDED[key]}), not {json_text(value, limit=40)}"
                 )
-                raise TableSettingError(msg)
+                raise TableSettingError(
+                    msg, ref=Decision.parse(cls.DECIDED[key])
+                )
             out[key] = value
         return cls(**out)
 

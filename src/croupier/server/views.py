@@ -34,6 +34,7 @@ from croupier.server import db
 from croupier.server.errors import NotFoundError
 from croupier.server.runtime import Casino, LiveRound, Player, TableRuntime
 from croupier.server.visibility import Viewer, viewer_events
+from croupier.server.withdrawn import withdrawn_round
 
 __all__ = [
     "game_info",
@@ -274,6 +275,10 @@ def round_detail(
     with Session(casino.engine, expire_on_commit=False) as session:
         row = session.get(db.RoundRow, round_id)
         if row is None:
+            # withdrawn meanwhile by an ended shoe: said so (D198)
+            gone = withdrawn_round(session.connection(), round_id)
+            if gone is not None:
+                raise gone.refusal()
             raise NotFoundError(f"no round {round_id}")
         stored = [
             {"scope": scope, **json.loads(text)}

@@ -192,8 +192,15 @@ RULES: dict[str, dict[str, Shown]] = {
     },
     "seats_left_out": {"seats": P, "reason": P},
     "seat_freed": {"seat": P, "player_id": P, "reason": P},
-    # the operator retired the shoe before the round (D194)
-    "shoe_ended": {"by": P, "reason": P, "shoe": P, "rounds": P},
+    # the operator retired the shoe before the round (D194), and the
+    # round withdrawn then (D198): it took no wager, its id was public
+    "shoe_ended": {
+        "by": P,
+        "reason": P,
+        "shoe": P,
+        "rounds": P,
+        "withdrawn": P,
+    },
     # Double Back Jack: the card reader's answer is acted on openly
     # (591.7(h): a Blackjack is exposed, otherwise play goes on)
     "card_reader_checked": {"blackjack": P},

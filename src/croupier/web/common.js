@@ -51,8 +51,7 @@ const Croupier = {
     // balance} to say what the limits are.
     const c = context || {};
     const kind = (data && data.error) || "";
-    const ref = data && data.ref ? " (" + Croupier.refText(data.ref, "\u00a0") +
-      ")" : "";
+    const ref = Croupier.refNote(data);
     const M = Croupier.money;
     const said = Croupier.cardsIn(Croupier.dollarsIn(
       String((data && data.message) || "")));
@@ -164,6 +163,19 @@ const Croupier = {
     const gap = space || " ";
     return /^D\d+$/.test(String(ref)) ? "house rule" + gap + ref
       : "\u00a7" + gap + ref;
+  },
+
+  refNote(data) {
+    // A refusal's rule after its words: " (\u00a7 591.7(k))", " (house
+    // rule D137)"; nothing when the message names that decision already
+    // ("... nothing was voided (D137)"), nor without a rule (D198).
+    const ref = data && data.ref ? String(data.ref) : "";
+    if (!ref) return "";
+    const said = String((data && data.message) || "");
+    if (/^D\d+$/.test(ref) && new RegExp("\\b" + ref + "\\b").test(said)) {
+      return "";
+    }
+    return " (" + Croupier.refText(ref, "\u00a0") + ")";
   },
 
   refsText(refs) {

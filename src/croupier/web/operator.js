@@ -82,8 +82,7 @@ function refusalText(data, status) {
   }
   if (status < 500 && ["RulesError", "TableSettingError",
       "TableNameTakenError", "TableLimitError"].includes(data.error)) {
-    const ref = data.ref ? " (" + Croupier.refText(data.ref, "\u00a0") +
-      ")" : "";
+    const ref = Croupier.refNote(data);
     return raw.charAt(0).toUpperCase() + raw.slice(1) +
       (/[.!?]$/.test(raw) ? "" : ".") + ref;
   }
