@@ -11,8 +11,10 @@ The answer is read from the database alone, so every process of
 ``--workers`` and a server started again give it: the step is stored
 with the round that took the withdrawn round's place at its table, which
 is that table's first round after it (a replacement withdrawn in turn
-hands its table steps on to the next, D194). Only those rounds, one per
-table, are looked at: an id never given costs a few index lookups.
+hands its table steps on to the next, D194). Only the events of those
+rounds, one per table, are read; finding them reads the ids of the
+rounds stored after the id asked for (none for an id above every
+round's). It is asked only once the round is not found.
 """
 
 from __future__ import annotations
