@@ -138,15 +138,18 @@ core:
 check: lint typecheck
 	$(PY) -m pytest -n auto -m "not slow"
 
-# Before the tests, the steps that run none share the two cores: mypy
-# and the core install's check each keep one busy, Debian's packages
-# (one apt-get at a time) mostly wait on the network, and `kernels`
-# compiles the numba kernels into their cache, which the fast tests'
-# workers would otherwise each compile for themselves (on a cold clone
-# 46 s of Double Back Jack's analysis and 15 s of pai gow's, 2026-12-07).
-# Each step's output is printed whole when it ends (-Otarget).
-prepare: setup
-	$(MAKE) --no-print-directory -j4 -Otarget typecheck core kernels packages
+# Before the tests, the steps that run none share the two cores: ruff,
+# mypy and the core install's check each keep one busy, Debian's
+# packages (one apt-get at a time) mostly wait on the network, and
+# `kernels` compiles the numba kernels into their cache, which the fast
+# tests' workers would otherwise each compile for themselves (on a cold
+# clone 46 s of Double Back Jack's analysis and 15 s of pai gow's,
+# 2026-12-07). Debian's packages need no venv: on a fresh machine their
+# downloads start with the venv's install, not after it (the twentieth
+# session). Each step's output is printed whole when it ends (-Otarget).
+prepare:
+	$(MAKE) --no-print-directory -j4 -Otarget lint typecheck core kernels \
+	  packages
 
 packages:
 	$(MAKE) --no-print-directory browser postgres pdf
@@ -158,7 +161,7 @@ kernels: setup
 	done; echo "numba kernels compiled into their cache"
 
 # every seed subsection must be proved by a marked test or a scenario
-test: lint prepare pytest
+test: prepare pytest
 	$(CROUPIER) regs coverage --tests tests --fail-under 100 \
 	  > $(VENV)/coverage.txt; status=$$?; \
 	  tail -n 1 $(VENV)/coverage.txt; exit $$status

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 from scipy import stats
 
 from croupier.cards import Card
@@ -226,11 +227,7 @@ class CardTests:
         # next; that pair is left out (under a uniform shuffle the others
         # keep their law), where it made the whole test undefined
         spread = np.ptp(means, axis=1) > 0
-        self._interplay.extend(
-            float(np.corrcoef(means[k], means[k + 1])[0, 1])
-            for k in range(len(means) - 1)
-            if spread[k] and spread[k + 1]
-        )
+        self._interplay.extend(_next_correlations(means, spread).tolist())
         self._last_means = means[-1]
         # position correlation: a permutation has no ties, its ranks are
         # its labels, and Spearman's correlation is Pearson's of the
@@ -551,3 +548,20 @@ class CardTests:
             _normal_p(z),
             "Spearman correlation of place before and after the shuffle",
         )
+
+
+def _next_correlations(means: Floats, spread: npt.NDArray[np.bool_]) -> Floats:
+    """Pearson's correlation of each row of ``means`` with the next.
+
+    Only the pairs whose two rows both have a ``spread``; the block's
+    pairs at once, as :func:`numpy.corrcoef` computes one pair (the
+    rows centred, their products summed over the norms' product, held
+    to [-1, 1]): a call of it a pair took a third of the battery's time
+    on 1,000 pai gow decks.
+    """
+    centred = means - means.mean(axis=1, keepdims=True)
+    norms = np.sqrt(np.einsum("ij,ij->i", centred, centred))
+    both = spread[:-1] & spread[1:]
+    products = np.einsum("ij,ij->i", centred[:-1], centred[1:])[both]
+    r: Floats = np.clip(products / (norms[:-1] * norms[1:])[both], -1, 1)
+    return r

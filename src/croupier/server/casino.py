@@ -74,6 +74,7 @@ __all__ = ["Casino", "refusal"]
 log = logging.getLogger("croupier.server")
 
 _T = TypeVar("_T")
+"""What a request made once under an Idempotency-Key answers."""
 
 # the decisions the cashier's and the tables' refusals cite (D198)
 BOUNDS = Decision(31)
@@ -84,7 +85,6 @@ RETRIED_ONCE = Decision(138)
 """A request retried with its Idempotency-Key is answered once."""
 ONE_NAME = Decision(157)
 """One name, one table."""
-"""What a request made once under an Idempotency-Key answers."""
 
 
 class Casino:
