@@ -123,9 +123,9 @@ class SeededStream:
         return SecureRng().describe()
 
 
-def export_verifies(db_url: str, tmp_path: Path) -> None:
+def export_verifies(db_url: str, tmp_path: Path) -> Path:
     """``croupier history export`` of the database, then ``verify``: all
-    rounds conform."""
+    rounds conform. The exported file."""
     out = tmp_path / "day.jsonl"
     runner = CliRunner()
     export = ["history", "export", "--db", db_url, "--out", str(out)]
@@ -133,6 +133,7 @@ def export_verifies(db_url: str, tmp_path: Path) -> None:
     verified = runner.invoke(app, ["verify", str(out)])
     assert verified.exit_code == 0, verified.output
     assert "0 with a deviation" in verified.output
+    return out
 
 
 def operator(client: TestClient) -> dict[str, str]:

@@ -28,13 +28,12 @@ from tests.server.conftest import (
     OPERATOR,
     Seat,
     balanced_books,
+    export_verifies,
     finish_round,
     operator,
     seat_player,
 )
-from typer.testing import CliRunner
 
-from croupier.cli import app as cli
 from croupier.hhf.format import HandHistory
 from croupier.server.app import create_app
 from croupier.server.auth import hash_token, new_token
@@ -263,13 +262,7 @@ def test_d198_the_step_names_the_withdrawn_round_in_the_record(
     r = ann.post("/wagers", {"seat": 1, "wager": "player", "amount": 500})
     assert r.status_code == 200, r.json()
     finish_round(ann)
-    out = tmp_path / "day.jsonl"
-    runner = CliRunner()
-    export = ["history", "export", "--db", db_url, "--out", str(out)]
-    assert runner.invoke(cli, export).exit_code == 0
-    verified = runner.invoke(cli, ["verify", str(out)])
-    assert verified.exit_code == 0, verified.output
-    assert "0 with a deviation" in verified.output
+    out = export_verifies(db_url, tmp_path)
     lines = out.read_text(encoding="utf-8").splitlines()
     record = next(
         json.loads(line)
