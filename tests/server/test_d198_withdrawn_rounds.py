@@ -84,6 +84,20 @@ def _played(client: TestClient) -> Seat:
     return ann
 
 
+def _withdraw(
+    client: TestClient, table: int, *, naming_shoe: bool = True
+) -> tuple[int, int, int]:
+    """The operator ends ``table``'s shoe while its next round waits (the
+    body names the shoe, or not): the round withdrawn, the shoe ended and
+    the round opened on the new shoe."""
+    state = client.get(f"/tables/{table}").json()
+    waiting = int(state["round"]["id"])
+    shoe = int(state["table"]["shoe"]["number"])
+    r = _end(client, table, **({"shoe": shoe} if naming_shoe else {}))
+    assert r.status_code == 200, r.json()
+    return waiting, shoe, int(r.json()["round"]["id"])
+
+
 def _counts(url: str) -> tuple[int, ...]:
     """The rows of rounds, events and transactions, and the rounds' sum
     of ids: what a refusal must leave as it was."""
@@ -124,12 +138,7 @@ def test_d198_every_route_that_takes_a_round_id_answers_it_withdrawn(
 ) -> None:
     ann = _played(server)
     table = ann.table_id
-    state = server.get(f"/tables/{table}").json()
-    waiting = state["round"]["id"]
-    shoe = state["table"]["shoe"]["number"]
-    r = _end(server, table, shoe=shoe)
-    assert r.status_code == 200, r.json()
-    nxt = r.json()["round"]["id"]
+    waiting, shoe, nxt = _withdraw(server, table)
     assert nxt != waiting
     said = _withdrawn_said(waiting, shoe, table, nxt)
     before = _counts(url)
@@ -181,12 +190,7 @@ def test_d198_a_server_started_again_answers_it_withdrawn(url: str) -> None:
     with TestClient(create_app(url, operator_token=OPERATOR)) as first:
         ann = _played(first)
         table = ann.table_id
-        state = first.get(f"/tables/{table}").json()
-        waiting = state["round"]["id"]
-        shoe = state["table"]["shoe"]["number"]
-        r = _end(first, table)
-        assert r.status_code == 200, r.json()
-        nxt = r.json()["round"]["id"]
+        waiting, shoe, nxt = _withdraw(first, table, naming_shoe=False)
     with TestClient(create_app(url, operator_token=OPERATOR)) as again:
         said = _withdrawn_said(waiting, shoe, table, nxt)
         _refused_as_withdrawn(
@@ -208,12 +212,8 @@ def test_d198_every_process_answers_it_withdrawn(pg_url: str) -> None:
         table = ann.table_id
         # the other process has served the table: it holds it in memory
         assert b.get(f"/tables/{table}").status_code == 200
-        state = a.get(f"/tables/{table}").json()
-        waiting = state["round"]["id"]
-        shoe = state["table"]["shoe"]["number"]
-        r = _end(a, table, shoe=shoe)
-        assert r.status_code == 200, r.json()
-        said = _withdrawn_said(waiting, shoe, table, r.json()["round"]["id"])
+        waiting, shoe, nxt = _withdraw(a, table)
+        said = _withdrawn_said(waiting, shoe, table, nxt)
         _refused_as_withdrawn(
             b.get(f"/rounds/{waiting}", headers=operator(b)), said
         )
@@ -230,12 +230,7 @@ def test_d198_a_shoe_ended_twice_names_both_rounds_withdrawn(
     and the table's next round is the one that stands."""
     ann = _played(client)
     table = ann.table_id
-    state = client.get(f"/tables/{table}").json()
-    first = state["round"]["id"]
-    shoe = state["table"]["shoe"]["number"]
-    r = _end(client, table, shoe=shoe)
-    assert r.status_code == 200, r.json()
-    second = r.json()["round"]["id"]
+    first, shoe, second = _withdraw(client, table)
     r = _end(client, table, shoe=shoe + 1)
     assert r.status_code == 200, r.json()
     third = r.json()["round"]["id"]
