@@ -189,13 +189,18 @@ def _in_sight(page: Any, selectors: list[str]) -> list[Any]:
 
 
 _BALANCES = [
-    *(pytest.param(size, 123_456_789_012, id=size) for size in SIZES),
+    *(
+        pytest.param(size, 123_456_789_012, id=size)
+        # 844x390 and 812x375 lay the table out as 740x360 does, a few
+        # pixels wider (the spots' case below keeps 812x375)
+        for size in ("390x844", "740x360", "1366x768")
+    ),
     *(
         pytest.param(size, 12_345_678_901_234, id=f"{size}-header")
         for size in ("390x844", "740x360")
     ),
 ]
-"""Each size with a balance of $1,234,567,890.12; upright and on its
+"""Each layout with a balance of $1,234,567,890.12; upright and on its
 side, one of $123,456,789,012.34 too, whose header needs D197's
 smaller type."""
 
