@@ -395,3 +395,78 @@ def test_d197_spots_for_ten_billion_stay_on_the_felt_on_its_side(
     assert shown == dollars(most), shown
     assert not cut, cut
     assert not page.errors, page.errors
+
+
+_COUNT_PROBES = """() => {
+  // every unseen box fitTotals draws to measure a total, from now on
+  window.probes = 0;
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      for (const n of c.addedNodes) {
+        if (n.classList && n.classList.contains("sum-probe")) window.probes++;
+      }
+    }
+  }).observe(document.getElementById("seats"), {childList: true});
+}"""
+
+_WIDTH = "document.querySelector('.seat.one-size').offsetWidth"
+
+_EXTRA = """() => getComputedStyle(document.getElementById("seats"))
+  .getPropertyValue("--box-extra").trim()"""
+
+
+def test_d197_the_box_measure_is_kept_from_render_to_render(
+    srv: LiveServer, browser: Any, billion_table: int
+) -> None:
+    """At the billion table on a desktop, another player sits and bets
+    three times: the page draws each message of the table again, and
+    the boxes keep the height they were measured to (a total of
+    $2,000,000,000.00 takes two lines in 76 px) without drawing the
+    unseen boxes again; a window narrowed to 700 px, where the boxes
+    are narrower, measures again (the two boxes, the most and a cent
+    less), once.
+
+    Before: every render drew the two unseen boxes and laid the page out
+    for each (six for the three bets).
+    """
+    table = billion_table
+    base = f"{srv.base}/tables/{table}"
+    page = _page(browser, srv, "Measured", "1366x768")
+    sit(page, srv, table, 3)
+    them = _player(srv, "Measured's neighbour", 10 * BILLION)
+    try:
+        idle(page)
+        extra = page.evaluate(_EXTRA)
+        page.evaluate(_COUNT_PROBES)
+        r = HTTP.post(base + "/seats", json={"seat": 2}, headers=them)
+        assert r.status_code == 200, r.text
+        page.wait_for_selector(OTHER + " .others[aria-label$='no bet']")
+        for amount in (100, 10_000, BILLION):
+            bet = {"seat": 2, "wager": "banker", "amount": amount}
+            r = HTTP.post(base + "/wagers/change", json=bet, headers=them)
+            assert r.status_code == 200, r.text
+            page.wait_for_selector(
+                OTHER + f" .others[aria-label$='Banker {dollars(amount)}']"
+            )
+        idle(page)
+        kept = (page.evaluate("window.probes"), page.evaluate(_EXTRA))
+        wide = page.evaluate(_WIDTH)
+        # the seats' boxes are 84 px wide down to 800 px, 76 px below
+        page.set_viewport_size({"width": 700, "height": 768})
+        page.wait_for_function("window.probes > 0")
+        narrow = page.evaluate(_WIDTH)
+        idle(page)
+        page.wait_for_timeout(300)  # a second render would come by now
+        narrowed = page.evaluate("window.probes")
+    finally:
+        back = {"seat": 2, "wager": "banker", "amount": 0}
+        HTTP.post(base + "/wagers/change", json=back, headers=them)
+        HTTP.delete(base + "/seats/2", headers=them)
+        HTTP.delete(base + "/seats/3", headers=token_of(page))
+        page.close()
+    assert extra.endswith("px"), extra
+    assert float(extra[:-2]) > 0, extra
+    assert kept == (0, extra), kept
+    assert narrow < wide, (narrow, wide)
+    assert narrowed == 2, narrowed
+    assert not page.errors, page.errors

@@ -96,6 +96,8 @@ DEFAULTS = (
 
 # the decisions the table's pacing follows, as its refusals cite them
 # (D198) and, as text, its steps
+DEFAULT_DECISION = Decision(26)
+"""A decision's clock run out takes its default (D26)."""
 CLOSE_BETTING = Decision(27)
 """Closing the betting: a seat without a wager cannot (D27)."""
 VOID = Decision(29)
@@ -104,10 +106,12 @@ VOID_NAMED = Decision(137)
 """A void names the round it is for (D137)."""
 SHOE_END = Decision(194)
 """The operator ends a table's shoe between rounds (D194)."""
+IDLE_SEAT = Decision(28)
+"""A gone or idle player's seat is freed between rounds (D28)."""
 
-DECISION_REF = "D26"
+DECISION_REF = str(DEFAULT_DECISION)
 BETTING_REF = str(CLOSE_BETTING)
-IDLE_REF = "D28"
+IDLE_REF = str(IDLE_SEAT)
 SHOE_REF = str(SHOE_END)
 
 

@@ -595,6 +595,9 @@ function breakAmounts(el) {
   return el;
 }
 
+const boxExtra = new Map();
+// fitTotals' measures: "most width base scale" to the px a box gains.
+
 function fitTotals(seats, t) {
   // Another player's box (a seat of one size, D186) is as high as the
   // table's largest total needs, taken or vacant, from the start: that
@@ -607,11 +610,30 @@ function fitTotals(seats, t) {
   // a total of "$1,000,000,000.00" was cut "$1,000,000,0\u2026" upright
   // and on its side, and ran out of its box, over its border, on a
   // desktop (D197). At the tables' default limits nothing is higher.
+  // The measure depends only on that total, the box's width and height
+  // and the screen's scale: it is kept for them (boxExtra), where it
+  // drew two unseen boxes and laid the page out for each at every
+  // render, which comes with every message of the table's socket.
   seats.style.removeProperty("--box-extra");
   const one = seats.querySelector(".seat.one-size");
   if (!one) return;
   const base = one.querySelector(":scope > .spots").offsetHeight;
   const most = mostOf(t);
+  const key = [most, one.offsetWidth, base, window.devicePixelRatio]
+    .join(" ");
+  let extra = boxExtra.get(key);
+  if (extra === undefined) {
+    extra = measuredExtra(seats, one, base, most, t);
+    if (boxExtra.size >= 64) boxExtra.clear();
+    boxExtra.set(key, extra);
+  }
+  if (extra > 0) seats.style.setProperty("--box-extra", extra + "px");
+  splitTotals(seats);
+}
+
+function measuredExtra(seats, one, base, most, t) {
+  // How much higher than ``base`` a box as wide as ``one`` must be for
+  // another player's total of ``most``, drawn unseen in ``seats``.
   let extra = 0;
   // (the most, and a cent less: "$49,999,999,999.99" takes three lines
   // where "$50,000,000,000" takes two, on its side)
@@ -628,8 +650,7 @@ function fitTotals(seats, t) {
     extra = Math.max(extra, Math.ceil(spots.firstChild.offsetHeight - base));
     probe.remove();
   }
-  if (extra > 0) seats.style.setProperty("--box-extra", extra + "px");
-  splitTotals(seats);
+  return extra;
 }
 
 function splitTotals(root) {
