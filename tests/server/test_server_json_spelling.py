@@ -57,7 +57,10 @@ def test_an_unknown_wager_of_the_limits_is_named_as_sent(
         "/tables",
         {"game": "midibaccarat", "wager_limits": {"dragon": [100, 500]}},
     )
-    assert detail == 'midibaccarat has no "dragon" wager', detail
+    assert detail == (
+        'midibaccarat has no "dragon" wager (its wagers: player, banker, '
+        "tie, perfect_pairs_player, perfect_pairs_banker) (D195)"
+    ), detail
 
 
 def test_a_taken_table_name_is_named_as_sent(client: TestClient) -> None:

@@ -62,11 +62,13 @@ from croupier.server.store import idempotent_row
 from croupier.server.tables import (
     DEFAULT_MAX,
     DEFAULT_MIN,
+    TABLE_LIMITS,
     Idem,
     Limits,
     Player,
     TableRuntime,
     TableSettings,
+    checked_limits,
 )
 
 __all__ = ["Casino", "refusal"]
@@ -532,6 +534,33 @@ class Casino:
             if name not in present:
                 self.create_table(None, name, rules=(rules or {}).get(name))
 
+    def _table_limits(
+        self, min_bet: int | None, max_bet: int | None
+    ) -> tuple[int, int]:
+        """A new table's limits: those given, the server's where absent.
+
+        Refused as :func:`checked_limits` refuses them (D195); a refusal
+        that a default took part in says which, and what to give.
+        """
+        low = self.default_limits[0] if min_bet is None else min_bet
+        high = self.default_limits[1] if max_bet is None else max_bet
+        try:
+            return checked_limits((low, high))
+        except TableLimitError as exc:
+            defaulted = [
+                name
+                for name, given in (("minimum", min_bet), ("maximum", max_bet))
+                if given is None
+            ]
+            if not defaulted:
+                raise
+            said = exc.message.removesuffix(f" ({TABLE_LIMITS})")
+            msg = (
+                f"{said}, the {' and '.join(defaulted)} being the server's "
+                f"default: give min_bet and max_bet together ({TABLE_LIMITS})"
+            )
+            raise TableLimitError(msg, ref=exc.ref) from None
+
     def create_table(
         self,
         operator: Player | None,
@@ -574,24 +603,16 @@ class Casino:
                 f"the regulation's value"
             )
             raise RulesError(msg, key=key, ref=REGULATION_FIXES)
-        if min_bet is None:
-            min_bet = self.default_limits[0]
-        if max_bet is None:
-            max_bet = self.default_limits[1]
-        per_wager = {
-            k: (int(v[0]), int(v[1])) for k, v in (wager_limits or {}).items()
-        }
-        for wager, (low, high) in [
-            ("table", (min_bet, max_bet)),
-            *per_wager.items(),
-        ]:
-            if wager != "table" and wager not in spec.wagers:
-                msg = f"{spec.name} has no {json_text(wager, limit=40)} wager"
-                raise TableLimitError(msg)
-            if not 0 < low <= high:
-                raise TableLimitError(
-                    f"limits for {wager} must satisfy 0 < min <= max"
+        min_bet, max_bet = self._table_limits(min_bet, max_bet)
+        per_wager = {}
+        for wager, pair in (wager_limits or {}).items():
+            if wager not in spec.wagers:
+                msg = (
+                    f"{spec.name} has no {json_text(wager, limit=40)} wager "
+                    f"(its wagers: {', '.join(spec.wagers)}) ({TABLE_LIMITS})"
                 )
+                raise TableLimitError(msg, ref=TABLE_LIMITS)
+            per_wager[wager] = checked_limits(pair, of=f"{wager} wager")
         paced = TableSettings.from_mapping(
             {**self.default_settings.to_dict(), **(settings or {})}
         )

@@ -59,12 +59,13 @@ TABLE_LIMITS_ENV = "CROUPIER_TABLE_LIMITS"
 """The default table limits of a server worker (JSON ``[min, max]``)."""
 
 
-def checked_limits(given: object) -> tuple[int, int]:
+def checked_limits(given: object, *, of: str = "table") -> tuple[int, int]:
     """``given`` as a table's (minimum, maximum), or refused (D195).
 
     Two whole numbers of minor units, the minimum at least 1 and not
     above the maximum, the maximum at most
-    :data:`~croupier.server.limits.MAX_AMOUNT` (D31).
+    :data:`~croupier.server.limits.MAX_AMOUNT` (D31). ``of`` names the
+    limits in a refusal: the table's, or a wager's (``"Tie wager"``).
 
     >>> checked_limits([500, 50_000])
     (500, 50000)
@@ -76,7 +77,7 @@ $0.01 to $10,000,000,000.00 (1 to 1000000000000 in cents), not $0.00 (D195)
     """
     if not isinstance(given, list | tuple) or len(given) != 2:
         msg = (
-            "the table limits are two amounts, [minimum, maximum], in "
+            f"the {of} limits are two amounts, [minimum, maximum], in "
             f"minor units, not {json_text(given, limit=40)} (D195)"
         )
         raise TableLimitError(msg, ref=TABLE_LIMITS)
@@ -84,14 +85,14 @@ $0.01 to $10,000,000,000.00 (1 to 1000000000000 in cents), not $0.00 (D195)
     for name, value in (("minimum", low), ("maximum", high)):
         if not is_minor_units(value) or not 1 <= value <= MAX_AMOUNT:
             msg = (
-                f"the table {name} must be {dollars(1)} to "
+                f"the {of} {name} must be {dollars(1)} to "
                 f"{dollars(MAX_AMOUNT)} {in_cents(1, MAX_AMOUNT)}, not "
                 f"{amount_text(value)} (D195)"
             )
             raise TableLimitError(msg, ref=TABLE_LIMITS)
     if low > high:
         msg = (
-            f"the table minimum ({dollars(low)}) is above the maximum "
+            f"the {of} minimum ({dollars(low)}) is above the maximum "
             f"({dollars(high)}) (D195)"
         )
         raise TableLimitError(msg, ref=TABLE_LIMITS)
