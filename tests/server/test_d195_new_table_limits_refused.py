@@ -6,8 +6,9 @@ limits with a rule of its own: "limits for table must satisfy 0 < min
 defaults (``croupier serve --min-bet/--max-bet``, ``table_limits=``)
 were refused in dollars naming D195. A minimum given alone above the
 server's default maximum was refused with the same words, which named
-neither the maximum nor that it was a default. Each expectation below is
-written out from the request and the server's default limits, $1.00 to
+neither the maximum nor that it was a default. A wager outside a
+table's limits cited no rule either. Each expectation below is written
+out from the request and the server's default limits, $1.00 to
 $1,000.00.
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import OPERATOR
+from tests.server.conftest import OPERATOR, seat_player
 
 from croupier.server.casino import Casino
 from croupier.server.errors import TableLimitError
@@ -117,3 +118,21 @@ def test_d195_the_python_api_refuses_what_the_routes_schema_would(
     assert refused.value.message == message
     assert str(refused.value.ref) == "D195"
     assert casino.tables == tables
+
+
+def test_d195_a_wager_outside_the_tables_limits_cites_the_decision(
+    client: TestClient,
+) -> None:
+    """A Banker Wager of $1,000.01 at a table of $1.00 to $1,000.00 (the
+    message as D190 wrote it, unchanged)."""
+    ann = seat_player(client, "midibaccarat", 1, "ann")
+    refused = ann.post(
+        "/wagers", {"seat": 1, "wager": "banker", "amount": 100_001}
+    )
+    assert refused.status_code == 400, refused.text
+    assert refused.json() == {
+        "error": "TableLimitError",
+        "ref": "D195",
+        "message": "a Banker Wager must be between $1.00 and $1,000.00 (100 "
+        "to 100000 in cents) at this table, not $1,000.01",
+    }

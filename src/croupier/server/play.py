@@ -52,6 +52,7 @@ from croupier.server.store import (
     money_move,
 )
 from croupier.server.tables import (
+    TABLE_LIMITS,
     Idem,
     LiveRound,
     Player,
@@ -840,7 +841,8 @@ def _verify_limits(rt: TableRuntime, wager: str, amount: int) -> None:
     same limits; the refusal names the wager as its game's section does
     (:attr:`~croupier.registry.GameSpec.wager_titles`, D187; the id for
     one the game does not name), and states the limits in dollars and
-    once more in the cents an API client sends (D190).
+    once more in the cents an API client sends (D190); it cites the
+    table limits' decision (D195).
     """
     low, high = rt.limits.bounds(wager)
     if not low <= amount <= high:
@@ -850,4 +852,4 @@ def _verify_limits(rt: TableRuntime, wager: str, amount: int) -> None:
             f"{in_cents(low, high)} at this table, not "
             f"{amount_text(amount)}"
         )
-        raise TableLimitError(msg)
+        raise TableLimitError(msg, ref=TABLE_LIMITS)
