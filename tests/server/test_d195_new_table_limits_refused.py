@@ -79,7 +79,7 @@ def test_d195_a_wagers_limits_in_dollars_naming_the_wager(
     assert refusal == {
         "error": "TableLimitError",
         "ref": "D195",
-        "message": "the tie wager minimum ($5.00) is above the maximum "
+        "message": 'the "tie" wager minimum ($5.00) is above the maximum '
         "($1.00) (D195)",
     }
 
@@ -99,7 +99,7 @@ def test_d195_an_unknown_wager_cites_the_decision(client: TestClient) -> None:
         ),
         (
             {"wager_limits": {"banker": (100, 10**12 + 1)}},
-            "the banker wager maximum must be $0.01 to $10,000,000,000.00 "
+            'the "banker" wager maximum must be $0.01 to $10,000,000,000.00 '
             "(1 to 1000000000000 in cents), not $10,000,000,000.01 (D195)",
         ),
     ],

@@ -604,7 +604,7 @@ class Casino:
             )
             raise RulesError(msg, key=key, ref=REGULATION_FIXES)
         min_bet, max_bet = self._table_limits(min_bet, max_bet)
-        per_wager = {}
+        per_wager: dict[str, tuple[int, int]] = {}
         for wager, pair in (wager_limits or {}).items():
             if wager not in spec.wagers:
                 msg = (
@@ -612,7 +612,9 @@ class Casino:
                     f"(its wagers: {', '.join(spec.wagers)}) ({TABLE_LIMITS})"
                 )
                 raise TableLimitError(msg, ref=TABLE_LIMITS)
-            per_wager[wager] = checked_limits(pair, of=f"{wager} wager")
+            per_wager[wager] = checked_limits(
+                pair, of=f"{json_text(wager, limit=40)} wager"
+            )
         paced = TableSettings.from_mapping(
             {**self.default_settings.to_dict(), **(settings or {})}
         )

@@ -65,7 +65,8 @@ def checked_limits(given: object, *, of: str = "table") -> tuple[int, int]:
     Two whole numbers of minor units, the minimum at least 1 and not
     above the maximum, the maximum at most
     :data:`~croupier.server.limits.MAX_AMOUNT` (D31). ``of`` names the
-    limits in a refusal: the table's, or a wager's (``"Tie wager"``).
+    limits in a refusal: the table's, or a wager's (``'"tie" wager'``,
+    its id as JSON writes it, D196).
 
     >>> checked_limits([500, 50_000])
     (500, 50000)
