@@ -200,8 +200,8 @@ def test_810a_5_poisson_test_size_on_fifty_thousand_six_deck_shoes() -> None:
 
     A 5 % test fails more than 12 of 100 sets with a chance under 0.15 %
     (binomial). The same counts read against Poisson(6), which is not
-    the shoes' law (its variance is 5.904), fail more than that: the
-    study tells the two laws apart.
+    the shoes' law (their variance is 5.904, Poisson's 6), fail more
+    than that: the study tells the two laws apart.
     """
     spec = find_game("double-back-jack")
     original = fresh_shoe(spec, spec.rules_type())
