@@ -420,14 +420,14 @@ def test_d197_the_box_measure_is_kept_from_render_to_render(
 ) -> None:
     """At the billion table on a desktop, another player sits and bets
     three times: the page draws each message of the table again, and
-    the boxes keep the height they were measured to (a total of
-    $2,000,000,000.00 takes two lines in 76 px) without drawing the
-    unseen boxes again; a window narrowed to 700 px, where the boxes
-    are narrower, measures again (the two boxes, the most and a cent
-    less), once.
+    the boxes keep the height measured for the table's largest total
+    (every wager at its $1,000,000,000.00, more than a line in an 84 px
+    box) without drawing the unseen boxes again; a window narrowed to
+    700 px, where the boxes are 76 px, measures again (the two boxes,
+    the most and a cent less), once.
 
     Before: every render drew the two unseen boxes and laid the page out
-    for each (six for the three bets).
+    for each, two for each message of the table here.
     """
     table = billion_table
     base = f"{srv.base}/tables/{table}"
