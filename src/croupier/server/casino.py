@@ -539,27 +539,20 @@ class Casino:
     ) -> tuple[int, int]:
         """A new table's limits: those given, the server's where absent.
 
-        Refused as :func:`checked_limits` refuses them (D195); a refusal
-        that a default took part in says which, and what to give.
+        Refused as :func:`checked_limits` refuses them (D195), which
+        names a default that took part.
         """
-        low = self.default_limits[0] if min_bet is None else min_bet
-        high = self.default_limits[1] if max_bet is None else max_bet
-        try:
-            return checked_limits((low, high))
-        except TableLimitError as exc:
-            defaulted = [
+        return checked_limits(
+            (
+                self.default_limits[0] if min_bet is None else min_bet,
+                self.default_limits[1] if max_bet is None else max_bet,
+            ),
+            defaulted=[
                 name
                 for name, given in (("minimum", min_bet), ("maximum", max_bet))
                 if given is None
-            ]
-            if not defaulted:
-                raise
-            said = exc.message.removesuffix(f" ({TABLE_LIMITS})")
-            msg = (
-                f"{said}, the {' and '.join(defaulted)} being the server's "
-                f"default: give min_bet and max_bet together ({TABLE_LIMITS})"
-            )
-            raise TableLimitError(msg, ref=exc.ref) from None
+            ],
+        )
 
     def create_table(
         self,

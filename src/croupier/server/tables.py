@@ -59,14 +59,18 @@ TABLE_LIMITS_ENV = "CROUPIER_TABLE_LIMITS"
 """The default table limits of a server worker (JSON ``[min, max]``)."""
 
 
-def checked_limits(given: object, *, of: str = "table") -> tuple[int, int]:
+def checked_limits(
+    given: object, *, of: str = "table", defaulted: Sequence[str] = ()
+) -> tuple[int, int]:
     """``given`` as a table's (minimum, maximum), or refused (D195).
 
     Two whole numbers of minor units, the minimum at least 1 and not
     above the maximum, the maximum at most
     :data:`~croupier.server.limits.MAX_AMOUNT` (D31). ``of`` names the
     limits in a refusal: the table's, or a wager's (``'"tie" wager'``,
-    its id as JSON writes it, D196).
+    its id as JSON writes it, D196). ``defaulted`` names the bounds
+    (``"minimum"``, ``"maximum"``) that are the server's defaults, not
+    given: a minimum above the maximum says so, and to give both.
 
     >>> checked_limits([500, 50_000])
     (500, 50000)
@@ -92,9 +96,15 @@ $0.01 to $10,000,000,000.00 (1 to 1000000000000 in cents), not $0.00 (D195)
             )
             raise TableLimitError(msg, ref=TABLE_LIMITS)
     if low > high:
+        why = (
+            f", the {' and '.join(defaulted)} being the server's default: "
+            "give min_bet and max_bet together"
+            if defaulted
+            else ""
+        )
         msg = (
             f"the {of} minimum ({dollars(low)}) is above the maximum "
-            f"({dollars(high)}) (D195)"
+            f"({dollars(high)}){why} (D195)"
         )
         raise TableLimitError(msg, ref=TABLE_LIMITS)
     return (low, high)
