@@ -55,6 +55,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the server, from its storage up to its routes
     (
         "croupier.server",
+        "croupier.server.decisions",
         "croupier.server.errors",
         "croupier.server.auth",
         "croupier.server.inputs",

@@ -18,6 +18,7 @@ from typing import Any
 from croupier.errors import ScenarioError
 from croupier.events import EventLog
 from croupier.jsontypes import json_text
+from croupier.regs import Ref
 from croupier.rng import Rng
 from croupier.round import Round
 from croupier.rules import GameRules
@@ -54,6 +55,13 @@ class GameSpec:
     """Decision names the game may ask for."""
     max_seats: int
     """Number of betting positions."""
+    seats_ref: Ref
+    """The subsection that numbers the betting positions, the round's
+    :attr:`~croupier.round.Round.seats_ref`: the server refuses a seat
+    outside them citing it, as the round refuses a wager there (D199)."""
+    offered_ref: Ref
+    """The subsection a wager the game does not offer is refused under,
+    the round's :attr:`~croupier.round.Round.offered_ref` (D199)."""
     uses_starting_position: bool = False
     """Whether the game determines a starting position (670a.9(b))."""
     prepare_shoe: (

@@ -325,6 +325,13 @@ class Round(ABC):
     """The subsection of the cover-card rule, if the game has one."""
     wager_names: ClassVar[tuple[str, ...]] = ()
     """Wagers that may be placed before the deal."""
+    seats_ref: ClassVar[Ref]
+    """The subsection that numbers the table's betting positions: a seat
+    outside them is refused citing it, by the round and by the server
+    that seats a player (D199)."""
+    offered_ref: ClassVar[Ref]
+    """The subsection a wager the game does not offer is refused under,
+    by the round and by the server that takes the wager (D199)."""
     wager_titles: ClassVar[Mapping[str, str]] = MappingProxyType({})
     """Each wager's name as the game's section writes it, by its id
     (``"banker"``: ``"Banker Wager"``), from the game's rules module: the

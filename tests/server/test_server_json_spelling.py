@@ -84,23 +84,30 @@ def test_a_taken_player_name_is_named_as_sent(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("given", "said"),
+    ("given", "said", "ref"),
     [
-        ({"fast": 5}, 'no table setting "fast"'),
+        ({"fast": 5}, 'no table setting "fast"', None),
         (
             {"betting_seconds": True},
             "table setting betting_seconds must be a number, not true",
+            "D170",
         ),
         (
             {"idle_rounds": 2.5},
             "idle_rounds must be a whole number, not 2.5",
+            "D28",
         ),
     ],
     ids=["unknown", "true", "fraction"],
 )
 def test_a_table_setting_is_named_as_given(
-    given: dict[str, object], said: str
+    given: dict[str, object], said: str, ref: str | None
 ) -> None:
+    """A known setting's refusal cites the decision that sets its range
+    (D199's survey: a value that is not a number cited none)."""
     with pytest.raises(TableSettingError) as refused:
         TableSettings.from_mapping(given)
-    assert str(refused.value) == said
+    assert refused.value.message == said
+    assert (None if refused.value.ref is None else str(refused.value.ref)) == (
+        ref
+    )

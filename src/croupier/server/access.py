@@ -12,16 +12,13 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, exists, select, true
 from sqlalchemy.engine import Engine
 
-from croupier.regs import Decision
 from croupier.server import db
+from croupier.server.decisions import RECALL
 from croupier.server.errors import NotAuthenticatedError, NotFoundError
 from croupier.server.tables import Player
 from croupier.server.withdrawn import withdrawn_round
 
-__all__ = ["RECALL_REF", "require_round", "round_scope"]
-
-RECALL_REF = Decision(33)
-"""The decision on who recalls which rounds, cited by its refusals."""
+__all__ = ["RECALL", "require_round", "round_scope"]
 
 
 def round_scope(viewer: Player | None) -> ColumnElement[bool]:
@@ -33,7 +30,7 @@ def round_scope(viewer: Player | None) -> ColumnElement[bool]:
     """
     if viewer is None:
         msg = "recalling rounds needs a player's or the operator's token"
-        raise NotAuthenticatedError(msg, ref=RECALL_REF)
+        raise NotAuthenticatedError(msg, ref=RECALL)
     if viewer.is_operator:
         return true()
     return exists(
@@ -65,4 +62,4 @@ def require_round(
     if gone is not None:
         raise gone.refusal()
     if found is None:
-        raise NotFoundError(f"no round {round_id} of yours", ref=RECALL_REF)
+        raise NotFoundError(f"no round {round_id} of yours", ref=RECALL)

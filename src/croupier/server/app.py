@@ -80,6 +80,7 @@ from croupier.server.auth import (
     hash_token,
     token_expiry,
 )
+from croupier.server.decisions import OPERATOR_TASKS
 from croupier.server.edge import (
     EDGE_ENV,
     BodyLimits,
@@ -494,7 +495,7 @@ def create_app(
         privileged = caller is not None and caller.is_operator
         if (body.balance is not None or body.operator) and not privileged:
             msg = "only an operator may set a balance or open an operator"
-            raise NotOperatorError(msg)
+            raise NotOperatorError(msg, ref=OPERATOR_TASKS)
         player, token = await serial.run(
             lambda: casino.register(
                 body.name, balance=body.balance, operator=body.operator
@@ -546,7 +547,7 @@ def create_app(
         credited twice (D138).
         """
         caller = who(authorization)
-        casino._require_operator(caller)
+        casino.require_operator(caller, "make a deposit")
         idem = None if not idempotency_key else (caller.id, idempotency_key)
         request = f"deposit {player_id} {body.amount}"
 
@@ -604,7 +605,7 @@ def create_app(
         player_id: IdPath, authorization: Authorization = None
     ) -> dict[str, Any]:
         """The operator issues an account a new token (the old is void)."""
-        casino._require_operator(who(authorization))
+        casino.require_operator(who(authorization), "issue a player's token")
         token, expires = await serial.run(
             lambda: casino.issue_token(player_id)
         )
@@ -615,7 +616,7 @@ def create_app(
         player_id: IdPath, authorization: Authorization = None
     ) -> dict[str, Any]:
         """The operator revokes an account's token."""
-        casino._require_operator(who(authorization))
+        casino.require_operator(who(authorization), "revoke a player's token")
         await serial.run(lambda: casino.revoke_token(player_id))
         return {"id": player_id, "revoked": True}
 
@@ -665,7 +666,7 @@ def create_app(
         opening a second table (D138).
         """
         caller = who(authorization)
-        casino._require_operator(caller)
+        casino.require_operator(caller, "open a table")
         idem = None if not idempotency_key else (caller.id, idempotency_key)
         request = f"table {body.model_dump_json()}"
 
@@ -802,7 +803,8 @@ def create_app(
         ``operators=false`` lists the players alone. The total and the
         next page's offset are in headers, as ``GET /rounds`` gives them.
         """
-        casino._require_operator(who(authorization))  # the operator page
+        # the operator page
+        casino.require_operator(who(authorization), "list the accounts")
         page, total = await serial.read(
             lambda: player_list(
                 casino,
@@ -816,7 +818,7 @@ def create_app(
 
     @app.get("/ledger")
     async def ledger(authorization: Authorization = None) -> dict[str, Any]:
-        casino._require_operator(who(authorization))
+        casino.require_operator(who(authorization), "check the books")
         # a job of its own: the books between two changes, never inside
         return await serial.run(casino.ledger_check)
 
@@ -840,7 +842,7 @@ def create_app(
         page's offset are in headers; the body is the page's rows, each
         ``id``, ``at``, ``level``, ``round_id`` and ``message``.
         """
-        casino._require_operator(who(authorization))
+        casino.require_operator(who(authorization), "read the server's log")
         page, total = await serial.read(
             lambda: log_page(
                 casino,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from croupier.regs import Decision
+from croupier.server.decisions import TOKENS
 from croupier.server.errors import NotAuthenticatedError
 
 __all__ = [
@@ -39,8 +39,6 @@ __all__ = [
     "write_secret",
 ]
 
-TOKENS = Decision(32)
-"""The decision on tokens and rate limits, cited by their refusals."""
 MIN_TOKEN_LENGTH = 32
 """Shortest operator token the server accepts from outside (D32)."""
 RECHECK_SECONDS = 5.0

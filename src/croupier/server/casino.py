@@ -31,7 +31,6 @@ from croupier.games.runout import round_run_out
 from croupier.jsontypes import json_text
 from croupier.money import amount_text, dollars, in_cents
 from croupier.registry import GameSpec, all_games
-from croupier.regs import Decision
 from croupier.server import db, recovery, shared
 from croupier.server.auth import (
     RECHECK_SECONDS,
@@ -40,6 +39,15 @@ from croupier.server.auth import (
     new_token,
     token_expiry,
     token_refusal,
+)
+from croupier.server.decisions import (
+    BOUNDS,
+    ONE_NAME,
+    OPERATOR_TASKS,
+    REGULATION_FIXES,
+    RETRIED_ONCE,
+    SEATS,
+    TABLE_LIMITS,
 )
 from croupier.server.errors import (
     IdempotencyConflictError,
@@ -62,7 +70,6 @@ from croupier.server.store import idempotent_row
 from croupier.server.tables import (
     DEFAULT_MAX,
     DEFAULT_MIN,
-    TABLE_LIMITS,
     Idem,
     Limits,
     Player,
@@ -79,14 +86,6 @@ _T = TypeVar("_T")
 """What a request made once under an Idempotency-Key answers."""
 
 # the decisions the cashier's and the tables' refusals cite (D198)
-BOUNDS = Decision(31)
-"""Bounds of ids, amounts and names: a balance's largest, a name once."""
-REGULATION_FIXES = Decision(97)
-"""An option the regulation fixes is a what-if, not a table's rule."""
-RETRIED_ONCE = Decision(138)
-"""A request retried with its Idempotency-Key is answered once."""
-ONE_NAME = Decision(157)
-"""One name, one table."""
 
 
 class Casino:
@@ -394,10 +393,10 @@ class Casino:
         stored with the deposit, in its transaction, for
         :meth:`stored_response` to replay to a retry (D138).
         """
-        self._require_operator(operator)
+        self.require_operator(operator, "make a deposit")
         if amount <= 0:
             msg = f"a deposit must be positive, not {amount_text(amount)}"
-            raise WagerError(msg)
+            raise WagerError(msg, ref=BOUNDS)
         if amount > MAX_AMOUNT:
             msg = (
                 f"a deposit is at most {dollars(MAX_AMOUNT)} "
@@ -455,10 +454,19 @@ class Casino:
             )
 
     @staticmethod
-    def _require_operator(player: Player) -> None:
+    def require_operator(player: Player, task: str) -> None:
+        """Refuse ``player`` unless an operator may: ``task`` names it.
+
+        >>> from croupier.server.tables import Player
+        >>> try:
+        ...     Casino.require_operator(Player(7, "ann"), "open a table")
+        ... except NotOperatorError as refusal:
+        ...     print(refusal)
+        only an operator may open a table [D200]
+        """
         if not player.is_operator:
-            msg = "only an operator may do this"
-            raise NotOperatorError(msg)
+            msg = f"only an operator may {task}"
+            raise NotOperatorError(msg, ref=OPERATOR_TASKS)
 
     # -- tables -----------------------------------------------------------
 
@@ -579,7 +587,7 @@ class Casino:
         the table, for a retry to be answered again (D138).
         """
         if operator is not None:
-            self._require_operator(operator)
+            self.require_operator(operator, "open a table")
         spec = self.games.get(game)
         if spec is None:
             known = ", ".join(sorted(self.games)) or "(none)"
@@ -709,12 +717,14 @@ class Casino:
     def _sit(self, rt: TableRuntime, player: Player, seat: int) -> None:
         seats = self.seat_count(rt)
         if not 1 <= seat <= seats:
-            raise SeatError(f"seats at this table are 1 to {seats}")
+            msg = f"seats at this table are 1 to {seats}"
+            raise SeatError(msg, ref=rt.spec.seats_ref)
         if seat in rt.seats:
-            raise SeatError(f"seat {seat} is taken")
+            raise SeatError(f"seat {seat} is taken", ref=SEATS)
         held = rt.seat_of(player.id)
         if held is not None:
-            raise SeatError(f"you already sit at seat {held}")
+            msg = f"you already sit at seat {held}"
+            raise SeatError(msg, ref=SEATS)
         try:
             with self.dealer.transaction() as conn:
                 conn.execute(
@@ -744,7 +754,7 @@ class Casino:
             k.seat == seat for k in live.round.ledger.open_keys()
         ):
             msg = f"seat {seat} has wagers on the layout; finish the round"
-            raise SeatError(msg)
+            raise SeatError(msg, ref=SEATS)
         with self.dealer.transaction() as conn:
             conn.execute(
                 delete(db.SeatRow).where(

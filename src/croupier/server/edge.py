@@ -52,8 +52,9 @@ from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from croupier.regs import Citation, Decision
-from croupier.server.auth import TOKENS, bearer_token, token_refusal
+from croupier.regs import Citation
+from croupier.server.auth import bearer_token, token_refusal
+from croupier.server.decisions import BODY_LIMITS, TOKENS
 from croupier.server.limits import EDGE_ENV, BodyLimits, RateLimits, edge
 
 __all__ = [
@@ -73,8 +74,6 @@ __all__ = [
 
 log = logging.getLogger("croupier.server")
 
-BODY_LIMITS = Decision(30)
-"""The decision on request body limits, cited by a 413."""
 
 PAGE_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; "

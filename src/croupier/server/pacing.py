@@ -59,9 +59,17 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from croupier.errors import WrongPhaseError
-from croupier.regs import Decision
 from croupier.round import Action, GameRound
 from croupier.server import db
+from croupier.server.decisions import (
+    CLOSE_BETTING,
+    DEFAULT_DECISION,
+    IDLE_SEAT,
+    SEATS,
+    SHOE_END,
+    VOID,
+    VOID_NAMED,
+)
 from croupier.server.errors import (
     NotFoundError,
     NotOperatorError,
@@ -94,20 +102,6 @@ DEFAULTS = (
 )
 """The default of a decision, first legal one of these (D26)."""
 
-# the decisions the table's pacing follows, as its refusals cite them
-# (D198) and, as text, its steps
-DEFAULT_DECISION = Decision(26)
-"""A decision's clock run out takes its default (D26)."""
-CLOSE_BETTING = Decision(27)
-"""Closing the betting: a seat without a wager cannot (D27)."""
-VOID = Decision(29)
-"""The operator's void of the round in play (D29)."""
-VOID_NAMED = Decision(137)
-"""A void names the round it is for (D137)."""
-SHOE_END = Decision(194)
-"""The operator ends a table's shoe between rounds (D194)."""
-IDLE_SEAT = Decision(28)
-"""A gone or idle player's seat is freed between rounds (D28)."""
 
 DECISION_REF = str(DEFAULT_DECISION)
 BETTING_REF = str(CLOSE_BETTING)
@@ -359,7 +353,7 @@ class Pacer(Dealer):
                 f"seat {seat} sits out; come back in "
                 "(POST /tables/{id}/sit-out) to wager"
             )
-            raise SeatError(msg)
+            raise SeatError(msg, ref=SEATS)
         rt.seen[seat] = self.now_ms()
 
     def _close_betting(
@@ -442,7 +436,8 @@ class Pacer(Dealer):
             self._require_owner(rt, player, seat)
             live = self._live(rt)
             if live.dealt:
-                raise WrongPhaseError("the cards are already dealt")
+                msg = "the cards are already dealt"
+                raise WrongPhaseError(msg, ref=CLOSE_BETTING)
             if not self._mark_ready(rt, live, seat):
                 return self._commit_pacing(
                     rt, idem=idem, request=request, respond=respond
@@ -466,7 +461,7 @@ class Pacer(Dealer):
             self._require_owner(rt, player, seat)
             if sitting_out and self._in_round(rt, seat):
                 msg = f"seat {seat} has wagers in this round; finish it"
-                raise SeatError(msg)
+                raise SeatError(msg, ref=SEATS)
             if sitting_out:
                 rt.sitting_out.add(seat)
                 rt.ready.discard(seat)

@@ -39,6 +39,12 @@ from croupier.money import amount_text, dollars, in_cents
 from croupier.procedures.ch629a import seated_at_cut
 from croupier.round import Action, Round
 from croupier.server import db, shared
+from croupier.server.decisions import (
+    CLOSE_BETTING,
+    NO_CREDIT,
+    SEATS,
+    TABLE_LIMITS,
+)
 from croupier.server.errors import (
     InsufficientBalanceError,
     NotSeatOwnerError,
@@ -52,7 +58,6 @@ from croupier.server.store import (
     money_move,
 )
 from croupier.server.tables import (
-    TABLE_LIMITS,
     Idem,
     LiveRound,
     Player,
@@ -165,7 +170,7 @@ class Dealer:
     def _require_owner(rt: TableRuntime, player: Player, seat: int) -> None:
         if rt.seats.get(seat) != player.id:
             msg = f"seat {seat} is not yours"
-            raise NotSeatOwnerError(msg)
+            raise NotSeatOwnerError(msg, ref=SEATS)
 
     @contextmanager
     def stored(self, rt: TableRuntime) -> Iterator[Connection]:
@@ -340,18 +345,20 @@ class Dealer:
         self._require_owner(rt, player, seat)
         if wager not in rt.spec.wagers:
             names = ", ".join(rt.spec.wagers)
-            raise WagerError(f"{rt.spec.title} wagers are: {names}")
+            msg = f"{rt.spec.title} wagers are: {names}"
+            raise WagerError(msg, ref=rt.spec.offered_ref)
         _verify_limits(rt, wager, amount)
         if amount > self.storage.balances[player.id]:
             msg = (
                 f"a wager of {amount_text(amount)} exceeds your balance of "
                 f"{dollars(self.storage.balances[player.id])}"
             )
-            raise InsufficientBalanceError(msg)
+            raise InsufficientBalanceError(msg, ref=NO_CREDIT)
         live = self._live(rt)
         owner = live.owners.get(seat)
         if owner is not None and owner != player.id:
-            raise NotSeatOwnerError(f"seat {seat} is played by another")
+            msg = f"seat {seat} is played by another"
+            raise NotSeatOwnerError(msg, ref=SEATS)
         self._may_wager(rt, seat)
         live.recorder.place_wager(seat, wager, amount)
         live.owners[seat] = player.id
@@ -413,9 +420,10 @@ class Dealer:
                     f"adding {amount_text(added)} exceeds your balance of "
                     f"{dollars(self.storage.balances[player.id])}"
                 )
-                raise InsufficientBalanceError(msg)
+                raise InsufficientBalanceError(msg, ref=NO_CREDIT)
             if live.owners.get(seat, player.id) != player.id:
-                raise NotSeatOwnerError(f"seat {seat} is played by another")
+                msg = f"seat {seat} is played by another"
+                raise NotSeatOwnerError(msg, ref=SEATS)
             live.recorder.change_wager(seat, wager, amount)
             return self._commit(
                 rt,
@@ -451,12 +459,15 @@ class Dealer:
     ) -> dict[str, Any]:
         self._answered_meanwhile(idem, request)
         if not player.is_operator and rt.seat_of(player.id) is None:
-            raise NotSeatOwnerError("only a seated player may call the deal")
+            msg = "only a seated player may call the deal"
+            raise NotSeatOwnerError(msg, ref=SEATS)
         live = self._live(rt)
         if live.dealt:
-            raise WrongPhaseError("the cards are already dealt")
+            msg = "the cards are already dealt"
+            raise WrongPhaseError(msg, ref=CLOSE_BETTING)
         if not live.round.ledger.stakes:
-            raise WrongPhaseError("no wager is on the layout")
+            msg = "no wager is on the layout"
+            raise WrongPhaseError(msg, ref=CLOSE_BETTING)
         return self._close_betting(rt, live, player, idem, request, respond)
 
     def _deal_now(
@@ -501,7 +512,8 @@ class Dealer:
         self._require_owner(rt, player, action.seat)
         live = self._live(rt)
         if live.owners.get(action.seat, player.id) != player.id:
-            raise NotSeatOwnerError(f"seat {action.seat} is played by another")
+            msg = f"seat {action.seat} is played by another"
+            raise NotSeatOwnerError(msg, ref=SEATS)
         self._verify_affordable(live, action, player.id)
         self._touched(rt, action.seat)
         live.recorder.apply(action)
@@ -539,7 +551,7 @@ class Dealer:
                 f"{rnd.action_title(action.name)} would stake "
                 f"{dollars(added)} more; your balance is {dollars(balance)}"
             )
-            raise InsufficientBalanceError(msg)
+            raise InsufficientBalanceError(msg, ref=NO_CREDIT)
 
     def _live(self, rt: TableRuntime) -> LiveRound:
         if rt.live is None or rt.live.finished:
@@ -763,7 +775,7 @@ class Dealer:
                     # another process spent the same balance meanwhile:
                     # a refusal (the block rolls back), not a broken ledger
                     msg = f"player {player_id}'s balance is too low now"
-                    raise InsufficientBalanceError(msg)
+                    raise InsufficientBalanceError(msg, ref=NO_CREDIT)
             self.storage.balances.update(after)
             return
         for player_id, delta in deltas.items():

@@ -27,6 +27,7 @@ from croupier.registry import GameSpec
 from croupier.regs import Decision
 from croupier.rng import SecureRng
 from croupier.round import Round
+from croupier.server.decisions import TABLE_LIMITS
 from croupier.server.errors import TableLimitError
 from croupier.server.limits import MAX_AMOUNT
 from croupier.table import Table
@@ -53,8 +54,6 @@ leave table limits to the casino; ``croupier serve --min-bet``)."""
 DEFAULT_MAX = 100_000
 """Default table maximum, minor units ($1,000.00; D195;
 ``croupier serve --max-bet``)."""
-TABLE_LIMITS = Decision(195)
-"""The decision on a server table's limits, cited by their refusals."""
 TABLE_LIMITS_ENV = "CROUPIER_TABLE_LIMITS"
 """The default table limits of a server worker (JSON ``[min, max]``)."""
 
@@ -212,14 +211,18 @@ class TableSettings:
                     f"table setting {key} must be a number, not "
                     f"{json_text(value, limit=40)}"
                 )
-                raise TableSettingError(msg)
+                raise TableSettingError(
+                    msg, ref=Decision.parse(cls.DECIDED[key])
+                )
             low, high = cls.LIMITS[key]
             if key == "idle_rounds" and not isinstance(value, int):
                 msg = (
                     "idle_rounds must be a whole number, not "
                     f"{json_text(value, limit=40)}"
                 )
-                raise TableSettingError(msg)
+                raise TableSettingError(
+                    msg, ref=Decision.parse(cls.DECIDED[key])
+                )
             if not low <= value <= high:
                 msg = (
                     f"table setting {key} must be {cls.range_text(key)} "

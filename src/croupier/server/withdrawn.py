@@ -25,16 +25,11 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from croupier.regs import Decision
 from croupier.server import db
+from croupier.server.decisions import SHOE_END, WITHDRAWN
 from croupier.server.errors import RoundWithdrawnError
 
-__all__ = ["WITHDRAWN_REF", "Withdrawn", "withdrawn_round"]
-
-WITHDRAWN_REF = Decision(198)
-"""The decision by which a withdrawn round's id is answered ``410``."""
-_SHOE_ENDED_BY = Decision(194)
-"""The decision by which the operator ends a shoe (the step's ``ref``)."""
+__all__ = ["WITHDRAWN", "Withdrawn", "withdrawn_round"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +49,7 @@ class Withdrawn:
         """What happened to the round, in a refusal's words."""
         return (
             f"round {self.round_id} was withdrawn when the operator ended "
-            f"shoe {self.shoe} at table {self.table_id} ({_SHOE_ENDED_BY}); "
+            f"shoe {self.shoe} at table {self.table_id} ({SHOE_END}); "
             f"its table's next round is {self.next_round}"
         )
 
@@ -65,7 +60,7 @@ class Withdrawn:
         voided"); a read has nothing to add.
         """
         message = self.text() + (f"; {then}" if then else "")
-        return RoundWithdrawnError(message, ref=WITHDRAWN_REF)
+        return RoundWithdrawnError(message, ref=WITHDRAWN)
 
 
 def withdrawn_round(conn: Connection, round_id: int) -> Withdrawn | None:

@@ -79,7 +79,7 @@ const Croupier = {
     };
     if (table[kind]) return table[kind] + ref;
     if (kind === "SeatError" && /\bsits out\b/.test(said)) {
-      return "You are sitting out: press \u201cBack in\u201d to bet again.";
+      return "You are sitting out: press \u201cBack in\u201d to bet again." + ref;
     }
     if (kind === "WrongPhaseError") {
       return (plain ? sentence(plain) : "Not at this point of the round.") +

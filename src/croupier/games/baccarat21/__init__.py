@@ -130,6 +130,8 @@ register_game(
         wager_titles=Baccarat21Round.wager_titles,
         actions=(),
         max_seats=DEFAULT_SEATS,
+        seats_ref=Baccarat21Round.seats_ref,
+        offered_ref=Baccarat21Round.offered_ref,
         transitions=TRANSITIONS,
         uses_starting_position=False,
     )

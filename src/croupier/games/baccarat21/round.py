@@ -116,6 +116,8 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
     cover_card_ref = Ref.parse("681a.7(d)")
     wager_names = _WAGERS
     wager_titles = WAGER_TITLES
+    seats_ref = _WAGER_REF
+    offered_ref = _WAGER_REF
     phase_titles = PHASE_TITLES
 
     def __init__(
@@ -250,13 +252,13 @@ class Baccarat21Round(GameRound[Baccarat21Rules, Phase]):
             wager,
             _WAGERS,
             "no {wager} wager in 21 Baccarat (wagers: {known})",
-            ref,
+            self.offered_ref,
         )
         self._verify_seat(
             seat,
             self.rules.seats,
             "no seat {seat}: seats are 1 to {seats}",
-            ref,
+            self.seats_ref,
         )
         self._verify_amount(amount, ref)
         self._verify_new(

@@ -69,6 +69,8 @@ register_game(
         wager_titles=DoubleBackJackRound.wager_titles,
         actions=tuple(action.value for action in DbjAction),
         max_seats=MAX_BOXES,
+        seats_ref=DoubleBackJackRound.seats_ref,
+        offered_ref=DoubleBackJackRound.offered_ref,
         transitions=TRANSITIONS,
     )
 )

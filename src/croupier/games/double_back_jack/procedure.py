@@ -128,6 +128,8 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
     cover_card_ref = REF_COVER_CARD
     wager_names = (Wager.BLACKJACK.value,)
     wager_titles = WAGER_TITLES
+    seats_ref = REF_BOXES
+    offered_ref = REF_BLACKJACK_WAGER
     action_titles = ACTION_TITLES
     phase_titles = PHASE_TITLES
 
@@ -282,13 +284,13 @@ class DealerProcedure(GameRound[DoubleBackJackRules, Phase]):
             wager,
             self.wager_names,
             "only a Blackjack Wager is placed before the deal, not {wager}",
-            REF_BLACKJACK_WAGER,
+            self.offered_ref,
         )
         self._verify_seat(
             seat,
             rules.boxes,
             "the table has boxes 1 to {seats}, not {seat}",
-            REF_BOXES,
+            self.seats_ref,
         )
         self._verify_amount(amount, REF_TABLE_LIMITS)
         if not rules.table_minimum <= amount <= rules.table_maximum:

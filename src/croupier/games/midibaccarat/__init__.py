@@ -155,6 +155,8 @@ register_game(
         wagers=MidibaccaratRound.wager_names,
         wager_titles=MidibaccaratRound.wager_titles,
         max_seats=MAX_SEATS,
+        seats_ref=MidibaccaratRound.seats_ref,
+        offered_ref=MidibaccaratRound.offered_ref,
         transitions=TRANSITIONS,
     )
 )
@@ -171,6 +173,8 @@ register_game(
         wagers=CommissionFreeRound.wager_names,
         wager_titles=CommissionFreeRound.wager_titles,
         max_seats=MAX_SEATS,
+        seats_ref=CommissionFreeRound.seats_ref,
+        offered_ref=CommissionFreeRound.offered_ref,
         transitions=TRANSITIONS,
     )
 )

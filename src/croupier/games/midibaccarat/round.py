@@ -125,6 +125,8 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
     cover_card_ref: ClassVar[Ref | None] = REF_SECOND_COVER
     wager_names: ClassVar[tuple[str, ...]] = (*_MAIN_WAGERS, *_PAIR_WAGERS)
     wager_titles: ClassVar[Mapping[str, str]] = WAGER_TITLES
+    seats_ref: ClassVar[Ref] = REF_SEATS
+    offered_ref: ClassVar[Ref] = REF_WAGERS
     phase_titles: ClassVar[Mapping[str, str]] = PHASE_TITLES
 
     def __init__(
@@ -202,7 +204,7 @@ class MidibaccaratRound(GameRound[BaccaratRules, Phase]):
             seat,
             MAX_SEATS,
             "no seat {seat}: the table has seats 1 to {seats}",
-            REF_SEATS,
+            self.seats_ref,
         )
         self._verify_offered(
             wager,

@@ -137,6 +137,8 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
         Wager.PROGRESSIVE,
     )
     wager_titles: ClassVar[Mapping[str, str]] = WAGER_TITLES
+    seats_ref: ClassVar[Ref] = Ref.parse("670a.7(a)")
+    offered_ref: ClassVar[Ref] = SIDE_REF
     action_titles: ClassVar[Mapping[str, str]] = ACTION_TITLES
     phase_titles: ClassVar[Mapping[str, str]] = PHASE_TITLES
     players: Mapping[int, str] = MappingProxyType({})
@@ -224,7 +226,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             seat,
             len(SEATS),
             "no seat {seat}: the layout has seats 1-6",
-            Ref.parse("670a.7(a)"),
+            self.seats_ref,
         )
         if wager == Wager.DOUBLE_DOWN:
             self._verify_double_down_offered(seat)
@@ -234,7 +236,7 @@ class SixCardRound(GameRound[SixCardRules, Phase]):
             wager,
             self._offered(),
             "{wager} is not a wager offered at this table",
-            SIDE_REF,
+            self.offered_ref,
         )
         self._verify_amount(amount, Ref.parse("670a.7(a)"))
         if wager == Wager.PROGRESSIVE:
