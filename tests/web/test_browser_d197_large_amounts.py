@@ -470,3 +470,82 @@ def test_d197_the_box_measure_is_kept_from_render_to_render(
     assert narrow < wide, (narrow, wide)
     assert narrowed == 2, narrowed
     assert not page.errors, page.errors
+
+
+_SEAT_ROWS = """() => {
+  // the seats by row, top to bottom: a row is the seats whose margin
+  // boxes end within 8 px of one another
+  const feet = [...document.querySelectorAll("#seats .seat")].map((e) => [
+    Number(e.dataset.seat),
+    e.getBoundingClientRect().bottom +
+      parseFloat(getComputedStyle(e).marginBottom)]);
+  feet.sort((a, b) => a[1] - b[1]);
+  const rows = [];
+  let last = null;
+  for (const [seat, foot] of feet) {
+    if (last === null || foot - last > 8) rows.push([]);
+    rows[rows.length - 1].push(seat);
+    last = foot;
+  }
+  return rows.map((r) => r.sort((a, b) => a - b));
+}"""
+
+
+def test_d191_a_wide_players_seat_goes_to_the_seats_foot_on_its_side(
+    srv: LiveServer, browser: Any
+) -> None:
+    """At a commission-free Midibaccarat table whose wagers go to
+    $1,000,000.00, on a phone on its side (740 x 360), the player at
+    seat 3 (his seven spots 83 px wide each, D179: his seat 611 px)
+    bets with his seat at the seats' foot and the other eight on one row
+    over it, Deal whole on the screen; another player sitting down at
+    seat 2 moves none of his controls. At seat 1, where his seat and
+    seat 2 share the first row, his seat stays in its place: the foot is
+    taken only where it saves a row.
+
+    Before: his seat at 3 did not fit beside seats 1 and 2, went to a
+    row with seat 4 and seats 5 to 9 to a third: Deal's top at 362 px,
+    under the screen's foot.
+    """
+    table = _open(
+        srv, "midibaccarat-commission-free", BILLION // 1000, "Million side"
+    )
+    base = f"{srv.base}/tables/{table}"
+    page = _page(browser, srv, "Side whale", "740x360")
+    others = [s for s in range(1, 10) if s != 3]
+    wrong: dict[str, Any] = {}
+    them: dict[str, str] = {}
+    try:
+        sit(page, srv, table, 3)
+        idle(page)
+        page.evaluate("scrollTo(0, 0)")
+        if (rows := page.evaluate(_SEAT_ROWS)) != [others, [3]]:
+            wrong["seat 3: rows"] = rows
+        deal = boxes(page, ["#deal"], first=True)["#deal"]
+        if deal[3] > SIZES["740x360"]["height"]:
+            wrong["seat 3: Deal's box"] = deal
+        before = boxes(page, CONTROLS, in_page=True)
+        them = _player(srv, "Side neighbour", 10_000)
+        sat = HTTP.post(base + "/seats", json={"seat": 2}, headers=them)
+        assert sat.status_code == 200, sat.text
+        page.wait_for_selector(f"{OTHER}:not(.vacant)")
+        idle(page)
+        page.evaluate("scrollTo(0, 0)")
+        if moved := moved_controls(page, before):
+            wrong["seat 3: a neighbour sat down"] = moved
+        HTTP.delete(base + "/seats/2", headers=them)
+        HTTP.delete(base + "/seats/3", headers=token_of(page))
+        sit(page, srv, table, 1)
+        idle(page)
+        page.evaluate("scrollTo(0, 0)")
+        if (rows := page.evaluate(_SEAT_ROWS)) != [[1, 2], list(range(3, 10))]:
+            wrong["seat 1: rows"] = rows
+        deal = boxes(page, ["#deal"], first=True)["#deal"]
+        if deal[3] > SIZES["740x360"]["height"]:
+            wrong["seat 1: Deal's box"] = deal
+    finally:
+        HTTP.delete(base + "/seats/1", headers=token_of(page))
+        HTTP.delete(base + "/seats/3", headers=token_of(page))
+        page.close()
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors

@@ -1282,14 +1282,41 @@ function mineAtFoot(seats, arc, betting) {
   // rows (it stands alone on one wherever it is). The page keeps the
   // seats in their order (a screen reader reads them so; the player's
   // spots are the only controls among them): only their drawing moves.
+  //
+  // On a phone on its side (a screen wider than 700 px and 500 px high
+  // or less) the player's seat goes to the foot when that takes the
+  // seats on fewer rows, and only then: at a table whose limits make
+  // his spots wide (D179; commission-free's seven at $1,000,000 take
+  // 611 px), his seat no longer fits beside seats 1 and 2, wraps to a
+  // row with seat 4, and seats 5 to 9 took a third row, Deal's top 2 px
+  // under a 360 px screen's foot. At the foot the other eight share
+  // one row (D191, amended).
   const mine = seats.querySelector(".seat.mine");
   const others = [...seats.querySelectorAll(".seat:not(.mine)")];
-  if (arc || !betting || !mine || !others.length) return;
+  if (!betting || !mine || !others.length) return;
+  if (arc) {
+    if (window.innerHeight > 500) return;
+    const before = seatRows(seats);
+    mine.classList.add("at-foot");
+    if (seatRows(seats) >= before) mine.classList.remove("at-foot");
+    return;
+  }
   const gap = parseFloat(getComputedStyle(seats).columnGap) || 0;
   const least = Math.min(...others.map((b) => b.offsetWidth));
   if (mine.offsetWidth + gap + least > seats.clientWidth) {
     mine.classList.add("at-foot");
   }
+}
+
+function seatRows(seats) {
+  // The rows the seats take: a row is the seats whose boxes end at one
+  // height (they stand on the row's foot, margins included), to the
+  // pixel's rounding: feet within 8 px are one (D184; a seat is 44 px
+  // high at least).
+  const feet = [...seats.querySelectorAll(".seat")].map((b) =>
+    b.offsetTop + b.offsetHeight + (parseInt(b.style.marginBottom, 10) || 0))
+    .sort((a, b) => a - b);
+  return feet.filter((f, i) => i === 0 || f - feet[i - 1] > 8).length;
 }
 
 function evenRows(seats, arc) {
@@ -1307,11 +1334,7 @@ function evenRows(seats, arc) {
   // 48 to 96 px sideways under his finger (D184). Rows lie a seat's
   // height apart (44 px at least): feet within 8 px are one.
   const boxes = [...seats.querySelectorAll(".seat")];
-  const rows = () => {
-    const feet = boxes.map((b) => b.offsetTop + b.offsetHeight +
-      (parseInt(b.style.marginBottom, 10) || 0)).sort((a, b) => a - b);
-    return feet.filter((f, i) => i === 0 || f - feet[i - 1] > 8).length;
-  };
+  const rows = () => seatRows(seats);
   const found = boxes.length > 1 ? rows() : 1;
   if (found < 2) return;
   for (const b of boxes) b.style.marginBottom = "";
