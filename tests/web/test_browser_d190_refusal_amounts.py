@@ -46,6 +46,16 @@ SAID = [
     ),
     # counts stay numbers
     ("seat 1000 has no wager", "seat 1000 has no wager"),
+    # and so do a date and a time: "expired at $20.27-01-06" before
+    (
+        "this token expired at 2027-01-06 00:00 UTC (D32)",
+        "this token expired at 2027-01-06 00:00 UTC (D32)",
+    ),
+    (
+        "until (2026-12-08) is before since (2026-12-09)",
+        "until (2026-12-08) is before since (2026-12-09)",
+    ),
+    ("closes at 1230:45", "closes at 1230:45"),
 ]
 """What the server says, and what the page makes of it."""
 

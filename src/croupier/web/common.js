@@ -51,7 +51,10 @@ const Croupier = {
     // balance} to say what the limits are.
     const c = context || {};
     const kind = (data && data.error) || "";
-    const ref = Croupier.refNote(data);
+    // the note after the page's own words (the server's, when shown,
+    // may name the rule already: then it is not said twice)
+    const ref = Croupier.refNote(data, "");
+    const refAfter = (words) => Croupier.refNote(data, words);
     const M = Croupier.money;
     const said = Croupier.cardsIn(Croupier.dollarsIn(
       String((data && data.message) || "")));
@@ -66,24 +69,28 @@ const Croupier = {
         (typeof c.balance === "number" ? ": your balance is " +
           M(c.balance) + "." : "."),
       NotSeatOwnerError: "That seat is not yours.",
-      SeatTakenError: "Someone else sat there first; choose another seat.",
       NotFoundError: "That table or round does not exist.",
-      AuthError: "Your session has expired: get chips again in the lobby.",
-      UnauthorizedError: "Your session has expired: get chips again in " +
-        "the lobby.",
+      // a token expired, revoked or unknown: what the player can do (the
+      // server's words speak to an API client: "a valid bearer token is
+      // required", "... renews it with croupier token rotate")
+      NotAuthenticatedError: "Your session has expired: get chips again " +
+        "in the lobby.",
       NotOperatorError: "Only the casino operator may do that.",
       NameTakenError: "That name is taken: choose another one.",
       NoWagerError: "Place a bet first: a seat without a bet is dealt in " +
         "from the next round.",
-      RateLimitError: "Too many requests at once; wait a moment.",
     };
     if (table[kind]) return table[kind] + ref;
     if (kind === "SeatError" && /\bsits out\b/.test(said)) {
-      return "You are sitting out: press \u201cBack in\u201d to bet again." + ref;
+      return "You are sitting out: press \u201cBack in\u201d to bet " +
+        "again." + ref;
+    }
+    if (kind === "SeatError" && /^seat \d+ is taken$/.test(said)) {
+      return "Someone else sat there first; choose another seat." + ref;
     }
     if (kind === "WrongPhaseError") {
-      return (plain ? sentence(plain) : "Not at this point of the round.") +
-        ref;
+      return plain ? sentence(plain) + refAfter(plain)
+        : "Not at this point of the round." + ref;
     }
     if (status === 422) {
       return "The request was not understood: check the amount." + ref;
@@ -91,7 +98,8 @@ const Croupier = {
     if (status >= 500) {
       return "The table server had a problem; try again in a moment.";
     }
-    return (plain ? sentence(plain) : "That is not allowed here.") + ref;
+    return plain ? sentence(plain) + refAfter(plain)
+      : "That is not allowed here." + ref;
   },
 
   dollarsIn(text) {
@@ -104,7 +112,10 @@ const Croupier = {
     // round and table numbers stay as they are.
     const plain = String(text).replace(/ \([^()]* in cents(?:, ([^()]*))?\)/g,
       (m, rest) => rest ? " (" + rest + ")" : "");
-    return plain.replace(/-?\$[\d,]+(?:\.\d+)?|(^|[^\w$.#-])(-?\d{3,})(?![\w.%])/g,
+    // (a date's year or a time's figures are no amount: "expired at
+    // 2027-01-06 00:00" read "$20.27-01-06")
+    return plain.replace(
+      /-?\$[\d,]+(?:\.\d+)?|(^|[^\w$.#-])(-?\d{3,})(?![\w.%]|[-:]\d)/g,
       (m, pre, num, offset, whole) => {
         if (num === undefined) return m;  // in dollars already
         const before = whole.slice(0, offset + pre.length);
@@ -165,13 +176,18 @@ const Croupier = {
       : "\u00a7" + gap + ref;
   },
 
-  refNote(data) {
+  refNote(data, shown) {
     // A refusal's rule after its words: " (\u00a7 591.7(k))", " (house
-    // rule D137)"; nothing when the message names that decision already
-    // ("... nothing was voided (D137)"), nor without a rule (D198).
+    // rule D137)"; nothing when the words shown (``shown``, else the
+    // server's message) name that decision already ("... nothing was
+    // voided (D137)"), nor without a rule (D198). Words of the page's
+    // own in place of the server's get the note though his named it: an
+    // expired token's "Your session has expired..." lost D32 with the
+    // server's "... expired at ... (D32): ...".
     const ref = data && data.ref ? String(data.ref) : "";
     if (!ref) return "";
-    const said = String((data && data.message) || "");
+    const said = String(shown === undefined
+      ? (data && data.message) || "" : shown);
     if (/^D\d+$/.test(ref) && new RegExp("\\b" + ref + "\\b").test(said)) {
       return "";
     }
