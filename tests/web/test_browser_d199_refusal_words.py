@@ -28,6 +28,9 @@ from tests.web.pages import (
     token_of,
 )
 
+from croupier.errors import _names
+from croupier.regs import Decision, Ref
+
 pytestmark = BROWSER_TEST
 
 CASHIER = {"Authorization": f"Bearer {OPERATOR}"}
@@ -111,5 +114,45 @@ def test_d199_a_seat_taken_and_an_expired_token_in_a_players_words(
         "operator's": "Only the casino operator may do that. "
         "(house rule\u00a0D200)",
     }, shown
+    assert not page.errors, page.errors
+    page.close()
+
+
+NAMED = [
+    ("nothing was voided (D137)", "D137"),
+    ("nothing was voided (D137)", "D13"),
+    ("see D1370", "D137"),
+    ("no draw on a 21 (591.7(k))", "591.7(k)"),
+    ("no draw on a 21 (591.7(k)(1))", "591.7(k)"),
+    ("under 591.7(k). Next", "591.7(k)"),
+    ("x591.7(k)", "591.7(k)"),
+    ("1591.7(k) and 591.7(k)", "591.7(k)"),
+    ("é591.7(k)", "591.7(k)"),
+    ("the rule: 629a.5(f)", "629a.5(f)"),
+    ("nothing here", "D27"),
+]
+"""Messages and rules: whether each message names its rule already."""
+
+
+def test_d198_the_page_and_the_server_agree_on_a_rule_named(
+    srv: LiveServer, browser: Any
+) -> None:
+    """The page adds a refusal's rule after its words unless they name it
+    (``Croupier.names``), by the rule the server's ``str`` of a refusal
+    follows (``croupier.errors._names``): the two agree on every case.
+    Before, the page knew only a decision's name: "(591.7(k))" in a
+    message was followed by "(§ 591.7(k))"."""
+    page = player_page(browser, srv, "Names Nell")
+    for text, ref in NAMED:
+        cite = Decision.parse(ref) if ref.startswith("D") else Ref.parse(ref)
+        on_page = page.evaluate(
+            "([t, r]) => Croupier.names(t, r)", [text, ref]
+        )
+        assert on_page == _names(text, cite), (text, ref, on_page)
+    note = page.evaluate(
+        "(d) => Croupier.refNote(d)",
+        {"ref": "591.7(k)", "message": "no draw on a 21 (591.7(k))"},
+    )
+    assert note == ""
     assert not page.errors, page.errors
     page.close()

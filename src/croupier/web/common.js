@@ -179,19 +179,33 @@ const Croupier = {
   refNote(data, shown) {
     // A refusal's rule after its words: " (\u00a7 591.7(k))", " (house
     // rule D137)"; nothing when the words shown (``shown``, else the
-    // server's message) name that decision already ("... nothing was
-    // voided (D137)"), nor without a rule (D198). Words of the page's
-    // own in place of the server's get the note though his named it: an
+    // server's message) name that rule already ("... nothing was voided
+    // (D137)"), nor without a rule (D198). Words of the page's own in
+    // place of the server's get the note though his named it: an
     // expired token's "Your session has expired..." lost D32 with the
     // server's "... expired at ... (D32): ...".
     const ref = data && data.ref ? String(data.ref) : "";
     if (!ref) return "";
     const said = String(shown === undefined
       ? (data && data.message) || "" : shown);
-    if (/^D\d+$/.test(ref) && new RegExp("\\b" + ref + "\\b").test(said)) {
-      return "";
+    return Croupier.names(said, ref) ? ""
+      : " (" + Croupier.refText(ref, "\u00a0") + ")";
+  },
+
+  names(text, ref) {
+    // Whether ``text`` cites ``ref`` itself, as the server's
+    // croupier.errors._names decides it for a refusal's text: a longer
+    // citation that begins with it (591.7(k)(1) for 591.7(k), D137 for
+    // D13) is another rule. Where the page said only a decision's name
+    // ("D137"), "591.7(k)" in a message was followed by "(\u00a7 591.7(k))".
+    for (let at = text.indexOf(ref); at >= 0;
+      at = text.indexOf(ref, at + 1)) {
+      const before = text.charAt(at - 1), after = text.charAt(at + ref.length);
+      if (!/[\p{L}\p{N}.]/u.test(before) && !/[\p{L}\p{N}(]/u.test(after)) {
+        return true;
+      }
     }
-    return " (" + Croupier.refText(ref, "\u00a0") + ")";
+    return false;
   },
 
   refsText(refs) {
