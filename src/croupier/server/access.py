@@ -18,7 +18,7 @@ from croupier.server.errors import NotAuthenticatedError, NotFoundError
 from croupier.server.tables import Player
 from croupier.server.withdrawn import withdrawn_round
 
-__all__ = ["RECALL", "require_round", "round_scope"]
+__all__ = ["require_round", "round_scope"]
 
 
 def round_scope(viewer: Player | None) -> ColumnElement[bool]:

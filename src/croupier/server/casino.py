@@ -85,8 +85,6 @@ log = logging.getLogger("croupier.server")
 _T = TypeVar("_T")
 """What a request made once under an Idempotency-Key answers."""
 
-# the decisions the cashier's and the tables' refusals cite (D198)
-
 
 class Casino:
     """Every table and account of this process, and its dealer."""

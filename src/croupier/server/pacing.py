@@ -102,7 +102,7 @@ DEFAULTS = (
 )
 """The default of a decision, first legal one of these (D26)."""
 
-
+# the decisions the pacing's steps cite, as the steps' JSON writes them
 DECISION_REF = str(DEFAULT_DECISION)
 BETTING_REF = str(CLOSE_BETTING)
 IDLE_REF = str(IDLE_SEAT)

@@ -29,7 +29,7 @@ from croupier.server import db
 from croupier.server.decisions import SHOE_END, WITHDRAWN
 from croupier.server.errors import RoundWithdrawnError
 
-__all__ = ["WITHDRAWN", "Withdrawn", "withdrawn_round"]
+__all__ = ["Withdrawn", "withdrawn_round"]
 
 
 @dataclass(frozen=True, slots=True)
