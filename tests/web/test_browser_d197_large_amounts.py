@@ -48,6 +48,7 @@ BILLION = 100_000_000_000
 """$1,000,000,000.00 in minor units."""
 SIZES = {
     "390x844": {"width": 390, "height": 844},
+    "360x740": {"width": 360, "height": 740},
     "844x390": {"width": 844, "height": 390},
     "812x375": {"width": 812, "height": 375},
     "740x360": {"width": 740, "height": 360},
@@ -546,6 +547,77 @@ def test_d191_a_wide_players_seat_goes_to_the_seats_foot_on_its_side(
     finally:
         HTTP.delete(base + "/seats/1", headers=token_of(page))
         HTTP.delete(base + "/seats/3", headers=token_of(page))
+        page.close()
+    assert not wrong, json.dumps(wrong, indent=1)
+    assert not page.errors, page.errors
+
+
+_SPOT_LINES = """() => new Set([...document.querySelectorAll(
+  ".seat.mine button.spot")].map((e) => Math.round(
+    e.getBoundingClientRect().top))).size"""
+
+
+@pytest.mark.parametrize(
+    ("game", "most", "lines"),
+    [
+        ("midibaccarat-commission-free", BILLION // 1000, 2),
+        ("midibaccarat", 10 * BILLION, 1),
+    ],
+    ids=["commission-free-1m", "midibaccarat-10b"],
+)
+def test_d191_wide_spots_upright_stand_five_or_four_to_a_line(
+    srv: LiveServer, browser: Any, game: str, most: int, lines: int
+) -> None:
+    """On an upright phone (360 x 740), at a table whose limits make the
+    player's spots wide (D179), the spots stand four or five to a line,
+    each amount whole on as many lines as it takes: commission-free's
+    seven at $1,000,000 on two lines as at the usual limits,
+    Midibaccarat's five at $10,000,000,000 on one, its Deal's foot
+    within D152's 716 px. A bet of the most moves no control.
+
+    Before: each spot as wide as "$1,000,000.00" (83 px) or
+    "$10,000,000,000.00" (113 px) on one line, three or two to a line:
+    commission-free's spots on three lines (Deal's foot at 791 px,
+    under a 740 px screen's foot), Midibaccarat's on three (791 px).
+    """
+    table = _open(srv, game, most, f"Upright {game} {most}")
+    base = f"{srv.base}/tables/{table}"
+    page = _page(browser, srv, f"Upright {most} {lines}", "360x740")
+    me = token_of(page)
+    mine = HTTP.get(srv.base + "/me", headers=me).json()
+    HTTP.post(
+        f"{srv.base}/players/{mine['id']}/deposits",
+        json={"amount": most},
+        headers=CASHIER,
+    )
+    wrong: dict[str, Any] = {}
+    sit(page, srv, table, 3)
+    try:
+        idle(page)
+        page.evaluate("scrollTo(0, 0)")
+        if (found := page.evaluate(_SPOT_LINES)) != lines:
+            wrong["the spots' lines"] = found
+        deal = boxes(page, ["#deal"], first=True)["#deal"]
+        if game == "midibaccarat" and deal[3] > 716:
+            wrong["Deal's box"] = deal
+        before = boxes(page, CONTROLS, in_page=True)
+        bet = {"seat": 3, "wager": "banker", "amount": most}
+        assert HTTP.post(base + "/wagers", json=bet, headers=me).is_success
+        page.wait_for_selector(f"{SPOT}[data-wager='banker'] .stack .chip")
+        idle(page)
+        page.evaluate("scrollTo(0, 0)")
+        if moved := moved_controls(page, before):
+            wrong["a bet of the most"] = moved
+        if (shown := _shown(page, f"{SPOT}[data-wager='banker'] .amt")) != (
+            dollars(most)
+        ):
+            wrong["the amount"] = shown
+        if cut := page.evaluate(_CUT, ["#felt"]):
+            wrong["cut"] = cut
+    finally:
+        back = {"seat": 3, "wager": "banker", "amount": 0}
+        HTTP.post(base + "/wagers/change", json=back, headers=me)
+        HTTP.delete(base + "/seats/3", headers=me)
         page.close()
     assert not wrong, json.dumps(wrong, indent=1)
     assert not page.errors, page.errors

@@ -1252,6 +1252,7 @@ function render(s) {
     seats.appendChild(box);
   }
   mineAtFoot(seats, arc, betting);
+  fitSpots(seats, arc, betting);
   evenRows(seats, arc);
   fitTotals(seats, t);
 
@@ -1306,6 +1307,40 @@ function mineAtFoot(seats, arc, betting) {
   if (mine.offsetWidth + gap + least > seats.clientWidth) {
     mine.classList.add("at-foot");
   }
+}
+
+function fitSpots(seats, arc, betting) {
+  // While bets are made on a phone held upright, the player's spots are
+  // each as wide as the most it takes (D179): at a table whose limits
+  // are high they stood fewer to a line than the five that a table's
+  // usual limits give (commission-free's seven spots of 83 px at
+  // $1,000,000, three to a line at 360 x 740, Deal's foot at 791 px;
+  // of 113 px at $10,000,000,000, two to a line, at 865). Then they are
+  // made no wider than four, or five, to a line, each amount breaking
+  // at its commas onto more lines (breakAmounts), as high whatever is
+  // bet: of the three layouts the one whose spots take the least height
+  // is kept, the widest spots where two tie (D191, amended).
+  const mine = seats.querySelector(".seat.mine");
+  if (arc || !betting || !mine) return;
+  const box = mine.querySelector(".spots");
+  const spots = box ? [...box.querySelectorAll(":scope > button.spot")] : [];
+  if (spots.length < 5) return;
+  const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+  const widest = Math.max(...spots.map((b) => b.offsetWidth));
+  const capped = (most) => {
+    if (most === null) box.style.removeProperty("--spot-most");
+    else box.style.setProperty("--spot-most", most + "px");
+    box.classList.toggle("capped", most !== null);
+    return box.offsetHeight;
+  };
+  let best = null, least = box.offsetHeight;
+  for (const perLine of [4, 5]) {
+    const most = Math.floor((box.clientWidth - (perLine - 1) * gap) / perLine);
+    if (widest <= most) continue;
+    const tall = capped(most);
+    if (tall < least) { best = most; least = tall; }
+  }
+  capped(best);
 }
 
 function seatRows(seats) {
