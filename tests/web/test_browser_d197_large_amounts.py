@@ -75,7 +75,7 @@ def _open(srv: LiveServer, game: str, most: int, name: str) -> int:
     table = int(made.json()["id"])
     if game == "midibaccarat":
         base = f"{srv.base}/tables/{table}"
-        them = _player(srv, "Burner", 10_000)
+        them = _player(srv, f"Burner {table}", 10_000)
         HTTP.post(base + "/seats", json={"seat": 9}, headers=them)
         bet = {"seat": 9, "wager": "banker", "amount": 100}
         assert HTTP.post(base + "/wagers", json=bet, headers=them).is_success
@@ -580,7 +580,7 @@ def test_d191_wide_spots_upright_stand_five_or_four_to_a_line(
     commission-free's spots on three lines (Deal's foot at 791 px,
     under a 740 px screen's foot), Midibaccarat's on three (791 px).
     """
-    table = _open(srv, game, most, f"Upright {game} {most}")
+    table = _open(srv, game, most, f"Upright {game}")
     base = f"{srv.base}/tables/{table}"
     page = _page(browser, srv, f"Upright {most} {lines}", "360x740")
     me = token_of(page)
