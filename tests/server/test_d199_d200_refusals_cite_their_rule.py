@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import (
+    OPERATOR,
     Seat,
     balanced_books,
     operator,
@@ -210,7 +211,7 @@ def test_d27_the_deal_with_no_wager_or_called_twice(
     """The operator's deal with nothing on the layout, and any deal or
     ready once the cards are out: the betting is closed by D27."""
     table = table_of(client, "midibaccarat")
-    op = Seat(client, table, 0, operator(client)["Authorization"][7:], 1)
+    op = Seat(client, table, 0, OPERATOR, 1)  # the operator, at no seat
     before = _state(client, table)
     assert _refused(op.post("/deal"), 409, "WrongPhaseError") == {
         "error": "WrongPhaseError",

@@ -1333,9 +1333,11 @@ function fitSpots(seats, arc, betting) {
     box.classList.toggle("capped", most !== null);
     return box.offsetHeight;
   };
+  // (the row's width as it is: capped, the spots' box may be narrower)
+  const room = box.clientWidth;
   let best = null, least = box.offsetHeight;
   for (const perLine of [4, 5]) {
-    const most = Math.floor((box.clientWidth - (perLine - 1) * gap) / perLine);
+    const most = Math.floor((room - (perLine - 1) * gap) / perLine);
     if (widest <= most) continue;
     const tall = capped(most);
     if (tall < least) { best = most; least = tall; }
