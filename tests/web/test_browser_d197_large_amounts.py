@@ -102,6 +102,18 @@ def billion_table(srv: LiveServer) -> int:
     return _open(srv, "midibaccarat", BILLION, "Billion")
 
 
+def _funded(srv: LiveServer, page: Any, amount: int) -> dict[str, str]:
+    """The page's player credited ``amount`` by the cashier: his headers."""
+    me = token_of(page)
+    mine = HTTP.get(srv.base + "/me", headers=me).json()
+    HTTP.post(
+        f"{srv.base}/players/{mine['id']}/deposits",
+        json={"amount": amount},
+        headers=CASHIER,
+    )
+    return me
+
+
 def _page(browser: Any, srv: LiveServer, name: str, size: str) -> Any:
     """A player's page at ``size``: a touch phone's, or a desktop's
     (axe-core's script allowed in both)."""
@@ -358,13 +370,7 @@ def test_d197_spots_for_ten_billion_stay_on_the_felt_on_its_side(
     table = _open(srv, "midibaccarat-commission-free", most, f"Ten {size}")
     base = f"{srv.base}/tables/{table}"
     page = _page(browser, srv, f"Whale {size}", size)
-    me = token_of(page)
-    mine = HTTP.get(srv.base + "/me", headers=me).json()
-    HTTP.post(
-        f"{srv.base}/players/{mine['id']}/deposits",
-        json={"amount": most},
-        headers=CASHIER,
-    )
+    me = _funded(srv, page, most)
     sit(page, srv, table, 3)
     try:
         idle(page)
@@ -583,13 +589,7 @@ def test_d191_wide_spots_upright_stand_five_or_four_to_a_line(
     table = _open(srv, game, most, f"Upright {game}")
     base = f"{srv.base}/tables/{table}"
     page = _page(browser, srv, f"Upright {most} {lines}", "360x740")
-    me = token_of(page)
-    mine = HTTP.get(srv.base + "/me", headers=me).json()
-    HTTP.post(
-        f"{srv.base}/players/{mine['id']}/deposits",
-        json={"amount": most},
-        headers=CASHIER,
-    )
+    me = _funded(srv, page, most)
     wrong: dict[str, Any] = {}
     sit(page, srv, table, 3)
     try:
