@@ -114,6 +114,16 @@ def _funded(srv: LiveServer, page: Any, amount: int) -> dict[str, str]:
     return me
 
 
+def _bet_banker(page: Any, base: str, me: dict[str, str], amount: int) -> None:
+    """Bet ``amount`` on Banker from seat 3 through the API; the page
+    shows its chips, settled, scrolled to its top."""
+    bet = {"seat": 3, "wager": "banker", "amount": amount}
+    assert HTTP.post(base + "/wagers", json=bet, headers=me).is_success
+    page.wait_for_selector(f"{SPOT}[data-wager='banker'] .stack .chip")
+    idle(page)
+    page.evaluate("scrollTo(0, 0)")
+
+
 def _page(browser: Any, srv: LiveServer, name: str, size: str) -> Any:
     """A player's page at ``size``: a touch phone's, or a desktop's
     (axe-core's script allowed in both)."""
@@ -376,11 +386,7 @@ def test_d197_spots_for_ten_billion_stay_on_the_felt_on_its_side(
         idle(page)
         page.evaluate("scrollTo(0, 0)")
         before = boxes(page, CONTROLS, in_page=True)
-        bet = {"seat": 3, "wager": "banker", "amount": most}
-        assert HTTP.post(base + "/wagers", json=bet, headers=me).is_success
-        page.wait_for_selector(f"{SPOT}[data-wager='banker'] .stack .chip")
-        idle(page)
-        page.evaluate("scrollTo(0, 0)")
+        _bet_banker(page, base, me, most)
         felt = boxes(page, ["#felt"], first=True)["#felt"]
         spots = boxes(page, [SPOT])
         off = {
@@ -601,11 +607,7 @@ def test_d191_wide_spots_upright_stand_five_or_four_to_a_line(
         if game == "midibaccarat" and deal[3] > 716:
             wrong["Deal's box"] = deal
         before = boxes(page, CONTROLS, in_page=True)
-        bet = {"seat": 3, "wager": "banker", "amount": most}
-        assert HTTP.post(base + "/wagers", json=bet, headers=me).is_success
-        page.wait_for_selector(f"{SPOT}[data-wager='banker'] .stack .chip")
-        idle(page)
-        page.evaluate("scrollTo(0, 0)")
+        _bet_banker(page, base, me, most)
         if moved := moved_controls(page, before):
             wrong["a bet of the most"] = moved
         if (shown := _shown(page, f"{SPOT}[data-wager='banker'] .amt")) != (

@@ -206,31 +206,26 @@ class TableSettings:
             if key not in cls.LIMITS:
                 msg = f"no table setting {json_text(key, limit=40)}"
                 raise TableSettingError(msg)
+            decided = Decision.parse(cls.DECIDED[key])
             if isinstance(value, bool) or not isinstance(value, int | float):
                 msg = (
                     f"table setting {key} must be a number, not "
                     f"{json_text(value, limit=40)}"
                 )
-                raise TableSettingError(
-                    msg, ref=Decision.parse(cls.DECIDED[key])
-                )
+                raise TableSettingError(msg, ref=decided)
             low, high = cls.LIMITS[key]
             if key == "idle_rounds" and not isinstance(value, int):
                 msg = (
                     "idle_rounds must be a whole number, not "
                     f"{json_text(value, limit=40)}"
                 )
-                raise TableSettingError(
-                    msg, ref=Decision.parse(cls.DECIDED[key])
-                )
+                raise TableSettingError(msg, ref=decided)
             if not low <= value <= high:
                 msg = (
                     f"table setting {key} must be {cls.range_text(key)} "
-                    f"({cls.DECIDED[key]}), not {json_text(value, limit=40)}"
+                    f"({decided}), not {json_text(value, limit=40)}"
                 )
-                raise TableSettingError(
-                    msg, ref=Decision.parse(cls.DECIDED[key])
-                )
+                raise TableSettingError(msg, ref=decided)
             out[key] = value
         return cls(**out)
 
